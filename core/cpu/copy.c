@@ -1,0 +1,216 @@
+/* Casting copies (dst = src with any dtype pair and any strides) and fills,
+ * generated from the dtype list. Transposing copies go through cache-sized
+ * tiles. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "dtypes.h"
+
+typedef void (*cast_fn)(char *d, int64_t ds, const char *s, int64_t ss,
+                        int64_t n);
+
+#define CAST_LOOP(dn, TD, DC, sn, TS, SC)                                      \
+  static void cast_##dn##_##sn(char *d, int64_t ds, const char *s, int64_t ss, \
+                               int64_t n) {                                    \
+    if (ds == (int64_t)sizeof(TD) && ss == (int64_t)sizeof(TS)) {              \
+      TD *restrict dp = (TD *)(void *)d;                                       \
+      const TS *restrict sp = (const TS *)(const void *)s;                     \
+      for (int64_t i = 0; i < n; i++)                                          \
+        dp[i] = CN_CONV(DC, SC, TD, sp[i]);                                    \
+    } else if (ss == 0) {                                                      \
+      TD v = CN_CONV(DC, SC, TD, *(const TS *)(const void *)s);                \
+      for (int64_t i = 0; i < n; i++)                                          \
+        *(TD *)(void *)(d + i * ds) = v;                                       \
+    } else {                                                                   \
+      for (int64_t i = 0; i < n; i++)                                          \
+        *(TD *)(void *)(d + i * ds) =                                          \
+            CN_CONV(DC, SC, TD, *(const TS *)(const void *)(s + i * ss));      \
+    }                                                                          \
+  }
+
+#define CAST_FOR_SRC(dn, TD, DC)                                               \
+  CAST_LOOP(dn, TD, DC, b, bool, kb)                                            \
+  CAST_LOOP(dn, TD, DC, i8, int8_t, ki)                                         \
+  CAST_LOOP(dn, TD, DC, i16, int16_t, ki)                                       \
+  CAST_LOOP(dn, TD, DC, i32, int32_t, ki)                                       \
+  CAST_LOOP(dn, TD, DC, i64, int64_t, ki)                                       \
+  CAST_LOOP(dn, TD, DC, u8, uint8_t, ku)                                        \
+  CAST_LOOP(dn, TD, DC, u16, uint16_t, ku)                                      \
+  CAST_LOOP(dn, TD, DC, u32, uint32_t, ku)                                      \
+  CAST_LOOP(dn, TD, DC, u64, uint64_t, ku)                                      \
+  CAST_LOOP(dn, TD, DC, f32, float, kf)                                         \
+  CAST_LOOP(dn, TD, DC, f64, double, kf)                                        \
+  CAST_LOOP(dn, TD, DC, c64, cn_c64_t, kc)                                      \
+  CAST_LOOP(dn, TD, DC, c128, cn_c128_t, kc)
+#define CAST_DST(dn, TD, DC, E) CAST_FOR_SRC(dn, TD, DC)
+CN_CPU_DTYPES(CAST_DST)
+
+#define CAST_ROW(dn, TD, DC, E)                                                \
+  {cast_##dn##_b,   cast_##dn##_i8,  cast_##dn##_i16, cast_##dn##_i32,         \
+   cast_##dn##_i64, cast_##dn##_u8,  cast_##dn##_u16, cast_##dn##_u32,         \
+   cast_##dn##_u64, cast_##dn##_f32, cast_##dn##_f64, cast_##dn##_c64,         \
+   cast_##dn##_c128},
+static const cast_fn k_cast[CN_NUM_DTYPES][CN_NUM_DTYPES] = {
+    CN_CPU_DTYPES(CAST_ROW)};
+
+/* Same-dtype copy of one row, by element size (no conversion needed). */
+static void copy_row(char *d, int64_t ds, const char *s, int64_t ss, int64_t n,
+                     int64_t isz) {
+  if (ds == isz && ss == isz) {
+    memmove(d, s, (size_t)(n * isz));
+    return;
+  }
+#define COPY_W(T)                                                              \
+  for (int64_t i = 0; i < n; i++)                                              \
+    *(T *)(void *)(d + i * ds) = *(const T *)(const void *)(s + i * ss);
+  switch (isz) {
+  case 1: COPY_W(uint8_t) break;
+  case 2: COPY_W(uint16_t) break;
+  case 4: COPY_W(uint32_t) break;
+  case 8: COPY_W(uint64_t) break;
+  default:
+    for (int64_t i = 0; i < n; i++)
+      memcpy(d + i * ds, s + i * ss, (size_t)isz);
+  }
+#undef COPY_W
+}
+
+typedef struct assign_ctx {
+  cast_fn fn; /* NULL: same dtype */
+  int64_t isz;
+} assign_ctx;
+
+static inline void run_row(const assign_ctx *c, char *d, int64_t ds,
+                           const char *s, int64_t ss, int64_t n) {
+  if (c->fn)
+    c->fn(d, ds, s, ss, n);
+  else
+    copy_row(d, ds, s, ss, n, c->isz);
+}
+
+#define TILE 32
+
+/* 2-d tiled copy for transposes: inner axis contiguous in dst, strided in
+ * src; walking 32x32 tiles keeps both sides in cache. */
+static void tiled2d(const assign_ctx *c, char *d, const int64_t *dstr,
+                    const char *s, const int64_t *sstr, int64_t n0,
+                    int64_t n1) {
+  for (int64_t i0 = 0; i0 < n0; i0 += TILE) {
+    int64_t e0 = i0 + TILE < n0 ? i0 + TILE : n0;
+    for (int64_t i1 = 0; i1 < n1; i1 += TILE) {
+      int64_t e1 = i1 + TILE < n1 ? i1 + TILE : n1;
+      /* inside a tile, walk along the src-contiguous axis (axis 0) */
+      for (int64_t j1 = i1; j1 < e1; j1++)
+        run_row(c, d + i0 * dstr[0] + j1 * dstr[1], dstr[0],
+                s + i0 * sstr[0] + j1 * sstr[1], sstr[0], e0 - i0);
+    }
+  }
+}
+
+cn_status cn_cpu_assign(cn_array_s *dst, const cn_array_s *src) {
+  if (dst->size == 0)
+    return CN_OK;
+  assign_ctx c;
+  c.isz = cn_itemsize(dst->dtype);
+  c.fn = dst->dtype == src->dtype
+             ? NULL
+             : k_cast[cn_dtype_index(dst->dtype)][cn_dtype_index(src->dtype)];
+  const cn_array_s *ops[2] = {dst, src};
+  cn_iter_shape it;
+  cn_iter_coalesce(&it, 2, ops);
+  int32_t nd = it.ndim;
+  int64_t inner = it.shape[nd - 1];
+  int64_t ds = it.strides[0][nd - 1], ss = it.strides[1][nd - 1];
+  int64_t ssz = cn_itemsize(src->dtype);
+
+  /* Transpose-like: src's small stride is on the next-outer axis. */
+  bool tiled = nd >= 2 && llabs(ss) > ssz * TILE &&
+               llabs(it.strides[1][nd - 2]) < llabs(ss);
+  int64_t outer = 1;
+  int32_t keep = tiled ? 2 : 1; /* axes handled inside one work item */
+  for (int i = 0; i < nd - keep; i++)
+    outer *= it.shape[i];
+
+  int nth = cn_cpu_threads_for(dst->size);
+  if (outer == 1 && !tiled && nth > 1) {
+    /* one long row: split it across threads */
+#pragma omp parallel num_threads(nth)
+    {
+      int t = omp_get_thread_num(), T = omp_get_num_threads();
+      int64_t lo = inner * t / T, hi = inner * (t + 1) / T;
+      run_row(&c, dst->data + lo * ds, ds, src->data + lo * ss, ss, hi - lo);
+    }
+    return CN_OK;
+  }
+#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1 && outer > 1)
+  for (int64_t o = 0; o < outer; o++) {
+    char *d = dst->data;
+    const char *s = src->data;
+    int64_t rem = o;
+    for (int i = nd - keep - 1; i >= 0; i--) {
+      int64_t idx = rem % it.shape[i];
+      rem /= it.shape[i];
+      d += idx * it.strides[0][i];
+      s += idx * it.strides[1][i];
+    }
+    if (tiled) {
+      /* tile axes: 0 = src-contiguous (outer of the two), 1 = inner */
+      int64_t dstr[2] = {it.strides[0][nd - 2], ds};
+      int64_t sstr[2] = {it.strides[1][nd - 2], ss};
+      tiled2d(&c, d, dstr, s, sstr, it.shape[nd - 2], inner);
+    } else {
+      run_row(&c, d, ds, s, ss, inner);
+    }
+  }
+  return CN_OK;
+}
+
+cn_status cn_cpu_fill(cn_array_s *dst, const void *value) {
+  if (dst->size == 0)
+    return CN_OK;
+  const cn_array_s *ops[1] = {dst};
+  cn_iter_shape it;
+  cn_iter_coalesce(&it, 1, ops);
+  int64_t isz = cn_itemsize(dst->dtype);
+  int32_t nd = it.ndim;
+  int64_t inner = it.shape[nd - 1], ds = it.strides[0][nd - 1];
+  int64_t outer = 1;
+  for (int i = 0; i < nd - 1; i++)
+    outer *= it.shape[i];
+  bool zero = true;
+  for (int64_t b = 0; b < isz; b++)
+    if (((const unsigned char *)value)[b]) zero = false;
+  int nth = cn_cpu_threads_for(dst->size);
+  if (outer == 1 && nth > 1) {
+    /* one long row: split it */
+#pragma omp parallel num_threads(nth)
+    {
+      int t = omp_get_thread_num(), T = omp_get_num_threads();
+      int64_t lo = inner * t / T, hi = inner * (t + 1) / T;
+      char *d = dst->data + lo * ds;
+      if (zero && ds == isz)
+        memset(d, 0, (size_t)((hi - lo) * isz));
+      else
+        for (int64_t i = lo; i < hi; i++, d += ds)
+          memcpy(d, value, (size_t)isz);
+    }
+    return CN_OK;
+  }
+#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
+  for (int64_t o = 0; o < outer; o++) {
+    char *d = dst->data;
+    int64_t rem = o;
+    for (int i = nd - 2; i >= 0; i--) {
+      d += (rem % it.shape[i]) * it.strides[0][i];
+      rem /= it.shape[i];
+    }
+    if (zero && ds == isz)
+      memset(d, 0, (size_t)(inner * isz));
+    else
+      for (int64_t i = 0; i < inner; i++, d += ds)
+        memcpy(d, value, (size_t)isz);
+  }
+  return CN_OK;
+}

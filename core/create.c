@@ -1,0 +1,728 @@
+/* Creation functions, host transfer, copies and casts. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define CHECK_DTYPE(dt, fn)                                                    \
+  do {                                                                         \
+    if (!cn_dtype_is_valid(dt))                                                \
+      return cn_error(CN_ERR_TYPE, "%s: invalid dtype 0x%x", fn,              \
+                      (unsigned)(dt));                                         \
+  } while (0)
+
+static cn_status check_order(cn_order order, const char *fn) {
+  if (order != CN_ORDER_C && order != CN_ORDER_F && order != CN_ORDER_A &&
+      order != CN_ORDER_K)
+    return cn_error(CN_ERR_VALUE, "%s: invalid order %d", fn, (int)order);
+  return CN_OK;
+}
+
+/* New array on the active backend. */
+static cn_status new_active(cn_array_s **out, cn_dtype dtype, int32_t ndim,
+                            const int64_t *shape, cn_order order,
+                            const char *fn) {
+  CHECK_DTYPE(dtype, fn);
+  cn_status st = check_order(order, fn);
+  if (st != CN_OK)
+    return st;
+  int64_t size;
+  st = cn_shape_size(&size, ndim, shape, cn_itemsize(dtype), fn);
+  if (st != CN_OK)
+    return st;
+  const cn_backend_ops *be = cn_active_backend();
+  st = cn_array_new(out, be, be->current_device(), dtype, ndim, shape,
+                    order == CN_ORDER_F ? CN_ORDER_F : CN_ORDER_C);
+  return st == CN_OK ? st : cn_error_prefix(st, fn);
+}
+
+static cn_status fill_scalar(cn_array_s *a, cn_scalar v) {
+  unsigned char bytes[16];
+  cn_scalar_to_bytes(bytes, a->dtype, v);
+  return cn_array_backend(a)->fill(a, bytes);
+}
+
+/* Creates, then fills; releases on failure. */
+static cn_status new_filled(cn_array *out, int32_t ndim, const int64_t *shape,
+                            cn_scalar v, cn_dtype dtype, cn_order order,
+                            const char *fn) {
+  CN_CHECK_OUT(out, fn);
+  cn_array_s *a;
+  cn_status st = new_active(&a, dtype, ndim, shape, order, fn);
+  if (st != CN_OK)
+    return st;
+  st = fill_scalar(a, v);
+  if (st != CN_OK) {
+    cn_array_release(a);
+    return cn_error_prefix(st, fn);
+  }
+  *out = a;
+  return CN_OK;
+}
+
+cn_status cn_empty(cn_array *out, int32_t ndim, const int64_t *shape,
+                   cn_dtype dtype, cn_order order) {
+  CN_CHECK_OUT(out, "cn_empty");
+  return new_active(out, dtype, ndim, shape, order, "cn_empty");
+}
+
+cn_status cn_zeros(cn_array *out, int32_t ndim, const int64_t *shape,
+                   cn_dtype dtype, cn_order order) {
+  return new_filled(out, ndim, shape, cn_scalar_int(0), dtype, order,
+                    "cn_zeros");
+}
+
+cn_status cn_ones(cn_array *out, int32_t ndim, const int64_t *shape,
+                  cn_dtype dtype, cn_order order) {
+  return new_filled(out, ndim, shape, cn_scalar_int(1), dtype, order,
+                    "cn_ones");
+}
+
+static cn_status check_scalar(cn_scalar v, const char *fn) {
+  if (v.kind < CN_SCALAR_BOOL || v.kind > CN_SCALAR_COMPLEX)
+    return cn_error(CN_ERR_VALUE, "%s: invalid scalar kind %d", fn,
+                    (int)v.kind);
+  return CN_OK;
+}
+
+cn_status cn_full(cn_array *out, int32_t ndim, const int64_t *shape,
+                  cn_scalar value, cn_dtype dtype, cn_order order) {
+  cn_status st = check_scalar(value, "cn_full");
+  if (st != CN_OK)
+    return st;
+  return new_filled(out, ndim, shape, value, dtype, order, "cn_full");
+}
+
+static cn_status like(cn_array *out, cn_array proto, cn_dtype dtype,
+                      const cn_scalar *value, const char *fn) {
+  CN_CHECK_OUT(out, fn);
+  CN_CHECK_ARRAY(proto, fn, "proto");
+  if (dtype == CN_DTYPE_DEFAULT)
+    dtype = proto->dtype;
+  CHECK_DTYPE(dtype, fn);
+  if (value != NULL) {
+    cn_status st = check_scalar(*value, fn);
+    if (st != CN_OK)
+      return st;
+  }
+  cn_array_s *a;
+  cn_status st = cn_array_new_like(&a, proto, dtype);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  if (value != NULL && (st = fill_scalar(a, *value)) != CN_OK) {
+    cn_array_release(a);
+    return cn_error_prefix(st, fn);
+  }
+  *out = a;
+  return CN_OK;
+}
+
+cn_status cn_empty_like(cn_array *out, cn_array proto, cn_dtype dtype) {
+  return like(out, proto, dtype, NULL, "cn_empty_like");
+}
+cn_status cn_zeros_like(cn_array *out, cn_array proto, cn_dtype dtype) {
+  cn_scalar z = cn_scalar_int(0);
+  return like(out, proto, dtype, &z, "cn_zeros_like");
+}
+cn_status cn_ones_like(cn_array *out, cn_array proto, cn_dtype dtype) {
+  cn_scalar o = cn_scalar_int(1);
+  return like(out, proto, dtype, &o, "cn_ones_like");
+}
+cn_status cn_full_like(cn_array *out, cn_array proto, cn_scalar value,
+                       cn_dtype dtype) {
+  return like(out, proto, dtype, &value, "cn_full_like");
+}
+
+/* ---- sequences: computed on the host, then moved to the active backend */
+
+/* Wraps a freshly built host array into the active backend. */
+static cn_status to_active_owned(cn_array *out, cn_array_s *host,
+                                 const char *fn) {
+  if (cn_active_backend() == cn_cpu_backend()) {
+    *out = host;
+    return CN_OK;
+  }
+  cn_status st = cn_to_active(out, host);
+  cn_array_release(host);
+  return st == CN_OK ? st : cn_error_prefix(st, fn);
+}
+
+/* Host array of n float64 values v[i] = f(i), then cast to dtype. */
+static cn_status host_sequence(cn_array *out, int64_t n, cn_dtype dtype,
+                               double start, double step, double stop,
+                               bool fix_last, const char *fn) {
+  cn_array_s *tmp;
+  cn_status st = cn_array_new(&tmp, cn_cpu_backend(), 0,
+                              cn_is_complex(dtype) ? CN_COMPLEX128 : CN_FLOAT64,
+                              1, &n, CN_ORDER_C);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  if (cn_is_complex(dtype)) {
+    double *p = (double *)(void *)tmp->data;
+    for (int64_t i = 0; i < n; i++) {
+      p[2 * i] = start + (double)i * step;
+      p[2 * i + 1] = 0;
+    }
+    if (fix_last && n > 1) p[2 * (n - 1)] = stop;
+  } else {
+    double *p = (double *)(void *)tmp->data;
+    for (int64_t i = 0; i < n; i++)
+      p[i] = start + (double)i * step;
+    if (fix_last && n > 1) p[n - 1] = stop;
+  }
+  cn_array_s *res = tmp;
+  if (tmp->dtype != dtype) {
+    st = cn_array_new(&res, cn_cpu_backend(), 0, dtype, 1, &n, CN_ORDER_C);
+    if (st == CN_OK)
+      st = cn_cpu_backend()->assign(res, tmp);
+    cn_array_release(tmp);
+    if (st != CN_OK) {
+      if (res != tmp) cn_array_release(res);
+      return cn_error_prefix(st, fn);
+    }
+  }
+  return to_active_owned(out, res, fn);
+}
+
+cn_status cn_arange(cn_array *out, double start, double stop, double step,
+                    cn_dtype dtype) {
+  CN_CHECK_OUT(out, "cn_arange");
+  if (dtype == CN_DTYPE_DEFAULT) dtype = CN_FLOAT64;
+  CHECK_DTYPE(dtype, "cn_arange");
+  if (step == 0)
+    return cn_error(CN_ERR_VALUE, "cn_arange: step must not be zero");
+  if (!isfinite(start) || !isfinite(stop) || !isfinite(step))
+    return cn_error(CN_ERR_VALUE, "cn_arange: arguments must be finite "
+                    "(start %g, stop %g, step %g)", start, stop, step);
+  double len = ceil((stop - start) / step);
+  if (!(len > 0)) len = 0;
+  if (len > 9.0e18)
+    return cn_error(CN_ERR_VALUE, "cn_arange: length %g is too large", len);
+  return host_sequence(out, (int64_t)len, dtype, start, step, stop, false,
+                       "cn_arange");
+}
+
+cn_status cn_arange_int(cn_array *out, int64_t start, int64_t stop,
+                        int64_t step, cn_dtype dtype) {
+  CN_CHECK_OUT(out, "cn_arange_int");
+  if (dtype == CN_DTYPE_DEFAULT) dtype = CN_INT64;
+  CHECK_DTYPE(dtype, "cn_arange_int");
+  if (step == 0)
+    return cn_error(CN_ERR_VALUE, "cn_arange_int: step must not be zero");
+  /* length = ceil((stop - start) / step) in exact 128-bit arithmetic */
+  __int128 diff = (__int128)stop - (__int128)start;
+  __int128 n = 0;
+  if ((diff > 0 && step > 0) || (diff < 0 && step < 0)) {
+    __int128 s = step;
+    n = diff / s + ((diff % s) != 0);
+  }
+  int64_t len = (int64_t)n;
+  cn_array_s *tmp;
+  cn_status st = cn_array_new(&tmp, cn_cpu_backend(), 0, CN_INT64, 1, &len,
+                              CN_ORDER_C);
+  if (st != CN_OK)
+    return cn_error_prefix(st, "cn_arange_int");
+  int64_t *p = (int64_t *)(void *)tmp->data;
+  for (int64_t i = 0; i < len; i++)
+    p[i] = (int64_t)((__int128)start + (__int128)i * step);
+  cn_array_s *res = tmp;
+  if (dtype != CN_INT64) {
+    st = cn_array_new(&res, cn_cpu_backend(), 0, dtype, 1, &len, CN_ORDER_C);
+    if (st == CN_OK)
+      st = cn_cpu_backend()->assign(res, tmp);
+    cn_array_release(tmp);
+    if (st != CN_OK) {
+      if (res != tmp) cn_array_release(res);
+      return cn_error_prefix(st, "cn_arange_int");
+    }
+  }
+  return to_active_owned(out, res, "cn_arange_int");
+}
+
+cn_status cn_linspace(cn_array *out, double start, double stop, int64_t num,
+                      int32_t endpoint, cn_dtype dtype) {
+  CN_CHECK_OUT(out, "cn_linspace");
+  if (dtype == CN_DTYPE_DEFAULT) dtype = CN_FLOAT64;
+  CHECK_DTYPE(dtype, "cn_linspace");
+  if (num < 0)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_linspace: number of samples, %lld, must be "
+                    "non-negative", (long long)num);
+  int64_t div = endpoint ? num - 1 : num;
+  double step = div > 0 ? (stop - start) / (double)div : 0.0;
+  if (div <= 0 && num == 1) step = 0;
+  return host_sequence(out, num, dtype, start, step, stop, endpoint && num > 1,
+                       "cn_linspace");
+}
+
+cn_status cn_eye(cn_array *out, int64_t n, int64_t m, int64_t k,
+                 cn_dtype dtype, cn_order order) {
+  CN_CHECK_OUT(out, "cn_eye");
+  if (m < 0) m = n;
+  int64_t shape[2] = {n, m};
+  cn_array_s *a;
+  cn_status st = new_active(&a, dtype, 2, shape, order, "cn_eye");
+  if (st != CN_OK)
+    return st;
+  st = fill_scalar(a, cn_scalar_int(0));
+  /* the diagonal is a strided 1-d view: fill it with one */
+  if (st == CN_OK && n > 0 && m > 0 && k > -n && k < m) {
+    int64_t r0 = k < 0 ? -k : 0, c0 = k > 0 ? k : 0;
+    int64_t len = n - r0 < m - c0 ? n - r0 : m - c0;
+    int64_t stride = a->strides[0] + a->strides[1];
+    cn_array_s *diag;
+    st = cn_array_view(&diag, a,
+                       a->data + (r0 * a->strides[0] + c0 * a->strides[1]) *
+                                     cn_itemsize(dtype),
+                       1, &len, &stride);
+    if (st == CN_OK) {
+      st = fill_scalar(diag, cn_scalar_int(1));
+      cn_array_release(diag);
+    }
+  }
+  if (st != CN_OK) {
+    cn_array_release(a);
+    return cn_error_prefix(st, "cn_eye");
+  }
+  *out = a;
+  return CN_OK;
+}
+
+cn_status cn_identity(cn_array *out, int64_t n, cn_dtype dtype) {
+  CN_CHECK_OUT(out, "cn_identity");
+  if (n < 0)
+    return cn_error(CN_ERR_VALUE, "cn_identity: negative size %lld",
+                    (long long)n);
+  return cn_eye(out, n, n, 0, dtype, CN_ORDER_C);
+}
+
+/* ---- scalars ------------------------------------------------------------ */
+
+cn_status cn_from_scalar(cn_array *out, cn_scalar value, cn_dtype dtype) {
+  CN_CHECK_OUT(out, "cn_from_scalar");
+  cn_status st = check_scalar(value, "cn_from_scalar");
+  if (st != CN_OK)
+    return st;
+  return new_filled(out, 0, NULL, value, dtype, CN_ORDER_C, "cn_from_scalar");
+}
+
+cn_status cn_scalar_array(cn_array *out, cn_scalar value) {
+  CN_CHECK_OUT(out, "cn_scalar_array");
+  cn_status st = check_scalar(value, "cn_scalar_array");
+  if (st != CN_OK)
+    return st;
+  cn_dtype dt;
+  switch (value.kind) {
+  case CN_SCALAR_BOOL: dt = CN_BOOL; break;
+  case CN_SCALAR_INT: dt = CN_INT64; break;
+  case CN_SCALAR_UINT:
+    dt = (uint64_t)value.i > INT64_MAX ? CN_UINT64 : CN_INT64;
+    if (dt == CN_INT64) value.kind = CN_SCALAR_INT;
+    break;
+  case CN_SCALAR_FLOAT: dt = CN_FLOAT64; break;
+  default: dt = CN_COMPLEX128; break;
+  }
+  cn_array_s *a;
+  st = new_filled(&a, 0, NULL, value, dt, CN_ORDER_C, "cn_scalar_array");
+  if (st != CN_OK)
+    return st;
+  a->flags |= CN_FLAG_WEAK_SCALAR;
+  a->weak = value;
+  *out = a;
+  return CN_OK;
+}
+
+/* ---- host memory -------------------------------------------------------- */
+
+/* Checks that every element addressed by (ndim, shape, strides) lies in
+ * [data - before, data + after). */
+static cn_status check_extent(int64_t before, int64_t after, int32_t ndim,
+                              const int64_t *shape, const int64_t *strides,
+                              int64_t isz, int64_t size, const char *fn) {
+  if (before < 0 || after < 0)
+    return cn_error(CN_ERR_VALUE, "%s: negative memory bounds (%lld, %lld)",
+                    fn, (long long)before, (long long)after);
+  if (size == 0)
+    return CN_OK;
+  __int128 lo = 0, hi = 0; /* in elements */
+  for (int i = 0; i < ndim; i++) {
+    __int128 span = (__int128)strides[i] * (shape[i] - 1);
+    if (span < 0) lo += span; else hi += span;
+  }
+  if (lo * isz < -(__int128)before || (hi + 1) * isz > (__int128)after)
+    return cn_error(CN_ERR_VALUE,
+                    "%s: strides reach outside the memory given (elements "
+                    "span bytes [%lld, %lld), memory is [%lld, %lld))",
+                    fn, (long long)(lo * isz), (long long)((hi + 1) * isz),
+                    (long long)-before, (long long)after);
+  return CN_OK;
+}
+
+static cn_status host_args(const void *data, int64_t before, int64_t after,
+                           int32_t ndim, const int64_t *shape,
+                           const int64_t *strides, cn_dtype dtype,
+                           int64_t *cstrides, int64_t *size, const char *fn) {
+  CHECK_DTYPE(dtype, fn);
+  cn_status st = cn_shape_size(size, ndim, shape, cn_itemsize(dtype), fn);
+  if (st != CN_OK)
+    return st;
+  if (data == NULL && *size > 0)
+    return cn_error(CN_ERR_VALUE, "%s: argument 'data' is NULL", fn);
+  if (strides != NULL)
+    memcpy(cstrides, strides, sizeof(int64_t) * (size_t)ndim);
+  else
+    cn_default_strides(cstrides, ndim, shape, CN_ORDER_C);
+  return check_extent(before, after, ndim, shape, cstrides,
+                      cn_itemsize(dtype), *size, fn);
+}
+
+static void noop_release(void *ctx) { (void)ctx; }
+
+cn_status cn_from_host(cn_array *out, const void *data, int64_t nbytes_before,
+                       int64_t nbytes_after, int32_t ndim, const int64_t *shape,
+                       const int64_t *strides, cn_dtype dtype) {
+  CN_CHECK_OUT(out, "cn_from_host");
+  int64_t cstr[CN_MAX_DIMS], size;
+  cn_status st = host_args(data, nbytes_before, nbytes_after, ndim, shape,
+                           strides, dtype, cstr, &size, "cn_from_host");
+  if (st != CN_OK)
+    return st;
+  /* borrow, then copy through the normal assign path (casts, strides) */
+  cn_buffer *buf;
+  static char empty;
+  st = cn_buffer_wrap(&buf, cn_cpu_backend(), 0,
+                      data ? (char *)(uintptr_t)data - nbytes_before : &empty,
+                      (size_t)(nbytes_before + nbytes_after), noop_release,
+                      NULL);
+  if (st != CN_OK)
+    return st;
+  cn_array_s *src;
+  st = cn_array_make(&src, buf, data ? (char *)(uintptr_t)data : &empty, dtype,
+                     ndim, shape, cstr, false);
+  cn_buffer_release(buf);
+  if (st != CN_OK)
+    return st;
+  cn_array_s *res;
+  st = cn_array_new(&res, cn_cpu_backend(), 0, dtype, ndim, shape, CN_ORDER_C);
+  if (st == CN_OK && (st = cn_cpu_backend()->assign(res, src)) != CN_OK)
+    cn_array_release(res);
+  cn_array_release(src);
+  if (st != CN_OK)
+    return cn_error_prefix(st, "cn_from_host");
+  return to_active_owned(out, res, "cn_from_host");
+}
+
+cn_status cn_wrap_host(cn_array *out, void *data, int64_t nbytes_before,
+                       int64_t nbytes_after, int32_t ndim, const int64_t *shape,
+                       const int64_t *strides, cn_dtype dtype, int32_t readonly,
+                       cn_release_fn release, void *ctx) {
+  CN_CHECK_OUT(out, "cn_wrap_host");
+  int64_t cstr[CN_MAX_DIMS], size;
+  cn_status st = host_args(data, nbytes_before, nbytes_after, ndim, shape,
+                           strides, dtype, cstr, &size, "cn_wrap_host");
+  if (st != CN_OK)
+    return st;
+  static char empty;
+  char *base = data ? (char *)data - nbytes_before : &empty;
+  cn_buffer *buf;
+  st = cn_buffer_wrap(&buf, cn_cpu_backend(), 0, base,
+                      (size_t)(nbytes_before + nbytes_after),
+                      release ? release : noop_release, ctx);
+  if (st != CN_OK)
+    return st;
+  cn_array_s *a;
+  st = cn_array_make(&a, buf, data ? (char *)data : &empty, dtype, ndim, shape,
+                     cstr, !readonly);
+  if (st != CN_OK) {
+    /* the caller keeps ownership on failure: do not run its callback */
+    buf->release = noop_release;
+    cn_buffer_release(buf);
+    return st;
+  }
+  cn_buffer_release(buf);
+  *out = a;
+  return CN_OK;
+}
+
+/* A host, C-or-F-contiguous copy (or a, retained, when it already is). */
+static cn_status host_contig(cn_array_s **out, const cn_array_s *a,
+                             cn_order order, const char *fn);
+
+cn_status cn_copy_to_buffer(void *dst, int64_t nbytes, cn_array a,
+                            cn_order order) {
+  CN_CHECK_ARRAY(a, "cn_copy_to_buffer", "a");
+  if (order != CN_ORDER_C && order != CN_ORDER_F)
+    return cn_error(CN_ERR_VALUE, "cn_copy_to_buffer: order must be C or F");
+  int64_t need = a->size * cn_itemsize(a->dtype);
+  if (nbytes < need)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_copy_to_buffer: buffer of %lld bytes is smaller than "
+                    "the %lld bytes needed", (long long)nbytes, (long long)need);
+  if (need == 0)
+    return CN_OK;
+  if (dst == NULL)
+    return cn_error(CN_ERR_VALUE, "cn_copy_to_buffer: argument 'dst' is NULL");
+  cn_array_s *h;
+  cn_status st = host_contig(&h, a, order, "cn_copy_to_buffer");
+  if (st != CN_OK)
+    return st;
+  memcpy(dst, h->data, (size_t)need);
+  cn_array_release(h);
+  return CN_OK;
+}
+
+cn_status cn_item(cn_scalar *out, cn_array a) {
+  CN_CHECK_OUT(out, "cn_item");
+  CN_CHECK_ARRAY(a, "cn_item", "a");
+  if (a->size != 1)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_item: can only convert an array of size 1 to a "
+                    "scalar (size is %lld)", (long long)a->size);
+  unsigned char bytes[16];
+  cn_status st = cn_copy_to_buffer(bytes, sizeof bytes, a, CN_ORDER_C);
+  if (st != CN_OK)
+    return st;
+  *out = cn_scalar_from_bytes(bytes, a->dtype);
+  return CN_OK;
+}
+
+/* ---- copies and casts --------------------------------------------------- */
+
+static cn_order resolve_order(const cn_array_s *a, cn_order order) {
+  if (order == CN_ORDER_A)
+    return (a->flags & CN_FLAG_F_CONTIGUOUS) &&
+                   !(a->flags & CN_FLAG_C_CONTIGUOUS)
+               ? CN_ORDER_F
+               : CN_ORDER_C;
+  return order;
+}
+
+/* New array with a's values, dtype dt, in the given order, on a's device. */
+static cn_status copy_as(cn_array_s **out, const cn_array_s *a, cn_dtype dt,
+                         cn_order order, const char *fn) {
+  cn_array_s *res;
+  cn_status st;
+  order = resolve_order(a, order);
+  if (order == CN_ORDER_K)
+    st = cn_array_new_like(&res, a, dt);
+  else
+    st = cn_array_new(&res, a->buf->backend, a->buf->device_id, dt, a->ndim,
+                      a->shape, order);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  st = cn_array_backend(a)->assign(res, a);
+  if (st != CN_OK) {
+    cn_array_release(res);
+    return cn_error_prefix(st, fn);
+  }
+  *out = res;
+  return CN_OK;
+}
+
+static cn_status host_contig(cn_array_s **out, const cn_array_s *a,
+                             cn_order order, const char *fn) {
+  int flag = order == CN_ORDER_F ? CN_FLAG_F_CONTIGUOUS : CN_FLAG_C_CONTIGUOUS;
+  cn_array_s *c = (cn_array_s *)a;
+  cn_status st;
+  if (!(a->flags & flag)) {
+    st = copy_as(&c, a, a->dtype, order, fn);
+    if (st != CN_OK)
+      return st;
+  } else {
+    cn_array_retain(c);
+  }
+  if (c->buf->backend->device_type == CN_DEVICE_CPU) {
+    *out = c;
+    return CN_OK;
+  }
+  cn_array_s *h;
+  st = cn_array_new(&h, cn_cpu_backend(), 0, a->dtype, a->ndim, a->shape,
+                    order == CN_ORDER_F ? CN_ORDER_F : CN_ORDER_C);
+  if (st == CN_OK) {
+    st = c->buf->backend->copy_to_host(
+        h->data, c->data, (size_t)(c->size * cn_itemsize(c->dtype)));
+    if (st != CN_OK) cn_array_release(h);
+  }
+  cn_array_release(c);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  *out = h;
+  return CN_OK;
+}
+
+cn_status cn_copy(cn_array *out, cn_array a, cn_order order) {
+  CN_CHECK_OUT(out, "cn_copy");
+  CN_CHECK_ARRAY(a, "cn_copy", "a");
+  cn_status st = check_order(order, "cn_copy");
+  if (st != CN_OK)
+    return st;
+  return copy_as(out, a, a->dtype, order, "cn_copy");
+}
+
+cn_status cn_astype(cn_array *out, cn_array a, cn_dtype dtype, int32_t copy) {
+  CN_CHECK_OUT(out, "cn_astype");
+  CN_CHECK_ARRAY(a, "cn_astype", "a");
+  CHECK_DTYPE(dtype, "cn_astype");
+  if (!copy && dtype == a->dtype && !(a->flags & CN_FLAG_WEAK_SCALAR)) {
+    cn_array_retain(a);
+    *out = a;
+    return CN_OK;
+  }
+  return copy_as(out, a, dtype, CN_ORDER_K, "cn_astype");
+}
+
+/* Whether the memory ranges touched by two arrays can overlap. */
+static bool may_overlap(const cn_array_s *a, const cn_array_s *b) {
+  if (a->size == 0 || b->size == 0) return false;
+  if (a->buf->data != b->buf->data || a->buf->backend != b->buf->backend)
+    return a->buf == b->buf;
+  int64_t alo = 0, ahi = 0, blo = 0, bhi = 0;
+  for (int i = 0; i < a->ndim; i++) {
+    int64_t s = a->strides[i] * (a->shape[i] - 1) * cn_itemsize(a->dtype);
+    if (s < 0) alo += s; else ahi += s;
+  }
+  for (int i = 0; i < b->ndim; i++) {
+    int64_t s = b->strides[i] * (b->shape[i] - 1) * cn_itemsize(b->dtype);
+    if (s < 0) blo += s; else bhi += s;
+  }
+  const char *a0 = a->data + alo, *a1 = a->data + ahi + cn_itemsize(a->dtype);
+  const char *b0 = b->data + blo, *b1 = b->data + bhi + cn_itemsize(b->dtype);
+  return a0 < b1 && b0 < a1;
+}
+
+static bool same_layout(const cn_array_s *a, const cn_array_s *b) {
+  if (a->data != b->data || a->ndim != b->ndim || a->dtype != b->dtype)
+    return false;
+  for (int i = 0; i < a->ndim; i++)
+    if (a->shape[i] != b->shape[i] ||
+        (a->shape[i] > 1 && a->strides[i] != b->strides[i]))
+      return false;
+  return true;
+}
+
+cn_status cn_assign(cn_array dst, cn_array src) {
+  CN_CHECK_ARRAY(dst, "cn_assign", "dst");
+  CN_CHECK_ARRAY(src, "cn_assign", "src");
+  if (!cn_array_writeable(dst))
+    return cn_error(CN_ERR_VALUE, "cn_assign: assignment destination is "
+                    "read-only");
+  if (dst->buf->backend != src->buf->backend)
+    return cn_error(CN_ERR_DEVICE, "cn_assign: arrays are on different "
+                    "devices (%s and %s)", dst->buf->backend->name,
+                    src->buf->backend->name);
+  cn_array_s *b;
+  cn_status st = cn_broadcast_view(&b, src, dst->ndim, dst->shape, "cn_assign");
+  if (st != CN_OK)
+    return st;
+  if (same_layout(dst, b)) {
+    cn_array_release(b);
+    return CN_OK;
+  }
+  if (may_overlap(dst, b)) {
+    cn_array_s *tmp;
+    st = copy_as(&tmp, b, b->dtype, CN_ORDER_K, "cn_assign");
+    cn_array_release(b);
+    if (st != CN_OK)
+      return st;
+    b = tmp;
+  }
+  st = cn_array_backend(dst)->assign(dst, b);
+  cn_array_release(b);
+  return st == CN_OK ? st : cn_error_prefix(st, "cn_assign");
+}
+
+cn_status cn_fill(cn_array dst, cn_scalar value) {
+  CN_CHECK_ARRAY(dst, "cn_fill", "dst");
+  cn_status st = check_scalar(value, "cn_fill");
+  if (st != CN_OK)
+    return st;
+  if (!cn_array_writeable(dst))
+    return cn_error(CN_ERR_VALUE, "cn_fill: assignment destination is "
+                    "read-only");
+  st = fill_scalar(dst, value);
+  return st == CN_OK ? st : cn_error_prefix(st, "cn_fill");
+}
+
+cn_status cn_readonly_view(cn_array *out, cn_array a) {
+  CN_CHECK_OUT(out, "cn_readonly_view");
+  CN_CHECK_ARRAY(a, "cn_readonly_view", "a");
+  return cn_array_make(out, a->buf, a->data, a->dtype, a->ndim, a->shape,
+                       a->strides, false);
+}
+
+/* ---- devices ------------------------------------------------------------ */
+
+/* Copy of a on backend `be` (device dev). */
+static cn_status transfer(cn_array *out, cn_array_s *a,
+                          const cn_backend_ops *be, int32_t dev,
+                          const char *fn) {
+  if (a->buf->backend == be && a->buf->device_id == dev) {
+    cn_array_retain(a);
+    *out = a;
+    return CN_OK;
+  }
+  /* bring to a contiguous host copy, then up to the target */
+  cn_array_s *h;
+  cn_status st = host_contig(&h, a, CN_ORDER_C, fn);
+  if (st != CN_OK)
+    return st;
+  if (be->device_type == CN_DEVICE_CPU) {
+    if (h == a) { /* a was host + contiguous but another CPU-like backend */
+      cn_array_s *c;
+      st = copy_as(&c, h, h->dtype, CN_ORDER_C, fn);
+      cn_array_release(h);
+      if (st != CN_OK) return st;
+      h = c;
+    }
+    *out = h;
+    return CN_OK;
+  }
+  cn_array_s *d;
+  st = cn_array_new(&d, be, dev, a->dtype, a->ndim, a->shape, CN_ORDER_C);
+  if (st == CN_OK) {
+    st = be->copy_from_host(d->data, h->data,
+                            (size_t)(a->size * cn_itemsize(a->dtype)));
+    if (st != CN_OK) cn_array_release(d);
+  }
+  cn_array_release(h);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  *out = d;
+  return CN_OK;
+}
+
+cn_status cn_to_host(cn_array *out, cn_array a) {
+  CN_CHECK_OUT(out, "cn_to_host");
+  CN_CHECK_ARRAY(a, "cn_to_host", "a");
+  if (a->buf->backend->device_type == CN_DEVICE_CPU) {
+    cn_array_retain(a);
+    *out = a;
+    return CN_OK;
+  }
+  return transfer(out, a, cn_cpu_backend(), 0, "cn_to_host");
+}
+
+cn_status cn_to_device(cn_array *out, cn_array a, int32_t device_id) {
+  CN_CHECK_OUT(out, "cn_to_device");
+  CN_CHECK_ARRAY(a, "cn_to_device", "a");
+  int32_t avail = 0;
+  cn_backend_available(&avail, "cuda");
+  const cn_backend_ops *be = cn_cuda_backend_if_loaded();
+  if (!avail || be == NULL)
+    return cn_error(CN_ERR_DEVICE, "cn_to_device: CUDA is unavailable: %s",
+                    cn_backend_unavailable_reason());
+  int32_t n = be->device_count();
+  if (device_id < 0 || device_id >= n)
+    return cn_error(CN_ERR_DEVICE,
+                    "cn_to_device: device %d out of range (%d devices)",
+                    device_id, n);
+  return transfer(out, a, be, device_id, "cn_to_device");
+}
+
+cn_status cn_to_active(cn_array *out, cn_array a) {
+  CN_CHECK_OUT(out, "cn_to_active");
+  CN_CHECK_ARRAY(a, "cn_to_active", "a");
+  const cn_backend_ops *be = cn_active_backend();
+  return transfer(out, a, be, be->current_device(), "cn_to_active");
+}

@@ -1,0 +1,20 @@
+/* cunumpy/cunumpy.h: the whole public C ABI of cunumpy. */
+#ifndef CUNUMPY_CUNUMPY_H
+#define CUNUMPY_CUNUMPY_H
+
+#include "cunumpy/status.h"
+#include "cunumpy/dtype.h"
+#include "cunumpy/array.h"
+#include "cunumpy/view.h"
+#include "cunumpy/backend.h"
+#include "cunumpy/memory.h"
+#include "cunumpy/ufunc.h"
+#include "cunumpy/reduce.h"
+#include "cunumpy/dlpack.h"
+/* issue 4: indexing, manipulation, sorting, random, statistics */
+#include "cunumpy/index.h"
+/* issue 4: linear algebra and FFT */
+#include "cunumpy/linalg.h"
+#include "cunumpy/fft.h"
+
+#endif

@@ -1,0 +1,73 @@
+/* cunumpy/status.h: status codes and the thread-local last-error message. */
+#ifndef CUNUMPY_STATUS_H
+#define CUNUMPY_STATUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define CN_API __declspec(dllexport)
+#else
+#define CN_API __attribute__((visibility("default")))
+#endif
+
+/* The one table of status codes: (name, value, description). It generates the
+ * enum below, cn_status_name(), and the constants of every binding. Values
+ * never change once published. */
+#define CN_STATUS_TABLE(X)                                                     \
+  X(CN_OK, 0, "success")                                                       \
+  X(CN_ERR_VALUE, 1, "invalid value")                                          \
+  X(CN_ERR_TYPE, 2, "invalid or unsupported dtype")                            \
+  X(CN_ERR_INDEX, 3, "index out of range")                                     \
+  X(CN_ERR_SHAPE, 4, "incompatible shapes")                                    \
+  X(CN_ERR_MEMORY, 5, "out of memory")                                         \
+  X(CN_ERR_DEVICE, 6, "device mismatch or device unavailable")                 \
+  X(CN_ERR_UNSUPPORTED, 7, "operation not supported")                          \
+  X(CN_ERR_BACKEND, 8, "a backend library call failed")                        \
+  X(CN_ERR_INTERNAL, 9, "internal error")
+
+typedef enum cn_status {
+#define CN_STATUS_ENUM_(name, value, desc) name = value,
+  CN_STATUS_TABLE(CN_STATUS_ENUM_)
+#undef CN_STATUS_ENUM_
+  CN_STATUS_FORCE_INT32_ = 0x7fffffff
+} cn_status;
+
+/* Name of a status code ("CN_ERR_VALUE"); "CN_UNKNOWN_STATUS" for others.
+ * The string is static. */
+CN_API const char *cn_status_name(cn_status status);
+
+/* One-line description of a status code; static string. */
+CN_API const char *cn_status_description(cn_status status);
+
+/* Message of the calling thread's most recent failing call, or "" if none.
+ * Owned by the library; valid until this thread's next failing call. */
+CN_API const char *cn_last_error(void);
+
+/* Status of the calling thread's most recent failing call (CN_OK if none). */
+CN_API cn_status cn_last_status(void);
+
+/* Copies the last-error message into buf (capacity cap, always
+ * NUL-terminated when cap > 0, truncated if needed). Returns the full length
+ * of the message, so callers can detect truncation. */
+CN_API int64_t cn_last_error_copy(char *buf, int64_t cap);
+
+/* Clears the calling thread's last error. */
+CN_API void cn_clear_error(void);
+
+/* Library version string ("0.1.0") and the ABI version the library exports. */
+#define CUNUMPY_VERSION_MAJOR 0
+#define CUNUMPY_VERSION_MINOR 1
+#define CUNUMPY_VERSION_PATCH 0
+#define CUNUMPY_ABI_VERSION 1
+CN_API const char *cn_version(void);
+CN_API int32_t cn_abi_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
