@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what building and testing cunumpy needs (Debian 12 as root, or
+# with sudo). Safe to run again: it only installs what is missing.
+set -euo pipefail
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+APT_PKGS=(build-essential cmake pkg-config gfortran catch2 libopenblas-dev
+          liblapacke-dev libfftw3-dev libsleef-dev swig)
+missing=()
+for p in "${APT_PKGS[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+PY=${PYTHON:-python3}
+PIP_PKGS=("numpy>=2" pytest hypothesis scikit-build-core libclang)
+if ! "$PY" -c "import numpy, pytest, hypothesis, clang.cindex; assert int(numpy.__version__.split('.')[0]) >= 2" 2>/dev/null; then
+  "$PY" -m pip install -q --disable-pip-version-check "${PIP_PKGS[@]}"
+fi

@@ -1,0 +1,303 @@
+// Tests of cunumpy/view.h: every view against a naive index computation.
+#include "testutil.hpp"
+
+#include <algorithm>
+
+namespace {
+Arr iota(std::vector<int64_t> shape) {
+  int64_t n = 1;
+  for (auto e : shape)
+    n *= e;
+  std::vector<int64_t> v(n);
+  for (int64_t i = 0; i < n; i++)
+    v[i] = i;
+  return from_vec(v, shape, CN_INT64);
+}
+bool shares(cn_array a, cn_array b) {
+  int32_t s = 0;
+  cn_array_shares_buffer(&s, a, b);
+  return s != 0;
+}
+// Python's slice semantics, naively: the indices a slice selects.
+std::vector<int64_t> py_slice(int64_t n, int64_t start, int64_t stop,
+                              int64_t step) {
+  std::vector<int64_t> r;
+  bool ns = start == CN_SLICE_NONE, ne = stop == CN_SLICE_NONE;
+  if (step > 0) {
+    int64_t s = ns ? 0 : start < 0 ? std::max<int64_t>(start + n, 0)
+                                   : std::min(start, n);
+    int64_t e = ne ? n : stop < 0 ? std::max<int64_t>(stop + n, 0)
+                                  : std::min(stop, n);
+    for (int64_t i = s; i < e; i += step)
+      r.push_back(i);
+  } else {
+    int64_t s = ns ? n - 1 : start < 0 ? std::max<int64_t>(start + n, -1)
+                                       : std::min(start, n - 1);
+    int64_t e = ne ? -1 : stop < 0 ? std::max<int64_t>(stop + n, -1)
+                                   : std::min(stop, n - 1);
+    for (int64_t i = s; i > e; i += step)
+      r.push_back(i);
+  }
+  return r;
+}
+} // namespace
+
+TEST_CASE("slicing matches Python's rules", "[view]") {
+  const int64_t n = 7;
+  Arr a = iota({n});
+  const int64_t bounds[] = {CN_SLICE_NONE, -9, -7, -3, -1, 0, 2, 6, 7, 10};
+  const int64_t steps[] = {1, 2, 3, -1, -2, -5, 9};
+  for (int64_t s : bounds)
+    for (int64_t e : bounds)
+      for (int64_t st : steps) {
+        Arr v;
+        CN_REQUIRE_OK(cn_slice(v.out(), a, 1, &s, &e, &st));
+        auto expect = py_slice(n, s, e, st);
+        INFO("start " << s << " stop " << e << " step " << st);
+        REQUIRE(to_vec<int64_t>(v) == expect);
+        REQUIRE(shares(v, a));
+      }
+  int64_t s = 0, e = 3, z = 0;
+  cn_array out = nullptr;
+  CN_REQUIRE_ERR(cn_slice(&out, a, 1, &s, &e, &z), CN_ERR_VALUE,
+                 "step cannot be zero");
+  CN_REQUIRE_ERR(cn_slice(&out, a, 2, &s, &e, &z), CN_ERR_INDEX,
+                 "too many indices");
+  REQUIRE(out == nullptr);
+}
+
+TEST_CASE("2-d slices, index_axis, negative strides", "[view]") {
+  Arr a = iota({4, 5});
+  int64_t st[2] = {3, 1}, en[2] = {CN_SLICE_NONE, 4}, sp[2] = {-2, 2};
+  Arr v;
+  CN_REQUIRE_OK(cn_slice(v.out(), a, 2, st, en, sp));
+  REQUIRE(shape_of(v) == std::vector<int64_t>{2, 2});
+  REQUIRE(to_vec<int64_t>(v) == std::vector<int64_t>{16, 18, 6, 8});
+  Arr row;
+  CN_REQUIRE_OK(cn_index_axis(row.out(), v, 0, -1));
+  REQUIRE(to_vec<int64_t>(row) == std::vector<int64_t>{6, 8});
+  Arr col;
+  CN_REQUIRE_OK(cn_index_axis(col.out(), a, 1, 4));
+  REQUIRE(to_vec<int64_t>(col) == std::vector<int64_t>{4, 9, 14, 19});
+  cn_array out = nullptr;
+  CN_REQUIRE_ERR(cn_index_axis(&out, a, 1, 5), CN_ERR_INDEX,
+                 "index 5 is out of bounds for axis 1 with size 5");
+  CN_REQUIRE_ERR(cn_index_axis(&out, a, 2, 0), CN_ERR_INDEX, "axis 2");
+  Arr sc;
+  CN_REQUIRE_OK(cn_index_axis(row.out(), a, 0, 2));
+  CN_REQUIRE_OK(cn_index_axis(sc.out(), row, 0, 3));
+  cn_scalar s;
+  CN_REQUIRE_OK(cn_item(&s, sc));
+  REQUIRE(s.i == 13);
+  // writing through a view changes the base
+  CN_REQUIRE_OK(cn_fill(sc, cn_scalar_int(-5)));
+  REQUIRE(to_vec<int64_t>(a)[13] == -5);
+}
+
+TEST_CASE("transpose, permute_dims, swapaxes, moveaxis", "[view]") {
+  Arr a = iota({2, 3, 4});
+  Arr t;
+  CN_REQUIRE_OK(cn_transpose(t.out(), a));
+  REQUIRE(shape_of(t) == std::vector<int64_t>{4, 3, 2});
+  auto tv = to_vec<int64_t>(t);
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 2; k++)
+        REQUIRE(tv[(i * 3 + j) * 2 + k] == k * 12 + j * 4 + i);
+  int32_t perm[3] = {1, -1, 0};
+  Arr p;
+  CN_REQUIRE_OK(cn_permute_dims(p.out(), a, 3, perm));
+  REQUIRE(shape_of(p) == std::vector<int64_t>{3, 4, 2});
+  auto pv = to_vec<int64_t>(p);
+  REQUIRE(pv[(2 * 4 + 1) * 2 + 1] == 1 * 12 + 2 * 4 + 1);
+  Arr s;
+  CN_REQUIRE_OK(cn_swapaxes(s.out(), a, 0, 2));
+  REQUIRE(to_vec<int64_t>(s) == tv);
+  int32_t src[1] = {0}, dst[1] = {-1};
+  Arr m;
+  CN_REQUIRE_OK(cn_moveaxis(m.out(), a, 1, src, dst));
+  REQUIRE(shape_of(m) == std::vector<int64_t>{3, 4, 2});
+  REQUIRE(to_vec<int64_t>(m) == pv);
+  cn_array out = nullptr;
+  int32_t rep[3] = {0, 0, 1};
+  CN_REQUIRE_ERR(cn_permute_dims(&out, a, 3, rep), CN_ERR_VALUE,
+                 "repeated axis");
+  CN_REQUIRE_ERR(cn_permute_dims(&out, a, 2, rep), CN_ERR_VALUE,
+                 "axes don't match");
+  int32_t big[3] = {0, 1, 3};
+  CN_REQUIRE_ERR(cn_permute_dims(&out, a, 3, big), CN_ERR_INDEX,
+                 "out of bounds");
+  CN_REQUIRE_ERR(cn_swapaxes(&out, a, 0, 3), CN_ERR_INDEX, "axis 3");
+  int32_t d2[1] = {5};
+  CN_REQUIRE_ERR(cn_moveaxis(&out, a, 1, src, d2), CN_ERR_INDEX, "axis 5");
+  REQUIRE(out == nullptr);
+}
+
+TEST_CASE("reshape is a view when strides allow, else a copy", "[view]") {
+  Arr a = iota({2, 3, 4});
+  int64_t s1[2] = {6, -1};
+  Arr r;
+  CN_REQUIRE_OK(cn_reshape(r.out(), a, 2, s1, CN_ORDER_C));
+  REQUIRE(shape_of(r) == std::vector<int64_t>{6, 4});
+  REQUIRE(shares(r, a));
+  REQUIRE(to_vec<int64_t>(r) == to_vec<int64_t>(a));
+  // transposed: C-order reshape needs a copy, F-order is a view
+  Arr t;
+  CN_REQUIRE_OK(cn_transpose(t.out(), a));
+  int64_t s2[1] = {24};
+  CN_REQUIRE_OK(cn_reshape(r.out(), t, 1, s2, CN_ORDER_C));
+  REQUIRE(!shares(r, a));
+  auto tv = to_vec<int64_t>(t);
+  REQUIRE(to_vec<int64_t>(r) == tv);
+  CN_REQUIRE_OK(cn_reshape(r.out(), t, 1, s2, CN_ORDER_F));
+  REQUIRE(shares(r, a));
+  REQUIRE(to_vec<int64_t>(r) == to_vec<int64_t>(a));
+  // a sliced view whose rows stay contiguous can merge trailing axes only
+  int64_t st[3] = {0, 0, 0}, en[3] = {2, 3, 4}, sp[3] = {1, 2, 1};
+  Arr sl;
+  CN_REQUIRE_OK(cn_slice(sl.out(), a, 3, st, en, sp));
+  int64_t s3[2] = {4, 4};
+  CN_REQUIRE_OK(cn_reshape(r.out(), sl, 2, s3, CN_ORDER_C));
+  REQUIRE(shares(r, a));
+  REQUIRE(to_vec<int64_t>(r) == to_vec<int64_t>(sl));
+  int64_t s4[3] = {1, 16, 1};
+  CN_REQUIRE_OK(cn_reshape(r.out(), sl, 3, s4, CN_ORDER_C));
+  REQUIRE(!shares(r, a));
+  REQUIRE(to_vec<int64_t>(r) == to_vec<int64_t>(sl));
+  cn_array out = nullptr;
+  int64_t bad[2] = {4, 2};
+  CN_REQUIRE_ERR(cn_reshape(&out, a, 2, bad, CN_ORDER_C), CN_ERR_SHAPE,
+                 "cannot reshape array of size 24 into shape (4,2)");
+  int64_t two[2] = {-1, -1};
+  CN_REQUIRE_ERR(cn_reshape(&out, a, 2, two, CN_ORDER_C), CN_ERR_VALUE,
+                 "one unknown dimension");
+  int64_t neg[2] = {-2, 12};
+  CN_REQUIRE_ERR(cn_reshape(&out, a, 2, neg, CN_ORDER_C), CN_ERR_VALUE,
+                 "negative dimension");
+  REQUIRE(out == nullptr);
+  // empty and 0-d
+  int64_t z[2] = {0, 5};
+  Arr e, e2;
+  CN_REQUIRE_OK(cn_zeros(e.out(), 2, z, CN_FLOAT32, CN_ORDER_C));
+  int64_t z2[3] = {5, -1, 2};
+  CN_REQUIRE_ERR(cn_reshape(&out, e, 3, z2, CN_ORDER_C), CN_ERR_SHAPE,
+                 "cannot reshape");
+  int64_t z3[3] = {5, 0, 2};
+  CN_REQUIRE_OK(cn_reshape(e2.out(), e, 3, z3, CN_ORDER_C));
+  Arr one = iota({1});
+  Arr zero_d;
+  CN_REQUIRE_OK(cn_reshape(zero_d.out(), one, 0, nullptr, CN_ORDER_C));
+  int32_t nd;
+  cn_array_ndim(&nd, zero_d);
+  REQUIRE(nd == 0);
+}
+
+TEST_CASE("ravel and flatten", "[view]") {
+  Arr a = iota({3, 4});
+  Arr r, f, t;
+  CN_REQUIRE_OK(cn_ravel(r.out(), a, CN_ORDER_C));
+  REQUIRE(shares(r, a));
+  CN_REQUIRE_OK(cn_flatten(f.out(), a, CN_ORDER_C));
+  REQUIRE(!shares(f, a));
+  REQUIRE(to_vec<int64_t>(f) == to_vec<int64_t>(r));
+  CN_REQUIRE_OK(cn_flatten(f.out(), a, CN_ORDER_F));
+  REQUIRE(to_vec<int64_t>(f) ==
+          std::vector<int64_t>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11});
+  CN_REQUIRE_OK(cn_transpose(t.out(), a));
+  CN_REQUIRE_OK(cn_ravel(r.out(), t, CN_ORDER_A)); // F-contiguous: a view
+  REQUIRE(shares(r, a));
+  REQUIRE(to_vec<int64_t>(r) == to_vec<int64_t>(a));
+}
+
+TEST_CASE("broadcasting views", "[view]") {
+  Arr a = iota({3, 1});
+  int64_t shape[3] = {2, 3, 4};
+  Arr b;
+  CN_REQUIRE_OK(cn_broadcast_to(b.out(), a, 3, shape));
+  auto v = to_vec<int64_t>(b);
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 4; k++)
+        REQUIRE(v[(i * 3 + j) * 4 + k] == j);
+  int32_t fl;
+  cn_array_flags(&fl, b);
+  REQUIRE(!(fl & CN_FLAG_WRITEABLE));
+  cn_array out = nullptr;
+  int64_t bad[2] = {3, 2};
+  Arr c = iota({2});
+  CN_REQUIRE_ERR(cn_broadcast_to(&out, c, 2, bad), CN_ERR_SHAPE,
+                 "cannot broadcast an array of shape (2,) to shape (3, 2)");
+  cn_array ins[3] = {a, c, b};
+  cn_array outs[3] = {nullptr, nullptr, nullptr};
+  CN_REQUIRE_ERR(cn_broadcast_arrays(outs, 3, ins), CN_ERR_SHAPE,
+                 "could not be broadcast");
+  REQUIRE(outs[0] == nullptr);
+  Arr d = iota({4});
+  cn_array ins2[2] = {a, d};
+  CN_REQUIRE_OK(cn_broadcast_arrays(outs, 2, ins2));
+  Arr o0(outs[0]), o1(outs[1]);
+  REQUIRE(shape_of(o0) == std::vector<int64_t>{3, 4});
+  REQUIRE(shape_of(o1) == std::vector<int64_t>{3, 4});
+  REQUIRE(to_vec<int64_t>(o1) ==
+          std::vector<int64_t>{0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3});
+  int32_t nd;
+  int64_t res[CN_MAX_DIMS];
+  int32_t nds[2] = {2, 3};
+  int64_t sa[2] = {5, 1}, sb[3] = {2, 1, 7};
+  const int64_t *shapes[2] = {sa, sb};
+  CN_REQUIRE_OK(cn_broadcast_shapes(&nd, res, 2, nds, shapes));
+  REQUIRE(nd == 3);
+  REQUIRE(res[0] == 2);
+  REQUIRE(res[1] == 5);
+  REQUIRE(res[2] == 7);
+}
+
+TEST_CASE("expand_dims, squeeze, flips", "[view]") {
+  Arr a = iota({2, 3});
+  int32_t ax[2] = {0, -1};
+  Arr e;
+  CN_REQUIRE_OK(cn_expand_dims(e.out(), a, 2, ax));
+  REQUIRE(shape_of(e) == std::vector<int64_t>{1, 2, 3, 1});
+  Arr s;
+  CN_REQUIRE_OK(cn_squeeze(s.out(), e, 0, nullptr));
+  REQUIRE(shape_of(s) == std::vector<int64_t>{2, 3});
+  int32_t one[1] = {3};
+  CN_REQUIRE_OK(cn_squeeze(s.out(), e, 1, one));
+  REQUIRE(shape_of(s) == std::vector<int64_t>{1, 2, 3});
+  cn_array out = nullptr;
+  int32_t bad[1] = {1};
+  CN_REQUIRE_ERR(cn_squeeze(&out, e, 1, bad), CN_ERR_VALUE,
+                 "size not equal to one");
+  int32_t rep[2] = {1, 1};
+  CN_REQUIRE_ERR(cn_expand_dims(&out, a, 2, rep), CN_ERR_VALUE, "repeated");
+  Arr f;
+  CN_REQUIRE_OK(cn_flip(f.out(), a, 0, nullptr));
+  REQUIRE(to_vec<int64_t>(f) == std::vector<int64_t>{5, 4, 3, 2, 1, 0});
+  CN_REQUIRE_OK(cn_fliplr(f.out(), a));
+  REQUIRE(to_vec<int64_t>(f) == std::vector<int64_t>{2, 1, 0, 5, 4, 3});
+  CN_REQUIRE_OK(cn_flipud(f.out(), a));
+  REQUIRE(to_vec<int64_t>(f) == std::vector<int64_t>{3, 4, 5, 0, 1, 2});
+  Arr v = iota({3});
+  CN_REQUIRE_ERR(cn_fliplr(&out, v), CN_ERR_VALUE, ">= 2-d");
+  int32_t ax2[1] = {2};
+  CN_REQUIRE_ERR(cn_flip(&out, a, 1, ax2), CN_ERR_INDEX, "out of bounds");
+  REQUIRE(out == nullptr);
+  // flip of an empty axis
+  int64_t zs[2] = {0, 3};
+  Arr z, zf;
+  CN_REQUIRE_OK(cn_zeros(z.out(), 2, zs, CN_FLOAT64, CN_ORDER_C));
+  CN_REQUIRE_OK(cn_flip(zf.out(), z, 0, nullptr));
+  REQUIRE(shape_of(zf) == std::vector<int64_t>{0, 3});
+}
+
+TEST_CASE("views keep the read-only flag", "[view]") {
+  Arr a = iota({4});
+  Arr r, s;
+  CN_REQUIRE_OK(cn_readonly_view(r.out(), a));
+  CN_REQUIRE_OK(cn_slice_axis(s.out(), r, 0, 1, 3, 1));
+  int32_t fl;
+  cn_array_flags(&fl, s);
+  REQUIRE(!(fl & CN_FLAG_WRITEABLE));
+  CN_REQUIRE_ERR(cn_fill(s, cn_scalar_int(1)), CN_ERR_VALUE, "read-only");
+  REQUIRE(to_vec<int64_t>(a) == std::vector<int64_t>{0, 1, 2, 3});
+}
