@@ -22,13 +22,13 @@ static double now(void) {
   } while (0)
 
 /* Best of `reps` timings of body, in ms; body makes `res` and we drop it. */
-#define TIME(name, reps, body)                                                 \
+#define TIME(name, reps, ...)                                               \
   do {                                                                         \
     double best = 1e30;                                                        \
     for (int r_ = 0; r_ < (reps); r_++) {                                      \
       cn_array res = NULL;                                                     \
       double t0_ = now();                                                      \
-      body;                                                                    \
+      __VA_ARGS__;                                                             \
       double t1_ = now();                                                      \
       cn_array_release(res);                                                   \
       if (t1_ - t0_ < best) best = t1_ - t0_;                                  \

@@ -113,7 +113,7 @@ cn_status cn_array_new(cn_array_s **out, const cn_backend_ops *backend,
   cn_status st = cn_shape_size(&size, ndim, shape, cn_itemsize(dtype), "");
   if (st != CN_OK)
     return st;
-  cn_buffer *buf;
+  cn_buffer *buf = NULL;
   st = cn_buffer_alloc(&buf, backend, device, (size_t)size * (size_t)cn_itemsize(dtype));
   if (st != CN_OK)
     return st;

@@ -48,7 +48,7 @@ static cn_status new_filled(cn_array *out, int32_t ndim, const int64_t *shape,
                             cn_scalar v, cn_dtype dtype, cn_order order,
                             const char *fn) {
   CN_CHECK_OUT(out, fn);
-  cn_array_s *a;
+  cn_array_s *a = NULL;
   cn_status st = new_active(&a, dtype, ndim, shape, order, fn);
   if (st != CN_OK)
     return st;
@@ -106,7 +106,7 @@ static cn_status like(cn_array *out, cn_array proto, cn_dtype dtype,
     if (st != CN_OK)
       return st;
   }
-  cn_array_s *a;
+  cn_array_s *a = NULL;
   cn_status st = cn_array_new_like(&a, proto, dtype);
   if (st != CN_OK)
     return cn_error_prefix(st, fn);
@@ -152,7 +152,7 @@ static cn_status to_active_owned(cn_array *out, cn_array_s *host,
 static cn_status host_sequence(cn_array *out, int64_t n, cn_dtype dtype,
                                double start, double step, double stop,
                                bool fix_last, const char *fn) {
-  cn_array_s *tmp;
+  cn_array_s *tmp = NULL;
   cn_status st = cn_array_new(&tmp, cn_cpu_backend(), 0,
                               cn_is_complex(dtype) ? CN_COMPLEX128 : CN_FLOAT64,
                               1, &n, CN_ORDER_C);
@@ -218,7 +218,7 @@ cn_status cn_arange_int(cn_array *out, int64_t start, int64_t stop,
     n = diff / s + ((diff % s) != 0);
   }
   int64_t len = (int64_t)n;
-  cn_array_s *tmp;
+  cn_array_s *tmp = NULL;
   cn_status st = cn_array_new(&tmp, cn_cpu_backend(), 0, CN_INT64, 1, &len,
                               CN_ORDER_C);
   if (st != CN_OK)
@@ -261,7 +261,7 @@ cn_status cn_eye(cn_array *out, int64_t n, int64_t m, int64_t k,
   CN_CHECK_OUT(out, "cn_eye");
   if (m < 0) m = n;
   int64_t shape[2] = {n, m};
-  cn_array_s *a;
+  cn_array_s *a = NULL;
   cn_status st = new_active(&a, dtype, 2, shape, order, "cn_eye");
   if (st != CN_OK)
     return st;
@@ -271,7 +271,7 @@ cn_status cn_eye(cn_array *out, int64_t n, int64_t m, int64_t k,
     int64_t r0 = k < 0 ? -k : 0, c0 = k > 0 ? k : 0;
     int64_t len = n - r0 < m - c0 ? n - r0 : m - c0;
     int64_t stride = a->strides[0] + a->strides[1];
-    cn_array_s *diag;
+    cn_array_s *diag = NULL;
     st = cn_array_view(&diag, a,
                        a->data + (r0 * a->strides[0] + c0 * a->strides[1]) *
                                      cn_itemsize(dtype),
@@ -323,7 +323,7 @@ cn_status cn_scalar_array(cn_array *out, cn_scalar value) {
   case CN_SCALAR_FLOAT: dt = CN_FLOAT64; break;
   default: dt = CN_COMPLEX128; break;
   }
-  cn_array_s *a;
+  cn_array_s *a = NULL;
   st = new_filled(&a, 0, NULL, value, dt, CN_ORDER_C, "cn_scalar_array");
   if (st != CN_OK)
     return st;
@@ -389,7 +389,7 @@ cn_status cn_from_host(cn_array *out, const void *data, int64_t nbytes_before,
   if (st != CN_OK)
     return st;
   /* borrow, then copy through the normal assign path (casts, strides) */
-  cn_buffer *buf;
+  cn_buffer *buf = NULL;
   static char empty;
   st = cn_buffer_wrap(&buf, cn_cpu_backend(), 0,
                       data ? (char *)(uintptr_t)data - nbytes_before : &empty,
@@ -397,13 +397,13 @@ cn_status cn_from_host(cn_array *out, const void *data, int64_t nbytes_before,
                       NULL);
   if (st != CN_OK)
     return st;
-  cn_array_s *src;
+  cn_array_s *src = NULL;
   st = cn_array_make(&src, buf, data ? (char *)(uintptr_t)data : &empty, dtype,
                      ndim, shape, cstr, false);
   cn_buffer_release(buf);
   if (st != CN_OK)
     return st;
-  cn_array_s *res;
+  cn_array_s *res = NULL;
   st = cn_array_new(&res, cn_cpu_backend(), 0, dtype, ndim, shape, CN_ORDER_C);
   if (st == CN_OK && (st = cn_cpu_backend()->assign(res, src)) != CN_OK)
     cn_array_release(res);
@@ -425,13 +425,13 @@ cn_status cn_wrap_host(cn_array *out, void *data, int64_t nbytes_before,
     return st;
   static char empty;
   char *base = data ? (char *)data - nbytes_before : &empty;
-  cn_buffer *buf;
+  cn_buffer *buf = NULL;
   st = cn_buffer_wrap(&buf, cn_cpu_backend(), 0, base,
                       (size_t)(nbytes_before + nbytes_after),
                       release ? release : noop_release, ctx);
   if (st != CN_OK)
     return st;
-  cn_array_s *a;
+  cn_array_s *a = NULL;
   st = cn_array_make(&a, buf, data ? (char *)data : &empty, dtype, ndim, shape,
                      cstr, !readonly);
   if (st != CN_OK) {
@@ -463,7 +463,7 @@ cn_status cn_copy_to_buffer(void *dst, int64_t nbytes, cn_array a,
     return CN_OK;
   if (dst == NULL)
     return cn_error(CN_ERR_VALUE, "cn_copy_to_buffer: argument 'dst' is NULL");
-  cn_array_s *h;
+  cn_array_s *h = NULL;
   cn_status st = host_contig(&h, a, order, "cn_copy_to_buffer");
   if (st != CN_OK)
     return st;
@@ -501,7 +501,7 @@ static cn_order resolve_order(const cn_array_s *a, cn_order order) {
 /* New array with a's values, dtype dt, in the given order, on a's device. */
 static cn_status copy_as(cn_array_s **out, const cn_array_s *a, cn_dtype dt,
                          cn_order order, const char *fn) {
-  cn_array_s *res;
+  cn_array_s *res = NULL;
   cn_status st;
   order = resolve_order(a, order);
   if (order == CN_ORDER_K)
@@ -536,7 +536,7 @@ static cn_status host_contig(cn_array_s **out, const cn_array_s *a,
     *out = c;
     return CN_OK;
   }
-  cn_array_s *h;
+  cn_array_s *h = NULL;
   st = cn_array_new(&h, cn_cpu_backend(), 0, a->dtype, a->ndim, a->shape,
                     order == CN_ORDER_F ? CN_ORDER_F : CN_ORDER_C);
   if (st == CN_OK) {
@@ -611,7 +611,7 @@ cn_status cn_assign(cn_array dst, cn_array src) {
     return cn_error(CN_ERR_DEVICE, "cn_assign: arrays are on different "
                     "devices (%s and %s)", dst->buf->backend->name,
                     src->buf->backend->name);
-  cn_array_s *b;
+  cn_array_s *b = NULL;
   cn_status st = cn_broadcast_view(&b, src, dst->ndim, dst->shape, "cn_assign");
   if (st != CN_OK)
     return st;
@@ -620,7 +620,7 @@ cn_status cn_assign(cn_array dst, cn_array src) {
     return CN_OK;
   }
   if (may_overlap(dst, b)) {
-    cn_array_s *tmp;
+    cn_array_s *tmp = NULL;
     st = copy_as(&tmp, b, b->dtype, CN_ORDER_K, "cn_assign");
     cn_array_release(b);
     if (st != CN_OK)
@@ -663,13 +663,13 @@ static cn_status transfer(cn_array *out, cn_array_s *a,
     return CN_OK;
   }
   /* bring to a contiguous host copy, then up to the target */
-  cn_array_s *h;
+  cn_array_s *h = NULL;
   cn_status st = host_contig(&h, a, CN_ORDER_C, fn);
   if (st != CN_OK)
     return st;
   if (be->device_type == CN_DEVICE_CPU) {
     if (h == a) { /* a was host + contiguous but another CPU-like backend */
-      cn_array_s *c;
+      cn_array_s *c = NULL;
       st = copy_as(&c, h, h->dtype, CN_ORDER_C, fn);
       cn_array_release(h);
       if (st != CN_OK) return st;
@@ -678,7 +678,7 @@ static cn_status transfer(cn_array *out, cn_array_s *a,
     *out = h;
     return CN_OK;
   }
-  cn_array_s *d;
+  cn_array_s *d = NULL;
   st = cn_array_new(&d, be, dev, a->dtype, a->ndim, a->shape, CN_ORDER_C);
   if (st == CN_OK) {
     st = be->copy_from_host(d->data, h->data,

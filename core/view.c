@@ -343,7 +343,7 @@ cn_status cn_broadcast_to(cn_array *out, cn_array a, int32_t ndim,
     if (shape[i] < 0)
       return cn_error(CN_ERR_VALUE, "cn_broadcast_to: all elements of "
                       "broadcast shape must be non-negative");
-  cn_array_s *v;
+  cn_array_s *v = NULL;
   cn_status st = cn_broadcast_view(&v, a, ndim, shape, "cn_broadcast_to");
   if (st != CN_OK)
     return st;
@@ -385,7 +385,7 @@ cn_status cn_broadcast_arrays(cn_array *outs, int32_t n,
     goto done;
   }
   for (int k = 0; k < n && st == CN_OK; k++) {
-    cn_array_s *v;
+    cn_array_s *v = NULL;
     st = cn_broadcast_view(&v, arrays[k], nd, shape, "cn_broadcast_arrays");
     if (st == CN_OK) {
       bool bcast = false;
