@@ -3,6 +3,8 @@
 #include <pthread.h>
 
 #include "cpu.h"
+#include "cpu_extra.h"
+#include "cpu_linalg.h"
 
 static cn_status cpu_probe(char *reason, size_t cap) {
   (void)reason;
@@ -35,7 +37,11 @@ static cn_backend_ops g_cpu = {
 static pthread_once_t g_cpu_once = PTHREAD_ONCE_INIT;
 
 static void cpu_init(void) {
-  /* CN_CPU_FILL_HOOKS: domain fill functions are called here. */
+  cn_cpu_index_fill(&g_cpu);
+  cn_cpu_sort_fill(&g_cpu);
+  cn_cpu_random_fill(&g_cpu);
+  cn_cpu_linalg_fill(&g_cpu);
+  cn_cpu_fft_fill(&g_cpu);
 }
 
 const cn_backend_ops *cn_cpu_backend(void) {

@@ -90,23 +90,27 @@ static inline void run_row(const assign_ctx *c, char *d, int64_t ds,
     copy_row(d, ds, s, ss, n, c->isz);
 }
 
-#define TILE 32
+#define TILE 64
 
-/* 2-d tiled copy for transposes: inner axis contiguous in dst, strided in
- * src; walking 32x32 tiles keeps both sides in cache. */
-static void tiled2d(const assign_ctx *c, char *d, const int64_t *dstr,
-                    const char *s, const int64_t *sstr, int64_t n0,
-                    int64_t n1) {
-  for (int64_t i0 = 0; i0 < n0; i0 += TILE) {
-    int64_t e0 = i0 + TILE < n0 ? i0 + TILE : n0;
-    for (int64_t i1 = 0; i1 < n1; i1 += TILE) {
-      int64_t e1 = i1 + TILE < n1 ? i1 + TILE : n1;
-      /* inside a tile, walk along the src-contiguous axis (axis 0) */
-      for (int64_t j1 = i1; j1 < e1; j1++)
-        run_row(c, d + i0 * dstr[0] + j1 * dstr[1], dstr[0],
-                s + i0 * sstr[0] + j1 * sstr[1], sstr[0], e0 - i0);
+/* One tile of a 2-d transposing copy. Axis 1 is contiguous in dst (written
+ * in order), axis 0 is the cheap axis of src; a 64x64 tile of both sides
+ * stays in L1/L2, so each cache line is fetched once. */
+static void copy_tile(const assign_ctx *c, char *d, const int64_t *dstr,
+                      const char *s, const int64_t *sstr, int64_t n0,
+                      int64_t n1) {
+#define TILE_W(T)                                                                for (int64_t j0 = 0; j0 < n0; j0++) {                                            T *dp = (T *)(void *)(d + j0 * dstr[0]);                                       const char *sp = s + j0 * sstr[0];                                             for (int64_t j1 = 0; j1 < n1; j1++)                                              dp[j1] = *(const T *)(const void *)(sp + j1 * sstr[1]);                    }
+  if (c->fn == NULL && dstr[1] == c->isz) {
+    switch (c->isz) {
+    case 1: TILE_W(uint8_t) return;
+    case 2: TILE_W(uint16_t) return;
+    case 4: TILE_W(uint32_t) return;
+    case 8: TILE_W(uint64_t) return;
+    default: break;
     }
   }
+#undef TILE_W
+  for (int64_t j0 = 0; j0 < n0; j0++)
+    run_row(c, d + j0 * dstr[0], dstr[1], s + j0 * sstr[0], sstr[1], n1);
 }
 
 cn_status cn_cpu_assign(cn_array_s *dst, const cn_array_s *src) {
@@ -125,16 +129,21 @@ cn_status cn_cpu_assign(cn_array_s *dst, const cn_array_s *src) {
   int64_t ds = it.strides[0][nd - 1], ss = it.strides[1][nd - 1];
   int64_t ssz = cn_itemsize(src->dtype);
 
-  /* Transpose-like: src's small stride is on the next-outer axis. */
-  bool tiled = nd >= 2 && llabs(ss) > ssz * TILE &&
+  /* Transpose-like: src's small stride is on the next-outer axis. Work
+   * items are then (outer index, tile) pairs. */
+  bool tiled = nd >= 2 && llabs(ss) > ssz * 8 &&
                llabs(it.strides[1][nd - 2]) < llabs(ss);
-  int64_t outer = 1;
   int32_t keep = tiled ? 2 : 1; /* axes handled inside one work item */
+  int64_t outer = 1;
   for (int i = 0; i < nd - keep; i++)
     outer *= it.shape[i];
+  int64_t n0 = tiled ? it.shape[nd - 2] : 1;
+  int64_t t0 = tiled ? (n0 + TILE - 1) / TILE : 1;
+  int64_t t1 = tiled ? (inner + TILE - 1) / TILE : 1;
+  int64_t items = outer * t0 * t1;
 
   int nth = cn_cpu_threads_for(dst->size);
-  if (outer == 1 && !tiled && nth > 1) {
+  if (items == 1 && nth > 1) {
     /* one long row: split it across threads */
 #pragma omp parallel num_threads(nth)
     {
@@ -144,8 +153,9 @@ cn_status cn_cpu_assign(cn_array_s *dst, const cn_array_s *src) {
     }
     return CN_OK;
   }
-#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1 && outer > 1)
-  for (int64_t o = 0; o < outer; o++) {
+#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1 && items > 1)
+  for (int64_t w = 0; w < items; w++) {
+    int64_t o = w / (t0 * t1), tile = w % (t0 * t1);
     char *d = dst->data;
     const char *s = src->data;
     int64_t rem = o;
@@ -156,10 +166,13 @@ cn_status cn_cpu_assign(cn_array_s *dst, const cn_array_s *src) {
       s += idx * it.strides[1][i];
     }
     if (tiled) {
-      /* tile axes: 0 = src-contiguous (outer of the two), 1 = inner */
+      int64_t b0 = tile / t1 * TILE, b1 = tile % t1 * TILE;
       int64_t dstr[2] = {it.strides[0][nd - 2], ds};
       int64_t sstr[2] = {it.strides[1][nd - 2], ss};
-      tiled2d(&c, d, dstr, s, sstr, it.shape[nd - 2], inner);
+      copy_tile(&c, d + b0 * dstr[0] + b1 * ds, dstr,
+                s + b0 * sstr[0] + b1 * ss, sstr,
+                n0 - b0 < TILE ? n0 - b0 : TILE,
+                inner - b1 < TILE ? inner - b1 : TILE);
     } else {
       run_row(&c, d, ds, s, ss, inner);
     }
