@@ -27,6 +27,9 @@ cn_status cn_buffer_alloc(cn_buffer **out, const cn_backend_ops *backend,
   return CN_OK;
 }
 
+/* Foreign memory without a release callback is simply never freed here. */
+static void no_release(void *ctx) { (void)ctx; }
+
 cn_status cn_buffer_wrap(cn_buffer **out, const cn_backend_ops *backend,
                          int32_t device, void *data, size_t nbytes,
                          cn_release_fn release, void *ctx) {
@@ -38,7 +41,7 @@ cn_status cn_buffer_wrap(cn_buffer **out, const cn_backend_ops *backend,
   b->nbytes = nbytes;
   b->backend = backend;
   b->device_id = device;
-  b->release = release;
+  b->release = release ? release : no_release;
   b->release_ctx = ctx;
   *out = b;
   return CN_OK;

@@ -25,20 +25,21 @@ cn_status cn_shape_size(int64_t *out, int32_t ndim, const int64_t *shape,
   if (ndim > 0 && shape == NULL)
     return cn_error(CN_ERR_VALUE, "%s%sargument 'shape' is NULL", fn,
                     *fn ? ": " : "");
-  int64_t size = 1;
+  int64_t size = 1, span = 1;
   bool overflow = false;
   for (int i = 0; i < ndim; i++) {
     if (shape[i] < 0)
       return cn_error(CN_ERR_VALUE, "%s%snegative dimensions are not allowed "
                       "(extent %lld on axis %d)", fn, *fn ? ": " : "",
                       (long long)shape[i], i);
-    if (!overflow && __builtin_mul_overflow(size, shape[i], &size))
+    /* As NumPy: the non-zero extents must multiply without overflow even
+     * when another extent is 0, so strides stay representable. */
+    if (shape[i] > 0 && __builtin_mul_overflow(span, shape[i], &span))
       overflow = true;
+    size *= shape[i];
   }
   int64_t bytes;
-  if (size == 0) /* a zero extent makes any other extent harmless */
-    overflow = false;
-  if (overflow || __builtin_mul_overflow(size, itemsize > 0 ? itemsize : 1, &bytes))
+  if (overflow || __builtin_mul_overflow(span, itemsize > 0 ? itemsize : 1, &bytes))
     return cn_error(CN_ERR_VALUE, "%s%sarray is too big: the size of shape "
                     "overflows 64 bits", fn, *fn ? ": " : "");
   *out = size;

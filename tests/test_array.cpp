@@ -113,10 +113,13 @@ TEST_CASE("creation errors leave *out untouched", "[array][errors]") {
   CN_REQUIRE_ERR(cn_full(&out, 1, ok, s, CN_FLOAT64, CN_ORDER_C), CN_ERR_VALUE,
                  "invalid scalar kind");
   REQUIRE(out == sentinel);
-  // a zero extent makes a huge other extent fine (size 0)
-  int64_t zero_huge[2] = {0, INT64_MAX};
+  // as NumPy, non-zero extents must not overflow even when another is 0
+  int64_t zero_huge[3] = {0, 1ll << 62, 1ll << 62};
+  CN_REQUIRE_ERR(cn_empty(&out, 3, zero_huge, CN_FLOAT64, CN_ORDER_C),
+                 CN_ERR_VALUE, "too big");
+  int64_t zero_ok[2] = {0, 1ll << 40};
   Arr z;
-  CN_REQUIRE_OK(cn_empty(z.out(), 2, zero_huge, CN_FLOAT64, CN_ORDER_C));
+  CN_REQUIRE_OK(cn_empty(z.out(), 2, zero_ok, CN_FLOAT64, CN_ORDER_C));
 }
 
 TEST_CASE("like-creation keeps shape and stride order", "[array]") {

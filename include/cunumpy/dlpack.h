@@ -98,17 +98,21 @@ extern "C" {
 
 /* Exports a as a versioned DLPack tensor (version 1.1). The tensor holds a
  * reference to a's buffer; the consumer calls its deleter exactly once (any
- * thread, any time). READ_ONLY is set for read-only and broadcast views. */
+ * thread, any time). READ_ONLY is set for read-only and broadcast views.
+ * data is element (0,...,0) (NULL when empty), byte_offset is 0, strides
+ * are in elements and never NULL. */
 CN_API cn_status cn_to_dlpack(DLManagedTensorVersioned **out, cn_array a);
-/* Same, as a legacy (unversioned) tensor. */
+/* Same, as a legacy (unversioned) tensor. CN_ERR_VALUE for read-only and
+ * broadcast views, which a legacy tensor cannot mark read-only. */
 CN_API cn_status cn_to_dlpack_legacy(DLManagedTensor **out, cn_array a);
 /* Imports a versioned tensor without copying. The tensor is consumed in every
  * case: on success its deleter runs when the last view goes away, on failure
  * it runs before return. Rejects (CN_ERR_VALUE/TYPE/DEVICE) an unknown major
  * version (touching nothing but version and deleter), NULL data with a
  * non-zero size, negative extents, strides that overflow, unknown dtypes,
- * lanes != 1, devices this build cannot serve. READ_ONLY gives a read-only
- * array. */
+ * lanes != 1, misaligned elements, devices this build cannot serve (CPU and
+ * CUDA host memory are served; CUDA memory loads the CUDA plugin). NULL
+ * strides mean C-contiguous. READ_ONLY gives a read-only array. */
 CN_API cn_status cn_from_dlpack(cn_array *out, DLManagedTensorVersioned *t);
 /* Same for a legacy tensor. */
 CN_API cn_status cn_from_dlpack_legacy(cn_array *out, DLManagedTensor *t);

@@ -1,0 +1,84 @@
+/* Times sorting, unique, random normals and median from C;
+ * benchmarks/bench_sort_random.py runs this next to the same work in NumPy
+ * and prints ratios. Output: one line per row, "name milliseconds". Inputs
+ * come from splitmix64(i), which the .py side computes identically. */
+#include <cunumpy/cunumpy.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+#define CHECK(x)                                                               \
+  do {                                                                         \
+    if ((x) != CN_OK) {                                                        \
+      fprintf(stderr, "%s failed: %s\n", #x, cn_last_error());                 \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+#define TIME(name, reps, ...)                                                  \
+  do {                                                                         \
+    double best = 1e30;                                                        \
+    for (int r_ = 0; r_ < (reps); r_++) {                                      \
+      cn_array res = NULL;                                                     \
+      double t0_ = now();                                                      \
+      __VA_ARGS__;                                                             \
+      double t1_ = now();                                                      \
+      cn_array_release(res);                                                   \
+      if (t1_ - t0_ < best) best = t1_ - t0_;                                  \
+    }                                                                          \
+    printf("%s %.4f\n", name, best * 1e3);                                     \
+    fflush(stdout);                                                            \
+  } while (0)
+
+static uint64_t splitmix64(uint64_t i) {
+  uint64_t z = (i + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+int main(int argc, char **argv) {
+  int64_t n = argc > 1 ? atoll(argv[1]) : 10000000;
+  int reps = argc > 2 ? atoi(argv[2]) : 3;
+  int64_t nu = n / 10;
+  double *f = malloc(sizeof(double) * (size_t)n);
+  int64_t *q = malloc(sizeof(int64_t) * (size_t)n);
+  int64_t *u = malloc(sizeof(int64_t) * (size_t)nu);
+  if (!f || !q || !u) return 1;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t h = splitmix64((uint64_t)i);
+    f[i] = (double)(h >> 11) * 0x1p-53;
+    q[i] = (int64_t)h;
+  }
+  for (int64_t i = 0; i < nu; i++) u[i] = (int64_t)(splitmix64((uint64_t)i) % 100000);
+  cn_array af, ai, au;
+  CHECK(cn_from_host(&af, f, 0, n * 8, 1, &n, NULL, CN_FLOAT64));
+  CHECK(cn_from_host(&ai, q, 0, n * 8, 1, &n, NULL, CN_INT64));
+  CHECK(cn_from_host(&au, u, 0, nu * 8, 1, &nu, NULL, CN_INT64));
+  cn_rng rng;
+  CHECK(cn_rng_create(&rng, 12345));
+
+  TIME("sort_f64", reps, CHECK(cn_sort(&res, af, 0)));
+  TIME("argsort_f64", reps, CHECK(cn_argsort(&res, af, 0)));
+  TIME("sort_i64", reps, CHECK(cn_sort(&res, ai, 0)));
+  TIME("argsort_i64", reps, CHECK(cn_argsort(&res, ai, 0)));
+  TIME("unique_1e6", reps, CHECK(cn_unique(&res, NULL, NULL, NULL, au, 1)));
+  TIME("normal", reps,
+       CHECK(cn_random_standard_normal(&res, rng, 1, &n, CN_FLOAT64)));
+  TIME("median", reps, CHECK(cn_median(&res, af, CN_ALL_AXES, NULL, 0)));
+
+  cn_rng_release(rng);
+  cn_array_release(af);
+  cn_array_release(ai);
+  cn_array_release(au);
+  free(f);
+  free(q);
+  free(u);
+  return 0;
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Sorting / random / statistics benchmark: the same work in cunumpy (the C
+program bench_sort_random, at 1 and 2 OpenMP threads) and in NumPy, in one
+run; prints times and ratios (NumPy time / cunumpy time: above 1 means
+cunumpy is faster). Targets (issue 4): sort >= 1.0, random >= 1.0.
+
+usage: bench_sort_random.py BUILD_DIR [n] [reps]
+"""
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def best(f, reps):
+    t = 1e30
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        f()
+        t = min(t, time.perf_counter() - t0)
+    return t * 1e3
+
+
+def splitmix64(i):
+    with np.errstate(over="ignore"):
+        z = (i + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def numpy_rows(n, reps):
+    h = splitmix64(np.arange(n, dtype=np.uint64))
+    f = (h >> np.uint64(11)).astype(np.float64) * 2.0**-53
+    q = h.view(np.int64)
+    u = (splitmix64(np.arange(n // 10, dtype=np.uint64))
+         % np.uint64(100000)).astype(np.int64)
+    g = np.random.default_rng(12345)
+    return {
+        "sort_f64": best(lambda: np.sort(f), reps),
+        "argsort_f64": best(lambda: np.argsort(f), reps),
+        "sort_i64": best(lambda: np.sort(q), reps),
+        "argsort_i64": best(lambda: np.argsort(q), reps),
+        "unique_1e6": best(lambda: np.unique(u), reps),
+        "normal": best(lambda: g.standard_normal(n), reps),
+        "median": best(lambda: np.median(f), reps),
+    }
+
+
+def engine_rows(build, n, reps, threads):
+    exe = os.path.join(build, "benchmarks", "bench_sort_random")
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    out = subprocess.run([exe, str(n), str(reps)], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return {k: float(v) for k, v in (l.split() for l in out.splitlines())}
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000_000
+    reps = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    npr = numpy_rows(n, reps)
+    e1 = engine_rows(build, n, reps, 1)
+    e2 = engine_rows(build, n, reps, 2)
+    print(f"sort/random benchmark, n = {n} (unique: n/10), best of {reps}; "
+          f"NumPy {np.__version__}")
+    print(f"{'row':<14}{'numpy ms':>10}{'cn 1thr':>10}{'ratio':>8}"
+          f"{'cn 2thr':>10}{'ratio':>8}")
+    for k, v in npr.items():
+        r1 = v / e1[k] if e1.get(k) else float("nan")
+        r2 = v / e2[k] if e2.get(k) else float("nan")
+        print(f"{k:<14}{v:>10.2f}{e1[k]:>10.2f}{r1:>8.2f}{e2[k]:>10.2f}"
+              f"{r2:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1266 @@
+! cunumpy: the Fortran face of cunumpy, on top of the generated module
+! cunumpy_c (raw bind(c) interfaces and constants, all re-exported here).
+!
+!   use cunumpy
+!   real(real64), target :: x(100, 50), y(100, 50)
+!   type(cn_array_t) :: xv, yv
+!   call cn_wrap(xv, x)          ! zero-copy column-major views
+!   call cn_wrap(yv, y)
+!   call cn_sin(xv, yv)          ! y = sin(x), computed in place in y
+!
+! Handles: cn_array_t holds one reference to a cunumpy array. Assignment
+! (b = a) shares the array and keeps the reference count right, the final
+! procedure releases it when the variable goes away, cn_release does it now.
+!
+! Results: an elementwise op (cn_sin, cn_add, cn_unary, ...) or cn_matmul
+! writes into its result argument when that already holds an array (NumPy's
+! out=, with broadcasting and same-kind casting: a wrapped Fortran array is
+! computed in place); when the result argument is empty (never set or
+! released), a new array is made for it. Reductions and everything else
+! replace what their result argument held by a new array (reductions take
+! an explicit out= destination instead).
+!
+! Errors: every procedure takes optional stat (0 on success, else the
+! cunumpy status code CN_ERR_*) and errmsg (the message; unchanged on
+! success). Without stat an error stops the program with the message
+! (error stop), as Fortran intrinsics do.
+!
+! Dimensions are numbered from 1 as in Fortran intrinsics (dim=1 is the
+! first index); a wrapped x(n1, n2) is a cunumpy array of shape (n1, n2)
+! with strides (1, n1).
+!
+! The raw C functions are re-exported from cunumpy_c as c_<name>
+! (c_cn_sin, c_cn_sum, ...), with every CN_* constant.
+module cunumpy
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: int8, int16, int32, int64, real32, real64
+  use cunumpy_c
+  implicit none
+  public
+
+  ! A reference to a cunumpy array; h is the raw handle for the cunumpy_c
+  ! functions (owned by the variable: do not release it yourself).
+  type :: cn_array_t
+    type(c_ptr) :: h = c_null_ptr
+  contains
+    procedure, private :: assign_array
+    generic :: assignment(=) => assign_array
+    final :: cn_array_final
+  end type cn_array_t
+
+  ! Fortran array -> cunumpy view, pointer back, helpers in cfi_wrap.c.
+  interface
+    function cn_f_import(out, x, copy, readonly) bind(c, name='cn_f_import') result(st)
+      import :: c_ptr, c_int32_t
+      type(c_ptr), intent(out) :: out
+      type(*), dimension(..), intent(in) :: x
+      integer(c_int32_t), value :: copy, readonly
+      integer(c_int32_t) :: st
+    end function cn_f_import
+    function cn_f_dtype_of(x) bind(c, name='cn_f_dtype_of') result(dt)
+      import :: c_int32_t
+      type(*), dimension(..), intent(in) :: x
+      integer(c_int32_t) :: dt
+    end function cn_f_dtype_of
+    ! Zero-copy view of x into the handle variable h (a%h of a cn_array_t,
+    ! whose old array it releases): for derived-type component slices
+    ! (pts%y), which cn_wrap would receive as a packed temporary copy under
+    ! gfortran 12. Returns the status (cn_error_message() has the message,
+    ! except for CN_ERR_TYPE: an element type without a dtype).
+    function cn_wrap_handle(h, x, readonly) bind(c, name='cn_f_wrap_handle') result(st)
+      import :: c_ptr, c_int32_t
+      type(c_ptr), intent(inout) :: h
+      type(*), dimension(..), target, intent(in) :: x
+      integer(c_int32_t), value :: readonly
+      integer(c_int32_t) :: st
+    end function cn_wrap_handle
+    function c_strlen(s) bind(c, name='strlen') result(n)
+      import :: c_ptr, c_size_t
+      type(c_ptr), value :: s
+      integer(c_size_t) :: n
+    end function c_strlen
+  end interface
+
+  ! Fortran pointer onto a cunumpy array's memory (any rank, any strides).
+  interface cn_pointer
+    module procedure cn_pointer_r4, cn_pointer_r8, cn_pointer_c4, cn_pointer_c8, &
+      cn_pointer_i1, cn_pointer_i2, cn_pointer_i4, cn_pointer_i8, cn_pointer_l1
+  end interface cn_pointer
+
+  ! A cn_scalar (the C ABI's host scalar) from a Fortran value.
+  interface cn_scalar_of
+    module procedure scalar_i4, scalar_i8, scalar_r4, scalar_r8, scalar_c4, scalar_c8, &
+      scalar_l
+  end interface cn_scalar_of
+
+  private :: assign_array, fail, succeed, handle, set_result, pointer_prepare, c_string, &
+    scalar_i4, scalar_i8, scalar_r4, scalar_r8, scalar_c4, scalar_c8, scalar_l, &
+    cn_f_import, cn_f_dtype_of, c_strlen, make, reduce_axes, item, create, take_result, &
+    fft_1d, &
+    cn_pointer_r4, cn_pointer_r8, cn_pointer_c4, cn_pointer_c8, &
+    cn_pointer_i1, cn_pointer_i2, cn_pointer_i4, cn_pointer_i8, cn_pointer_l1
+
+contains
+
+  ! ---- errors ------------------------------------------------------------
+
+  ! Message of the calling thread's last failing cunumpy call.
+  function cn_error_message() result(msg)
+    character(:), allocatable :: msg
+    character(kind=c_char) :: buf(2048)
+    integer(c_int64_t) :: n, i
+    n = c_cn_last_error_copy(buf, size(buf, kind=c_int64_t))
+    n = max(0_c_int64_t, min(n, size(buf, kind=c_int64_t) - 1))
+    allocate (character(n) :: msg)
+    do i = 1, n
+      msg(i:i) = buf(i)
+    end do
+  end function cn_error_message
+
+  subroutine fail(st, msg, stat, errmsg)
+    integer(c_int32_t), intent(in) :: st
+    character(*), intent(in) :: msg
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    if (present(stat)) then
+      stat = st
+      if (present(errmsg)) errmsg = msg
+      return
+    end if
+    error stop msg
+  end subroutine fail
+
+  subroutine succeed(stat)
+    integer, intent(out), optional :: stat
+    if (present(stat)) stat = 0
+  end subroutine succeed
+
+  ! Reports the status of a C call: the message is cunumpy's own.
+  subroutine handle(st, stat, errmsg)
+    integer(c_int32_t), intent(in) :: st
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    if (st == CN_OK) then
+      call succeed(stat)
+    else
+      call fail(st, cn_error_message(), stat, errmsg)
+    end if
+  end subroutine handle
+
+  ! Fortran string of a NUL-terminated C string.
+  function c_string(p) result(s)
+    type(c_ptr), intent(in) :: p
+    character(:), allocatable :: s
+    character(kind=c_char), pointer :: chars(:)
+    integer :: i, n
+    if (.not. c_associated(p)) then
+      s = ""
+      return
+    end if
+    n = int(c_strlen(p))
+    call c_f_pointer(p, chars, [n])
+    allocate (character(n) :: s)
+    do i = 1, n
+      s(i:i) = chars(i)
+    end do
+  end function c_string
+
+  ! ---- handles -----------------------------------------------------------
+
+  subroutine assign_array(lhs, rhs)
+    class(cn_array_t), intent(inout) :: lhs
+    type(cn_array_t), intent(in) :: rhs
+    integer(c_int32_t) :: st
+    type(c_ptr) :: old
+    ! retain first: a = a must not free the array
+    if (c_associated(rhs%h)) st = c_cn_array_retain(rhs%h)
+    old = lhs%h
+    lhs%h = rhs%h
+    if (c_associated(old)) call c_cn_array_release(old)
+  end subroutine assign_array
+
+  impure elemental subroutine cn_array_final(self)
+    type(cn_array_t), intent(inout) :: self
+    if (c_associated(self%h)) call c_cn_array_release(self%h)
+    self%h = c_null_ptr
+  end subroutine cn_array_final
+
+  ! Drops the reference now (views of borrowed Fortran memory included).
+  impure elemental subroutine cn_release(a)
+    type(cn_array_t), intent(inout) :: a
+    call cn_array_final(a)
+  end subroutine cn_release
+
+  ! True when a holds an array.
+  logical function cn_associated(a)
+    type(cn_array_t), intent(in) :: a
+    cn_associated = c_associated(a%h)
+  end function cn_associated
+
+  ! Replaces what res holds by the new reference h.
+  subroutine set_result(res, h)
+    type(cn_array_t), intent(inout) :: res
+    type(c_ptr), intent(in) :: h
+    call cn_array_final(res)
+    res%h = h
+  end subroutine set_result
+
+  ! Stores the result of a call that was given dst = res%h: a new reference
+  ! to res itself when res held an array, else the new array.
+  subroutine take_result(res, st, h)
+    type(cn_array_t), intent(inout) :: res
+    integer(c_int32_t), intent(in) :: st
+    type(c_ptr), intent(in) :: h
+    if (st /= CN_OK) return
+    if (c_associated(res%h)) then
+      call c_cn_array_release(h)
+    else
+      res%h = h
+    end if
+  end subroutine take_result
+
+  ! ---- properties --------------------------------------------------------
+
+  integer function cn_ndim(a, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    integer(c_int32_t) :: n(1), st
+    n = 0
+    st = c_cn_array_ndim(n, a%h)
+    call handle(st, stat, errmsg)
+    cn_ndim = int(n(1))
+  end function cn_ndim
+
+  integer(int64) function cn_size(a, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    integer(c_int64_t) :: n(1)
+    integer(c_int32_t) :: st
+    n = 0
+    st = c_cn_array_size(n, a%h)
+    call handle(st, stat, errmsg)
+    cn_size = n(1)
+  end function cn_size
+
+  ! Extents, first dimension first (as Fortran's shape()).
+  function cn_shape(a, stat, errmsg) result(s)
+    type(cn_array_t), intent(in) :: a
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    integer(int64), allocatable :: s(:)
+    integer(c_int64_t) :: buf(CN_MAX_DIMS)
+    integer(c_int32_t) :: n(1), st
+    n = 0
+    st = c_cn_array_ndim(n, a%h)
+    if (st == CN_OK) st = c_cn_array_shape(buf, CN_MAX_DIMS, a%h)
+    call handle(st, stat, errmsg)
+    if (st /= CN_OK) n = 0
+    s = buf(1:n(1))
+  end function cn_shape
+
+  integer(c_int32_t) function cn_dtype_of(a, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    integer(c_int32_t) :: dt(1), st
+    dt = 0
+    st = c_cn_array_dtype(dt, a%h)
+    call handle(st, stat, errmsg)
+    cn_dtype_of = dt(1)
+  end function cn_dtype_of
+
+  ! Reference count of the handle (for tests).
+  integer(int64) function cn_refcount(a, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    integer(c_int64_t) :: n(1)
+    integer(c_int32_t) :: st
+    n = 0
+    st = c_cn_array_refcount(n, a%h)
+    call handle(st, stat, errmsg)
+    cn_refcount = n(1)
+  end function cn_refcount
+
+  ! Address of element (1,...,1) (device memory for device arrays).
+  type(c_ptr) function cn_data(a, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: p(1)
+    integer(c_int32_t) :: st
+    p = c_null_ptr
+    st = c_cn_array_data(p, a%h)
+    call handle(st, stat, errmsg)
+    cn_data = p(1)
+  end function cn_data
+
+  ! ---- backends ----------------------------------------------------------
+
+  ! Selects the backend for new arrays ("cpu"/"numpy", "cuda"/"cupy"); cuda
+  ! falls back to cpu when unavailable (see cn_backend_name).
+  subroutine cn_use_backend(name, stat, errmsg)
+    character(*), intent(in) :: name
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call handle(c_cn_set_backend(trim(name)//c_null_char), stat, errmsg)
+  end subroutine cn_use_backend
+
+  ! Active backend ("cpu" or "cuda").
+  function cn_backend_name() result(name)
+    character(:), allocatable :: name
+    name = c_string(c_cn_get_backend())
+  end function cn_backend_name
+
+  ! Why CUDA is unavailable ("" when it is available or was not asked for).
+  function cn_unavailable_reason() result(reason)
+    character(:), allocatable :: reason
+    reason = c_string(c_cn_backend_unavailable_reason())
+  end function cn_unavailable_reason
+
+  ! ---- Fortran arrays in and out ---------------------------------------
+
+  ! a becomes a zero-copy, column-major view of the Fortran array x (rank
+  ! 0..7; real32/64, complex, int8..int64, logical(c_bool)), contiguous or
+  ! a strided section. x is borrowed: it must be a variable with the TARGET
+  ! (or POINTER) attribute, not an expression or a vector-subscripted
+  ! section (those arrive as temporaries), and outlive a and every view
+  ! made from a. readonly=.true.
+  ! makes the view read-only. Not for component slices of derived-type
+  ! arrays (pts%y): gfortran 12 passes those to a Fortran procedure as a
+  ! temporary copy, so the view would outlive its memory; use
+  ! cn_wrap_handle(a%h, pts%y, 0) for them.
+  subroutine cn_wrap(a, x, readonly, stat, errmsg)
+    type(cn_array_t), intent(inout) :: a
+    type(*), dimension(..), target, intent(in) :: x
+    logical, intent(in), optional :: readonly
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    integer(c_int32_t) :: ro
+    ro = 0
+    if (present(readonly)) then
+      if (readonly) ro = 1
+    end if
+    call make(a, x, 0, ro, "cn_wrap", stat, errmsg)
+  end subroutine cn_wrap
+
+  ! a becomes a new array on the active backend holding a copy of x.
+  subroutine cn_copy_in(a, x, stat, errmsg)
+    type(cn_array_t), intent(inout) :: a
+    type(*), dimension(..), intent(in) :: x
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call make(a, x, 1, 0, "cn_copy_in", stat, errmsg)
+  end subroutine cn_copy_in
+
+  subroutine make(a, x, copy, ro, fn, stat, errmsg)
+    type(cn_array_t), intent(inout) :: a
+    type(*), dimension(..), intent(in) :: x
+    integer, intent(in) :: copy
+    integer(c_int32_t), intent(in) :: ro
+    character(*), intent(in) :: fn
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h
+    integer(c_int32_t) :: st, last
+    if (cn_f_dtype_of(x) == 0) then
+      call fail(CN_ERR_TYPE, fn//": argument 'x' has an element type without a cunumpy "// &
+                "dtype (use real32/real64, complex, int8..int64 or logical(c_bool))", &
+                stat, errmsg)
+      return
+    end if
+    ! cfi_wrap.c reports its own failure (a stride that is not a whole
+    ! number of elements) without a message: the cleared error tells it
+    ! apart from the core's
+    call c_cn_clear_error()
+    st = cn_f_import(h, x, int(copy, c_int32_t), ro)
+    last = c_cn_last_status()
+    if (st == CN_ERR_VALUE .and. last == CN_OK) then
+      call fail(st, fn//": argument 'x' has a stride that is not a whole number of "// &
+                "elements", stat, errmsg)
+      return
+    end if
+    if (st == CN_OK) call set_result(a, h)
+    call handle(st, stat, errmsg)
+  end subroutine make
+
+  ! Copies a (from any device) into the Fortran array x (same shape, or one
+  ! that a broadcasts to; values cast as NumPy's unsafe casting).
+  subroutine cn_copy_out(a, x, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(*), dimension(..), target, intent(inout) :: x
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(cn_array_t) :: view, host
+    type(c_ptr) :: h(1)
+    integer(c_int32_t) :: st
+    call make(view, x, 0, 0_c_int32_t, "cn_copy_out", stat, errmsg)
+    if (.not. c_associated(view%h)) return
+    ! cn_assign refuses to mix devices: bring a to the host first (a new
+    ! reference to a itself when it is there already)
+    h = c_null_ptr
+    st = c_cn_to_host(h, a%h)
+    if (st == CN_OK) then
+      host%h = h(1)
+      st = c_cn_assign(view%h, host%h)
+    end if
+    call cn_release(view)
+    call handle(st, stat, errmsg)
+  end subroutine cn_copy_out
+
+  ! Checks shared by the cn_pointer specifics.
+  subroutine pointer_prepare(a, prank, dtype, base, nd, shp, strd, ok, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    integer, intent(in) :: prank
+    integer(c_int32_t), intent(in) :: dtype
+    type(c_ptr), intent(out) :: base
+    integer(c_int32_t), intent(out) :: nd
+    integer(c_int64_t), intent(out) :: shp(CN_MAX_DIMS), strd(CN_MAX_DIMS)
+    logical, intent(out) :: ok
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    integer(c_int32_t) :: st, n(1), dt(1), dev(1), id(1)
+    type(c_ptr) :: p(1)
+    character(64) :: buf
+    ok = .false.
+    base = c_null_ptr
+    nd = 0
+    st = c_cn_array_ndim(n, a%h)
+    if (st == CN_OK) st = c_cn_array_dtype(dt, a%h)
+    if (st == CN_OK) st = c_cn_array_device(dev, id, a%h)
+    if (st == CN_OK) st = c_cn_array_shape(shp, CN_MAX_DIMS, a%h)
+    if (st == CN_OK) st = c_cn_array_strides(strd, CN_MAX_DIMS, a%h)
+    if (st == CN_OK) st = c_cn_array_data(p, a%h)
+    if (st /= CN_OK) then
+      call handle(st, stat, errmsg)
+      return
+    end if
+    if (n(1) /= prank) then
+      write (buf, '(a,i0,a,i0)') "array ndim ", n(1), " vs pointer rank ", prank
+      call fail(CN_ERR_SHAPE, "cn_pointer: argument 'p' has the wrong rank: "//trim(buf), &
+                stat, errmsg)
+      return
+    end if
+    if (dt(1) /= dtype) then
+      call fail(CN_ERR_TYPE, "cn_pointer: argument 'p' does not match the array dtype "// &
+                c_string(c_cn_dtype_name(dt(1))), stat, errmsg)
+      return
+    end if
+    if (dev(1) /= CN_DEVICE_CPU) then
+      call fail(CN_ERR_DEVICE, "cn_pointer: the array is in device memory; "// &
+                "call cn_to_host first", stat, errmsg)
+      return
+    end if
+    base = p(1)
+    nd = n(1)
+    ok = .true.
+  end subroutine pointer_prepare
+
+#define PNAME cn_pointer_r4
+#define CNAME 'cn_f_set_pointer_r4'
+#define FTYPE real(c_float)
+#define DTYPE CN_FLOAT32
+#include "cn_pointer.inc"
+#undef PNAME
+#undef CNAME
+#undef FTYPE
+#undef DTYPE
+#define PNAME cn_pointer_r8
+#define CNAME 'cn_f_set_pointer_r8'
+#define FTYPE real(c_double)
+#define DTYPE CN_FLOAT64
+#include "cn_pointer.inc"
+#undef PNAME
+#undef CNAME
+#undef FTYPE
+#undef DTYPE
+#define PNAME cn_pointer_c4
+#define CNAME 'cn_f_set_pointer_c4'
+#define FTYPE complex(c_float_complex)
+#define DTYPE CN_COMPLEX64
+#include "cn_pointer.inc"
+#undef PNAME
+#undef CNAME
+#undef FTYPE
+#undef DTYPE
+#define PNAME cn_pointer_c8
+#define CNAME 'cn_f_set_pointer_c8'
+#define FTYPE complex(c_double_complex)
+#define DTYPE CN_COMPLEX128
+#include "cn_pointer.inc"
+#undef PNAME
+#undef CNAME
+#undef FTYPE
+#undef DTYPE
+#define PNAME cn_pointer_i1
+#define CNAME 'cn_f_set_pointer_i1'
+#define FTYPE integer(c_int8_t)
+#define DTYPE CN_INT8
+#include "cn_pointer.inc"
+#undef PNAME
+#undef CNAME
+#undef FTYPE
+#undef DTYPE
+#define PNAME cn_pointer_i2
+#define CNAME 'cn_f_set_pointer_i2'
+#define FTYPE integer(c_int16_t)
+#define DTYPE CN_INT16
+#include "cn_pointer.inc"
+#undef PNAME
+#undef CNAME
+#undef FTYPE
+#undef DTYPE
+#define PNAME cn_pointer_i4
+#define CNAME 'cn_f_set_pointer_i4'
+#define FTYPE integer(c_int32_t)
+#define DTYPE CN_INT32
+#include "cn_pointer.inc"
+#undef PNAME
+#undef CNAME
+#undef FTYPE
+#undef DTYPE
+#define PNAME cn_pointer_i8
+#define CNAME 'cn_f_set_pointer_i8'
+#define FTYPE integer(c_int64_t)
+#define DTYPE CN_INT64
+#include "cn_pointer.inc"
+#undef PNAME
+#undef CNAME
+#undef FTYPE
+#undef DTYPE
+#define PNAME cn_pointer_l1
+#define CNAME 'cn_f_set_pointer_l1'
+#define FTYPE logical(c_bool)
+#define DTYPE CN_BOOL
+#include "cn_pointer.inc"
+#undef PNAME
+#undef CNAME
+#undef FTYPE
+#undef DTYPE
+
+  ! ---- creation ----------------------------------------------------------
+
+  ! New arrays on the active backend; dtype defaults to CN_FLOAT64 and order
+  ! to CN_ORDER_F (column-major, as Fortran).
+  subroutine cn_empty(a, shape, dtype, order, stat, errmsg)
+    type(cn_array_t), intent(inout) :: a
+    integer, intent(in) :: shape(:)
+    integer(c_int32_t), intent(in), optional :: dtype, order
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call create(a, 0, shape, dtype, order, stat, errmsg)
+  end subroutine cn_empty
+
+  subroutine cn_zeros(a, shape, dtype, order, stat, errmsg)
+    type(cn_array_t), intent(inout) :: a
+    integer, intent(in) :: shape(:)
+    integer(c_int32_t), intent(in), optional :: dtype, order
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call create(a, 1, shape, dtype, order, stat, errmsg)
+  end subroutine cn_zeros
+
+  subroutine cn_ones(a, shape, dtype, order, stat, errmsg)
+    type(cn_array_t), intent(inout) :: a
+    integer, intent(in) :: shape(:)
+    integer(c_int32_t), intent(in), optional :: dtype, order
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call create(a, 2, shape, dtype, order, stat, errmsg)
+  end subroutine cn_ones
+
+  ! Filled with value (a cn_scalar: cn_scalar_of(1.5_real64), ...).
+  subroutine cn_full(a, shape, value, dtype, order, stat, errmsg)
+    type(cn_array_t), intent(inout) :: a
+    integer, intent(in) :: shape(:)
+    type(cn_scalar), intent(in) :: value
+    integer(c_int32_t), intent(in), optional :: dtype, order
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call create(a, 3, shape, dtype, order, stat, errmsg, value)
+  end subroutine cn_full
+
+  subroutine create(a, what, shape, dtype, order, stat, errmsg, value)
+    type(cn_array_t), intent(inout) :: a
+    integer, intent(in) :: what
+    integer, intent(in) :: shape(:)
+    integer(c_int32_t), intent(in), optional :: dtype, order
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(cn_scalar), intent(in), optional :: value
+    integer(c_int64_t) :: shp(max(1, size(shape)))
+    integer(c_int32_t) :: dt, ord, nd, st
+    type(c_ptr) :: h(1)
+    dt = CN_FLOAT64
+    if (present(dtype)) dt = dtype
+    ord = CN_ORDER_F
+    if (present(order)) ord = order
+    nd = int(size(shape), c_int32_t)
+    shp = 0
+    shp(1:size(shape)) = int(shape, c_int64_t)
+    select case (what)
+    case (0)
+      st = c_cn_empty(h, nd, shp, dt, ord)
+    case (1)
+      st = c_cn_zeros(h, nd, shp, dt, ord)
+    case (2)
+      st = c_cn_ones(h, nd, shp, dt, ord)
+    case default
+      st = c_cn_full(h, nd, shp, value, dt, ord)
+    end select
+    if (st == CN_OK) call set_result(a, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine create
+
+  ! A 0-d weak scalar (it takes the other operand's dtype within its kind,
+  ! as a Python scalar in NumPy): cn_multiply(u, s, v) with s = 0.5 keeps
+  ! float32 for float32 u.
+  subroutine cn_weak_scalar(a, value, stat, errmsg)
+    type(cn_array_t), intent(inout) :: a
+    type(cn_scalar), intent(in) :: value
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h(1)
+    integer(c_int32_t) :: st
+    st = c_cn_scalar_array(h, value)
+    if (st == CN_OK) call set_result(a, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine cn_weak_scalar
+
+  type(cn_scalar) function scalar_i4(v) result(s)
+    integer(int32), intent(in) :: v
+    s = cn_scalar(CN_SCALAR_INT, 0, int(v, c_int64_t), 0.0_c_double, 0.0_c_double)
+  end function scalar_i4
+  type(cn_scalar) function scalar_i8(v) result(s)
+    integer(int64), intent(in) :: v
+    s = cn_scalar(CN_SCALAR_INT, 0, v, 0.0_c_double, 0.0_c_double)
+  end function scalar_i8
+  type(cn_scalar) function scalar_r4(v) result(s)
+    real(real32), intent(in) :: v
+    s = cn_scalar(CN_SCALAR_FLOAT, 0, 0_c_int64_t, real(v, c_double), 0.0_c_double)
+  end function scalar_r4
+  type(cn_scalar) function scalar_r8(v) result(s)
+    real(real64), intent(in) :: v
+    s = cn_scalar(CN_SCALAR_FLOAT, 0, 0_c_int64_t, v, 0.0_c_double)
+  end function scalar_r8
+  type(cn_scalar) function scalar_c4(v) result(s)
+    complex(real32), intent(in) :: v
+    s = cn_scalar(CN_SCALAR_COMPLEX, 0, 0_c_int64_t, real(v%re, c_double), &
+                  real(v%im, c_double))
+  end function scalar_c4
+  type(cn_scalar) function scalar_c8(v) result(s)
+    complex(real64), intent(in) :: v
+    s = cn_scalar(CN_SCALAR_COMPLEX, 0, 0_c_int64_t, v%re, v%im)
+  end function scalar_c8
+  type(cn_scalar) function scalar_l(v) result(s)
+    logical, intent(in) :: v
+    s = cn_scalar(CN_SCALAR_BOOL, 0, merge(1_c_int64_t, 0_c_int64_t, v), 0.0_c_double, &
+                  0.0_c_double)
+  end function scalar_l
+
+  ! ---- values of one-element arrays ---------------------------------------
+
+  subroutine item(a, s, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_scalar), intent(out) :: s
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(cn_scalar) :: buf(1)
+    integer(c_int32_t) :: st
+    buf(1) = cn_scalar(CN_SCALAR_INT, 0, 0_c_int64_t, 0.0_c_double, 0.0_c_double)
+    st = c_cn_item(buf, a%h)
+    s = buf(1)
+    call handle(st, stat, errmsg)
+  end subroutine item
+
+  ! Value of a one-element array as real64 (the real part of a complex).
+  real(real64) function cn_item_real64(a, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(cn_scalar) :: s
+    call item(a, s, stat, errmsg)
+    select case (s%kind)
+    case (CN_SCALAR_FLOAT, CN_SCALAR_COMPLEX)
+      cn_item_real64 = s%re
+    case default
+      cn_item_real64 = real(s%i, real64)
+    end select
+  end function cn_item_real64
+
+  ! Value of a one-element integer or bool array (floats truncate).
+  integer(int64) function cn_item_int64(a, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(cn_scalar) :: s
+    call item(a, s, stat, errmsg)
+    select case (s%kind)
+    case (CN_SCALAR_FLOAT, CN_SCALAR_COMPLEX)
+      cn_item_int64 = int(s%re, int64)
+    case default
+      cn_item_int64 = s%i
+    end select
+  end function cn_item_int64
+
+  complex(real64) function cn_item_complex128(a, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(cn_scalar) :: s
+    call item(a, s, stat, errmsg)
+    select case (s%kind)
+    case (CN_SCALAR_FLOAT, CN_SCALAR_COMPLEX)
+      cn_item_complex128 = cmplx(s%re, s%im, real64)
+    case default
+      cn_item_complex128 = cmplx(real(s%i, real64), 0.0_real64, real64)
+    end select
+  end function cn_item_complex128
+
+  ! ---- copies, views -----------------------------------------------------
+
+  ! b becomes a copy of a (order CN_ORDER_F by default).
+  subroutine cn_copy(a, b, order, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: b
+    integer(c_int32_t), intent(in), optional :: order
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h(1)
+    integer(c_int32_t) :: st, ord
+    ord = CN_ORDER_F
+    if (present(order)) ord = order
+    st = c_cn_copy(h, a%h, ord)
+    if (st == CN_OK) call set_result(b, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine cn_copy
+
+  ! dst(...) = src with broadcasting and unsafe casting.
+  subroutine cn_assign(dst, src, stat, errmsg)
+    type(cn_array_t), intent(in) :: dst, src
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call handle(c_cn_assign(dst%h, src%h), stat, errmsg)
+  end subroutine cn_assign
+
+  subroutine cn_fill(dst, value, stat, errmsg)
+    type(cn_array_t), intent(in) :: dst
+    type(cn_scalar), intent(in) :: value
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call handle(c_cn_fill(dst%h, value), stat, errmsg)
+  end subroutine cn_fill
+
+  ! v becomes the view a(..., first:last:step, ...) along dimension dim,
+  ! with Fortran's rules: 1-based inclusive bounds, any non-zero step, an
+  ! empty section when the bounds are crossed, CN_ERR_INDEX when a selected
+  ! index is outside 1..extent.
+  subroutine cn_section(v, a, dim, first, last, step, stat, errmsg)
+    type(cn_array_t), intent(inout) :: v
+    type(cn_array_t), intent(in) :: a
+    integer, intent(in) :: dim, first, last
+    integer, intent(in), optional :: step
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    integer(c_int64_t) :: ext(1), start, stop, inc, final_index
+    type(c_ptr) :: h(1)
+    integer(c_int32_t) :: st
+    character(120) :: buf
+    inc = 1
+    if (present(step)) inc = step
+    if (inc == 0) then
+      call fail(CN_ERR_VALUE, "cn_section: argument 'step' is 0", stat, errmsg)
+      return
+    end if
+    if (dim < 1) then
+      write (buf, '(a,i0)') "cn_section: argument 'dim' must be >= 1, got ", dim
+      call fail(CN_ERR_INDEX, trim(buf), stat, errmsg)
+      return
+    end if
+    ext = 0
+    st = c_cn_array_dim(ext, a%h, int(dim - 1, c_int32_t))
+    if (st /= CN_OK) then
+      call handle(st, stat, errmsg)
+      return
+    end if
+    if ((inc > 0 .and. first > last) .or. (inc < 0 .and. first < last)) then
+      start = 0 ! empty section
+      stop = 0
+      inc = 1
+    else
+      final_index = first + ((last - first) / inc) * inc
+      if (first < 1 .or. first > ext(1) .or. final_index < 1 .or. final_index > ext(1)) then
+        write (buf, '(a,i0,a,i0,a,i0,a,i0)') "cn_section: section ", first, ":", last, &
+          " is out of bounds for dimension ", dim, " of extent ", ext(1)
+        call fail(CN_ERR_INDEX, trim(buf), stat, errmsg)
+        return
+      end if
+      start = first - 1
+      if (inc > 0) then
+        stop = final_index
+      else
+        stop = final_index - 2
+        if (stop < 0) stop = CN_SLICE_NONE
+      end if
+    end if
+    st = c_cn_slice_axis(h, a%h, int(dim - 1, c_int32_t), start, stop, inc)
+    if (st == CN_OK) call set_result(v, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine cn_section
+
+  ! t becomes the transposed view of a (dimensions reversed).
+  subroutine cn_transpose(a, t, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: t
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h(1)
+    integer(c_int32_t) :: st
+    st = c_cn_transpose(h, a%h)
+    if (st == CN_OK) call set_result(t, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine cn_transpose
+
+  ! ---- elementwise ops (core/ops.def) -----------------------------------
+
+  ! y = op(inputs...) for any op of the table by name (cn_op_name lists
+  ! them); y receives the result as described at the top.
+  subroutine cn_apply(name, inputs, y, stat, errmsg)
+    character(*), intent(in) :: name
+    type(cn_array_t), intent(in) :: inputs(:)
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: hs(max(1, size(inputs))), h(1)
+    integer(c_int32_t) :: st
+    integer :: i
+    hs = c_null_ptr
+    do i = 1, size(inputs)
+      hs(i) = inputs(i)%h
+    end do
+    h = c_null_ptr
+    st = c_cn_ufunc(h, trim(name)//c_null_char, int(size(inputs), c_int32_t), hs, y%h)
+    call take_result(y, st, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine cn_apply
+
+  subroutine cn_unary(name, x, y, stat, errmsg)
+    character(*), intent(in) :: name
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: hs(1), h(1)
+    integer(c_int32_t) :: st
+    hs(1) = x%h
+    h = c_null_ptr
+    st = c_cn_ufunc(h, trim(name)//c_null_char, 1_c_int32_t, hs, y%h)
+    call take_result(y, st, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine cn_unary
+
+  subroutine cn_binary(name, x1, x2, y, stat, errmsg)
+    character(*), intent(in) :: name
+    type(cn_array_t), intent(in) :: x1, x2
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: hs(2), h(1)
+    integer(c_int32_t) :: st
+    hs(1) = x1%h
+    hs(2) = x2%h
+    h = c_null_ptr
+    st = c_cn_ufunc(h, trim(name)//c_null_char, 2_c_int32_t, hs, y%h)
+    call take_result(y, st, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine cn_binary
+
+  subroutine cn_abs(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("abs", x, y, stat, errmsg)
+  end subroutine cn_abs
+  subroutine cn_negative(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("negative", x, y, stat, errmsg)
+  end subroutine cn_negative
+  subroutine cn_square(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("square", x, y, stat, errmsg)
+  end subroutine cn_square
+  subroutine cn_sqrt(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("sqrt", x, y, stat, errmsg)
+  end subroutine cn_sqrt
+  subroutine cn_exp(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("exp", x, y, stat, errmsg)
+  end subroutine cn_exp
+  subroutine cn_log(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("log", x, y, stat, errmsg)
+  end subroutine cn_log
+  subroutine cn_sin(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("sin", x, y, stat, errmsg)
+  end subroutine cn_sin
+  subroutine cn_cos(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("cos", x, y, stat, errmsg)
+  end subroutine cn_cos
+  subroutine cn_tan(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("tan", x, y, stat, errmsg)
+  end subroutine cn_tan
+  subroutine cn_tanh(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("tanh", x, y, stat, errmsg)
+  end subroutine cn_tanh
+  subroutine cn_floor(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("floor", x, y, stat, errmsg)
+  end subroutine cn_floor
+  subroutine cn_ceil(x, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_unary("ceil", x, y, stat, errmsg)
+  end subroutine cn_ceil
+  subroutine cn_add(x1, x2, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x1, x2
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_binary("add", x1, x2, y, stat, errmsg)
+  end subroutine cn_add
+  subroutine cn_subtract(x1, x2, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x1, x2
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_binary("subtract", x1, x2, y, stat, errmsg)
+  end subroutine cn_subtract
+  subroutine cn_multiply(x1, x2, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x1, x2
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_binary("multiply", x1, x2, y, stat, errmsg)
+  end subroutine cn_multiply
+  subroutine cn_divide(x1, x2, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x1, x2
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_binary("divide", x1, x2, y, stat, errmsg)
+  end subroutine cn_divide
+  subroutine cn_power(x1, x2, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x1, x2
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_binary("power", x1, x2, y, stat, errmsg)
+  end subroutine cn_power
+  subroutine cn_maximum(x1, x2, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x1, x2
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_binary("maximum", x1, x2, y, stat, errmsg)
+  end subroutine cn_maximum
+  subroutine cn_minimum(x1, x2, y, stat, errmsg)
+    type(cn_array_t), intent(in) :: x1, x2
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_binary("minimum", x1, x2, y, stat, errmsg)
+  end subroutine cn_minimum
+
+  ! ---- reductions --------------------------------------------------------
+
+  ! r becomes the reduction of a over dimension dim (1-based; all
+  ! dimensions when absent): a new array, or a new reference to out when
+  ! out is given (NumPy's out=, written in place). name: sum, prod, mean,
+  ! min, max, any, all, nansum, nanprod, nanmean, nanmin, nanmax. keepdims
+  ! keeps the reduced dimension with extent 1; dtype selects the
+  ! accumulator (default as NumPy).
+  subroutine cn_reduce(name, a, r, dim, keepdims, dtype, out, stat, errmsg)
+    character(*), intent(in) :: name
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: keepdims
+    integer(c_int32_t), intent(in), optional :: dtype
+    type(cn_array_t), intent(in), optional :: out
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    integer(c_int32_t) :: naxes, ax(1), kd, dt, st
+    type(c_ptr) :: h(1), dst
+    call reduce_axes(dim, keepdims, dtype, naxes, ax, kd, dt)
+    h = c_null_ptr
+    dst = c_null_ptr
+    if (present(out)) dst = out%h
+    select case (name)
+    case ("sum")
+      st = c_cn_sum(h, a%h, naxes, ax, kd, dt, dst)
+    case ("prod")
+      st = c_cn_prod(h, a%h, naxes, ax, kd, dt, dst)
+    case ("mean")
+      st = c_cn_mean(h, a%h, naxes, ax, kd, dt, dst)
+    case ("min")
+      st = c_cn_min(h, a%h, naxes, ax, kd, dt, dst)
+    case ("max")
+      st = c_cn_max(h, a%h, naxes, ax, kd, dt, dst)
+    case ("any")
+      st = c_cn_any(h, a%h, naxes, ax, kd, dt, dst)
+    case ("all")
+      st = c_cn_all(h, a%h, naxes, ax, kd, dt, dst)
+    case ("nansum")
+      st = c_cn_nansum(h, a%h, naxes, ax, kd, dt, dst)
+    case ("nanprod")
+      st = c_cn_nanprod(h, a%h, naxes, ax, kd, dt, dst)
+    case ("nanmean")
+      st = c_cn_nanmean(h, a%h, naxes, ax, kd, dt, dst)
+    case ("nanmin")
+      st = c_cn_nanmin(h, a%h, naxes, ax, kd, dt, dst)
+    case ("nanmax")
+      st = c_cn_nanmax(h, a%h, naxes, ax, kd, dt, dst)
+    case default
+      call fail(CN_ERR_VALUE, "cn_reduce: argument 'name' is not a reduction: '"// &
+                name//"'", stat, errmsg)
+      return
+    end select
+    if (st == CN_OK) call set_result(r, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine cn_reduce
+
+  subroutine reduce_axes(dim, keepdims, dtype, naxes, ax, kd, dt)
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: keepdims
+    integer(c_int32_t), intent(in), optional :: dtype
+    integer(c_int32_t), intent(out) :: naxes, ax(1), kd, dt
+    naxes = CN_ALL_AXES
+    ax = 0
+    if (present(dim)) then
+      naxes = 1
+      ! dim < 1 stays invalid after the shift instead of counting from the end
+      ax(1) = int(dim - 1, c_int32_t)
+      if (dim < 1) ax(1) = -huge(ax(1))
+    end if
+    kd = 0
+    if (present(keepdims)) then
+      if (keepdims) kd = 1
+    end if
+    dt = CN_DTYPE_DEFAULT
+    if (present(dtype)) dt = dtype
+  end subroutine reduce_axes
+
+  subroutine cn_sum(a, r, dim, keepdims, dtype, out, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: keepdims
+    integer(c_int32_t), intent(in), optional :: dtype
+    type(cn_array_t), intent(in), optional :: out
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_reduce("sum", a, r, dim, keepdims, dtype, out, stat, errmsg)
+  end subroutine cn_sum
+  subroutine cn_prod(a, r, dim, keepdims, dtype, out, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: keepdims
+    integer(c_int32_t), intent(in), optional :: dtype
+    type(cn_array_t), intent(in), optional :: out
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_reduce("prod", a, r, dim, keepdims, dtype, out, stat, errmsg)
+  end subroutine cn_prod
+  subroutine cn_mean(a, r, dim, keepdims, dtype, out, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: keepdims
+    integer(c_int32_t), intent(in), optional :: dtype
+    type(cn_array_t), intent(in), optional :: out
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_reduce("mean", a, r, dim, keepdims, dtype, out, stat, errmsg)
+  end subroutine cn_mean
+  subroutine cn_min(a, r, dim, keepdims, dtype, out, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: keepdims
+    integer(c_int32_t), intent(in), optional :: dtype
+    type(cn_array_t), intent(in), optional :: out
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_reduce("min", a, r, dim, keepdims, dtype, out, stat, errmsg)
+  end subroutine cn_min
+  subroutine cn_max(a, r, dim, keepdims, dtype, out, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: keepdims
+    integer(c_int32_t), intent(in), optional :: dtype
+    type(cn_array_t), intent(in), optional :: out
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_reduce("max", a, r, dim, keepdims, dtype, out, stat, errmsg)
+  end subroutine cn_max
+  subroutine cn_any(a, r, dim, keepdims, out, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: keepdims
+    type(cn_array_t), intent(in), optional :: out
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_reduce("any", a, r, dim, keepdims, out=out, stat=stat, errmsg=errmsg)
+  end subroutine cn_any
+  subroutine cn_all(a, r, dim, keepdims, out, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: keepdims
+    type(cn_array_t), intent(in), optional :: out
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call cn_reduce("all", a, r, dim, keepdims, out=out, stat=stat, errmsg=errmsg)
+  end subroutine cn_all
+
+  ! ---- linear algebra ----------------------------------------------------
+
+  ! c = matmul(a, b) (as Fortran's matmul on the column-major views; c
+  ! receives the result as described at the top).
+  subroutine cn_matmul(a, b, c, stat, errmsg)
+    type(cn_array_t), intent(in) :: a, b
+    type(cn_array_t), intent(inout) :: c
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h(1)
+    integer(c_int32_t) :: st
+    h = c_null_ptr
+    st = c_cn_matmul(h, a%h, b%h, c%h)
+    call take_result(c, st, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine cn_matmul
+
+  ! ---- FFT -----------------------------------------------------------------
+
+  ! r becomes the 1-d discrete Fourier transform of a along dimension dim
+  ! (default 1), as numpy.fft: cn_fft/cn_ifft complex to complex, cn_rfft
+  ! real to half spectrum (n/2+1 values), cn_irfft back to n real values.
+  ! n zero-pads or truncates the input (default: its extent; for irfft
+  ! 2*(m-1)); norm is CN_FFT_NORM_BACKWARD (default), _ORTHO or _FORWARD.
+  subroutine cn_fft(a, r, dim, n, norm, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim, n
+    integer(c_int32_t), intent(in), optional :: norm
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call fft_1d(1, a, r, dim, n, norm, stat, errmsg)
+  end subroutine cn_fft
+  subroutine cn_ifft(a, r, dim, n, norm, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim, n
+    integer(c_int32_t), intent(in), optional :: norm
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call fft_1d(2, a, r, dim, n, norm, stat, errmsg)
+  end subroutine cn_ifft
+  subroutine cn_rfft(a, r, dim, n, norm, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim, n
+    integer(c_int32_t), intent(in), optional :: norm
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call fft_1d(3, a, r, dim, n, norm, stat, errmsg)
+  end subroutine cn_rfft
+  subroutine cn_irfft(a, r, dim, n, norm, stat, errmsg)
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim, n
+    integer(c_int32_t), intent(in), optional :: norm
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call fft_1d(4, a, r, dim, n, norm, stat, errmsg)
+  end subroutine cn_irfft
+
+  subroutine fft_1d(which, a, r, dim, n, norm, stat, errmsg)
+    integer, intent(in) :: which
+    type(cn_array_t), intent(in) :: a
+    type(cn_array_t), intent(inout) :: r
+    integer, intent(in), optional :: dim, n
+    integer(c_int32_t), intent(in), optional :: norm
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    integer(c_int64_t) :: nn
+    integer(c_int32_t) :: axis, nrm, st
+    type(c_ptr) :: h(1)
+    nn = CN_FFT_N_NONE
+    if (present(n)) nn = n
+    axis = 0
+    if (present(dim)) then
+      axis = int(dim - 1, c_int32_t)
+      ! dim < 1 stays invalid instead of counting from the end
+      if (dim < 1) axis = -huge(axis)
+    end if
+    nrm = CN_FFT_NORM_BACKWARD
+    if (present(norm)) nrm = norm
+    h = c_null_ptr
+    select case (which)
+    case (1)
+      st = c_cn_fft(h, a%h, nn, axis, nrm)
+    case (2)
+      st = c_cn_ifft(h, a%h, nn, axis, nrm)
+    case (3)
+      st = c_cn_rfft(h, a%h, nn, axis, nrm)
+    case default
+      st = c_cn_irfft(h, a%h, nn, axis, nrm)
+    end select
+    if (st == CN_OK) call set_result(r, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine fft_1d
+
+end module cunumpy

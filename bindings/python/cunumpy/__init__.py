@@ -1,0 +1,116 @@
+"""cunumpy: a NumPy/CuPy-style array library on the cunumpy C engine.
+
+    import cunumpy as xp
+    a = xp.arange(10.0)
+    b = xp.sin(a) * 2 + 1
+    xp.to_numpy(b.sum())
+
+The namespace follows NumPy (function names, dtype objects: ``xp.float64 is
+numpy.float64``) and the Array API standard 2024.12 (``__array_api_version__``,
+``isdtype``, ``result_type``, ``can_cast``, ``finfo``, ``iinfo``,
+``__array_namespace_info__``), plus the CuNumpy backend API (``set_backend``,
+``use_backend``, ``to_numpy``, ``to_device``...).
+"""
+
+import numpy as _np
+
+from . import _cnlib
+from . import _dtypes
+from ._ndarray import Device, Flags, ndarray
+from . import _api
+from ._api import *  # noqa: F401,F403
+from ._api import UFUNCS as _UFUNCS, ufunc
+from ._backend import (BackendError, BackendName, CudaUnavailableError,
+                       DeviceError, Stream, backend_unavailable_reason,
+                       cuda_available, default_float_dtype, device_count,
+                       free_memory, get_array_backend, get_array_module,
+                       get_backend, get_device, host_memory_info, is_cpu,
+                       is_gpu, memory_info, set_backend, set_device, stream,
+                       synchronize, to_cunumpy, to_cupy, to_numpy, use_backend)
+from ._api import to_device  # noqa: F811
+from ._dtypes import finfo, iinfo, isdtype
+from . import fft, linalg, random
+
+
+def get_rng(seed=None):
+    """A random Generator (Philox; the same numbers on every backend)."""
+    return random.default_rng(seed)
+
+
+InternalError = _cnlib.InternalError
+
+__version__ = _cnlib.cn_version()
+__array_api_version__ = "2024.12"
+
+# dtypes and scalar types are NumPy's own objects.
+bool_ = _np.bool_
+bool = _np.bool_  # noqa: A001  (Array API name)
+int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
+uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
+float32, float64 = _np.float32, _np.float64
+complex64, complex128 = _np.complex64, _np.complex128
+intp, uintp = _np.intp, _np.uintp
+double, single = _np.float64, _np.float32
+cdouble, csingle = _np.complex128, _np.complex64
+dtype = _np.dtype
+generic, number, integer, floating = (_np.generic, _np.number, _np.integer,
+                                      _np.floating)
+signedinteger, unsignedinteger = _np.signedinteger, _np.unsignedinteger
+complexfloating, inexact = _np.complexfloating, _np.inexact
+
+newaxis = None
+pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan
+euler_gamma = _np.euler_gamma
+
+
+class _ArrayNamespaceInfo:
+    """The Array API inspection object (__array_namespace_info__())."""
+
+    def capabilities(self):
+        return {"boolean indexing": True, "data-dependent shapes": True,
+                "max dimensions": _cnlib.CN_MAX_DIMS}
+
+    def default_device(self):
+        return Device("cuda", get_device()) if get_backend() == "cuda" \
+            else Device("cpu", 0)
+
+    def default_dtypes(self, *, device=None):
+        return {"real floating": _np.dtype(_np.float64),
+                "complex floating": _np.dtype(_np.complex128),
+                "integral": _np.dtype(_np.int64),
+                "indexing": _np.dtype(_np.int64)}
+
+    def dtypes(self, *, device=None, kind=None):
+        res = {}
+        for code in _dtypes.CODES:
+            dt = _dtypes.DTYPE_OF[code]
+            if kind is None or isdtype(dt, kind):
+                res[dt.name] = dt
+        return res
+
+    def devices(self):
+        return [Device("cpu", 0)] + [Device("cuda", i)
+                                     for i in range(device_count())]
+
+
+def __array_namespace_info__():
+    return _ArrayNamespaceInfo()
+
+
+def _coerce(obj):
+    return _api.asarray(obj)
+
+
+# The low-level module calls back into the package for what C does not do:
+# results become ndarray instances, foreign operands go through asarray,
+# dtype-likes through NumPy's dtype parser, advanced indexing through
+# _api.getitem_advanced / setitem_advanced.
+_cnlib._set_hooks(ndarray, _coerce, _dtypes.to_code, _dtypes.CACHE,
+                  _api.getitem_advanced, _api.setitem_advanced)
+
+# The engine reads CUNUMPY_BACKEND / ARRAY_BACKEND on first use; read them at
+# import as the seed API does.
+get_backend()
+
+__all__ = [n for n in dir() if not n.startswith("_")] + [
+    "__array_api_version__", "__array_namespace_info__"]

@@ -1,0 +1,1435 @@
+"""The cunumpy namespace: NumPy's function names (and the Array API 2024.12
+names where they differ) over the low-level module _cnlib.
+
+Most functions are one call into the C ABI: the SWIG typemaps already turn
+Python scalars into weak scalars, sequences into arrays (via asarray),
+dtype-likes into cn_dtype codes, None axes into "all axes" and out-params
+into return values, and raise the exception of every error status.
+"""
+
+import builtins as _builtins
+import contextlib as _contextlib
+
+import numpy as _np
+
+from . import _cnlib as _lib
+from . import _dtypes
+from ._ndarray import Device, ndarray, parse_device
+
+_F64 = _lib.CN_FLOAT64
+_WEAK = (bool, int, float, complex)
+_SCALAR_CODE = {bool: _lib.CN_BOOL, int: _lib.CN_INT64,
+                float: _lib.CN_FLOAT64, complex: _lib.CN_COMPLEX128}
+_INT64_MAX = 2**63 - 1
+
+
+def _has(name):
+    return hasattr(_lib, name)
+
+
+# ---- devices -------------------------------------------------------------
+
+
+def _on_cpu(a):
+    return a._device[0] != _lib.CN_DEVICE_CUDA
+
+
+def to_host_view(a):
+    """a itself when it lives in host memory, else a host copy."""
+    return a if _on_cpu(a) else _lib.cn_to_host(a)
+
+
+@_contextlib.contextmanager
+def _device_scope(device):
+    """Makes `device` the active backend for creation inside the block."""
+    dev = parse_device(device)
+    if dev is None:
+        yield
+        return
+    _lib.cn_push_backend(dev.type)
+    try:
+        yield
+    finally:
+        _lib.cn_pop_backend()
+
+
+def to_device(x, device=None, /, *, stream=None):
+    """Copy of x on `device` ("cpu", "cuda", "cuda:N"; None: the current
+    CUDA device). Raises CudaUnavailableError (an ImportError) when CUDA
+    cannot be used."""
+    from ._backend import _require_cuda
+    x = asarray(x)
+    dev = parse_device(device) if device is not None else Device("cuda", 0)
+    if dev.type == "cpu":
+        return _lib.cn_to_host(x)
+    _require_cuda()
+    if x._device == (_lib.CN_DEVICE_CUDA, dev.id):
+        return x
+    return _lib.cn_to_device(x, dev.id)
+
+
+# ---- conversion ------------------------------------------------------------
+
+
+def _scalar_code(v):
+    if type(v) is int and v > _INT64_MAX:
+        return _lib.CN_UINT64
+    return _SCALAR_CODE[type(v)]
+
+
+def _from_host_object(obj, code, copy):
+    """Array from a host object: zero-copy over its buffer when it exports
+    one the engine can describe (and no dtype change is asked), else a copy
+    through NumPy."""
+    if not isinstance(obj, (list, tuple, str)):
+        if isinstance(obj, _np.ndarray) and obj.dtype not in \
+                _dtypes.CODE_OF and obj.dtype.newbyteorder("=") not in \
+                _dtypes.CODE_OF:
+            raise TypeError(f"cunumpy does not support the dtype {obj.dtype}")
+        try:
+            res = _lib._from_buffer(obj)
+        except TypeError:
+            res = None  # not a buffer exporter: NumPy converts it below
+        except BufferError:
+            if copy is False:
+                raise ValueError("the object's memory cannot be wrapped "
+                                 "without a copy") from None
+            res = None
+        if res is not None:
+            if code is not None and code != res._dtype_code:
+                if copy is False:
+                    raise ValueError("a copy is needed to change the dtype")
+                return _lib.cn_astype(res, code, 1)
+            if _lib.cn_get_backend() != "cpu":
+                return _lib.cn_to_active(res)
+            return _lib.cn_copy(res, "K") if copy else res
+    if copy is False:
+        raise ValueError(f"cannot make an array from a "
+                         f"{type(obj).__name__} without a copy")
+    np_dtype = _dtypes.DTYPE_OF[code] if code is not None else None
+    arr = _np.asarray(obj, dtype=np_dtype)
+    if arr.dtype == object:
+        raise TypeError(f"cannot make a cunumpy array from {obj!r:.80}")
+    if arr.dtype not in _dtypes.CODE_OF:
+        native = arr.dtype.newbyteorder("=")
+        if native not in _dtypes.CODE_OF:
+            raise TypeError(f"cunumpy does not support the dtype {arr.dtype}")
+        arr = arr.astype(native)
+    res = _lib._from_buffer(arr if arr.flags.c_contiguous or arr.flags
+                            .f_contiguous else _np.ascontiguousarray(arr))
+    if _lib.cn_get_backend() != "cpu":
+        return _lib.cn_to_active(res)
+    return res
+
+
+def asarray(obj, dtype=None, order=None, *, device=None, copy=None,
+            like=None):
+    """Array from an array, a NumPy array (zero-copy when possible), a
+    buffer-protocol or DLPack object, a nested sequence or a scalar.
+    copy=None copies only when needed, True always, False never (ValueError
+    when a copy would be needed)."""
+    code = None if dtype is None else _dtypes.to_code(dtype)
+    if device is not None:
+        with _device_scope(device):
+            res = asarray(obj, dtype, order, copy=copy)
+        dev = parse_device(device)
+        if res.device != dev:
+            res = to_device(res, dev)
+        return res
+    if isinstance(obj, ndarray):
+        res = obj
+        if code is not None and code != obj._dtype_code:
+            if copy is False:
+                raise ValueError("a copy is needed to change the dtype")
+            return _lib.cn_astype(obj, code, 1)
+        if copy:
+            return _lib.cn_copy(obj, order or "K")
+        return res
+    if type(obj) in _WEAK:
+        return _lib.cn_from_scalar(obj, code if code is not None
+                                   else _scalar_code(obj))
+    if isinstance(obj, _np.generic):
+        c = code if code is not None else _dtypes.to_code(obj.dtype)
+        return _lib.cn_from_scalar(obj.item(), c)
+    if isinstance(obj, (_np.ndarray, memoryview, bytes, bytearray)):
+        return _from_host_object(obj, code, copy)
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, (list, tuple)):
+        res = from_dlpack(obj, copy=copy)
+        if code is not None and code != res._dtype_code:
+            return _lib.cn_astype(res, code, 1)
+        return res
+    if isinstance(obj, (list, tuple)) and obj and _builtins.any(
+            isinstance(e, ndarray) for e in obj):
+        if _builtins.all(isinstance(e, ndarray) for e in obj):
+            return stack(obj) if code is None else stack(obj).astype(code)
+        obj = [e.get() if isinstance(e, ndarray) else e for e in obj]
+    return _from_host_object(obj, code, copy)
+
+
+def array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0,
+          like=None, device=None):
+    """NumPy's array(): asarray that copies by default."""
+    res = asarray(obj, dtype, order, device=device,
+                  copy=copy if copy is False else (True if copy else None))
+    if ndmin > res.ndim:
+        res = _lib.cn_reshape(res, (1,) * (ndmin - res.ndim) + res.shape,
+                              "C")
+    return res
+
+
+asanyarray = asarray
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    a = asarray(a, dtype)
+    return a if a.flags.c_contiguous else _lib.cn_copy(a, "C")
+
+
+def asfortranarray(a, dtype=None, *, like=None):
+    a = asarray(a, dtype)
+    return a if a.flags.f_contiguous else _lib.cn_copy(a, "F")
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """Array sharing the memory of any object with __dlpack__ (versioned
+    capsules preferred, legacy ones accepted)."""
+    if isinstance(x, ndarray):
+        return _lib.cn_copy(x, "K") if copy else x
+    kwargs = {"max_version": (1, 1)}
+    if copy is not None:
+        kwargs["copy"] = copy
+    if device is not None:
+        dev = parse_device(device)
+        kwargs["dl_device"] = (_lib.CN_DEVICE_CPU, 0) if dev.type == "cpu" \
+            else (_lib.CN_DEVICE_CUDA, dev.id)
+    try:
+        cap = x.__dlpack__(**kwargs)
+    except TypeError:
+        if copy or device is not None:
+            raise
+        cap = x.__dlpack__()  # a producer older than DLPack 1.0
+    return _lib._from_dlpack(cap)
+
+
+def to_dlpack(a, stream, max_version, dl_device, copy):
+    """ndarray.__dlpack__ (Array API 2024.12)."""
+    if dl_device is not None and tuple(dl_device) != a._device:
+        if copy is False:
+            raise BufferError("exporting to another device needs a copy")
+        if dl_device[0] != _lib.CN_DEVICE_CPU:
+            raise BufferError(f"cannot export to device {dl_device}")
+        a = _lib.cn_to_host(a)
+        copy = False
+    if _on_cpu(a) and stream is not None:
+        raise ValueError("stream must be None for CPU arrays")
+    if copy:
+        a = _lib.cn_copy(a, "K")
+    versioned = max_version is not None and tuple(max_version)[0] >= 1
+    return _lib._to_dlpack(a, versioned)
+
+
+# ---- creation -----------------------------------------------------------------
+
+
+def empty(shape, dtype=None, order="C", *, device=None, like=None):
+    if device is not None:
+        with _device_scope(device):
+            return empty(shape, dtype, order)
+    return _lib.cn_empty(shape, _F64 if dtype is None else dtype, order)
+
+
+def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+    if device is not None:
+        with _device_scope(device):
+            return zeros(shape, dtype, order)
+    return _lib.cn_zeros(shape, _F64 if dtype is None else dtype, order)
+
+
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    if device is not None:
+        with _device_scope(device):
+            return ones(shape, dtype, order)
+    return _lib.cn_ones(shape, _F64 if dtype is None else dtype, order)
+
+
+def _fill_dtype(fill_value, dtype):
+    if dtype is not None:
+        return dtype
+    if type(fill_value) in _WEAK:
+        return _scalar_code(fill_value)
+    return _dtypes.to_code(getattr(fill_value, "dtype", None) or
+                           _np.asarray(fill_value).dtype)
+
+
+def _fill_scalar(fill_value):
+    if isinstance(fill_value, ndarray):
+        return fill_value.item()
+    return fill_value
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None,
+         like=None):
+    if device is not None:
+        with _device_scope(device):
+            return full(shape, fill_value, dtype, order)
+    if not isinstance(fill_value, ndarray) and _np.ndim(fill_value) > 0:
+        return array(broadcast_to(asarray(fill_value, dtype), shape),
+                     order=order)
+    return _lib.cn_full(shape, _fill_scalar(fill_value),
+                        _fill_dtype(fill_value, dtype), order)
+
+
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *,
+               device=None):
+    if shape is not None:
+        return empty(shape, dtype or asarray(prototype).dtype, "C",
+                     device=device or asarray(prototype).device)
+    return _lib.cn_empty_like(prototype, dtype)
+
+
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *,
+               device=None):
+    if shape is not None:
+        return zeros(shape, dtype or asarray(a).dtype, device=device)
+    return _lib.cn_zeros_like(a, dtype)
+
+
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *,
+              device=None):
+    if shape is not None:
+        return ones(shape, dtype or asarray(a).dtype, device=device)
+    return _lib.cn_ones_like(a, dtype)
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None,
+              *, device=None):
+    if shape is not None:
+        return full(shape, fill_value, dtype or asarray(a).dtype,
+                    device=device)
+    return _lib.cn_full_like(a, _fill_scalar(fill_value), dtype)
+
+
+def arange(start, stop=None, step=None, dtype=None, *, device=None,
+           like=None):
+    """Evenly spaced values in [start, stop); exact for integer bounds."""
+    if device is not None:
+        with _device_scope(device):
+            return arange(start, stop, step, dtype)
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        step = 1
+    vals = (start, stop, step)
+    code = None if dtype is None else _dtypes.to_code(dtype)
+    ints = _builtins.all(isinstance(v, (int, _np.integer)) and
+                         not isinstance(v, bool) for v in vals)
+    if ints and (code is None or _dtypes.kind(code) in
+                 (_lib.CN_KIND_INT, _lib.CN_KIND_UINT)):
+        return _lib.cn_arange_int(int(start), int(stop), int(step),
+                                  code or 0)
+    return _lib.cn_arange(float(start), float(stop), float(step), code or 0)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
+             axis=0, *, device=None):
+    if device is not None:
+        with _device_scope(device):
+            return linspace(start, stop, num, endpoint, retstep, dtype, axis)
+    if _np.ndim(start) or _np.ndim(stop):
+        raise NotImplementedError("linspace with array bounds")
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    res = _lib.cn_linspace(float(start), float(stop), int(num),
+                           bool(endpoint), dtype)
+    if retstep:
+        div = (num - 1) if endpoint else num
+        step = (stop - start) / div if div > 0 else float("nan")
+        return res, step
+    return res
+
+
+def eye(N, M=None, k=0, dtype=None, order="C", *, device=None, like=None):
+    if device is not None:
+        with _device_scope(device):
+            return eye(N, M, k, dtype, order)
+    return _lib.cn_eye(N, -1 if M is None else M, k,
+                       _F64 if dtype is None else dtype, order)
+
+
+def identity(n, dtype=None, *, like=None):
+    return _lib.cn_identity(n, _F64 if dtype is None else dtype)
+
+
+# ---- ufuncs ---------------------------------------------------------------
+
+
+class ufunc(_lib.UfuncBase):
+    """An elementwise op of the engine's op table (NumPy's ufunc). Calls
+    with exactly nin positional arguments go from C straight to the op;
+    keywords (out=, dtype=, where=) take the Python path (_call)."""
+
+    def __init__(self, name, nin, fn, doc):
+        self._bind(fn, nin)
+        self.__name__ = name
+        self.nin = nin
+        self.nout = 1
+        self.nargs = nin + 1
+        self._fn = fn
+        self.__doc__ = doc
+
+    def __repr__(self):
+        return f"<ufunc '{self.__name__}'>"
+
+    def _call(self, *args, out=None, dtype=None, casting="same_kind",
+              where=True, order="K", subok=True, signature=None):
+        nin = self.nin
+        if len(args) != nin:
+            if len(args) == nin + 1 and out is None:
+                out = args[nin]
+                args = args[:nin]
+            else:
+                raise TypeError(f"{self.__name__}() takes from {nin} to "
+                                f"{nin + 1} positional arguments but "
+                                f"{len(args)} were given")
+        if type(out) is tuple:
+            if len(out) != 1:
+                raise ValueError("The 'out' tuple must have exactly one entry")
+            out = out[0]
+        if out is not None and not isinstance(out, ndarray):
+            raise TypeError("return arrays must be of ArrayType")
+        if dtype is not None:
+            args = tuple(a if type(a) in _WEAK else
+                         _lib.cn_astype(a, dtype, 0) for a in args)
+        if where is not True:
+            res = self._fn(*args, None)
+            if out is None:
+                return res
+            return _lib.cn_where(where, res, out, out)
+        return self._fn(*args, out)
+
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
+               initial=None, where=True):
+        fn = _REDUCERS.get(self.__name__)
+        if fn is None or initial is not None or where is not True:
+            raise NotImplementedError(f"{self.__name__}.reduce")
+        return fn(array, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        fn = _ACCUMULATORS.get(self.__name__)
+        if fn is None:
+            raise NotImplementedError(f"{self.__name__}.accumulate")
+        return fn(array, axis=axis, dtype=dtype, out=out)
+
+    def outer(self, A, B, **kwargs):
+        if self.nin != 2:
+            raise ValueError("outer product only supported for binary "
+                             "functions")
+        A, B = asarray(A), asarray(B)
+        return self(_lib.cn_reshape(A, A.shape + (1,) * B.ndim, "C"), B,
+                    **kwargs)
+
+
+UFUNCS = {}
+for _name, _nin, _loops, _outrule, _doc in _lib._op_table():
+    UFUNCS[_name] = ufunc(_name, _nin, getattr(_lib, "cn_" + _name), _doc)
+del _name, _nin, _loops, _outrule, _doc
+globals().update(UFUNCS)
+
+# NumPy and Array API spellings of the same ops.
+_ALIASES = {
+    "absolute": "abs", "conjugate": "conj", "invert": "bitwise_invert",
+    "bitwise_not": "bitwise_invert", "mod": "remainder",
+    "true_divide": "divide", "pow": "power", "asin": "arcsin",
+    "acos": "arccos", "atan": "arctan", "asinh": "arcsinh",
+    "acosh": "arccosh", "atanh": "arctanh", "atan2": "arctan2",
+    "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
+}
+for _alias, _name in _ALIASES.items():
+    if _name in UFUNCS:
+        globals()[_alias] = UFUNCS[_name]
+del _alias, _name
+
+
+def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kw):
+    """Limits values to [a_min, a_max]; either bound may be None."""
+    lo = a_min if a_min is not None else min
+    hi = a_max if a_max is not None else max
+    if lo is None and hi is None:
+        return asarray(a) if out is None else _assign_out(out, a)
+    if lo is None:
+        return _lib.cn_minimum(a, hi, out)
+    if hi is None:
+        return _lib.cn_maximum(a, lo, out)
+    return _lib.cn_clip(a, lo, hi, out)
+
+
+def round(a, decimals=0, out=None):
+    return _lib.cn_round(a, decimals, out)
+
+
+around = round
+
+
+def _assign_out(out, a):
+    _lib.cn_assign(out, a)
+    return out
+
+
+def where(condition, x=None, y=None, /):
+    """x where condition is true else y; one argument: nonzero(condition)."""
+    if x is None and y is None:
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    return _lib.cn_where(condition, x, y, None)
+
+
+# ---- reductions -------------------------------------------------------------
+
+
+def _no_extras(name, initial=None, where=True):
+    if initial is not None or where is not True:
+        raise NotImplementedError(f"{name}: initial= and where= are not "
+                                  f"supported")
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
+        where=True):
+    _no_extras("sum", initial, where)
+    return _lib.cn_sum(a, axis, keepdims, dtype, out)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
+         where=True):
+    _no_extras("prod", initial, where)
+    return _lib.cn_prod(a, axis, keepdims, dtype, out)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    _no_extras("mean", None, where)
+    return _lib.cn_mean(a, axis, keepdims, dtype, out)
+
+
+def _ddof(ddof, correction):
+    return float(correction if correction is not None else ddof)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+        where=True, mean=None, correction=None):
+    _no_extras("std", None, where)
+    return _lib.cn_std(a, axis, keepdims, _ddof(ddof, correction), dtype, out)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+        where=True, mean=None, correction=None):
+    _no_extras("var", None, where)
+    return _lib.cn_var(a, axis, keepdims, _ddof(ddof, correction), dtype, out)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    _no_extras("max", initial, where)
+    return _lib.cn_max(a, axis, keepdims, None, out)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    _no_extras("min", initial, where)
+    return _lib.cn_min(a, axis, keepdims, None, out)
+
+
+amax = max
+amin = min
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    _no_extras("any", None, where)
+    return _lib.cn_any(a, axis, keepdims, None, out)
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    _no_extras("all", None, where)
+    return _lib.cn_all(a, axis, keepdims, None, out)
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    return _lib.cn_argmax(a, axis, keepdims, out)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    return _lib.cn_argmin(a, axis, keepdims, out)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    return _lib.cn_nanargmax(a, axis, keepdims, out)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    return _lib.cn_nanargmin(a, axis, keepdims, out)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+    return _lib.cn_nansum(a, axis, keepdims, dtype, out)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+    return _lib.cn_nanprod(a, axis, keepdims, dtype, out)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    return _lib.cn_nanmean(a, axis, keepdims, dtype, out)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False):
+    return _lib.cn_nanmax(a, axis, keepdims, None, out)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False):
+    return _lib.cn_nanmin(a, axis, keepdims, None, out)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return _lib.cn_nanstd(a, axis, keepdims, float(ddof), dtype, out)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return _lib.cn_nanvar(a, axis, keepdims, float(ddof), dtype, out)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    return _lib.cn_cumsum(a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    return _lib.cn_cumprod(a, axis, dtype, out)
+
+
+def _cumulative(fn, x, axis, dtype, include_initial, initial_value):
+    x = asarray(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("axis must be given for arrays with more than "
+                             "one dimension")
+        axis = 0
+    res = fn(x, axis, dtype, None)
+    if include_initial:
+        shape = list(res.shape)
+        shape[axis] = 1
+        res = concatenate([full(shape, initial_value, res.dtype), res],
+                          axis=axis)
+    return res
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Array API cumulative_sum (cumsum with include_initial)."""
+    return _cumulative(_lib.cn_cumsum, x, axis, dtype, include_initial, 0)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative(_lib.cn_cumprod, x, axis, dtype, include_initial, 1)
+
+
+_REDUCERS = {"add": sum, "multiply": prod, "maximum": max, "minimum": min,
+             "logical_and": all, "logical_or": any}
+_ACCUMULATORS = {"add": cumsum, "multiply": cumprod}
+
+
+# ---- shape and views ----------------------------------------------------------
+
+
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+    if shape is None:
+        shape = newshape
+    a = asarray(a)
+    res = _lib.cn_reshape(a, shape, order)
+    if copy:
+        if _lib.cn_array_shares_buffer(res, a):
+            res = _lib.cn_copy(res, order)
+    elif copy is False and a.size and not _lib.cn_array_shares_buffer(res, a):
+        raise ValueError("cannot reshape the array without a copy")
+    return res
+
+
+def transpose(a, axes=None):
+    if axes is None:
+        return _lib.cn_transpose(a)
+    return _lib.cn_permute_dims(a, axes)
+
+
+def permute_dims(x, /, axes):
+    return _lib.cn_permute_dims(x, axes)
+
+
+def matrix_transpose(x, /):
+    x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError("matrix_transpose needs an array with ndim >= 2")
+    return _lib.cn_swapaxes(x, -1, -2)
+
+
+def swapaxes(a, axis1, axis2):
+    return _lib.cn_swapaxes(a, axis1, axis2)
+
+
+def _normalize_axes(axes, ndim, what):
+    axes = [axes] if isinstance(axes, int) else list(axes)
+    res = []
+    for ax in axes:
+        if not -ndim <= ax < ndim:
+            raise IndexError(f"{what}: axis {ax} is out of bounds for array "
+                             f"of dimension {ndim}")
+        res.append(ax % ndim)
+    if len(set(res)) != len(res):
+        raise ValueError(f"{what}: repeated axis")
+    return res
+
+
+def moveaxis(a, source, destination):
+    a = asarray(a)
+    src = _normalize_axes(source, a.ndim, "moveaxis")
+    dst = _normalize_axes(destination, a.ndim, "moveaxis")
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the "
+                         "same number of elements")
+    order = [n for n in range(a.ndim) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return _lib.cn_permute_dims(a, order)
+
+
+def expand_dims(a, axis):
+    return _lib.cn_expand_dims(a, axis)
+
+
+def squeeze(a, axis=None):
+    return _lib.cn_squeeze(a, () if axis is None else axis)
+
+
+def flip(m, axis=None):
+    return _lib.cn_flip(m, () if axis is None else axis)
+
+
+def fliplr(m):
+    return _lib.cn_fliplr(m)
+
+
+def flipud(m):
+    return _lib.cn_flipud(m)
+
+
+def broadcast_to(array, shape):
+    return _lib.cn_broadcast_to(array, shape)
+
+
+def broadcast_arrays(*args):
+    return _lib.cn_broadcast_arrays(args)
+
+
+def broadcast_shapes(*shapes):
+    return _lib._broadcast_shapes(shapes)
+
+
+def ravel(a, order="C"):
+    return _lib.cn_ravel(a, order)
+
+
+def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe",
+           order="K"):
+    """x cast to dtype (Array API astype; copy=False avoids a copy when the
+    dtype already matches)."""
+    x = asarray(x)
+    if casting != "unsafe" and not _lib.cn_can_cast(x._dtype_code, dtype,
+                                                    casting):
+        raise TypeError(f"Cannot cast array data from {x.dtype} to "
+                        f"{_dtypes.dtype(dtype)} according to the rule "
+                        f"{casting!r}")
+    res = _lib.cn_astype(x, dtype, bool(copy))
+    if device is not None:
+        res = to_device(res, device)
+    return res
+
+
+def copy(a, order="K"):
+    return _lib.cn_copy(a, order)
+
+
+def ndim(a):
+    return asarray(a).ndim
+
+
+def shape(a):
+    return asarray(a).shape
+
+
+def size(a, axis=None):
+    a = asarray(a)
+    return a.size if axis is None else a.shape[axis]
+
+
+def isscalar(x):
+    return _np.isscalar(x)
+
+
+def result_type(*arrays_and_dtypes):
+    return _dtypes.result_type(*arrays_and_dtypes)
+
+
+def can_cast(from_, to, casting="safe"):
+    if isinstance(from_, ndarray):
+        from_ = from_._dtype_code
+    return _dtypes.can_cast(from_, to, casting)
+
+
+# ---- joining, splitting, tiling (include/cunumpy/manip.h) --------------------
+
+
+def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    res = _lib.cn_concatenate(arrays, axis, dtype)
+    return res if out is None else _assign_out(out, res)
+
+
+def concat(arrays, /, *, axis=0):
+    return _lib.cn_concatenate(arrays, axis, None)
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    res = _lib.cn_stack(arrays, axis)
+    if dtype is not None:
+        res = _lib.cn_astype(res, dtype, 0)
+    return res if out is None else _assign_out(out, res)
+
+
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    res = _lib.cn_vstack(tup)
+    return res if dtype is None else _lib.cn_astype(res, dtype, 0)
+
+
+row_stack = vstack
+
+
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    res = _lib.cn_hstack(tup)
+    return res if dtype is None else _lib.cn_astype(res, dtype, 0)
+
+
+def dstack(tup):
+    return _lib.cn_dstack(tup)
+
+
+def column_stack(tup):
+    return _lib.cn_column_stack(tup)
+
+
+def _split_args(indices_or_sections):
+    if isinstance(indices_or_sections, (int, _np.integer)):
+        return int(indices_or_sections), None
+    return 0, [int(i) for i in indices_or_sections]
+
+
+def split(ary, indices_or_sections, axis=0):
+    s, idx = _split_args(indices_or_sections)
+    return list(_lib.cn_split(ary, s, idx, axis))
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    s, idx = _split_args(indices_or_sections)
+    return list(_lib.cn_array_split(ary, s, idx, axis))
+
+
+def hsplit(ary, indices_or_sections):
+    s, idx = _split_args(indices_or_sections)
+    return list(_lib.cn_hsplit(ary, s, idx))
+
+
+def vsplit(ary, indices_or_sections):
+    s, idx = _split_args(indices_or_sections)
+    return list(_lib.cn_vsplit(ary, s, idx))
+
+
+def dsplit(ary, indices_or_sections):
+    s, idx = _split_args(indices_or_sections)
+    return list(_lib.cn_dsplit(ary, s, idx))
+
+
+def unstack(x, /, *, axis=0):
+    x = asarray(x)
+    return tuple(_lib.cn_index_axis(x, axis, i)
+                 for i in range(x.shape[axis]))
+
+
+def tile(A, reps):
+    return _lib.cn_tile(A, reps)
+
+
+def repeat(a, repeats, axis=None):
+    if isinstance(repeats, (int, _np.integer)):
+        return _lib.cn_repeat_n(a, int(repeats), axis)
+    return _lib.cn_repeat(a, repeats, axis)
+
+
+_PAD_MODES = {"constant": 0, "edge": 1, "reflect": 2, "symmetric": 3,
+              "wrap": 4}
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    a = asarray(array)
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"pad mode {mode!r}")
+    widths = _np.broadcast_to(_np.asarray(pad_width, dtype=_np.int64),
+                              (a.ndim, 2))
+    value = kwargs.get("constant_values", 0)
+    if _np.ndim(value):
+        raise NotImplementedError("pad with per-axis constant_values")
+    return _lib.cn_pad(a, [int(v) for v in widths.ravel()], _PAD_MODES[mode],
+                       value)
+
+
+def roll(a, shift, axis=None):
+    shifts = (shift,) if isinstance(shift, (int, _np.integer)) else shift
+    if axis is not None:
+        axes = (axis,) if isinstance(axis, int) else tuple(axis)
+        if len(shifts) == 1 and len(axes) > 1:
+            shifts = shifts * len(axes)
+        elif len(axes) == 1 and len(shifts) > 1:
+            axes = axes * len(shifts)
+        axis = axes
+    return _lib.cn_roll(a, (tuple(int(s) for s in shifts), axis))
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    return _lib.cn_rot90(m, k, axes[0], axes[1])
+
+
+def _atleast(fn, arys):
+    res = [fn(a) for a in arys]
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def atleast_1d(*arys):
+    return _atleast(_lib.cn_atleast_1d, arys)
+
+
+def atleast_2d(*arys):
+    return _atleast(_lib.cn_atleast_2d, arys)
+
+
+def atleast_3d(*arys):
+    return _atleast(_lib.cn_atleast_3d, arys)
+
+
+def tril(m, k=0):
+    return _lib.cn_tril(m, k)
+
+
+def triu(m, k=0):
+    return _lib.cn_triu(m, k)
+
+
+def diag(v, k=0):
+    return _lib.cn_diag(v, k)
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    if not xi:
+        return ()
+    return _lib.cn_meshgrid(xi, indexing == "ij", bool(sparse), bool(copy))
+
+
+def indices(dimensions, dtype=int, sparse=False):
+    if sparse:
+        raise NotImplementedError("indices(sparse=True)")
+    return _lib.cn_indices(tuple(dimensions), dtype)
+
+
+# ---- indexing (include/cunumpy/index.h) ---------------------------------------
+
+_MODES = {"raise": 0, "wrap": 1, "clip": 2}
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    return _lib.cn_take(a, indices, axis, _MODES[mode], out)
+
+
+def take_along_axis(arr, indices, axis):
+    return _lib.cn_take_along_axis(arr, indices, axis)
+
+
+def put(a, ind, v, mode="raise"):
+    _lib.cn_put(a, ind, v, _MODES[mode])
+
+
+def put_along_axis(arr, indices, values, axis):
+    _lib.cn_put_along_axis(arr, indices, values, axis)
+
+
+def nonzero(a):
+    return _lib.cn_nonzero(a)
+
+
+def argwhere(a):
+    return _lib.cn_argwhere(a)
+
+
+def flatnonzero(a):
+    return _lib.cn_flatnonzero(a)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    return _lib.cn_count_nonzero(a, axis, keepdims)
+
+
+def compress(condition, a, axis=None, out=None):
+    res = _lib.cn_compress(condition, a, axis)
+    return res if out is None else _assign_out(out, res)
+
+
+def extract(condition, arr):
+    return _lib.cn_extract(condition, arr)
+
+
+def choose(a, choices, out=None, mode="raise"):
+    return _lib.cn_choose(a, choices, _MODES[mode], out)
+
+
+def _index_array(k):
+    """An advanced-index item as an integer or bool array."""
+    if isinstance(k, ndarray):
+        return k
+    arr = asarray(k)
+    if arr.size == 0 and isinstance(k, (list, tuple)):
+        arr = _lib.cn_astype(arr, _lib.CN_INT64, 0)
+    return arr
+
+
+def _expand_key(a, key):
+    """key as a list of items with Ellipsis expanded to full slices."""
+    key = list(key) if isinstance(key, tuple) else [key]
+    consumed = 0
+    for k in key:
+        if k is None or k is Ellipsis:
+            continue
+        if isinstance(k, (ndarray, _np.ndarray)) and k.dtype == _np.bool_:
+            consumed += _builtins.max(k.ndim, 1) if k.ndim else 0
+        else:
+            consumed += 1
+    ells = [i for i, k in enumerate(key) if k is Ellipsis]
+    if len(ells) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if ells:
+        i = ells[0]
+        key[i:i + 1] = [slice(None)] * (a.ndim - consumed)
+    return key
+
+
+def _advanced(a, key):
+    """(view, index arrays, first axis) for an advanced index: the basic
+    items are applied as a view, then the arrays index adjacent axes
+    (non-adjacent ones are moved to the front first, as NumPy does)."""
+    items = _expand_key(a, key)
+    if _builtins.any(k is None for k in items):
+        raise NotImplementedError("newaxis combined with advanced indexing")
+    conv = []
+    for k in items:
+        if isinstance(k, slice):
+            conv.append(k)
+        elif isinstance(k, (bool, _np.bool_)):
+            conv.append(asarray(k))
+        elif isinstance(k, (int, _np.integer)):
+            conv.append(asarray(int(k)))
+        else:
+            conv.append(_index_array(k))
+    positions = []  # (item index, first axis of the view it indexes, k)
+    basic = []
+    axis = 0
+    for i, k in enumerate(conv):
+        if isinstance(k, slice):
+            basic.append(k)
+            axis += 1
+        else:
+            width = k.ndim if k.dtype == _np.bool_ else 1
+            positions.append((i, axis, width, k))
+            basic.extend([slice(None)] * width)
+            axis += width
+    view = a[tuple(basic)] if basic else a
+    arrays = [p[3] for p in positions]
+    first = positions[0][1]
+    adjacent = _builtins.all(positions[j + 1][0] == positions[j][0] + 1
+                             for j in range(len(positions) - 1))
+    if not adjacent:
+        adv_axes = []
+        for _, ax, width, _k in positions:
+            adv_axes.extend(range(ax, ax + width))
+        rest = [d for d in range(view.ndim) if d not in adv_axes]
+        view = _lib.cn_permute_dims(view, adv_axes + rest)
+        first = 0
+    return view, arrays, first
+
+
+def _is_mask(key):
+    if isinstance(key, (ndarray, _np.ndarray)):
+        return key.dtype == _np.bool_
+    if isinstance(key, (bool, _np.bool_)):
+        return True
+    return isinstance(key, list) and bool(key) and _builtins.all(
+        isinstance(k, (bool, _np.bool_)) for k in key)
+
+
+def getitem_advanced(a, key):
+    """a[key] for integer-array and boolean-mask keys (the C slot handles
+    basic keys)."""
+    if _is_mask(key):
+        return _lib.cn_mask_get(a, key)
+    view, arrays, first = _advanced(a, key)
+    return _lib.cn_index_arrays(view, arrays, first)
+
+
+def setitem_advanced(a, key, value):
+    if _is_mask(key):
+        _lib.cn_mask_set(a, key, value)
+        return
+    view, arrays, first = _advanced(a, key)
+    _lib.cn_index_arrays_set(view, arrays, first, value)
+
+
+# ---- linear algebra (include/cunumpy/linalg.h) ----------------------------------
+
+
+def matmul(x1, x2, /, out=None, **kwargs):
+    return _lib.cn_matmul(x1, x2, out)
+
+
+def dot(a, b, out=None):
+    return _lib.cn_dot(a, b, out)
+
+
+def vdot(a, b, /):
+    return _lib.cn_vdot(a, b)
+
+
+def inner(a, b, /):
+    return _lib.cn_inner(a, b)
+
+
+def outer(a, b, out=None):
+    res = _lib.cn_outer(a, b)
+    return res if out is None else _assign_out(out, res)
+
+
+def kron(a, b):
+    return _lib.cn_kron(a, b)
+
+
+def einsum(subscripts, *operands, out=None, **kwargs):
+    res = _lib.cn_einsum(subscripts, operands)
+    return res if out is None else _assign_out(out, res)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    res = _lib.cn_trace(a, offset, axis1, axis2, dtype)
+    return res if out is None else _assign_out(out, res)
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    return _lib.cn_diagonal(a, offset, axis1, axis2)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    return _lib.cn_cross(a, b, axisa, axisb, axisc)
+
+
+def tensordot(a, b, axes=2):
+    """Contraction over axes (an int n: the last n of a with the first n
+    of b), built from permute/reshape/matmul."""
+    a, b = asarray(a), asarray(b)
+    if isinstance(axes, int):
+        axes_a = list(range(a.ndim - axes, a.ndim))
+        axes_b = list(range(axes))
+    else:
+        axes_a, axes_b = axes
+        axes_a = [axes_a] if isinstance(axes_a, int) else list(axes_a)
+        axes_b = [axes_b] if isinstance(axes_b, int) else list(axes_b)
+    axes_a = [x % a.ndim for x in axes_a] if a.ndim else axes_a
+    axes_b = [x % b.ndim for x in axes_b] if b.ndim else axes_b
+    free_a = [d for d in range(a.ndim) if d not in axes_a]
+    free_b = [d for d in range(b.ndim) if d not in axes_b]
+    k = 1
+    for d in axes_a:
+        k *= a.shape[d]
+    ma = 1
+    for d in free_a:
+        ma *= a.shape[d]
+    nb = 1
+    for d in free_b:
+        nb *= b.shape[d]
+    at = reshape(permute_dims(a, free_a + axes_a), (ma, k))
+    bt = reshape(permute_dims(b, axes_b + free_b), (k, nb))
+    res = matmul(at, bt)
+    return reshape(res, tuple(a.shape[d] for d in free_a) +
+                   tuple(b.shape[d] for d in free_b))
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """Array API vecdot: sum(conj(x1) * x2) over axis."""
+    return sum(_lib.cn_multiply(_lib.cn_conj(x1, None), x2, None), axis=axis)
+
+
+# ---- NumPy interoperability ------------------------------------------------------
+
+_NUMPY_UFUNC_NAMES = dict(_ALIASES)
+
+
+def numpy_ufunc(uf, method, inputs, kwargs):
+    """ndarray.__array_ufunc__: NumPy ufuncs applied to cunumpy arrays run in
+    cunumpy (mixed NumPy/cunumpy operands give cunumpy results)."""
+    name = _NUMPY_UFUNC_NAMES.get(uf.__name__, uf.__name__)
+    f = UFUNCS.get(name)
+    if f is None:
+        return NotImplemented
+    out = kwargs.get("out")
+    if out is not None:
+        outs = out if isinstance(out, tuple) else (out,)
+        if not _builtins.all(isinstance(o, ndarray) for o in outs):
+            return NotImplemented
+    if method == "__call__":
+        return f(*inputs, **kwargs)
+    if method == "reduce":
+        return f.reduce(*inputs, **kwargs)
+    if method == "accumulate":
+        return f.accumulate(*inputs, **kwargs)
+    if method == "outer":
+        return f.outer(*inputs, **kwargs)
+    return NotImplemented
+
+
+def numpy_function(func, types, args, kwargs):
+    """ndarray.__array_function__: a NumPy function called on cunumpy arrays
+    runs the cunumpy function of the same name; without one, host arrays are
+    handed to NumPy (device arrays are never copied silently)."""
+    import cunumpy
+    mine = getattr(cunumpy, func.__name__, None)
+    if mine is not None and callable(mine) and \
+            getattr(func, "__module__", "").startswith("numpy") and \
+            "." not in func.__qualname__ and func.__name__ != "asarray":
+        try:
+            return mine(*args, **kwargs)
+        except NotImplementedError:
+            pass
+
+    def host(x):
+        if isinstance(x, ndarray):
+            if not _on_cpu(x):
+                raise TypeError(f"numpy.{func.__name__} does not accept "
+                                f"device arrays; use cunumpy.to_numpy() first")
+            return _np.asarray(memoryview(x))
+        if isinstance(x, (list, tuple)):
+            return type(x)(host(e) for e in x)
+        return x
+
+    return func(*host(list(args)), **{k: host(v) for k, v in kwargs.items()})
+
+
+# ---- sorting and searching (include/cunumpy/sort.h) -------------------------------
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    res = _lib.cn_sort(a, axis)
+    return flip(res, axis) if descending else res
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None,
+            descending=False):
+    if descending:
+        # stable descending order: sort the reversed axis, map back.
+        a = asarray(a)
+        ax = -1 if axis is None else axis
+        n = a.shape[ax] if a.ndim else 1
+        return flip((n - 1) - _lib.cn_argsort(flip(a, ax), ax), ax)
+    return _lib.cn_argsort(a, axis)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    return _lib.cn_partition(a, kth, axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    return _lib.cn_argpartition(a, kth, axis)
+
+
+def lexsort(keys, axis=-1):
+    return _lib.cn_lexsort(keys, axis)
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False,
+           axis=None, *, equal_nan=True):
+    if axis is not None:
+        raise NotImplementedError("unique with axis=")
+    ar = asarray(ar)
+    values, index, inverse, counts = _lib.cn_unique(ar, bool(equal_nan))
+    extra = []
+    if return_index:
+        extra.append(index)
+    if return_inverse:
+        extra.append(_lib.cn_reshape(inverse, ar.shape, "C"))
+    if return_counts:
+        extra.append(counts)
+    return (values, *extra) if extra else values
+
+
+def unique_values(x, /):
+    return unique(x)
+
+
+def unique_counts(x, /):
+    values, counts = unique(x, return_counts=True)
+    return values, counts
+
+
+def unique_inverse(x, /):
+    return unique(x, return_inverse=True)
+
+
+def unique_all(x, /):
+    return unique(x, True, True, True)
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
+    return _lib.cn_searchsorted(a, v, side == "right", sorter)
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *,
+         kind=None):
+    return _lib.cn_isin(element, test_elements, bool(invert))
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    return _lib.cn_intersect1d(ar1, ar2)
+
+
+def union1d(ar1, ar2):
+    return _lib.cn_union1d(ar1, ar2)
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    return _lib.cn_setdiff1d(ar1, ar2)
+
+
+# ---- statistics (include/cunumpy/stats.h) -------------------------------------------
+
+_QUANTILE_METHODS = {"linear": 0, "lower": 1, "higher": 2, "nearest": 3,
+                     "midpoint": 4}
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    res = _lib.cn_median(a, axis, keepdims)
+    return res if out is None else _assign_out(out, res)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    res = _lib.cn_nanmedian(a, axis, keepdims)
+    return res if out is None else _assign_out(out, res)
+
+
+def _quantile(fn, a, q, axis, method, keepdims, out):
+    if method not in _QUANTILE_METHODS:
+        raise NotImplementedError(f"quantile method {method!r}")
+    res = fn(a, q, axis, _QUANTILE_METHODS[method], keepdims)
+    return res if out is None else _assign_out(out, res)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False,
+               method="linear", keepdims=False):
+    return _quantile(_lib.cn_percentile, a, q, axis, method, keepdims, out)
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False,
+             method="linear", keepdims=False):
+    return _quantile(_lib.cn_quantile, a, q, axis, method, keepdims, out)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False,
+                  method="linear", keepdims=False):
+    return _quantile(_lib.cn_nanpercentile, a, q, axis, method, keepdims, out)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False,
+                method="linear", keepdims=False):
+    return _quantile(_lib.cn_nanquantile, a, q, axis, method, keepdims, out)
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    if returned or keepdims:
+        raise NotImplementedError("average(returned=, keepdims=)")
+    return _lib.cn_average(a, weights, axis)
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, **kwargs):
+    return _lib.cn_cov(m, y, bool(rowvar), bool(bias),
+                       -1 if ddof is None else int(ddof))
+
+
+def corrcoef(x, y=None, rowvar=True, **kwargs):
+    return _lib.cn_corrcoef(x, y, bool(rowvar))
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    if isinstance(bins, (int, _np.integer)):
+        lo, hi = range if range is not None else (0.0, 0.0)
+        return _lib.cn_histogram(a, int(bins), None, range is not None,
+                                 float(lo), float(hi), weights,
+                                 bool(density))
+    return _lib.cn_histogram(a, 0, bins, False, 0.0, 0.0, weights,
+                             bool(density))
+
+
+def bincount(x, weights=None, minlength=0):
+    return _lib.cn_bincount(x, weights, int(minlength))
+
+
+def digitize(x, bins, right=False):
+    return _lib.cn_digitize(x, bins, bool(right))
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    res = _lib.cn_ptp(a, axis, keepdims)
+    return res if out is None else _assign_out(out, res)
+
+
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    if prepend is not None or append is not None:
+        raise NotImplementedError("diff(prepend=, append=)")
+    return _lib.cn_diff(a, n, axis)
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    f = asarray(f)
+    dx = float(varargs[0]) if varargs else 1.0
+    if f.ndim == 1 or axis is not None:
+        return _lib.cn_gradient(f, 0 if axis is None else axis, dx,
+                                edge_order)
+    return tuple(_lib.cn_gradient(f, ax, dx, edge_order)
+                 for ax in range(f.ndim))
+
+
+_CONV_MODES = {"full": 0, "same": 1, "valid": 2}
+
+
+def convolve(a, v, mode="full"):
+    return _lib.cn_convolve(a, v, _CONV_MODES[mode])
+
+
+def correlate(a, v, mode="valid"):
+    return _lib.cn_correlate(a, v, _CONV_MODES[mode])
+
+
+def interp(x, xp, fp, left=None, right=None, period=None):
+    if period is not None:
+        raise NotImplementedError("interp(period=)")
+    return _lib.cn_interp(x, xp, fp, left, right)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    return _lib.cn_trapezoid((y, x), float(dx), axis)

@@ -1,0 +1,25 @@
+/* CPU elementwise engine internals: the per-dtype kernel tables generated
+ * from core/ops.def (core/cpu/elementwise_<dtype>.c) and the SLEEF vector
+ * kernels (core/cpu/elementwise_sleef.c). */
+#ifndef CUNUMPY_CPU_ELEMENTWISE_H
+#define CUNUMPY_CPU_ELEMENTWISE_H
+
+#include "cpu.h"
+#include "dtypes.h"
+
+/* A 1-d loop over n elements: p[0] is the output, p[1..nin] the inputs,
+ * s[] their strides in bytes (any sign, 0 for a broadcast operand). The
+ * output may alias an input exactly (same address and stride). */
+typedef void (*cn_ew_kernel)(int64_t n, char *const *p, const int64_t *s);
+
+#define CN_EW_TABLE_DECL_(sfx, ctype, cls, dt)                                 \
+  CN_INTERNAL extern const cn_ew_kernel cn_ew_kernels_##sfx[CN_OP_COUNT_];
+CN_CPU_DTYPES(CN_EW_TABLE_DECL_)
+#undef CN_EW_TABLE_DECL_
+
+/* A kernel for op on contiguous float32/float64 data built on SLEEF's
+ * vector functions for this CPU, or NULL. Only valid when every stride is
+ * the itemsize. */
+CN_INTERNAL cn_ew_kernel cn_ew_sleef_kernel(int32_t op, cn_dtype dt);
+
+#endif

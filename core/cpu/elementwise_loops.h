@@ -1,0 +1,163 @@
+/* Generates the typed loops of every op of core/ops.def for one compute
+ * dtype. Included once by each core/cpu/elementwise_<dtype>.c after it
+ * defines:
+ *   CN_EW_T, CN_EW_R  the C compute type and its real type
+ *   CN_EW_SFX         the dtype suffix (f64), naming the table
+ *   CN_EW_IN_<CLASS>  1 when the dtype belongs to loop class CLASS
+ *   CN_EW_CLONES      function attributes for the contiguous loops (e.g.
+ *                     target_clones), possibly empty
+ * and defines the table cn_ew_kernels_<SFX>[CN_OP_COUNT_] (NULL where the
+ * op has no loop for the dtype). */
+
+/* NumPy integer arithmetic wraps; in C signed overflow is undefined, so
+ * these loops are compiled with wrapping semantics. no-trapping-math lets
+ * floor/ceil/trunc/rint vectorise (FP traps are never enabled). */
+#pragma GCC optimize("wrapv", "no-trapping-math")
+
+#include "elementwise.h"
+#include "scalar.h"
+
+#define CN_EW_CAT_(a, b) a##b
+#define CN_EW_CAT(a, b) CN_EW_CAT_(a, b)
+#define CN_EW_FN(name, part) CN_EW_CAT(cn_ew_##name##part##_, CN_EW_SFX)
+
+#define CN_EW_OT_SAME CN_EW_T
+#define CN_EW_OT_BOOL bool
+#define CN_EW_OT_REAL CN_EW_R
+
+#define CN_EW_LD(ptr, i, st) (*(const CN_EW_T *)((ptr) + (i) * (st)))
+
+/* clang-format off: it spaces "OT * o" (OT is a macro parameter) */
+/* Unary: contiguous loop, then any strides. */
+#define CN_EW_DEF_1(name, OT, expr)                                            \
+  static CN_EW_CLONES void CN_EW_FN(name, _c)(int64_t n, OT * o,               \
+                                              const CN_EW_T *pa) {             \
+    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+      CN_EW_T a = pa[i];                                                       \
+      o[i] = (OT)(expr);                                                       \
+    }                                                                          \
+  }                                                                            \
+  static void CN_EW_FN(name, )(int64_t n, char *const *p, const int64_t *s) {  \
+    if (s[0] == sizeof(OT) && s[1] == sizeof(CN_EW_T)) {                       \
+      CN_EW_FN(name, _c)(n, (OT *)p[0], (const CN_EW_T *)p[1]);                \
+      return;                                                                  \
+    }                                                                          \
+    char *po = p[0];                                                           \
+    const char *p1 = p[1];                                                     \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      CN_EW_T a = CN_EW_LD(p1, i, s[1]);                                       \
+      *(OT *)(po + i * s[0]) = (OT)(expr);                                     \
+    }                                                                          \
+  }
+
+/* Binary: contiguous, one stride-0 (scalar) operand, any strides. */
+#define CN_EW_DEF_2(name, OT, expr)                                            \
+  static CN_EW_CLONES void CN_EW_FN(name, _cc)(                                \
+      int64_t n, OT * o, const CN_EW_T *pa, const CN_EW_T *pb) {               \
+    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+      CN_EW_T a = pa[i], b = pb[i];                                            \
+      o[i] = (OT)(expr);                                                       \
+    }                                                                          \
+  }                                                                            \
+  static CN_EW_CLONES void CN_EW_FN(name, _cs)(int64_t n, OT * o,              \
+                                               const CN_EW_T *pa, CN_EW_T b) { \
+    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+      CN_EW_T a = pa[i];                                                       \
+      o[i] = (OT)(expr);                                                       \
+    }                                                                          \
+  }                                                                            \
+  static CN_EW_CLONES void CN_EW_FN(name, _sc)(int64_t n, OT * o, CN_EW_T a,   \
+                                               const CN_EW_T *pb) {            \
+    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+      CN_EW_T b = pb[i];                                                       \
+      o[i] = (OT)(expr);                                                       \
+    }                                                                          \
+  }                                                                            \
+  static void CN_EW_FN(name, )(int64_t n, char *const *p, const int64_t *s) {  \
+    const int64_t z = sizeof(CN_EW_T);                                         \
+    if (s[0] == sizeof(OT)) {                                                  \
+      if (s[1] == z && s[2] == z) {                                            \
+        CN_EW_FN(name, _cc)                                                    \
+        (n, (OT *)p[0], (const CN_EW_T *)p[1], (const CN_EW_T *)p[2]);         \
+        return;                                                                \
+      }                                                                        \
+      if (s[1] == z && s[2] == 0) {                                            \
+        CN_EW_FN(name, _cs)                                                    \
+        (n, (OT *)p[0], (const CN_EW_T *)p[1], *(const CN_EW_T *)p[2]);        \
+        return;                                                                \
+      }                                                                        \
+      if (s[1] == 0 && s[2] == z) {                                            \
+        CN_EW_FN(name, _sc)                                                    \
+        (n, (OT *)p[0], *(const CN_EW_T *)p[1], (const CN_EW_T *)p[2]);        \
+        return;                                                                \
+      }                                                                        \
+    }                                                                          \
+    char *po = p[0];                                                           \
+    const char *p1 = p[1], *p2 = p[2];                                         \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      CN_EW_T a = CN_EW_LD(p1, i, s[1]), b = CN_EW_LD(p2, i, s[2]);            \
+      *(OT *)(po + i * s[0]) = (OT)(expr);                                     \
+    }                                                                          \
+  }
+
+/* Ternary (clip): contiguous, contiguous x with scalar bounds, any. */
+#define CN_EW_DEF_3(name, OT, expr)                                            \
+  static CN_EW_CLONES void CN_EW_FN(name, _ccc)(                               \
+      int64_t n, OT * o, const CN_EW_T *pa, const CN_EW_T *pb,                 \
+      const CN_EW_T *pc) {                                                     \
+    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+      CN_EW_T a = pa[i], b = pb[i], c = pc[i];                                 \
+      o[i] = (OT)(expr);                                                       \
+    }                                                                          \
+  }                                                                            \
+  static CN_EW_CLONES void CN_EW_FN(name, _css)(                               \
+      int64_t n, OT * o, const CN_EW_T *pa, CN_EW_T b, CN_EW_T c) {            \
+    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+      CN_EW_T a = pa[i];                                                       \
+      o[i] = (OT)(expr);                                                       \
+    }                                                                          \
+  }                                                                            \
+  static void CN_EW_FN(name, )(int64_t n, char *const *p, const int64_t *s) {  \
+    const int64_t z = sizeof(CN_EW_T);                                         \
+    if (s[0] == sizeof(OT) && s[1] == z) {                                     \
+      if (s[2] == z && s[3] == z) {                                            \
+        CN_EW_FN(name, _ccc)                                                   \
+        (n, (OT *)p[0], (const CN_EW_T *)p[1], (const CN_EW_T *)p[2],          \
+         (const CN_EW_T *)p[3]);                                               \
+        return;                                                                \
+      }                                                                        \
+      if (s[2] == 0 && s[3] == 0) {                                            \
+        CN_EW_FN(name, _css)                                                   \
+        (n, (OT *)p[0], (const CN_EW_T *)p[1], *(const CN_EW_T *)p[2],         \
+         *(const CN_EW_T *)p[3]);                                              \
+        return;                                                                \
+      }                                                                        \
+    }                                                                          \
+    char *po = p[0];                                                           \
+    const char *p1 = p[1], *p2 = p[2], *p3 = p[3];                             \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      CN_EW_T a = CN_EW_LD(p1, i, s[1]), b = CN_EW_LD(p2, i, s[2]),            \
+              c = CN_EW_LD(p3, i, s[3]);                                       \
+      *(OT *)(po + i * s[0]) = (OT)(expr);                                     \
+    }                                                                          \
+  }
+
+/* clang-format on */
+
+/* Expands to the loops when the dtype is in the op's class. */
+#define CN_EW_GEN_0(name, nin, out, expr)
+#define CN_EW_GEN_1(name, nin, out, expr)                                      \
+  CN_EW_DEF_##nin(name, CN_EW_OT_##out, expr)
+#define CN_OP(name, nin, loops, out, expr, doc)                                \
+  CN_EW_CAT(CN_EW_GEN_, CN_EW_IN_##loops)(name, nin, out, expr)
+#include "../ops.def"
+#undef CN_OP
+
+#define CN_EW_ENTRY_0(name)
+#define CN_EW_ENTRY_1(name) [CN_OPID_##name] = CN_EW_FN(name, ),
+#define CN_OP(name, nin, loops, out, expr, doc)                                \
+  CN_EW_CAT(CN_EW_ENTRY_, CN_EW_IN_##loops)(name)
+const cn_ew_kernel CN_EW_CAT(cn_ew_kernels_, CN_EW_SFX)[CN_OP_COUNT_] = {
+#include "../ops.def"
+};
+#undef CN_OP

@@ -1,0 +1,255 @@
+/* Batched matrix products on the CPU: CBLAS gemm for floating dtypes, a
+ * blocked loop for bool and integers. Strided operands go to BLAS without a
+ * copy whenever one of their dims has unit stride and the other a valid
+ * leading dimension (row- or column-major, possibly a transposed view). */
+#include <cblas.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../linalg_backend.h"
+#include "cpu.h"
+#include "cpu_linalg.h"
+
+void cn_cpu_linalg_fill(cn_backend_ops *t) {
+  t->matmul = cn_cpu_matmul;
+  t->lapack = cn_cpu_lapack;
+}
+
+/* How BLAS can read a rows x cols matrix with element strides (rs, cs):
+ * col says column-major, ld is the leading dimension. False when neither
+ * layout fits (or ld overflows BLAS's int). */
+static bool blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs,
+                        bool *col, int64_t *ld) {
+  int64_t mr = rows > 1 ? rows : 1, mc = cols > 1 ? cols : 1;
+  if ((cs == 1 || cols <= 1) && (rows <= 1 || rs >= mc)) {
+    *col = false;
+    *ld = rows <= 1 ? mc : rs;
+  } else if ((rs == 1 || rows <= 1) && (cols <= 1 || cs >= mr)) {
+    *col = true;
+    *ld = cols <= 1 ? mr : cs;
+  } else {
+    return false;
+  }
+  return *ld <= INT_MAX;
+}
+
+/* Copies a strided matrix into packed row-major storage, conjugating
+ * complex elements when conj. */
+static void pack_rows(char *dst, const char *src, int64_t rows, int64_t cols,
+                      int64_t rs, int64_t cs, int64_t isz, bool conj) {
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < cols; j++) {
+      char *d = dst + (i * cols + j) * isz;
+      memcpy(d, src + (i * rs + j * cs) * isz, (size_t)isz);
+      if (conj) {
+        if (isz == 8) {
+          float im;
+          memcpy(&im, d + 4, 4);
+          im = -im;
+          memcpy(d + 4, &im, 4);
+        } else {
+          double im;
+          memcpy(&im, d + 8, 8);
+          im = -im;
+          memcpy(d + 8, &im, 8);
+        }
+      }
+    }
+}
+
+static void unpack_rows(char *dst, const char *src, int64_t rows, int64_t cols,
+                        int64_t rs, int64_t cs, int64_t isz) {
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < cols; j++)
+      memcpy(dst + (i * rs + j * cs) * isz, src + (i * cols + j) * isz,
+             (size_t)isz);
+}
+
+/* C = A @ B for one matrix through CBLAS; all pointers already offset. */
+static void gemm_blas(cn_dtype dt, int64_t m, int64_t n, int64_t k,
+                      const char *A, bool acol, int64_t lda, const char *B,
+                      bool bcol, int64_t ldb, char *C, bool ccol, int64_t ldc) {
+  /* C's layout decides the CBLAS order; an operand stored the other way is
+   * its own transpose in that order. */
+  enum CBLAS_ORDER ord = ccol ? CblasColMajor : CblasRowMajor;
+  enum CBLAS_TRANSPOSE ta = acol == ccol ? CblasNoTrans : CblasTrans;
+  enum CBLAS_TRANSPOSE tb = bcol == ccol ? CblasNoTrans : CblasTrans;
+  int im = (int)m, in = (int)n, ik = (int)k;
+  switch (dt) {
+  case CN_FLOAT32:
+    cblas_sgemm(ord, ta, tb, im, in, ik, 1.0f, (const float *)A, (int)lda,
+                (const float *)B, (int)ldb, 0.0f, (float *)C, (int)ldc);
+    break;
+  case CN_FLOAT64:
+    cblas_dgemm(ord, ta, tb, im, in, ik, 1.0, (const double *)A, (int)lda,
+                (const double *)B, (int)ldb, 0.0, (double *)C, (int)ldc);
+    break;
+  case CN_COMPLEX64: {
+    const float one[2] = {1, 0}, zero[2] = {0, 0};
+    cblas_cgemm(ord, ta, tb, im, in, ik, one, A, (int)lda, B, (int)ldb, zero, C,
+                (int)ldc);
+    break;
+  }
+  default: {
+    const double one[2] = {1, 0}, zero[2] = {0, 0};
+    cblas_zgemm(ord, ta, tb, im, in, ik, one, A, (int)lda, B, (int)ldb, zero, C,
+                (int)ldc);
+    break;
+  }
+  }
+}
+
+/* Integer and bool products: blocked over k and n so a block of B stays in
+ * cache; unsigned accumulation gives NumPy's wrap-around without signed
+ * overflow. Strides in elements. */
+#define CN_GEMM_BLOCK 64
+#define CN_INT_GEMM(sfx, T, INNER)                                             \
+  static void igemm_##sfx(int64_t m, int64_t n, int64_t k, const char *A_,     \
+                          int64_t ars, int64_t acs, const char *B_,            \
+                          int64_t brs, int64_t bcs, char *C_, int64_t crs,     \
+                          int64_t ccs) {                                       \
+    const T *A = (const T *)A_, *B = (const T *)B_;                            \
+    T *C = (T *)C_;                                                            \
+    for (int64_t i = 0; i < m; i++)                                            \
+      for (int64_t j = 0; j < n; j++)                                          \
+        C[i * crs + j * ccs] = 0;                                              \
+    for (int64_t p0 = 0; p0 < k; p0 += CN_GEMM_BLOCK)                          \
+      for (int64_t j0 = 0; j0 < n; j0 += CN_GEMM_BLOCK) {                      \
+        int64_t p1 = p0 + CN_GEMM_BLOCK < k ? p0 + CN_GEMM_BLOCK : k;          \
+        int64_t j1 = j0 + CN_GEMM_BLOCK < n ? j0 + CN_GEMM_BLOCK : n;          \
+        for (int64_t i = 0; i < m; i++)                                        \
+          for (int64_t p = p0; p < p1; p++) {                                  \
+            T a = A[i * ars + p * acs];                                        \
+            INNER(T)                                                           \
+          }                                                                    \
+      }                                                                        \
+  }
+#define CN_IGEMM_INNER_INT(T)                                                  \
+  for (int64_t j = j0; j < j1; j++) {                                          \
+    T *c = &C[i * crs + j * ccs];                                              \
+    *c = (T)((uint64_t)*c + (uint64_t)a * (uint64_t)B[p * brs + j * bcs]);     \
+  }
+#define CN_IGEMM_INNER_BOOL(T)                                                 \
+  if (a)                                                                       \
+    for (int64_t j = j0; j < j1; j++)                                          \
+      C[i * crs + j * ccs] |= B[p * brs + j * bcs];
+/* The integer and bool dtypes, with the inner loop each one uses. */
+#define CN_IGEMM_TYPES(X)                                                      \
+  X(b, bool, CN_IGEMM_INNER_BOOL, CN_BOOL)                                     \
+  X(i8, int8_t, CN_IGEMM_INNER_INT, CN_INT8)                                   \
+  X(i16, int16_t, CN_IGEMM_INNER_INT, CN_INT16)                                \
+  X(i32, int32_t, CN_IGEMM_INNER_INT, CN_INT32)                                \
+  X(i64, int64_t, CN_IGEMM_INNER_INT, CN_INT64)                                \
+  X(u8, uint8_t, CN_IGEMM_INNER_INT, CN_UINT8)                                 \
+  X(u16, uint16_t, CN_IGEMM_INNER_INT, CN_UINT16)                              \
+  X(u32, uint32_t, CN_IGEMM_INNER_INT, CN_UINT32)                              \
+  X(u64, uint64_t, CN_IGEMM_INNER_INT, CN_UINT64)
+#define CN_IGEMM_DEF(sfx, T, INNER, E) CN_INT_GEMM(sfx, T, INNER)
+CN_IGEMM_TYPES(CN_IGEMM_DEF)
+
+typedef void (*igemm_fn)(int64_t, int64_t, int64_t, const char *, int64_t,
+                         int64_t, const char *, int64_t, int64_t, char *,
+                         int64_t, int64_t);
+static igemm_fn igemm_for(cn_dtype dt) {
+#define CN_IGEMM_CASE(sfx, T, INNER, E)                                        \
+  case E:                                                                      \
+    return igemm_##sfx;
+  switch ((int)dt) {
+    CN_IGEMM_TYPES(CN_IGEMM_CASE)
+  default:
+    return NULL;
+  }
+}
+
+cn_status cn_cpu_matmul(const cn_gemm_desc *d) {
+  const cn_array_s *a = d->a, *b = d->b;
+  cn_array_s *c = d->out;
+  int32_t nd = c->ndim, nb = nd - 2;
+  int64_t m = c->shape[nd - 2], n = c->shape[nd - 1], k = a->shape[nd - 1];
+  cn_dtype dt = c->dtype;
+  int64_t isz = cn_itemsize(dt);
+  if (c->size == 0)
+    return CN_OK;
+  bool blas = cn_is_float(dt) || cn_is_complex(dt);
+  if (blas && (m > INT_MAX || n > INT_MAX || k > INT_MAX))
+    return cn_error(CN_ERR_VALUE,
+                    "cn_matmul: matrix extents (%lld, %lld, %lld) exceed "
+                    "BLAS's 32-bit limit",
+                    (long long)m, (long long)n, (long long)k);
+  int64_t ars = a->strides[nd - 2], acs = a->strides[nd - 1];
+  int64_t brs = b->strides[nd - 2], bcs = b->strides[nd - 1];
+  int64_t crs = c->strides[nd - 2], ccs = c->strides[nd - 1];
+  bool acol = false, bcol = false, ccol = false;
+  int64_t lda = 0, ldb = 0, ldc = 0;
+  bool conj = d->conj_a && cn_is_complex(dt);
+  bool pa = !blas_layout(m, k, ars, acs, &acol, &lda) || conj;
+  bool pb = !blas_layout(k, n, brs, bcs, &bcol, &ldb);
+  bool pc = !blas_layout(m, n, crs, ccs, &ccol, &ldc);
+  char *ta = NULL, *tb = NULL, *tc = NULL;
+  if (blas) {
+    if (pa)
+      ta = malloc((size_t)(m * k * isz) + 1);
+    if (pb)
+      tb = malloc((size_t)(k * n * isz) + 1);
+    if (pc)
+      tc = malloc((size_t)(m * n * isz) + 1);
+    if ((pa && !ta) || (pb && !tb) || (pc && !tc)) {
+      free(ta);
+      free(tb);
+      free(tc);
+      return cn_error(CN_ERR_MEMORY, "cn_matmul: out of memory for a packed "
+                                     "operand");
+    }
+  }
+  igemm_fn ig = blas ? NULL : igemm_for(dt);
+  if (!blas && !ig)
+    return cn_error(CN_ERR_TYPE, "cn_matmul: no loop for dtype %s",
+                    cn_dtype_name(dt));
+  int64_t batch = 1;
+  for (int32_t i = 0; i < nb; i++)
+    batch *= c->shape[i];
+  int64_t idx[CN_MAX_DIMS] = {0};
+  for (int64_t t = 0; t < batch; t++) {
+    int64_t oa = 0, ob = 0, oc = 0, rem = t;
+    for (int32_t i = nb - 1; i >= 0; i--) {
+      idx[i] = rem % c->shape[i];
+      rem /= c->shape[i];
+      oa += idx[i] * a->strides[i];
+      ob += idx[i] * b->strides[i];
+      oc += idx[i] * c->strides[i];
+    }
+    const char *A = a->data + oa * isz, *B = b->data + ob * isz;
+    char *C = c->data + oc * isz;
+    if (!blas) {
+      ig(m, n, k, A, ars, acs, B, brs, bcs, C, crs, ccs);
+      continue;
+    }
+    if (k == 0) {
+      for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++)
+          memset(C + (i * crs + j * ccs) * isz, 0, (size_t)isz);
+      continue;
+    }
+    if (pa) {
+      pack_rows(ta, A, m, k, ars, acs, isz, conj);
+      A = ta;
+      acol = false;
+      lda = k;
+    }
+    if (pb) {
+      pack_rows(tb, B, k, n, brs, bcs, isz, false);
+      B = tb;
+      bcol = false;
+      ldb = n;
+    }
+    gemm_blas(dt, m, n, k, A, acol, lda, B, bcol, ldb, pc ? tc : C,
+              pc ? false : ccol, pc ? n : ldc);
+    if (pc)
+      unpack_rows(C, tc, m, n, crs, ccs, isz);
+  }
+  free(ta);
+  free(tb);
+  free(tc);
+  return CN_OK;
+}

@@ -1,0 +1,373 @@
+/* CPU fill kernel of the counter-based generator: the mapping from counters
+ * to variates is specified in core/philox.h. Threads split the counter
+ * space, so results do not depend on the thread count. */
+#include <immintrin.h>
+#include <math.h>
+#include <string.h>
+
+/* sleef.h declares its AVX2 entry points only when the compiler targets
+ * them; the functions using them carry their own target attributes. */
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+#include <sleef.h>
+#pragma GCC pop_options
+
+#include "../philox.h"
+#include "cpu.h"
+#include "cpu_extra.h"
+
+#define TWO_M53 (1.0 / 9007199254740992.0)
+#define TWO_M24 (1.0f / 16777216.0f)
+#define CN_PI 3.14159265358979323846
+
+/* Per-element stream for rejection samplers: block C+i, then retry rounds
+ * in counter word 3. */
+typedef struct elem_stream {
+  uint32_t key[2];
+  uint32_t ctr[4];
+  uint32_t w[4];
+  int pos;
+} elem_stream;
+
+static inline void es_init(elem_stream *s, const uint32_t key[2],
+                           const uint32_t base[4], uint64_t i) {
+  s->key[0] = key[0];
+  s->key[1] = key[1];
+  memcpy(s->ctr, base, sizeof s->ctr);
+  s->ctr[3] = 0;
+  cn_philox_add(s->ctr, i);
+  cn_philox4x32_10(s->w, s->ctr, s->key);
+  s->pos = 0;
+}
+static inline uint32_t es_u32(elem_stream *s) {
+  if (s->pos == 4) {
+    s->ctr[3]++;
+    cn_philox4x32_10(s->w, s->ctr, s->key);
+    s->pos = 0;
+  }
+  return s->w[s->pos++];
+}
+static inline uint64_t es_u64(elem_stream *s) {
+  uint64_t lo = es_u32(s);
+  return lo | ((uint64_t)es_u32(s) << 32);
+}
+static inline double es_double(elem_stream *s) {
+  return (double)(es_u64(s) >> 11) * TWO_M53;
+}
+static inline double es_normal(elem_stream *s) {
+  double u1 = (double)(es_u64(s) >> 11) * TWO_M53 + TWO_M53;
+  double u2 = (double)(es_u64(s) >> 11) * TWO_M53;
+  return sqrt(-2.0 * log(u1)) * cos(2.0 * CN_PI * u2);
+}
+
+static double gamma_sample(elem_stream *s, double k) {
+  if (k <= 0.0) return 0.0;
+  if (k < 1.0) {
+    double g = gamma_sample(s, k + 1.0);
+    double u = es_double(s);
+    return g * pow(u, 1.0 / k);
+  }
+  double d = k - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+  for (;;) {
+    double x, v;
+    do {
+      x = es_normal(s);
+      v = 1.0 + c * x;
+    } while (v <= 0.0);
+    v = v * v * v;
+    double u = es_double(s);
+    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return d * v;
+    if (log(u) < 0.5 * x * x + d * (1.0 - v + log(v))) return d * v;
+  }
+}
+
+/* Hormann's BTRS (transformed rejection with squeeze), p <= 0.5; inversion
+ * for small n p. */
+static int64_t binomial_sample(elem_stream *s, int64_t n, double p) {
+  if (n == 0 || p == 0.0) return 0;
+  if (p == 1.0) return n;
+  bool flip = p > 0.5;
+  if (flip) p = 1.0 - p;
+  double q = 1.0 - p;
+  int64_t k;
+  if ((double)n * p < 10.0) {
+    /* Inversion by sequential search. */
+    double qn = pow(q, (double)n), r = p / q, g = r * (double)(n + 1);
+    for (;;) {
+      double u = es_double(s), px = qn;
+      k = 0;
+      while (u > px) {
+        u -= px;
+        k++;
+        if (k > n) break;
+        px *= g / (double)k - r;
+      }
+      if (k <= n) break;
+    }
+  } else {
+    double spq = sqrt((double)n * p * q);
+    double b = 1.15 + 2.53 * spq, a = -0.0873 + 0.0248 * b + 0.01 * p;
+    double c = (double)n * p + 0.5, vr = 0.92 - 4.2 / b;
+    double alpha = (2.83 + 5.1 / b) * spq, lpq = log(p / q);
+    double m = floor((double)(n + 1) * p);
+    double h = lgamma(m + 1.0) + lgamma((double)n - m + 1.0);
+    for (;;) {
+      double u = es_double(s) - 0.5, v = es_double(s);
+      double us = 0.5 - fabs(u);
+      double kk = floor((2.0 * a / us + b) * u + c);
+      if (kk < 0.0 || kk > (double)n) continue;
+      if (us >= 0.07 && v <= vr) {
+        k = (int64_t)kk;
+        break;
+      }
+      v = log(v * alpha / (a / (us * us) + b));
+      if (v <= h - lgamma(kk + 1.0) - lgamma((double)n - kk + 1.0) +
+                    (kk - m) * lpq) {
+        k = (int64_t)kk;
+        break;
+      }
+    }
+  }
+  return flip ? n - k : k;
+}
+
+/* Knuth's product method for small lam, Hormann's PTRS otherwise (as
+ * NumPy). */
+static int64_t poisson_sample(elem_stream *s, double lam) {
+  if (lam == 0.0) return 0;
+  if (lam < 10.0) {
+    double enlam = exp(-lam), prod = 1.0;
+    int64_t k = 0;
+    for (;;) {
+      prod *= es_double(s);
+      if (prod > enlam) k++;
+      else return k;
+    }
+  }
+  double slam = sqrt(lam), loglam = log(lam);
+  double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+  double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+  for (;;) {
+    double u = es_double(s) - 0.5, v = es_double(s);
+    double us = 0.5 - fabs(u);
+    double k = floor((2 * a / us + b) * u + lam + 0.43);
+    if (us >= 0.07 && v <= vr) return (int64_t)k;
+    if (k < 0 || (us < 0.013 && v > us)) continue;
+    if (log(v) + log(invalpha) - log(a / (us * us) + b) <=
+        -lam + k * loglam - lgamma(k + 1))
+      return (int64_t)k;
+  }
+}
+
+/* Lemire's unbiased bounded integer in [0, m1] (m1 = m - 1). */
+static uint64_t bounded(elem_stream *s, uint64_t m1) {
+  if (m1 == UINT64_MAX) return es_u64(s);
+  uint64_t m = m1 + 1;
+  if (m <= ((uint64_t)1 << 32)) {
+    uint64_t x = es_u32(s);
+    uint64_t prod = x * m;
+    uint32_t low = (uint32_t)prod;
+    if (low < m) {
+      uint32_t t = (uint32_t)((((uint64_t)1 << 32) - m) % m);
+      while (low < t) {
+        x = es_u32(s);
+        prod = x * m;
+        low = (uint32_t)prod;
+      }
+    }
+    return prod >> 32;
+  }
+  unsigned __int128 prod = (unsigned __int128)es_u64(s) * m;
+  uint64_t low = (uint64_t)prod;
+  if (low < m) {
+    uint64_t t = (0 - m) % m;
+    while (low < t) {
+      prod = (unsigned __int128)es_u64(s) * m;
+      low = (uint64_t)prod;
+    }
+  }
+  return (uint64_t)(prod >> 64);
+}
+
+/* Normals of 4 consecutive blocks (8 values) starting at counter block
+ * `first`, with AVX2 Philox lanes and SLEEF's 1-ulp log and sincos. Every
+ * block of a NORMAL fill goes through here (a short last group is computed
+ * whole and truncated), so a value never depends on how a fill was split. */
+__attribute__((target("avx2,fma"))) static void
+normal_group4(double *out8, const uint32_t key[2], const uint32_t counter[4],
+              uint64_t first) {
+  uint32_t c0[4], c1[4], c2[4], c3[4];
+  for (int j = 0; j < 4; j++) {
+    uint32_t c[4];
+    memcpy(c, counter, sizeof c);
+    c[3] = 0;
+    cn_philox_add(c, first + (uint64_t)j);
+    c0[j] = c[0];
+    c1[j] = c[1];
+    c2[j] = c[2];
+    c3[j] = c[3];
+  }
+  uint32_t k0 = key[0], k1 = key[1];
+  for (int r = 0; r < 10; r++) {
+    for (int j = 0; j < 4; j++) {
+      uint64_t p0 = (uint64_t)CN_PHILOX_M0 * c0[j];
+      uint64_t p1 = (uint64_t)CN_PHILOX_M1 * c2[j];
+      uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1[j] ^ k0;
+      uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3[j] ^ k1;
+      c1[j] = (uint32_t)p1;
+      c3[j] = (uint32_t)p0;
+      c0[j] = n0;
+      c2[j] = n2;
+    }
+    k0 += CN_PHILOX_W0;
+    k1 += CN_PHILOX_W1;
+  }
+  double u1[4], th[4];
+  for (int j = 0; j < 4; j++) {
+    uint64_t ua = (uint64_t)c0[j] | ((uint64_t)c1[j] << 32);
+    uint64_t ub = (uint64_t)c2[j] | ((uint64_t)c3[j] << 32);
+    u1[j] = (double)(ua >> 11) * TWO_M53 + TWO_M53;
+    th[j] = 2.0 * CN_PI * ((double)(ub >> 11) * TWO_M53);
+  }
+  __m256d lg = Sleef_logd4_u10avx2(_mm256_loadu_pd(u1));
+  __m256d rr = _mm256_sqrt_pd(_mm256_mul_pd(_mm256_set1_pd(-2.0), lg));
+  Sleef___m256d_2 sc = Sleef_sincosd4_u10avx2(_mm256_loadu_pd(th));
+  double r4[4], s4[4], c4[4];
+  _mm256_storeu_pd(r4, rr);
+  _mm256_storeu_pd(s4, sc.x);
+  _mm256_storeu_pd(c4, sc.y);
+  for (int j = 0; j < 4; j++) {
+    out8[2 * j] = r4[j] * c4[j];
+    out8[2 * j + 1] = r4[j] * s4[j];
+  }
+}
+
+static bool have_avx2(void) {
+  static int cached = -1;
+  if (cached < 0)
+    cached = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return cached == 1;
+}
+
+static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
+                              const uint32_t key[2], const uint32_t counter[4],
+                              const double *params, uint64_t *used) {
+  int64_t n = out->size;
+  bool f32 = out->dtype == CN_FLOAT32;
+  int per = 1;
+  if (dist == CN_RNG_RANDOM && f32) per = 4;
+  else if (dist <= CN_RNG_EXPONENTIAL) per = 2;
+  int64_t nblocks = (n + per - 1) / per;
+  *used = (uint64_t)nblocks;
+  if (n == 0) return CN_OK;
+  int nth = cn_cpu_threads_for(n * 4);
+  double p0 = params ? params[0] : 0.0, p1 = params ? params[1] : 0.0;
+  float *of = (float *)out->data;
+  double *od = (double *)out->data;
+  int64_t *oi = (int64_t *)out->data;
+  if (dist == CN_RNG_NORMAL && have_avx2()) {
+    int64_t ngroups = (nblocks + 3) / 4;
+#pragma omp parallel for num_threads(nth) schedule(static)
+    for (int64_t g = 0; g < ngroups; g++) {
+      double v[8];
+      normal_group4(v, key, counter, (uint64_t)g * 4);
+      int64_t base = g * 8;
+      for (int j = 0; j < 8 && base + j < n; j++) {
+        double x = p0 + p1 * v[j];
+        if (f32) of[base + j] = (float)x;
+        else od[base + j] = x;
+      }
+    }
+    return CN_OK;
+  }
+  if (per > 1) {
+#pragma omp parallel for num_threads(nth) schedule(static)
+    for (int64_t blk = 0; blk < nblocks; blk++) {
+      uint32_t c[4], w[4];
+      memcpy(c, counter, sizeof c);
+      c[3] = 0;
+      cn_philox_add(c, (uint64_t)blk);
+      cn_philox4x32_10(w, c, key);
+      if (per == 4) {
+        for (int j = 0; j < 4; j++) {
+          int64_t i = blk * 4 + j;
+          if (i < n) of[i] = (float)(w[j] >> 8) * TWO_M24;
+        }
+        continue;
+      }
+      uint64_t ua = (uint64_t)w[0] | ((uint64_t)w[1] << 32);
+      uint64_t ub = (uint64_t)w[2] | ((uint64_t)w[3] << 32);
+      double v[2];
+      switch (dist) {
+      case CN_RNG_NORMAL: {
+        double r = sqrt(-2.0 * log((double)(ua >> 11) * TWO_M53 + TWO_M53));
+        double t = 2.0 * CN_PI * (double)(ub >> 11) * TWO_M53;
+        double sn, cs;
+        sincos(t, &sn, &cs);
+        v[0] = p0 + p1 * (r * cs);
+        v[1] = p0 + p1 * (r * sn);
+        break;
+      }
+      case CN_RNG_UNIFORM:
+        v[0] = p0 + (p1 - p0) * ((double)(ua >> 11) * TWO_M53);
+        v[1] = p0 + (p1 - p0) * ((double)(ub >> 11) * TWO_M53);
+        break;
+      case CN_RNG_EXPONENTIAL:
+        v[0] = -p0 * log1p(-(double)(ua >> 11) * TWO_M53);
+        v[1] = -p0 * log1p(-(double)(ub >> 11) * TWO_M53);
+        break;
+      default:
+        v[0] = (double)(ua >> 11) * TWO_M53;
+        v[1] = (double)(ub >> 11) * TWO_M53;
+        break;
+      }
+      int64_t i = blk * 2;
+      if (f32) {
+        of[i] = (float)v[0];
+        if (i + 1 < n) of[i + 1] = (float)v[1];
+      } else {
+        od[i] = v[0];
+        if (i + 1 < n) od[i + 1] = v[1];
+      }
+    }
+    return CN_OK;
+  }
+  int64_t ilow = 0;
+  uint64_t m1 = 0;
+  if (dist == CN_RNG_INTEGERS) {
+    memcpy(&ilow, &params[0], 8);
+    memcpy(&m1, &params[1], 8);
+  }
+#pragma omp parallel for num_threads(nth) schedule(static)
+  for (int64_t i = 0; i < n; i++) {
+    elem_stream s;
+    es_init(&s, key, counter, (uint64_t)i);
+    double v = 0.0;
+    switch (dist) {
+    case CN_RNG_INTEGERS:
+      oi[i] = (int64_t)((uint64_t)ilow + bounded(&s, m1));
+      continue;
+    case CN_RNG_BINOMIAL:
+      oi[i] = binomial_sample(&s, (int64_t)p0, p1);
+      continue;
+    case CN_RNG_POISSON:
+      oi[i] = poisson_sample(&s, p0);
+      continue;
+    case CN_RNG_GAMMA:
+      v = p1 * gamma_sample(&s, p0);
+      break;
+    case CN_RNG_BETA: {
+      double x = gamma_sample(&s, p0), y = gamma_sample(&s, p1);
+      v = x + y > 0 ? x / (x + y) : (es_double(&s) < p0 / (p0 + p1) ? 1 : 0);
+      break;
+    }
+    default:
+      break;
+    }
+    if (f32) of[i] = (float)v;
+    else od[i] = v;
+  }
+  return CN_OK;
+}
+
+void cn_cpu_random_fill(cn_backend_ops *t) { t->rng_fill = cpu_rng_fill; }

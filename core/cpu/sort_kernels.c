@@ -1,0 +1,333 @@
+/* CPU sort kernel: stable LSD radix sort on order-preserving integer keys
+ * (core/sort_keys.h) for every real dtype, parallel with OpenMP on long
+ * lanes and across lanes otherwise; a stable merge sort with NumPy's
+ * complex order for complex dtypes. */
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "../sort_keys.h"
+#include "cpu.h"
+#include "cpu_extra.h"
+
+enum { RADIX_MAX_THREADS = 64, SMALL_SORT = 48 };
+
+/* Stable insertion sort of keys (with indices when ix != NULL). */
+static void insertion_sort(uint64_t *k, int64_t *ix, int64_t n) {
+  for (int64_t i = 1; i < n; i++) {
+    uint64_t kv = k[i];
+    int64_t iv = ix ? ix[i] : 0, j = i - 1;
+    while (j >= 0 && k[j] > kv) {
+      k[j + 1] = k[j];
+      if (ix) ix[j + 1] = ix[j];
+      j--;
+    }
+    k[j + 1] = kv;
+    if (ix) ix[j + 1] = iv;
+  }
+}
+
+/* Sorts n keys by their low nbytes bytes, carrying ix when not NULL, with
+ * nth threads. kt/ixt are scratch of the same size. Returns true when the
+ * sorted data ended in the scratch buffers. */
+static bool radix_sort(uint64_t *k, uint64_t *kt, int64_t *ix, int64_t *ixt,
+                       int64_t n, int nbytes, int nth) {
+  if (n <= SMALL_SORT) {
+    insertion_sort(k, ix, n);
+    return false;
+  }
+  if (nth > RADIX_MAX_THREADS) nth = RADIX_MAX_THREADS;
+  if (nth < 1) nth = 1;
+  /* Histograms of every byte in one read, to skip constant bytes. */
+  static _Thread_local int64_t hist[8][256];
+  memset(hist, 0, sizeof hist);
+  int64_t(*th)[8][256] = nth > 1 ? calloc((size_t)nth, sizeof *th) : NULL;
+  if (nth > 1 && !th) nth = 1;
+  if (nth > 1) {
+#pragma omp parallel num_threads(nth)
+    {
+#ifdef _OPENMP
+      int t = omp_get_thread_num();
+#else
+      int t = 0;
+#endif
+      int64_t lo = n * t / nth, hi = n * (t + 1) / nth;
+      for (int64_t i = lo; i < hi; i++) {
+        uint64_t v = k[i];
+        for (int b = 0; b < nbytes; b++) th[t][b][(v >> (8 * b)) & 255]++;
+      }
+    }
+    for (int t = 0; t < nth; t++)
+      for (int b = 0; b < nbytes; b++)
+        for (int d = 0; d < 256; d++) hist[b][d] += th[t][b][d];
+  } else {
+    for (int64_t i = 0; i < n; i++) {
+      uint64_t v = k[i];
+      for (int b = 0; b < nbytes; b++) hist[b][(v >> (8 * b)) & 255]++;
+    }
+  }
+  bool swapped = false;
+  for (int b = 0; b < nbytes; b++) {
+    int shift = 8 * b;
+    bool trivial = false;
+    for (int d = 0; d < 256; d++)
+      if (hist[b][d] == n) trivial = true;
+    if (trivial) continue;
+    if (nth == 1) {
+      int64_t off[256], s = 0;
+      for (int d = 0; d < 256; d++) {
+        off[d] = s;
+        s += hist[b][d];
+      }
+      if (ix) {
+        for (int64_t i = 0; i < n; i++) {
+          uint64_t v = k[i];
+          int64_t p = off[(v >> shift) & 255]++;
+          kt[p] = v;
+          ixt[p] = ix[i];
+        }
+      } else {
+        for (int64_t i = 0; i < n; i++) {
+          uint64_t v = k[i];
+          kt[off[(v >> shift) & 255]++] = v;
+        }
+      }
+    } else {
+      /* Per-thread counts of this byte in the current order; offsets are
+       * assigned bucket-major, thread-minor, which keeps the sort stable. */
+#pragma omp parallel num_threads(nth)
+      {
+#ifdef _OPENMP
+        int t = omp_get_thread_num();
+#else
+        int t = 0;
+#endif
+        int64_t lo = n * t / nth, hi = n * (t + 1) / nth;
+        int64_t *c = th[t][0];
+        memset(c, 0, sizeof(int64_t) * 256);
+        for (int64_t i = lo; i < hi; i++) c[(k[i] >> shift) & 255]++;
+#pragma omp barrier
+#pragma omp single
+        {
+          int64_t s = 0;
+          for (int d = 0; d < 256; d++)
+            for (int u = 0; u < nth; u++) {
+              int64_t cnt = th[u][0][d];
+              th[u][0][d] = s;
+              s += cnt;
+            }
+        }
+        int64_t off[256];
+        memcpy(off, th[t][0], sizeof off);
+        if (ix) {
+          for (int64_t i = lo; i < hi; i++) {
+            uint64_t v = k[i];
+            int64_t p = off[(v >> shift) & 255]++;
+            kt[p] = v;
+            ixt[p] = ix[i];
+          }
+        } else {
+          for (int64_t i = lo; i < hi; i++) {
+            uint64_t v = k[i];
+            kt[off[(v >> shift) & 255]++] = v;
+          }
+        }
+      }
+    }
+    uint64_t *tk = k;
+    k = kt;
+    kt = tk;
+    int64_t *ti = ix;
+    ix = ixt;
+    ixt = ti;
+    swapped = !swapped;
+  }
+  free(th);
+  return swapped;
+}
+
+/* Stable merge sort of indices by NumPy's complex order. */
+#define CN_CPLX_MERGE(NAME, T)                                                 \
+  static void NAME(int64_t *ix, int64_t *tmp, int64_t n, const T *v) {        \
+    for (int64_t w = 1; w < n; w *= 2) {                                       \
+      for (int64_t lo = 0; lo < n; lo += 2 * w) {                              \
+        int64_t mid = lo + w < n ? lo + w : n;                                 \
+        int64_t hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, o = lo; \
+        while (i < mid && j < hi) {                                            \
+          int64_t a = ix[i], b = ix[j];                                        \
+          if (cn_cplx_less(v[2 * b], v[2 * b + 1], v[2 * a], v[2 * a + 1]))    \
+            tmp[o++] = ix[j++];                                                \
+          else                                                                 \
+            tmp[o++] = ix[i++];                                                \
+        }                                                                      \
+        while (i < mid) tmp[o++] = ix[i++];                                    \
+        while (j < hi) tmp[o++] = ix[j++];                                     \
+      }                                                                        \
+      memcpy(ix, tmp, sizeof(int64_t) * (size_t)n);                            \
+    }                                                                          \
+  }
+CN_CPLX_MERGE(merge_c64, float)
+CN_CPLX_MERGE(merge_c128, double)
+
+/* Scratch for one lane: keys, indices, and their radix twins. */
+typedef struct lane_buf {
+  uint64_t *k, *kt;
+  int64_t *ix, *ixt;
+  char *vals; /* complex lanes: contiguous copy of the values */
+} lane_buf;
+
+static bool lane_alloc(lane_buf *b, int64_t n, bool idx, bool cplx,
+                       int64_t itemsize) {
+  memset(b, 0, sizeof *b);
+  size_t sz = (size_t)(n > 0 ? n : 1);
+  if (!cplx) {
+    b->k = malloc(sz * 8);
+    b->kt = malloc(sz * 8);
+    if (!b->k || !b->kt) return false;
+  }
+  if (idx || cplx) {
+    b->ix = malloc(sz * 8);
+    b->ixt = malloc(sz * 8);
+    if (!b->ix || !b->ixt) return false;
+  }
+  if (cplx) {
+    b->vals = malloc(sz * (size_t)itemsize);
+    if (!b->vals) return false;
+  }
+  return true;
+}
+
+static void lane_free(lane_buf *b) {
+  free(b->k);
+  free(b->kt);
+  free(b->ix);
+  free(b->ixt);
+  free(b->vals);
+}
+
+/* Sorts one lane: src with byte stride ss; writes sorted values to dv (byte
+ * stride ds) and indices to dp (element stride ps) when not NULL. */
+static void sort_lane(lane_buf *b, const char *src, int64_t ss, int64_t n,
+                      cn_dtype dt, char *dv, int64_t ds, int64_t *dp,
+                      int64_t ps, int nth) {
+  int64_t is = cn_itemsize(dt);
+  if (cn_is_complex(dt)) {
+    for (int64_t i = 0; i < n; i++) {
+      memcpy(b->vals + i * is, src + i * ss, (size_t)is);
+      b->ix[i] = i;
+    }
+    if (dt == CN_COMPLEX64) merge_c64(b->ix, b->ixt, n, (const float *)b->vals);
+    else merge_c128(b->ix, b->ixt, n, (const double *)b->vals);
+    for (int64_t i = 0; i < n; i++) {
+      if (dv) memcpy(dv + i * ds, b->vals + b->ix[i] * is, (size_t)is);
+      if (dp) dp[i * ps] = b->ix[i];
+    }
+    return;
+  }
+  bool canon = dp != NULL;
+  uint64_t *k = b->k;
+  int nthk = n >= (1 << 20) ? nth : 1;
+  if (dt == CN_FLOAT64 && ss == 8) {
+    const double *p = (const double *)src;
+#pragma omp parallel for num_threads(nthk) schedule(static)
+    for (int64_t i = 0; i < n; i++) k[i] = cn_key_f64(p[i], canon);
+  } else if (dt == CN_INT64 && ss == 8) {
+    const int64_t *p = (const int64_t *)src;
+#pragma omp parallel for num_threads(nthk) schedule(static)
+    for (int64_t i = 0; i < n; i++) k[i] = (uint64_t)p[i] ^ ((uint64_t)1 << 63);
+  } else {
+#pragma omp parallel for num_threads(nthk) schedule(static)
+    for (int64_t i = 0; i < n; i++) k[i] = cn_key_of(src + i * ss, dt, canon);
+  }
+  int64_t *ix = NULL;
+  if (dp) {
+    ix = b->ix;
+#pragma omp parallel for num_threads(nthk) schedule(static)
+    for (int64_t i = 0; i < n; i++) ix[i] = i;
+  }
+  bool sw = radix_sort(b->k, b->kt, ix, b->ixt, n, (int)is, nth);
+  const uint64_t *rk = sw ? b->kt : b->k;
+  const int64_t *rix = sw ? b->ixt : b->ix;
+  if (dp) {
+#pragma omp parallel for num_threads(nthk) schedule(static)
+    for (int64_t i = 0; i < n; i++) dp[i * ps] = rix[i];
+    if (dv) {
+#pragma omp parallel for num_threads(nthk) schedule(static)
+      for (int64_t i = 0; i < n; i++)
+        memcpy(dv + i * ds, src + rix[i] * ss, (size_t)is);
+    }
+  } else if (dv) {
+    if (dt == CN_FLOAT64 && ds == 8) {
+      double *o = (double *)dv;
+#pragma omp parallel for num_threads(nthk) schedule(static)
+      for (int64_t i = 0; i < n; i++) o[i] = cn_unkey_f64(rk[i]);
+    } else if (dt == CN_INT64 && ds == 8) {
+      int64_t *o = (int64_t *)dv;
+#pragma omp parallel for num_threads(nthk) schedule(static)
+      for (int64_t i = 0; i < n; i++)
+        o[i] = (int64_t)(rk[i] ^ ((uint64_t)1 << 63));
+    } else {
+      for (int64_t i = 0; i < n; i++) cn_unkey_to(dv + i * ds, rk[i], dt);
+    }
+  }
+}
+
+static cn_status cpu_sort(cn_array_s *vals, cn_array_s *perm,
+                          const cn_array_s *a, int32_t axis) {
+  if (a->size == 0) return CN_OK;
+  int64_t n = a->shape[axis], is = cn_itemsize(a->dtype);
+  int64_t nlanes = a->size / n, q = 1;
+  for (int32_t d = axis + 1; d < a->ndim; d++) q *= a->shape[d];
+  int64_t ss = a->strides[axis] * is;
+  int nth = cn_cpu_threads_for(a->size);
+  bool cplx = cn_is_complex(a->dtype);
+  cn_status st = CN_OK;
+  if (nlanes == 1) {
+    /* One long lane: the threads work inside the radix passes. */
+    lane_buf b;
+    if (lane_alloc(&b, n, perm != NULL, cplx, is))
+      sort_lane(&b, a->data, ss, n, a->dtype, vals ? vals->data : NULL, is,
+                perm ? (int64_t *)perm->data : NULL, 1, nth);
+    else
+      st = cn_error(CN_ERR_MEMORY, "cn_sort: out of memory for %lld elements",
+                    (long long)n);
+    lane_free(&b);
+    return st;
+  }
+#pragma omp parallel num_threads(nth)
+  {
+    lane_buf b;
+    bool ok = lane_alloc(&b, n, perm != NULL, cplx, is);
+    if (!ok) {
+#pragma omp critical
+      st = cn_error(CN_ERR_MEMORY, "cn_sort: out of memory for %lld elements",
+                    (long long)n);
+    }
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t lane = 0; lane < nlanes; lane++) {
+      if (!ok) continue;
+      /* Lane = (outer o, inner j): element offsets in a and in the
+       * C-contiguous outputs. */
+      int64_t o = lane / q, j = lane % q, off = 0, rem = o;
+      for (int32_t d = axis - 1; d >= 0; d--) {
+        off += (rem % a->shape[d]) * a->strides[d];
+        rem /= a->shape[d];
+      }
+      rem = j;
+      for (int32_t d = a->ndim - 1; d > axis; d--) {
+        off += (rem % a->shape[d]) * a->strides[d];
+        rem /= a->shape[d];
+      }
+      int64_t obase = o * n * q + j;
+      sort_lane(&b, a->data + off * is, ss, n, a->dtype,
+                vals ? vals->data + obase * is : NULL, q * is,
+                perm ? (int64_t *)perm->data + obase : NULL, q, 1);
+    }
+    lane_free(&b);
+  }
+  return st;
+}
+
+void cn_cpu_sort_fill(cn_backend_ops *t) { t->sort = cpu_sort; }

@@ -1,0 +1,70 @@
+/* CUDA source generation from the op table and the reduction kinds: the
+ * text NVRTC compiles. Plain C with no CUDA dependency, so the NVRTC test
+ * (tests/cuda/nvrtc_kernels.cpp) links it without a GPU. */
+#ifndef CUNUMPY_CUDA_CODEGEN_H
+#define CUNUMPY_CUDA_CODEGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../cuda_api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CN_CU_NAME_CAP 160
+
+/* A growing source text; oom is set (and text kept valid) when an append
+ * could not allocate. */
+typedef struct cn_cu_src {
+  char *text;
+  size_t len, cap;
+  bool oom;
+} cn_cu_src;
+
+void cn_cu_src_init(cn_cu_src *s);
+void cn_cu_src_free(cn_cu_src *s);
+void cn_cu_src_appendf(cn_cu_src *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The device prelude (core/cuda/prelude.cuh, embedded at build time). */
+extern const char cn_cu_prelude_text[];
+
+/* Name of the CUDA C type of a dtype ("float", "cn_c64"), NULL if invalid. */
+const char *cn_cu_ctype(cn_dtype dt);
+/* Short dtype tag for kernel names ("f32", "c64", "b1"); "invalid" for
+ * an invalid dtype (never NULL). */
+const char *cn_cu_tag(cn_dtype dt);
+/* Real dtype of the same precision (complex64 -> float32), else dt. */
+cn_dtype cn_cu_real(cn_dtype dt);
+/* Output dtype of op info for compute dtype. */
+cn_dtype cn_cu_op_out(const cn_op_info *info, cn_dtype compute);
+/* Short name of a reduction kind ("sum", "nanargmax"); NULL if invalid. */
+const char *cn_cu_red_name(cn_reduce_kind kind);
+
+/* Each generator appends kernels to s and writes their names:
+ *  elementwise, assign, where: names[0] contiguous, names[1] strided,
+ *          names[2] contiguous with 4-element vector loads (operands
+ *          aligned to min(16, 4 * itemsize) bytes);
+ *  fill: names[0] contiguous, names[1] strided;
+ *  reduce: names[0] blocks, [1] pass 2, [2] thread-per-output, [3] the
+ *          all-NaN check (nanarg kinds only, else "");
+ *  scan (CUM kinds): names[0] block-per-line, [1] thread-per-line;
+ *  moments: as reduce (names[3] "").
+ * Return false for a combination that has no kernel. */
+bool cn_cu_gen_elementwise(cn_cu_src *s, int32_t opid, const cn_op_info *info,
+                           cn_dtype compute, char names[][CN_CU_NAME_CAP]);
+bool cn_cu_gen_assign(cn_cu_src *s, cn_dtype to, cn_dtype from,
+                      char names[][CN_CU_NAME_CAP]);
+bool cn_cu_gen_fill(cn_cu_src *s, cn_dtype dt, char names[][CN_CU_NAME_CAP]);
+bool cn_cu_gen_where(cn_cu_src *s, cn_dtype dt, char names[][CN_CU_NAME_CAP]);
+bool cn_cu_gen_reduce(cn_cu_src *s, cn_reduce_kind kind, cn_dtype in,
+                      cn_dtype out, char names[][CN_CU_NAME_CAP]);
+bool cn_cu_gen_moments(cn_cu_src *s, cn_dtype in, cn_dtype mean, cn_dtype var,
+                       bool nan_skip, char names[][CN_CU_NAME_CAP]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

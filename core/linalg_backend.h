@@ -1,0 +1,104 @@
+/* Descriptors passed from the core's linear-algebra and FFT entry points to
+ * a backend's matmul / lapack / fft slots (core/internal.h). The core has
+ * validated everything, resolved dtypes and allocated every array; the
+ * backend only computes. Shared with the CUDA plugin. */
+#ifndef CUNUMPY_LINALG_BACKEND_H
+#define CUNUMPY_LINALG_BACKEND_H
+
+#include "internal.h"
+
+/* out[i] = op(a[i]) @ b[i] for every batch index i. a is (..., m, k), b is
+ * (..., k, n), out is (..., m, n); all three have the same ndim (>= 2), the
+ * same batch extents (a and b may have stride 0 there), any strides, one
+ * dtype (any numeric dtype or bool). out overlaps neither input. */
+struct cn_gemm_desc {
+  const cn_array_s *a;
+  const cn_array_s *b;
+  cn_array_s *out;
+  bool conj_a; /* op(a) = conj(a) (complex dtypes only), else a */
+};
+
+/* LAPACK drivers. Every matrix argument points at `batch` packed
+ * column-major matrices (matrix i starts at ptr + i * rows * cols * itemsize)
+ * on the backend's device; vectors are packed the same way. `dtype` is that
+ * of a (float32, float64, complex64, complex128); "real" below means the
+ * real dtype of the same precision. */
+typedef enum cn_lapack_kind {
+  /* a (n,n): replaced by its Cholesky factor (lower, or upper when upper),
+   * the other triangle zeroed. info > 0: not positive definite. */
+  CN_LAPACK_CHOLESKY,
+  /* a (m,n) destroyed. out0 = r: (kr, n) with kr = min(m,n) or m when full;
+   * out1 = q: NULL, or (m, kr). */
+  CN_LAPACK_QR,
+  /* a (m,n) destroyed. out0 = s (min(m,n), real); when vectors: out1 = u
+   * (m, m or min) and out2 = vh (n or min, n) (full selects m / n).
+   * info > 0: no convergence. */
+  CN_LAPACK_SVD,
+  /* a (n,n) destroyed. out0 = w (n, complex dtype of the precision); out1 =
+   * NULL or v (n,n, complex). info > 0: no convergence. */
+  CN_LAPACK_EIG,
+  /* a (n,n) Hermitian, read from the upper or lower triangle; replaced by
+   * the eigenvectors when vectors. out0 = w (n, real, ascending). */
+  CN_LAPACK_EIGH,
+  /* a (n,n) destroyed, b (n,k) replaced by the solution. info > 0:
+   * singular. */
+  CN_LAPACK_SOLVE,
+  /* a (n,n) destroyed, b (n,n) receives inv(a). info > 0: singular. */
+  CN_LAPACK_INV,
+  /* a (n,n) destroyed. out0 = sign (1 value, a's dtype), out1 = log|det|
+   * (1 value, real); singular gives sign 0 and -inf (no error). */
+  CN_LAPACK_SLOGDET,
+  /* a (m,n) destroyed; b (max(m,n), k) holds the right-hand sides and
+   * receives the solution in its first n rows (residual rows below when
+   * m > n). out0 = s (min(m,n), real), out1 = rank (1 int64). rcond as
+   * LAPACK's gelsd. */
+  CN_LAPACK_LSTSQ,
+  CN_LAPACK_KIND_COUNT_
+} cn_lapack_kind;
+
+struct cn_lapack_args {
+  cn_lapack_kind kind;
+  cn_dtype dtype;
+  int64_t batch, m, n, k;
+  bool upper, vectors, full;
+  double rcond;
+  void *a, *b, *out0, *out1, *out2;
+  /* Set by the backend: first LAPACK info > 0 and its batch index. */
+  int64_t info;
+  int64_t info_index;
+};
+
+/* FFT kinds. R2C: real input (logical sizes n), half-spectrum output with
+ * n[rank-1]/2+1 entries on the last transformed dim. C2R: the reverse; the
+ * input may be overwritten. */
+typedef enum cn_fft_kind { CN_FFT_C2C, CN_FFT_R2C, CN_FFT_C2R } cn_fft_kind;
+
+/* A guru-style transform: `rank` transformed dims (n, input stride is,
+ * output stride os) repeated over `howmany_rank` loop dims (hn, his, hos).
+ * Strides are in elements of the input / output element type (real or
+ * complex), any sign. dtype is complex64 or complex128 (the precision).
+ * The output is the contiguous block of out_count elements at out, which is
+ * multiplied by scale when scale != 1. in == out means in place (C2C). */
+struct cn_fft_desc {
+  cn_fft_kind kind;
+  cn_dtype dtype;
+  int32_t sign; /* -1 forward, +1 backward (C2C) */
+  int32_t rank;
+  int64_t n[CN_MAX_DIMS], is[CN_MAX_DIMS], os[CN_MAX_DIMS];
+  int32_t howmany_rank;
+  int64_t hn[CN_MAX_DIMS], his[CN_MAX_DIMS], hos[CN_MAX_DIMS];
+  void *in;
+  void *out;
+  int64_t out_count;
+  double scale;
+};
+
+/* Slot lookup that respects the table_size of a plugin built against an
+ * older, shorter table: NULL when the member is absent. */
+#define CN_BACKEND_SLOT(ops, member)                                           \
+  (((ops)->table_size >=                                                       \
+    offsetof(cn_backend_ops, member) + sizeof((ops)->member))                  \
+       ? (ops)->member                                                         \
+       : NULL)
+
+#endif

@@ -1,0 +1,684 @@
+/* Decompositions and solvers (numpy.linalg): validation, dtype resolution
+ * and batching over stacked leading dims; the LAPACK work itself runs in
+ * the backend's lapack slot on packed column-major copies. Results are
+ * returned as views of those copies (each matrix column-major). */
+#include <math.h>
+#include <string.h>
+
+#include "linalg_util.h"
+
+/* Validates a and packs it into a column-major work copy of its compute
+ * dtype; fills the common fields of args. */
+static cn_status la_input(cn_array_s **work, cn_lapack_args *args,
+                          const cn_array_s *a, bool square, cn_lapack_kind kind,
+                          const char *fn) {
+  if (!cn_dtype_is_valid(a->dtype))
+    return cn_error(CN_ERR_TYPE, "%s: argument 'a' has an invalid dtype", fn);
+  cn_status st = cn_la_check_matrix(a, square, fn, "a");
+  if (st != CN_OK)
+    return st;
+  cn_dtype dt = cn_la_dtype(a->dtype);
+  st = cn_la_colmajor(work, a, a, dt, a->ndim, a->shape);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  memset(args, 0, sizeof *args);
+  args->kind = kind;
+  args->dtype = dt;
+  args->batch = cn_la_batch(a->ndim, a->shape, 2);
+  args->m = a->shape[a->ndim - 2];
+  args->n = a->shape[a->ndim - 1];
+  args->a = (*work)->data;
+  return CN_OK;
+}
+
+/* Shape = a's batch dims followed by the given trailing extents. */
+static int32_t batch_shape(int64_t *shape, const cn_array_s *a, int32_t nt,
+                           int64_t t0, int64_t t1) {
+  int32_t nd = 0;
+  for (int32_t i = 0; i < a->ndim - 2; i++)
+    shape[nd++] = a->shape[i];
+  if (nt > 0)
+    shape[nd++] = t0;
+  if (nt > 1)
+    shape[nd++] = t1;
+  return nd;
+}
+
+cn_status cn_linalg_cholesky(cn_array *out, cn_array a, int32_t upper) {
+  const char *fn = "cn_linalg_cholesky";
+  CN_CHECK_OUT(out, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  cn_lapack_args args;
+  cn_array_s *w = NULL;
+  cn_status st = la_input(&w, &args, a, true, CN_LAPACK_CHOLESKY, fn);
+  if (st != CN_OK)
+    return st;
+  args.upper = upper != 0;
+  st = cn_la_run(&args, a, fn, "Matrix is not positive definite");
+  if (st != CN_OK) {
+    cn_array_release(w);
+    return st;
+  }
+  *out = w;
+  return CN_OK;
+}
+
+cn_status cn_linalg_qr(cn_array *q, cn_array *r, cn_array a, cn_qr_mode mode) {
+  const char *fn = "cn_linalg_qr";
+  CN_CHECK_OUT(r, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  if (mode != CN_QR_REDUCED && mode != CN_QR_COMPLETE && mode != CN_QR_R)
+    return cn_error(CN_ERR_VALUE, "%s: unrecognized mode %d", fn, (int)mode);
+  if ((mode == CN_QR_R) != (q == NULL))
+    return cn_error(CN_ERR_VALUE,
+                    "%s: argument 'q' must be NULL exactly in mode CN_QR_R",
+                    fn);
+  cn_lapack_args args;
+  cn_la_scope sc = {0};
+  cn_array_s *w = NULL, *R = NULL, *Q = NULL;
+  cn_status st = la_input(&w, &args, a, false, CN_LAPACK_QR, fn);
+  if (st != CN_OK)
+    return st;
+  cn_la_keep(&sc, w);
+  int64_t m = args.m, n = args.n, k = m < n ? m : n;
+  int64_t kr = mode == CN_QR_COMPLETE ? m : k;
+  int64_t shape[CN_MAX_DIMS];
+  int32_t nd = batch_shape(shape, a, 2, kr, n);
+  CN_LA_TRY(cn_la_colmajor(&R, NULL, a, args.dtype, nd, shape));
+  if (q != NULL) {
+    batch_shape(shape, a, 2, m, kr);
+    CN_LA_TRY(cn_la_colmajor(&Q, NULL, a, args.dtype, nd, shape));
+  }
+  args.full = mode == CN_QR_COMPLETE;
+  args.out0 = R->data;
+  args.out1 = Q ? Q->data : NULL;
+  CN_LA_TRY(cn_la_run(&args, a, fn, "QR factorization failed"));
+  if (q != NULL)
+    *q = Q;
+  *r = R;
+  cn_la_end(&sc);
+  return CN_OK;
+fail:
+  cn_array_release(R);
+  cn_array_release(Q);
+  cn_la_end(&sc);
+  return cn_error_prefix(st, fn);
+}
+
+cn_status cn_linalg_svd(cn_array *u, cn_array *s, cn_array *vh, cn_array a,
+                        int32_t full_matrices, int32_t compute_uv) {
+  const char *fn = "cn_linalg_svd";
+  CN_CHECK_OUT(s, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  if (compute_uv && (u == NULL || vh == NULL))
+    return cn_error(CN_ERR_VALUE,
+                    "%s: output pointers 'u' and 'vh' are required with "
+                    "compute_uv",
+                    fn);
+  cn_lapack_args args;
+  cn_la_scope sc = {0};
+  cn_array_s *w = NULL, *S = NULL, *U = NULL, *V = NULL;
+  cn_status st = la_input(&w, &args, a, false, CN_LAPACK_SVD, fn);
+  if (st != CN_OK)
+    return st;
+  cn_la_keep(&sc, w);
+  int64_t m = args.m, n = args.n, k = m < n ? m : n;
+  bool full = full_matrices != 0;
+  int64_t shape[CN_MAX_DIMS];
+  int32_t nd = batch_shape(shape, a, 1, k, 0);
+  CN_LA_TRY(cn_la_new(&S, a, cn_real_dtype(args.dtype), nd, shape));
+  if (compute_uv) {
+    nd = batch_shape(shape, a, 2, m, full ? m : k);
+    CN_LA_TRY(cn_la_colmajor(&U, NULL, a, args.dtype, nd, shape));
+    batch_shape(shape, a, 2, full ? n : k, n);
+    CN_LA_TRY(cn_la_colmajor(&V, NULL, a, args.dtype, nd, shape));
+  }
+  args.vectors = compute_uv != 0;
+  args.full = full;
+  args.out0 = S->data;
+  args.out1 = U ? U->data : NULL;
+  args.out2 = V ? V->data : NULL;
+  CN_LA_TRY(cn_la_run(&args, a, fn, "SVD did not converge"));
+  *s = S;
+  if (compute_uv) {
+    *u = U;
+    *vh = V;
+  }
+  cn_la_end(&sc);
+  return CN_OK;
+fail:
+  cn_array_release(S);
+  cn_array_release(U);
+  cn_array_release(V);
+  cn_la_end(&sc);
+  return cn_error_prefix(st, fn);
+}
+
+/* 1 when every element of a complex array has a zero imaginary part. */
+static cn_status all_real(bool *out, const cn_array_s *x) {
+  cn_array_s *im = NULL, *any = NULL;
+  cn_status st = cn_imag(&im, (cn_array)x, NULL);
+  if (st == CN_OK)
+    st = cn_any(&any, im, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL);
+  cn_scalar v = {0};
+  if (st == CN_OK)
+    st = cn_item(&v, any);
+  cn_array_release(im);
+  cn_array_release(any);
+  if (st == CN_OK)
+    *out = v.i == 0;
+  return st;
+}
+
+static cn_status eig_impl(cn_array *w, cn_array *v, cn_array a,
+                          const char *fn) {
+  CN_CHECK_OUT(w, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  cn_lapack_args args;
+  cn_la_scope sc = {0};
+  cn_array_s *work = NULL, *W = NULL, *V = NULL;
+  cn_status st = la_input(&work, &args, a, true, CN_LAPACK_EIG, fn);
+  if (st != CN_OK)
+    return st;
+  cn_la_keep(&sc, work);
+  cn_dtype cdt = cn_complex_dtype(args.dtype);
+  int64_t n = args.n, shape[CN_MAX_DIMS];
+  int32_t nd = batch_shape(shape, a, 1, n, 0);
+  CN_LA_TRY(cn_la_new(&W, a, cdt, nd, shape));
+  cn_la_keep(&sc, W);
+  if (v != NULL) {
+    nd = batch_shape(shape, a, 2, n, n);
+    CN_LA_TRY(cn_la_colmajor(&V, NULL, a, cdt, nd, shape));
+    cn_la_keep(&sc, V);
+  }
+  args.vectors = v != NULL;
+  args.out0 = W->data;
+  args.out1 = V ? V->data : NULL;
+  CN_LA_TRY(cn_la_run(&args, a, fn, "Eigenvalues did not converge"));
+  bool real = false;
+  if (!cn_is_complex(args.dtype))
+    CN_LA_TRY(all_real(&real, W));
+  cn_array_s *wo = W, *vo = V;
+  if (real) {
+    /* NumPy: real input with only real eigenvalues gives real results. */
+    CN_LA_TRY(cn_real(&wo, W, NULL));
+    cn_la_keep(&sc, wo);
+    if (V) {
+      CN_LA_TRY(cn_real(&vo, V, NULL));
+      cn_la_keep(&sc, vo);
+    }
+  }
+  cn_array_retain(wo);
+  *w = wo;
+  if (v != NULL) {
+    cn_array_retain(vo);
+    *v = vo;
+  }
+  cn_la_end(&sc);
+  return CN_OK;
+fail:
+  cn_la_end(&sc);
+  return cn_error_prefix(st, fn);
+}
+
+cn_status cn_linalg_eig(cn_array *w, cn_array *v, cn_array a) {
+  if (v == NULL)
+    return cn_error(CN_ERR_VALUE, "cn_linalg_eig: output pointer 'v' is NULL");
+  return eig_impl(w, v, a, "cn_linalg_eig");
+}
+
+cn_status cn_linalg_eigvals(cn_array *w, cn_array a) {
+  return eig_impl(w, NULL, a, "cn_linalg_eigvals");
+}
+
+static cn_status eigh_impl(cn_array *w, cn_array *v, cn_array a, int32_t upper,
+                           const char *fn) {
+  CN_CHECK_OUT(w, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  cn_lapack_args args;
+  cn_array_s *work = NULL, *W = NULL;
+  cn_status st = la_input(&work, &args, a, true, CN_LAPACK_EIGH, fn);
+  if (st != CN_OK)
+    return st;
+  int64_t shape[CN_MAX_DIMS];
+  int32_t nd = batch_shape(shape, a, 1, args.n, 0);
+  st = cn_la_new(&W, a, cn_real_dtype(args.dtype), nd, shape);
+  if (st == CN_OK) {
+    args.vectors = v != NULL;
+    args.upper = upper != 0;
+    args.out0 = W->data;
+    st = cn_la_run(&args, a, fn, "Eigenvalues did not converge");
+  }
+  if (st != CN_OK) {
+    cn_array_release(work);
+    cn_array_release(W);
+    return cn_error_prefix(st, fn);
+  }
+  *w = W;
+  if (v != NULL)
+    *v = work;
+  else
+    cn_array_release(work);
+  return CN_OK;
+}
+
+cn_status cn_linalg_eigh(cn_array *w, cn_array *v, cn_array a, int32_t upper) {
+  if (v == NULL)
+    return cn_error(CN_ERR_VALUE, "cn_linalg_eigh: output pointer 'v' is NULL");
+  return eigh_impl(w, v, a, upper, "cn_linalg_eigh");
+}
+
+cn_status cn_linalg_eigvalsh(cn_array *w, cn_array a, int32_t upper) {
+  return eigh_impl(w, NULL, a, upper, "cn_linalg_eigvalsh");
+}
+
+cn_status cn_linalg_solve(cn_array *out, cn_array a, cn_array b) {
+  const char *fn = "cn_linalg_solve";
+  CN_CHECK_OUT(out, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  CN_CHECK_ARRAY(b, fn, "b");
+  cn_status st = cn_la_check_matrix(a, true, fn, "a");
+  if (st != CN_OK)
+    return st;
+  if (!cn_dtype_is_valid(a->dtype) || !cn_dtype_is_valid(b->dtype))
+    return cn_error(CN_ERR_TYPE, "%s: invalid dtype", fn);
+  st = cn_la_same_device(a, b, fn);
+  if (st != CN_OK)
+    return st;
+  if (b->ndim == 0)
+    return cn_error(CN_ERR_VALUE, "%s: argument 'b' is 0-d", fn);
+  int64_t n = a->shape[a->ndim - 1];
+  bool vec = b->ndim == 1;
+  int64_t brows = vec ? b->shape[0] : b->shape[b->ndim - 2];
+  int64_t k = vec ? 1 : b->shape[b->ndim - 1];
+  if (brows != n) {
+    char s1[256], s2[256];
+    return cn_error(CN_ERR_SHAPE,
+                    "%s: a of shape %s and b of shape %s do not match (%lld "
+                    "rows in b, %lld expected)",
+                    fn, cn_la_shape_str(s1, sizeof s1, a->ndim, a->shape),
+                    cn_la_shape_str(s2, sizeof s2, b->ndim, b->shape),
+                    (long long)brows, (long long)n);
+  }
+  int32_t nd = 0;
+  int64_t bshape[CN_MAX_DIMS];
+  {
+    const int64_t *shapes[2] = {a->shape, b->shape};
+    int32_t ndims[2] = {a->ndim - 2, vec ? 0 : b->ndim - 2};
+    st = cn_broadcast_shapes(&nd, bshape, 2, ndims, shapes);
+    if (st != CN_OK)
+      return cn_error_prefix(st, fn);
+  }
+  cn_dtype rt;
+  st = cn_result_type(&rt, a->dtype, b->dtype);
+  if (st != CN_OK)
+    return st;
+  rt = cn_la_dtype(rt);
+  cn_la_scope sc = {0};
+  cn_array_s *A = NULL, *B = NULL, *bm = NULL, *res = NULL;
+  int64_t sh[CN_MAX_DIMS];
+  memcpy(sh, bshape, sizeof(int64_t) * (size_t)nd);
+  sh[nd] = sh[nd + 1] = n;
+  CN_LA_TRY(cn_la_colmajor(&A, a, a, rt, nd + 2, sh));
+  cn_la_keep(&sc, A);
+  const cn_array_s *bsrc = b;
+  if (vec) {
+    int64_t s2[2] = {n, 1};
+    CN_LA_TRY(cn_reshape(&bm, b, 2, s2, CN_ORDER_C));
+    bsrc = cn_la_keep(&sc, bm);
+  }
+  sh[nd + 1] = k;
+  CN_LA_TRY(cn_la_colmajor(&B, bsrc, a, rt, nd + 2, sh));
+  cn_la_keep(&sc, B);
+  cn_lapack_args args;
+  memset(&args, 0, sizeof args);
+  args.kind = CN_LAPACK_SOLVE;
+  args.dtype = rt;
+  args.batch = cn_la_batch(nd + 2, sh, 2);
+  args.m = args.n = n;
+  args.k = k;
+  args.a = A->data;
+  args.b = B->data;
+  CN_LA_TRY(cn_la_run(&args, a, fn, "Singular matrix"));
+  if (vec) {
+    CN_LA_TRY(cn_index_axis(&res, B, -1, 0));
+  } else {
+    res = B;
+    cn_array_retain(res);
+  }
+  *out = res;
+  cn_la_end(&sc);
+  return CN_OK;
+fail:
+  cn_la_end(&sc);
+  return cn_error_prefix(st, fn);
+}
+
+cn_status cn_linalg_inv(cn_array *out, cn_array a) {
+  const char *fn = "cn_linalg_inv";
+  CN_CHECK_OUT(out, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  cn_lapack_args args;
+  cn_array_s *w = NULL, *B = NULL;
+  cn_status st = la_input(&w, &args, a, true, CN_LAPACK_INV, fn);
+  if (st != CN_OK)
+    return st;
+  st = cn_la_colmajor(&B, NULL, a, args.dtype, a->ndim, a->shape);
+  if (st == CN_OK) {
+    args.k = args.n;
+    args.b = B->data;
+    st = cn_la_run(&args, a, fn, "Singular matrix");
+  }
+  cn_array_release(w);
+  if (st != CN_OK) {
+    cn_array_release(B);
+    return cn_error_prefix(st, fn);
+  }
+  *out = B;
+  return CN_OK;
+}
+
+cn_status cn_linalg_slogdet(cn_array *sign, cn_array *logabsdet, cn_array a) {
+  const char *fn = "cn_linalg_slogdet";
+  CN_CHECK_OUT(sign, fn);
+  CN_CHECK_OUT(logabsdet, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  cn_lapack_args args;
+  cn_array_s *w = NULL, *S = NULL, *L = NULL;
+  cn_status st = la_input(&w, &args, a, true, CN_LAPACK_SLOGDET, fn);
+  if (st != CN_OK)
+    return st;
+  int64_t shape[CN_MAX_DIMS];
+  int32_t nd = batch_shape(shape, a, 0, 0, 0);
+  st = cn_la_new(&S, a, args.dtype, nd, shape);
+  if (st == CN_OK)
+    st = cn_la_new(&L, a, cn_real_dtype(args.dtype), nd, shape);
+  if (st == CN_OK) {
+    args.out0 = S->data;
+    args.out1 = L->data;
+    st = cn_la_run(&args, a, fn, "LU factorization failed");
+  }
+  cn_array_release(w);
+  if (st != CN_OK) {
+    cn_array_release(S);
+    cn_array_release(L);
+    return cn_error_prefix(st, fn);
+  }
+  *sign = S;
+  *logabsdet = L;
+  return CN_OK;
+}
+
+cn_status cn_linalg_det(cn_array *out, cn_array a) {
+  const char *fn = "cn_linalg_det";
+  CN_CHECK_OUT(out, fn);
+  cn_array_s *S = NULL, *L = NULL, *E = NULL;
+  cn_status st = cn_linalg_slogdet(&S, &L, a);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  /* det = sign * exp(logdet), as NumPy computes it. */
+  st = cn_exp(&E, L, NULL);
+  if (st == CN_OK)
+    st = cn_multiply(out, S, E, NULL);
+  cn_array_release(S);
+  cn_array_release(L);
+  cn_array_release(E);
+  return st == CN_OK ? st : cn_error_prefix(st, fn);
+}
+
+cn_status cn_linalg_lstsq(cn_array *x, cn_array *residuals, cn_array *rank,
+                          cn_array *s, cn_array a, cn_array b, double rcond) {
+  const char *fn = "cn_linalg_lstsq";
+  CN_CHECK_OUT(x, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  CN_CHECK_ARRAY(b, fn, "b");
+  if (a->ndim != 2)
+    return cn_error(CN_ERR_VALUE,
+                    "%s: argument 'a' has %d dimensions; 2 are required", fn,
+                    (int)a->ndim);
+  if (b->ndim != 1 && b->ndim != 2)
+    return cn_error(CN_ERR_VALUE,
+                    "%s: argument 'b' has %d dimensions; 1 or 2 are required",
+                    fn, (int)b->ndim);
+  if (!cn_dtype_is_valid(a->dtype) || !cn_dtype_is_valid(b->dtype))
+    return cn_error(CN_ERR_TYPE, "%s: invalid dtype", fn);
+  cn_status st = cn_la_same_device(a, b, fn);
+  if (st != CN_OK)
+    return st;
+  int64_t m = a->shape[0], n = a->shape[1];
+  bool vec = b->ndim == 1;
+  int64_t k = vec ? 1 : b->shape[1];
+  if (b->shape[0] != m)
+    return cn_error(CN_ERR_SHAPE,
+                    "%s: incompatible dimensions: a has %lld rows, b %lld", fn,
+                    (long long)m, (long long)b->shape[0]);
+  if (isnan(rcond))
+    return cn_error(CN_ERR_VALUE, "%s: rcond is NaN", fn);
+  cn_dtype rt;
+  st = cn_result_type(&rt, a->dtype, b->dtype);
+  if (st != CN_OK)
+    return st;
+  rt = cn_la_dtype(rt);
+  cn_dtype real = cn_real_dtype(rt);
+  int64_t mx = m > n ? m : n, mn = m < n ? m : n;
+  if (rcond < 0)
+    rcond = cn_la_eps(rt) * (double)mx;
+  cn_la_scope sc = {0};
+  cn_array_s *A = NULL, *B = NULL, *S = NULL, *R = NULL, *bm = NULL;
+  cn_array_s *X = NULL, *res = NULL;
+  int64_t sh[2] = {m, n};
+  CN_LA_TRY(cn_la_colmajor(&A, a, a, rt, 2, sh));
+  cn_la_keep(&sc, A);
+  sh[0] = mx > 0 ? mx : 1;
+  sh[1] = k;
+  CN_LA_TRY(cn_la_colmajor(&B, NULL, a, rt, 2, sh));
+  cn_la_keep(&sc, B);
+  CN_LA_TRY(B->size ? cn_fill(B, cn_scalar_int(0)) : CN_OK);
+  {
+    const cn_array_s *bsrc = b;
+    cn_array_s *top = NULL;
+    if (vec) {
+      int64_t s2[2] = {m, 1};
+      CN_LA_TRY(cn_reshape(&bm, b, 2, s2, CN_ORDER_C));
+      bsrc = cn_la_keep(&sc, bm);
+    }
+    CN_LA_TRY(cn_slice_axis(&top, B, 0, 0, m, 1));
+    cn_la_keep(&sc, top);
+    CN_LA_TRY(top->size ? cn_assign(top, (cn_array)bsrc) : CN_OK);
+  }
+  int64_t s1 = mn;
+  CN_LA_TRY(cn_la_new(&S, a, real, 1, &s1));
+  cn_la_keep(&sc, S);
+  CN_LA_TRY(cn_la_new(&R, a, CN_INT64, 0, NULL));
+  cn_la_keep(&sc, R);
+  cn_lapack_args args;
+  memset(&args, 0, sizeof args);
+  args.kind = CN_LAPACK_LSTSQ;
+  args.dtype = rt;
+  args.batch = 1;
+  args.m = m;
+  args.n = n;
+  args.k = k;
+  args.rcond = rcond;
+  args.a = A->data;
+  args.b = B->data;
+  args.out0 = S->data;
+  args.out1 = R->data;
+  CN_LA_TRY(
+      cn_la_run(&args, a, fn, "SVD did not converge in Linear Least Squares"));
+  CN_LA_TRY(cn_slice_axis(&X, B, 0, 0, n, 1));
+  cn_la_keep(&sc, X);
+  if (vec) {
+    cn_array_s *x1 = NULL;
+    CN_LA_TRY(cn_index_axis(&x1, X, -1, 0));
+    X = cn_la_keep(&sc, x1);
+  }
+  cn_scalar rk = {0};
+  CN_LA_TRY(cn_item(&rk, R));
+  if (residuals != NULL) {
+    if (rk.i == n && m > n) {
+      /* Rows n..m-1 of the transformed right-hand side hold the residual. */
+      cn_array_s *tail = NULL, *ab = NULL, *sq = NULL;
+      int32_t ax = 0;
+      CN_LA_TRY(cn_slice_axis(&tail, B, 0, n, m, 1));
+      cn_la_keep(&sc, tail);
+      CN_LA_TRY(cn_abs(&ab, tail, NULL));
+      cn_la_keep(&sc, ab);
+      CN_LA_TRY(cn_multiply(&sq, ab, ab, NULL));
+      cn_la_keep(&sc, sq);
+      CN_LA_TRY(cn_sum(&res, sq, 1, &ax, 0, CN_DTYPE_DEFAULT, NULL));
+      cn_la_keep(&sc, res);
+    } else {
+      int64_t z = 0;
+      CN_LA_TRY(cn_la_new(&res, a, real, 1, &z));
+      cn_la_keep(&sc, res);
+    }
+  }
+  cn_array_retain(X);
+  *x = X;
+  if (residuals != NULL) {
+    cn_array_retain(res);
+    *residuals = res;
+  }
+  if (rank != NULL) {
+    cn_array_retain(R);
+    *rank = R;
+  }
+  if (s != NULL) {
+    cn_array_retain(S);
+    *s = S;
+  }
+  cn_la_end(&sc);
+  return CN_OK;
+fail:
+  cn_la_end(&sc);
+  return cn_error_prefix(st, fn);
+}
+
+/* Broadcastable 0-d array of dtype holding v, on like's device. */
+static cn_status scalar_on(cn_array_s **out, const cn_array_s *like,
+                           cn_dtype dt, double v) {
+  cn_status st = cn_la_new(out, like, dt, 0, NULL);
+  if (st == CN_OK)
+    st = cn_fill(*out, cn_scalar_float(v));
+  if (st != CN_OK) {
+    cn_array_release(*out);
+    *out = NULL;
+  }
+  return st;
+}
+
+cn_status cn_linalg_pinv(cn_array *out, cn_array a, double rcond) {
+  const char *fn = "cn_linalg_pinv";
+  CN_CHECK_OUT(out, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  if (isnan(rcond))
+    return cn_error(CN_ERR_VALUE, "%s: rcond is NaN", fn);
+  if (rcond < 0)
+    rcond = 1e-15;
+  cn_status st = cn_la_check_matrix(a, false, fn, "a");
+  if (st != CN_OK)
+    return st;
+  cn_la_scope sc = {0};
+  cn_array_s *U = NULL, *S = NULL, *V = NULL, *smax = NULL, *cut = NULL;
+  cn_array_s *big = NULL, *one = NULL, *zero = NULL, *inv = NULL, *sinv = NULL;
+  cn_array_s *uh = NULL, *uhc = NULL, *vt = NULL, *vtc = NULL, *sc2 = NULL;
+  cn_array_s *scaled = NULL, *rc = NULL;
+  int32_t ax = -1;
+  CN_LA_TRY(cn_linalg_svd(&U, &S, &V, a, 0, 1));
+  cn_la_keep(&sc, U);
+  cn_la_keep(&sc, S);
+  cn_la_keep(&sc, V);
+  cn_dtype real = S->dtype;
+  /* Singular values above rcond * max(s) are inverted, the rest dropped. */
+  if (S->shape[S->ndim - 1] > 0) {
+    CN_LA_TRY(cn_max(&smax, S, 1, &ax, 1, CN_DTYPE_DEFAULT, NULL));
+    cn_la_keep(&sc, smax);
+  } else {
+    CN_LA_TRY(scalar_on(&smax, a, real, 0));
+    cn_la_keep(&sc, smax);
+  }
+  CN_LA_TRY(scalar_on(&rc, a, real, rcond));
+  cn_la_keep(&sc, rc);
+  CN_LA_TRY(cn_multiply(&cut, smax, rc, NULL));
+  cn_la_keep(&sc, cut);
+  CN_LA_TRY(cn_greater(&big, S, cut, NULL));
+  cn_la_keep(&sc, big);
+  CN_LA_TRY(scalar_on(&one, a, real, 1));
+  cn_la_keep(&sc, one);
+  CN_LA_TRY(scalar_on(&zero, a, real, 0));
+  cn_la_keep(&sc, zero);
+  CN_LA_TRY(cn_where(&sinv, big, S, one, NULL));
+  cn_la_keep(&sc, sinv);
+  CN_LA_TRY(cn_divide(&inv, one, sinv, NULL));
+  cn_la_keep(&sc, inv);
+  CN_LA_TRY(cn_where(&sinv, big, inv, zero, NULL));
+  cn_la_keep(&sc, sinv);
+  /* pinv = Vh^H @ (sinv[..., None] * U^H) */
+  CN_LA_TRY(cn_swapaxes(&uh, U, -1, -2));
+  cn_la_keep(&sc, uh);
+  CN_LA_TRY(cn_conj(&uhc, uh, NULL));
+  cn_la_keep(&sc, uhc);
+  CN_LA_TRY(cn_expand_dims(&sc2, sinv, 1, &ax));
+  cn_la_keep(&sc, sc2);
+  CN_LA_TRY(cn_multiply(&scaled, sc2, uhc, NULL));
+  cn_la_keep(&sc, scaled);
+  CN_LA_TRY(cn_swapaxes(&vt, V, -1, -2));
+  cn_la_keep(&sc, vt);
+  CN_LA_TRY(cn_conj(&vtc, vt, NULL));
+  cn_la_keep(&sc, vtc);
+  CN_LA_TRY(cn_matmul(out, vtc, scaled, NULL));
+  cn_la_end(&sc);
+  return CN_OK;
+fail:
+  cn_la_end(&sc);
+  return cn_error_prefix(st, fn);
+}
+
+cn_status cn_linalg_matrix_rank(cn_array *out, cn_array a, double tol) {
+  const char *fn = "cn_linalg_matrix_rank";
+  CN_CHECK_OUT(out, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  if (isnan(tol))
+    return cn_error(CN_ERR_VALUE, "%s: tol is NaN", fn);
+  cn_status st = CN_OK;
+  cn_la_scope sc = {0};
+  if (a->ndim < 2) {
+    /* NumPy: int(not all(a == 0)) */
+    cn_array_s *any = NULL;
+    CN_LA_TRY(cn_any(&any, a, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL));
+    cn_la_keep(&sc, any);
+    CN_LA_TRY(cn_astype(out, any, CN_INT64, 1));
+    cn_la_end(&sc);
+    return CN_OK;
+  }
+  cn_array_s *S = NULL, *cut = NULL, *big = NULL, *t = NULL;
+  int32_t ax = -1;
+  CN_LA_TRY(cn_linalg_svd(NULL, &S, NULL, a, 0, 0));
+  cn_la_keep(&sc, S);
+  if (tol < 0) {
+    int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
+    if (m == 0 || n == 0) {
+      CN_LA_TRY(scalar_on(&cut, a, S->dtype, 0));
+    } else {
+      cn_array_s *smax = NULL;
+      CN_LA_TRY(cn_max(&smax, S, 1, &ax, 1, CN_DTYPE_DEFAULT, NULL));
+      cn_la_keep(&sc, smax);
+      CN_LA_TRY(scalar_on(&t, a, S->dtype,
+                          (double)(m > n ? m : n) * cn_la_eps(S->dtype)));
+      cn_la_keep(&sc, t);
+      CN_LA_TRY(cn_multiply(&cut, smax, t, NULL));
+    }
+  } else {
+    CN_LA_TRY(scalar_on(&cut, a, S->dtype, tol));
+  }
+  cn_la_keep(&sc, cut);
+  CN_LA_TRY(cn_greater(&big, S, cut, NULL));
+  cn_la_keep(&sc, big);
+  CN_LA_TRY(cn_sum(out, big, 1, &ax, 0, CN_INT64, NULL));
+  cn_la_end(&sc);
+  return CN_OK;
+fail:
+  cn_la_end(&sc);
+  return cn_error_prefix(st, fn);
+}

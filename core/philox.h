@@ -1,0 +1,78 @@
+/* Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2,
+ * 3", SC'11; constants as Random123) and the exact mapping from counters to
+ * variates that every backend implements, so one seed gives bit-identical
+ * integer streams everywhere (floating results may differ in the last ulp
+ * where a backend's log/sin/cos differ).
+ *
+ * State: key (k0, k1) and a 128-bit counter (c0 least significant word).
+ * A fill of n values starts at the state's counter C (c3 is always 0 in
+ * the state) and uses blocks C, C+1, ... (96-bit addition on c0..c2):
+ *  - RANDOM float64, NORMAL, EXPONENTIAL, UNIFORM: 2 values per block,
+ *    value 2i / 2i+1 from block i's 64-bit words u = w1:w0 / w3:w2.
+ *    uniform double = (u >> 11) * 2^-53. NORMAL (Box-Muller): from the
+ *    pair (u_a, u_b): r = sqrt(-2 log((u_a >> 11) * 2^-53 + 2^-53)),
+ *    t = 2 pi (u_b >> 11) * 2^-53, values r cos t and r sin t.
+ *    EXPONENTIAL: -log1p(-uniform).
+ *  - RANDOM float32: 4 values per block, (w >> 8) * 2^-24.
+ *  - INTEGERS, GAMMA, BETA, BINOMIAL, POISSON: 1 value per block: value i
+ *    reads the words of block C+i, then, if its rejection loop needs more,
+ *    those of the same counter with c3 = 1, 2, ... (the retry rounds).
+ *    INTEGERS with count m: m == 2^64: the raw u64 w1:w0; m <= 2^32:
+ *    Lemire's multiply-shift on successive 32-bit words with rejection of
+ *    low < (2^32 - m) mod m; else the same on successive 64-bit words.
+ * The state's counter then advances by the number of blocks used. */
+#ifndef CUNUMPY_PHILOX_H
+#define CUNUMPY_PHILOX_H
+
+#include <stdint.h>
+
+#define CN_PHILOX_M0 0xD2511F53u
+#define CN_PHILOX_M1 0xCD9E8D57u
+#define CN_PHILOX_W0 0x9E3779B9u
+#define CN_PHILOX_W1 0xBB67AE85u
+
+static inline void cn_philox4x32_10(uint32_t out[4], const uint32_t ctr[4],
+                                    const uint32_t key[2]) {
+  uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];
+  uint32_t k0 = key[0], k1 = key[1];
+  for (int r = 0; r < 10; r++) {
+    uint64_t p0 = (uint64_t)CN_PHILOX_M0 * c0;
+    uint64_t p1 = (uint64_t)CN_PHILOX_M1 * c2;
+    uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0;
+    uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+    c1 = (uint32_t)p1;
+    c3 = (uint32_t)p0;
+    c0 = n0;
+    c2 = n2;
+    k0 += CN_PHILOX_W0;
+    k1 += CN_PHILOX_W1;
+  }
+  out[0] = c0;
+  out[1] = c1;
+  out[2] = c2;
+  out[3] = c3;
+}
+
+/* ctr (words 0..2) += n, carrying; word 3 untouched. */
+static inline void cn_philox_add(uint32_t ctr[4], uint64_t n) {
+  uint64_t lo = (uint64_t)ctr[0] + (n & 0xffffffffu);
+  ctr[0] = (uint32_t)lo;
+  uint64_t mid = (uint64_t)ctr[1] + (n >> 32) + (lo >> 32);
+  ctr[1] = (uint32_t)mid;
+  ctr[2] += (uint32_t)(mid >> 32);
+}
+
+/* Distributions of a fill (the rng_fill backend member). */
+typedef enum cn_rng_dist {
+  CN_RNG_RANDOM = 0,      /* [0, 1) of out's float dtype */
+  CN_RNG_NORMAL = 1,      /* params: loc, scale */
+  CN_RNG_UNIFORM = 2,     /* params: low, high */
+  CN_RNG_EXPONENTIAL = 3, /* params: scale */
+  CN_RNG_INTEGERS = 4,    /* params: int64 low, uint64 m - 1 (bits copied) */
+  CN_RNG_GAMMA = 5,       /* params: shape, scale */
+  CN_RNG_BETA = 6,        /* params: a, b */
+  CN_RNG_BINOMIAL = 7,    /* params: n, p (out int64) */
+  CN_RNG_POISSON = 8      /* params: lam (out int64) */
+} cn_rng_dist;
+
+#endif

@@ -1,0 +1,257 @@
+/* Median, percentiles and quantiles (include/cunumpy/stats.h) by
+ * introselect on host float64 lanes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cunumpy/stats.h"
+#include "stats_util.h"
+
+static void dswap(double *a, double *b) {
+  double t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* Places the k-th smallest of v[lo, hi) (no NaNs) at k, smaller before,
+ * larger after: quickselect with median-of-3 and Hoare partitions, a full
+ * sort after 2 log2(n) rounds. */
+static int dcmp(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return a < b ? -1 : a > b;
+}
+static void select_k(double *v, int64_t lo, int64_t hi, int64_t k) {
+  int depth = 0;
+  for (int64_t n = hi - lo; n > 1; n >>= 1) depth += 2;
+  while (hi - lo > 16) {
+    if (depth-- <= 0) {
+      qsort(v + lo, (size_t)(hi - lo), sizeof(double), dcmp);
+      return;
+    }
+    int64_t mid = lo + (hi - lo) / 2;
+    if (v[mid] < v[lo]) dswap(&v[mid], &v[lo]);
+    if (v[hi - 1] < v[lo]) dswap(&v[hi - 1], &v[lo]);
+    if (v[hi - 1] < v[mid]) dswap(&v[hi - 1], &v[mid]);
+    double p = v[mid];
+    /* Hoare partition of (lo, hi-1): v[lo] <= p <= v[hi-1] guard both
+     * scans and keep both parts non-empty. */
+    int64_t i = lo, j = hi - 1;
+    for (;;) {
+      do i++; while (v[i] < p);
+      do j--; while (v[j] > p);
+      if (i >= j) break;
+      dswap(&v[i], &v[j]);
+    }
+    /* v[lo..j] <= p <= v[j+1..hi) */
+    if (k <= j) hi = j + 1;
+    else lo = j + 1;
+  }
+  for (int64_t i = lo + 1; i < hi; i++) {
+    double t = v[i];
+    int64_t j = i - 1;
+    while (j >= lo && v[j] > t) {
+      v[j + 1] = v[j];
+      j--;
+    }
+    v[j + 1] = t;
+  }
+}
+
+/* k-th smallest after select_k(k) was applied: v[k]; the next one is the
+ * minimum of the part above k. */
+static double next_above(const double *v, int64_t k, int64_t n) {
+  double m = v[k + 1];
+  for (int64_t i = k + 2; i < n; i++)
+    if (v[i] < m) m = v[i];
+  return m;
+}
+
+/* NumPy's _lerp: exact at both ends. */
+static double lerp(double a, double b, double t) {
+  double d = b - a;
+  return t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
+}
+
+/* One quantile q in [0, 1] of v[0, n) (NaN-free, reordered in place). */
+static double quantile1(double *v, int64_t n, double q, int32_t method) {
+  double h = q * (double)(n - 1);
+  int64_t lo = (int64_t)floor(h);
+  double t = h - (double)lo;
+  if (lo >= n - 1) {
+    lo = n - 1;
+    t = 0;
+  }
+  switch (method) {
+  case CN_QUANTILE_LOWER:
+    select_k(v, 0, n, lo);
+    return v[lo];
+  case CN_QUANTILE_HIGHER: {
+    int64_t k = t > 0 ? lo + 1 : lo;
+    select_k(v, 0, n, k);
+    return v[k];
+  }
+  case CN_QUANTILE_NEAREST: {
+    int64_t k = (int64_t)nearbyint(h);
+    if (k > n - 1) k = n - 1;
+    select_k(v, 0, n, k);
+    return v[k];
+  }
+  default: {
+    select_k(v, 0, n, lo);
+    double a = v[lo];
+    if (t == 0) return a;
+    double b = next_above(v, lo, n);
+    return lerp(a, b, method == CN_QUANTILE_MIDPOINT ? 0.5 : t);
+  }
+  }
+}
+
+static double median1(double *v, int64_t n) {
+  int64_t k = n / 2;
+  select_k(v, 0, n, k);
+  if (n % 2) return v[k];
+  double hi = v[k];
+  double lo = v[0];
+  for (int64_t i = 1; i < k; i++)
+    if (v[i] > lo) lo = v[i];
+  return (lo + hi) / 2.0;
+}
+
+/* Shared driver: qs == NULL computes the median. */
+static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
+                               double scale, int32_t naxes,
+                               const int32_t *axes, int32_t method,
+                               int32_t keepdims, bool nan_skip,
+                               const char *fn) {
+  CN_CHECK_OUT(out, fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  cn_status st = cn_require_real(a, fn, "a");
+  if (st != CN_OK) return st;
+  if (method < CN_QUANTILE_LINEAR || method > CN_QUANTILE_MIDPOINT)
+    return cn_error(CN_ERR_VALUE, "%s: unknown method %d", fn, (int)method);
+  cn_array_s *hq = NULL;
+  int64_t nq = 1;
+  if (q) {
+    CN_CHECK_ARRAY(q, fn, "q");
+    if ((st = cn_require_real(q, fn, "q")) != CN_OK) return st;
+    /* A private copy: q itself may be what cn_host_f64 hands back. */
+    cn_array_s *hq0 = NULL;
+    if ((st = cn_host_f64(&hq0, q)) != CN_OK) return st;
+    st = cn_array_new(&hq, cn_cpu_backend(), 0, CN_FLOAT64, hq0->ndim,
+                      hq0->shape, CN_ORDER_C);
+    if (st == CN_OK)
+      memcpy(hq->data, hq0->data, sizeof(double) * (size_t)hq0->size);
+    cn_array_release(hq0);
+    if (st != CN_OK) return st;
+    nq = hq->size;
+    double *qv = (double *)hq->data;
+    for (int64_t i = 0; i < nq; i++) {
+      if (!(qv[i] >= 0 && qv[i] <= scale)) {
+        double bad = qv[i];
+        cn_array_release(hq);
+        return cn_error(CN_ERR_VALUE, "%s: %s must be in the range [0, %g], "
+                        "got %g", fn, scale == 1 ? "quantiles" : "percentiles",
+                        scale, bad);
+      }
+      qv[i] /= scale;
+    }
+  }
+  cn_lanes L;
+  st = cn_lanes_make(&L, a, naxes, axes, keepdims, fn);
+  if (st != CN_OK) {
+    cn_array_release(hq);
+    return st;
+  }
+  int32_t nd = 0;
+  int64_t shape[CN_MAX_DIMS];
+  if (q) {
+    if (q->ndim + L.out_nd > CN_MAX_DIMS) st = cn_error(CN_ERR_VALUE,
+                                                        "%s: too many dims", fn);
+    for (int32_t d = 0; d < q->ndim; d++) shape[nd++] = q->shape[d];
+  }
+  for (int32_t d = 0; d < L.out_nd && nd < CN_MAX_DIMS; d++)
+    shape[nd++] = L.out_shape[d];
+  cn_array_s *r = NULL;
+  if (st == CN_OK)
+    st = cn_array_new(&r, cn_cpu_backend(), 0, CN_FLOAT64, nd, shape,
+                      CN_ORDER_C);
+  double *buf = NULL;
+  if (st == CN_OK) {
+    buf = malloc(sizeof(double) * (size_t)(L.len > 0 ? L.len : 1));
+    if (!buf) st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  }
+  if (st == CN_OK) {
+    double *o = (double *)r->data;
+    const double *src = (const double *)L.h->data;
+    for (int64_t lane = 0; lane < L.nlanes; lane++) {
+      const double *x = src + lane * L.len;
+      int64_t n = 0;
+      bool has_nan = false;
+      for (int64_t i = 0; i < L.len; i++) {
+        if (x[i] != x[i]) {
+          has_nan = true;
+          if (nan_skip) continue;
+        }
+        buf[n++] = x[i];
+      }
+      for (int64_t j = 0; j < nq; j++) {
+        double v;
+        if ((has_nan && !nan_skip) || n == 0) v = NAN;
+        else if (!q) v = median1(buf, n);
+        else v = quantile1(buf, n, ((const double *)hq->data)[j], method);
+        o[j * L.nlanes + lane] = v;
+      }
+    }
+  }
+  free(buf);
+  cn_dtype rdt = a->dtype == CN_FLOAT32 ? CN_FLOAT32 : CN_FLOAT64;
+  if (q && (method == CN_QUANTILE_LOWER || method == CN_QUANTILE_HIGHER ||
+            method == CN_QUANTILE_NEAREST))
+    rdt = a->dtype;
+  cn_lanes_free(&L);
+  cn_array_release(hq);
+  if (st != CN_OK) {
+    cn_array_release(r);
+    return st;
+  }
+  return cn_result_to(out, r, a, rdt);
+}
+
+cn_status cn_median(cn_array *out, cn_array a, int32_t naxes,
+                    const int32_t *axes, int32_t keepdims) {
+  return quantile_impl(out, a, NULL, 1, naxes, axes, 0, keepdims, false,
+                       "cn_median");
+}
+cn_status cn_nanmedian(cn_array *out, cn_array a, int32_t naxes,
+                       const int32_t *axes, int32_t keepdims) {
+  return quantile_impl(out, a, NULL, 1, naxes, axes, 0, keepdims, true,
+                       "cn_nanmedian");
+}
+cn_status cn_percentile(cn_array *out, cn_array a, cn_array q, int32_t naxes,
+                        const int32_t *axes, int32_t method,
+                        int32_t keepdims) {
+  if (!q) return cn_error(CN_ERR_VALUE, "cn_percentile: argument 'q' is NULL");
+  return quantile_impl(out, a, q, 100, naxes, axes, method, keepdims, false,
+                       "cn_percentile");
+}
+cn_status cn_quantile(cn_array *out, cn_array a, cn_array q, int32_t naxes,
+                      const int32_t *axes, int32_t method, int32_t keepdims) {
+  if (!q) return cn_error(CN_ERR_VALUE, "cn_quantile: argument 'q' is NULL");
+  return quantile_impl(out, a, q, 1, naxes, axes, method, keepdims, false,
+                       "cn_quantile");
+}
+cn_status cn_nanpercentile(cn_array *out, cn_array a, cn_array q,
+                           int32_t naxes, const int32_t *axes, int32_t method,
+                           int32_t keepdims) {
+  if (!q)
+    return cn_error(CN_ERR_VALUE, "cn_nanpercentile: argument 'q' is NULL");
+  return quantile_impl(out, a, q, 100, naxes, axes, method, keepdims, true,
+                       "cn_nanpercentile");
+}
+cn_status cn_nanquantile(cn_array *out, cn_array a, cn_array q, int32_t naxes,
+                         const int32_t *axes, int32_t method,
+                         int32_t keepdims) {
+  if (!q) return cn_error(CN_ERR_VALUE, "cn_nanquantile: argument 'q' is NULL");
+  return quantile_impl(out, a, q, 1, naxes, axes, method, keepdims, true,
+                       "cn_nanquantile");
+}

@@ -1,0 +1,79 @@
+/* Host float64 lanes for the statistics entry points (stats_util.h). */
+#include "stats_util.h"
+
+#include <string.h>
+
+cn_status cn_host_f64(cn_array_s **out, const cn_array_s *a) {
+  cn_array_s *h = NULL;
+  cn_status st = cn_to_host(&h, (cn_array)a);
+  if (st != CN_OK) return st;
+  st = cn_as_contig(out, h, CN_FLOAT64);
+  cn_array_release(h);
+  return st;
+}
+
+cn_status cn_require_real(const cn_array_s *a, const char *fn,
+                          const char *arg) {
+  if (cn_is_complex(a->dtype))
+    return cn_error(CN_ERR_TYPE, "%s: argument '%s' has complex dtype %s, "
+                    "which is not supported", fn, arg, cn_dtype_name(a->dtype));
+  return CN_OK;
+}
+
+cn_status cn_lanes_make(cn_lanes *L, const cn_array_s *a, int32_t naxes,
+                        const int32_t *axes, int32_t keepdims,
+                        const char *fn) {
+  memset(L, 0, sizeof *L);
+  uint64_t mask;
+  cn_status st = cn_axes_mask(&mask, naxes, axes, a->ndim, fn);
+  if (st != CN_OK) return st;
+  int32_t perm[CN_MAX_DIMS], np = 0;
+  L->nlanes = 1;
+  L->len = 1;
+  for (int32_t d = 0; d < a->ndim; d++)
+    if (!(mask >> d & 1)) {
+      perm[np++] = d;
+      L->nlanes *= a->shape[d];
+      L->out_shape[L->out_nd++] = a->shape[d];
+    } else if (keepdims) {
+      L->out_shape[L->out_nd++] = 1;
+    }
+  if (keepdims) {
+    for (int32_t d = 0; d < a->ndim; d++)
+      if (!(mask >> d & 1)) L->out_shape[d] = a->shape[d];
+  }
+  for (int32_t d = 0; d < a->ndim; d++)
+    if (mask >> d & 1) {
+      perm[np++] = d;
+      L->len *= a->shape[d];
+    }
+  cn_array_s *pv = NULL;
+  st = cn_permute_dims(&pv, (cn_array)a, a->ndim, perm);
+  if (st == CN_OK) st = cn_host_f64(&L->h, pv);
+  cn_array_release(pv);
+  return st;
+}
+
+void cn_lanes_free(cn_lanes *L) {
+  cn_array_release(L->h);
+  L->h = NULL;
+}
+
+cn_status cn_result_to(cn_array *out, cn_array_s *h, const cn_array_s *like,
+                       cn_dtype dtype) {
+  cn_array_s *c = NULL, *d = NULL;
+  cn_status st = CN_OK;
+  if (dtype != CN_DTYPE_DEFAULT && dtype != h->dtype) {
+    st = cn_astype(&c, h, dtype, 1);
+  } else {
+    cn_array_retain(h);
+    c = h;
+  }
+  cn_array_release(h);
+  if (st != CN_OK) return st;
+  st = cn_idx_to_device_of(&d, c, like);
+  cn_array_release(c);
+  if (st != CN_OK) return st;
+  *out = d;
+  return CN_OK;
+}

@@ -1,0 +1,34 @@
+/* Host float64 lanes shared by the statistics entry points. */
+#ifndef CUNUMPY_STATS_UTIL_H
+#define CUNUMPY_STATS_UTIL_H
+
+#include "index_util.h"
+
+/* a with the reduced axes moved last, as a C-contiguous float64 host
+ * array: nlanes lanes of len values. out_nd/out_shape describe the result
+ * of the reduction (keepdims form when keepdims). */
+typedef struct cn_lanes {
+  cn_array_s *h;
+  int64_t nlanes, len;
+  int32_t out_nd;
+  int64_t out_shape[CN_MAX_DIMS];
+} cn_lanes;
+
+CN_INTERNAL cn_status cn_lanes_make(cn_lanes *L, const cn_array_s *a,
+                                    int32_t naxes, const int32_t *axes,
+                                    int32_t keepdims, const char *fn);
+CN_INTERNAL void cn_lanes_free(cn_lanes *L);
+
+/* Host C-contiguous float64 copy of a. */
+CN_INTERNAL cn_status cn_host_f64(cn_array_s **out, const cn_array_s *a);
+
+/* Rejects complex dtypes with CN_ERR_TYPE naming fn and the argument. */
+CN_INTERNAL cn_status cn_require_real(const cn_array_s *a, const char *fn,
+                                      const char *arg);
+
+/* Moves a host result to like's device, casting to dtype (DEFAULT keeps
+ * it). Releases h. */
+CN_INTERNAL cn_status cn_result_to(cn_array *out, cn_array_s *h,
+                                   const cn_array_s *like, cn_dtype dtype);
+
+#endif

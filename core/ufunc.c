@@ -1,0 +1,559 @@
+/* Public elementwise entry points (cn_<op> for every op of core/ops.def,
+ * cn_where, cn_round, cn_ufunc) and the op table. The entry logic is
+ * NumPy's ufunc machinery: validate, promote (NEP 50 weak scalars), pick a
+ * loop dtype, broadcast, cast, allocate or check the destination, and hand
+ * the resolved operands to the backend of the inputs' device. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- the op table ------------------------------------------------------ */
+
+static const cn_op_info cn_ops[CN_OP_COUNT_] = {
+#define CN_OP(name, nin, loops, out, expr, doc)                                \
+  {#name, nin, CN_LOOPS_##loops, CN_OUT_##out, #expr, doc},
+#include "ops.def"
+#undef CN_OP
+};
+
+/* "cn_<name>", for error messages. */
+static const char *const cn_op_fn[CN_OP_COUNT_] = {
+#define CN_OP(name, nin, loops, out, expr, doc) "cn_" #name,
+#include "ops.def"
+#undef CN_OP
+};
+
+const cn_op_info *cn_op_table(void) { return cn_ops; }
+
+bool cn_loop_class_has(cn_loop_class lc, cn_dtype dt) {
+  if (!cn_dtype_is_valid(dt))
+    return false;
+  switch (lc) {
+  case CN_LOOPS_ALL:
+    return true;
+  case CN_LOOPS_NUM:
+    return !cn_is_bool(dt);
+  case CN_LOOPS_REAL:
+    return !cn_is_complex(dt);
+  case CN_LOOPS_INTEGER:
+    return cn_is_integer(dt);
+  case CN_LOOPS_BITS:
+    return cn_is_integer(dt) || cn_is_bool(dt);
+  case CN_LOOPS_INEXACT:
+    return cn_is_float(dt) || cn_is_complex(dt);
+  case CN_LOOPS_FLOAT:
+    return cn_is_float(dt);
+  case CN_LOOPS_NOCPLX_NUM:
+    return cn_is_integer(dt) || cn_is_float(dt);
+  }
+  return false;
+}
+
+int32_t cn_op_count(void) { return CN_OP_COUNT_; }
+
+const char *cn_op_name(int32_t i) {
+  return i >= 0 && i < CN_OP_COUNT_ ? cn_ops[i].name : NULL;
+}
+
+static int32_t cn_op_find(const char *name) {
+  if (name == NULL)
+    return -1;
+  for (int32_t i = 0; i < CN_OP_COUNT_; i++)
+    if (strcmp(cn_ops[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+int32_t cn_op_nin(const char *name) {
+  int32_t i = cn_op_find(name);
+  return i < 0 ? -1 : cn_ops[i].nin;
+}
+
+/* ---- one call's resolution -------------------------------------------- */
+
+typedef struct cn_uf_call {
+  const char *fn;
+  int32_t n; /* inputs */
+  const char *const *argnames;
+  const cn_array_s *in[3];
+  cn_dtype want[3]; /* dtype each input is computed in */
+  cn_dtype odt;     /* result dtype */
+  cn_array_s *dst;  /* NULL or the caller's destination */
+  const cn_backend_ops *be;
+  int32_t nd;
+  int64_t shape[CN_MAX_DIMS];
+  cn_array_s *view[3]; /* cast + broadcast inputs (owned) */
+  cn_array_s *target;  /* what the kernel writes (owned reference) */
+} cn_uf_call;
+
+static const char *const cn_args1[] = {"x"};
+static const char *const cn_args2[] = {"x1", "x2"};
+static const char *const cn_args3[] = {"x", "lo", "hi"};
+static const char *const cn_args_where[] = {"cond", "x", "y"};
+
+static void cn_uf_release(cn_uf_call *c) {
+  for (int32_t i = 0; i < c->n; i++) {
+    cn_array_release(c->view[i]);
+    c->view[i] = NULL;
+  }
+  cn_array_release(c->target);
+  c->target = NULL;
+}
+
+/* Handles and devices; dst may be NULL. */
+static cn_status cn_uf_check_args(cn_uf_call *c, const cn_array *x,
+                                  cn_array dst) {
+  for (int32_t i = 0; i < c->n; i++) {
+    CN_CHECK_ARRAY(x[i], c->fn, c->argnames[i]);
+    c->in[i] = x[i];
+  }
+  if (dst != NULL)
+    CN_CHECK_ARRAY(dst, c->fn, "dst");
+  c->dst = dst;
+  const cn_array_s *a0 = c->in[0];
+  c->be = cn_array_backend(a0);
+  for (int32_t i = 0; i <= c->n; i++) {
+    const cn_array_s *a = i < c->n ? c->in[i] : dst;
+    if (a == NULL)
+      continue;
+    if (cn_array_backend(a) != c->be || a->buf->device_id != a0->buf->device_id)
+      return cn_error(CN_ERR_DEVICE,
+                      "%s: argument '%s' is on %s:%d but argument '%s' is on "
+                      "%s:%d",
+                      c->fn, i < c->n ? c->argnames[i] : "dst",
+                      cn_array_backend(a)->name, (int)a->buf->device_id,
+                      c->argnames[0], c->be->name, (int)a0->buf->device_id);
+  }
+  return CN_OK;
+}
+
+/* Promotes the given inputs together: strong dtypes first, then each weak
+ * scalar against the result (NEP 50); all-weak inputs promote as dtypes. */
+static cn_status cn_uf_promote(cn_dtype *out, const cn_uf_call *c,
+                               int32_t first, int32_t count) {
+  cn_dtype p = CN_DTYPE_DEFAULT;
+  bool have = false;
+  cn_status st;
+  for (int32_t i = first; i < first + count; i++) {
+    const cn_array_s *a = c->in[i];
+    if (a->flags & CN_FLAG_WEAK_SCALAR)
+      continue;
+    if (!have) {
+      p = a->dtype;
+      have = true;
+    } else if ((st = cn_result_type(&p, p, a->dtype)) != CN_OK) {
+      return cn_error_prefix(st, c->fn);
+    }
+  }
+  for (int32_t i = first; i < first + count; i++) {
+    const cn_array_s *a = c->in[i];
+    if (!(a->flags & CN_FLAG_WEAK_SCALAR))
+      continue;
+    if (!have) {
+      p = a->dtype;
+      have = true;
+      continue;
+    }
+    if ((st = cn_result_type_scalar(&p, p, a->weak)) != CN_OK)
+      return cn_error_prefix(st, c->fn);
+  }
+  *out = p;
+  return CN_OK;
+}
+
+/* Loop dtype of op for promoted dtype p: p itself when the op has a loop
+ * for it, else the first loop dtype (promotion order) p casts to safely. */
+static cn_status cn_uf_loop_dtype(cn_dtype *out, int32_t op, cn_dtype p,
+                                  const char *fn) {
+  const cn_op_info *info = &cn_ops[op];
+  /* NumPy's true division computes every integer input in float64 */
+  if (op == CN_OPID_divide && (cn_is_integer(p) || cn_is_bool(p)))
+    p = CN_FLOAT64;
+  if (cn_loop_class_has(info->loops, p)) {
+    *out = p;
+    return CN_OK;
+  }
+  for (int32_t i = 0; i < CN_NUM_DTYPES; i++) {
+    cn_dtype d = cn_dtype_from_index(i);
+    if (cn_loop_class_has(info->loops, d) && cn_can_cast_safe(p, d)) {
+      *out = d;
+      return CN_OK;
+    }
+  }
+  return cn_error(CN_ERR_TYPE, "%s: no loop for dtype %s", fn,
+                  cn_dtype_name(p));
+}
+
+static cn_dtype cn_uf_out_dtype(int32_t op, cn_dtype ct) {
+  switch (cn_ops[op].out) {
+  case CN_OUT_BOOL:
+    return CN_BOOL;
+  case CN_OUT_REAL:
+    return cn_real_dtype(ct);
+  default:
+    return ct;
+  }
+}
+
+static void cn_uf_fmt_shape(char *buf, size_t cap, int32_t nd,
+                            const int64_t *shape) {
+  /* Python's tuple spelling: (), (3,), (2,3) */
+  size_t k = 0;
+  buf[k++] = '(';
+  for (int32_t i = 0; i < nd && k + 24 < cap; i++)
+    k += (size_t)snprintf(buf + k, cap - k, i ? ",%lld" : "%lld",
+                          (long long)shape[i]);
+  snprintf(buf + k, cap - k, nd == 1 ? ",)" : ")");
+}
+
+/* Memory span [lo, hi) of an array's elements; lo == hi when empty. */
+static void cn_uf_span(const cn_array_s *a, uintptr_t *lo, uintptr_t *hi) {
+  uintptr_t l = (uintptr_t)a->data, h = l;
+  if (a->size == 0) {
+    *lo = *hi = l;
+    return;
+  }
+  int64_t isz = cn_itemsize(a->dtype);
+  for (int32_t d = 0; d < a->ndim; d++) {
+    int64_t span = (a->shape[d] - 1) * a->strides[d] * isz;
+    if (span < 0)
+      l -= (uintptr_t)(-span);
+    else
+      h += (uintptr_t)span;
+  }
+  *lo = l;
+  *hi = h + (uintptr_t)isz;
+}
+
+/* True when writing dst elementwise could clobber input v before it is
+ * read: they share memory and are not the exact same elements. */
+static bool cn_uf_unsafe_overlap(const cn_array_s *dst, const cn_array_s *v) {
+  if (dst->buf != v->buf)
+    return false;
+  uintptr_t dl, dh, vl, vh;
+  cn_uf_span(dst, &dl, &dh);
+  cn_uf_span(v, &vl, &vh);
+  if (dh <= vl || vh <= dl)
+    return false;
+  if (dst->data != v->data || cn_itemsize(dst->dtype) != cn_itemsize(v->dtype))
+    return true;
+  for (int32_t d = 0; d < dst->ndim; d++)
+    if (dst->shape[d] > 1 && dst->strides[d] != v->strides[d])
+      return true;
+  return false;
+}
+
+/* Shapes, dst checks, casts, broadcasting and the output allocation. */
+static cn_status cn_uf_prepare(cn_uf_call *c) {
+  cn_status st =
+      cn_broadcast_shape_arrays(&c->nd, c->shape, c->n, c->in, c->fn);
+  if (st != CN_OK)
+    return st;
+  cn_array_s *dst = c->dst;
+  if (dst != NULL) {
+    int32_t nd2;
+    int64_t shape2[CN_MAX_DIMS];
+    const cn_array_s *all[4] = {c->in[0], c->in[1], c->in[2], NULL};
+    all[c->n] = dst;
+    st = cn_broadcast_shape_arrays(&nd2, shape2, c->n + 1, all, c->fn);
+    if (st == CN_OK &&
+        (nd2 != dst->ndim ||
+         memcmp(shape2, dst->shape, sizeof(int64_t) * (size_t)nd2) != 0))
+      st = CN_ERR_SHAPE;
+    if (st != CN_OK) {
+      char b1[200], b2[200];
+      cn_uf_fmt_shape(b1, sizeof b1, dst->ndim, dst->shape);
+      cn_uf_fmt_shape(b2, sizeof b2, c->nd, c->shape);
+      return cn_error(CN_ERR_SHAPE,
+                      "%s: argument 'dst' has shape %s but the inputs "
+                      "broadcast to shape %s",
+                      c->fn, b1, b2);
+    }
+    c->nd = dst->ndim;
+    memcpy(c->shape, dst->shape, sizeof(int64_t) * (size_t)c->nd);
+    if (!cn_array_writeable(dst))
+      return cn_error(CN_ERR_VALUE, "%s: argument 'dst' is read-only", c->fn);
+    int32_t ok = 0;
+    cn_can_cast(&ok, c->odt, dst->dtype, CN_CAST_SAME_KIND);
+    if (!ok)
+      return cn_error(CN_ERR_TYPE,
+                      "%s: cannot cast the result from %s to dst's dtype %s "
+                      "with casting rule 'same_kind'",
+                      c->fn, cn_dtype_name(c->odt), cn_dtype_name(dst->dtype));
+  }
+  /* Inputs: cast in their own shape (cheaper than after broadcasting). */
+  for (int32_t i = 0; i < c->n; i++) {
+    const cn_array_s *src = c->in[i];
+    cn_array_s *cast = NULL;
+    if (src->dtype != c->want[i]) {
+      st = cn_array_new_like(&cast, src, c->want[i]);
+      if (st == CN_OK && (st = c->be->assign(cast, src)) != CN_OK) {
+        cn_array_release(cast);
+        cast = NULL;
+      }
+      if (st != CN_OK)
+        return cn_error_prefix(st, c->fn);
+      src = cast;
+    }
+    if (src->ndim == c->nd &&
+        memcmp(src->shape, c->shape, sizeof(int64_t) * (size_t)c->nd) == 0) {
+      /* already full shape: no view handle needed (saves small calls) */
+      if (cast == NULL)
+        cn_array_retain((cn_array_s *)src);
+      c->view[i] = (cn_array_s *)src;
+      continue;
+    }
+    st = cn_broadcast_view(&c->view[i], src, c->nd, c->shape, c->fn);
+    cn_array_release(cast);
+    if (st != CN_OK)
+      return st;
+  }
+  /* Output: dst itself when its dtype fits and no input overlaps it in a
+   * way the loop could clobber, else a fresh array. */
+  if (dst != NULL && dst->dtype == c->odt) {
+    bool safe = true;
+    for (int32_t i = 0; i < c->n && safe; i++)
+      safe = !cn_uf_unsafe_overlap(dst, c->view[i]);
+    if (safe) {
+      cn_array_retain(dst);
+      c->target = dst;
+      return CN_OK;
+    }
+  }
+  const cn_array_s *proto = dst;
+  for (int32_t i = 0; i < c->n && proto == NULL; i++) {
+    const cn_array_s *a = c->in[i];
+    if (a->ndim == c->nd && a->size > 0 &&
+        memcmp(a->shape, c->shape, sizeof(int64_t) * (size_t)c->nd) == 0)
+      proto = a;
+  }
+  if (proto != NULL)
+    st = cn_array_new_like(&c->target, proto, c->odt);
+  else
+    st = cn_array_new(&c->target, c->be, c->in[0]->buf->device_id, c->odt,
+                      c->nd, c->shape, CN_ORDER_C);
+  if (st != CN_OK)
+    return cn_error_prefix(st, c->fn);
+  return CN_OK;
+}
+
+/* Moves the result to dst when it went through a temporary; sets *out. */
+static cn_status cn_uf_finish(cn_uf_call *c, cn_array *out) {
+  if (c->dst != NULL && c->target != c->dst) {
+    cn_status st = c->be->assign(c->dst, c->target);
+    if (st != CN_OK)
+      return cn_error_prefix(st, c->fn);
+    cn_array_release(c->target);
+    cn_array_retain(c->dst);
+    c->target = c->dst;
+  }
+  *out = c->target;
+  c->target = NULL;
+  return CN_OK;
+}
+
+static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
+                             cn_array dst, const char *fn) {
+  cn_uf_call c = {0};
+  c.fn = fn;
+  c.n = cn_ops[op].nin;
+  c.argnames = c.n == 1 ? cn_args1 : c.n == 2 ? cn_args2 : cn_args3;
+  CN_CHECK_OUT(out, fn);
+  cn_status st = cn_uf_check_args(&c, x, dst);
+  if (st != CN_OK)
+    return st;
+  cn_dtype p = CN_DTYPE_DEFAULT, ct = CN_DTYPE_DEFAULT;
+  if ((st = cn_uf_promote(&p, &c, 0, c.n)) != CN_OK ||
+      (st = cn_uf_loop_dtype(&ct, op, p, fn)) != CN_OK)
+    return st;
+  for (int32_t i = 0; i < c.n; i++)
+    c.want[i] = ct;
+  c.odt = cn_uf_out_dtype(op, ct);
+  if (c.be->elementwise == NULL || c.be->assign == NULL)
+    return cn_error(CN_ERR_UNSUPPORTED,
+                    "%s: the %s backend has no elementwise kernels", fn,
+                    c.be->name);
+  st = cn_uf_prepare(&c);
+  if (st == CN_OK) {
+    st = c.be->elementwise(op, ct, c.n, (const cn_array_s *const *)c.view,
+                           c.target);
+    if (st != CN_OK)
+      st = cn_error_prefix(st, fn);
+  }
+  if (st == CN_OK)
+    st = cn_uf_finish(&c, out);
+  cn_uf_release(&c);
+  return st;
+}
+
+/* One definition per op of ops.def. */
+#define CN_UF_DEF_1(name)                                                      \
+  cn_status cn_##name(cn_array *out, cn_array x, cn_array dst) {               \
+    const cn_array in[1] = {x};                                                \
+    return cn_uf_apply(out, CN_OPID_##name, in, dst, "cn_" #name);             \
+  }
+#define CN_UF_DEF_2(name)                                                      \
+  cn_status cn_##name(cn_array *out, cn_array x1, cn_array x2, cn_array dst) { \
+    const cn_array in[2] = {x1, x2};                                           \
+    return cn_uf_apply(out, CN_OPID_##name, in, dst, "cn_" #name);             \
+  }
+#define CN_UF_DEF_3(name)                                                      \
+  cn_status cn_##name(cn_array *out, cn_array x, cn_array lo, cn_array hi,     \
+                      cn_array dst) {                                          \
+    const cn_array in[3] = {x, lo, hi};                                        \
+    return cn_uf_apply(out, CN_OPID_##name, in, dst, "cn_" #name);             \
+  }
+#define CN_OP(name, nin, loops, out, expr, doc) CN_UF_DEF_##nin(name)
+#include "ops.def"
+#undef CN_OP
+
+cn_status cn_ufunc(cn_array *out, const char *name, int32_t nin,
+                   const cn_array *inputs, cn_array dst) {
+  CN_CHECK_OUT(out, "cn_ufunc");
+  if (name == NULL)
+    return cn_error(CN_ERR_VALUE, "cn_ufunc: argument 'name' is NULL");
+  int32_t op = cn_op_find(name);
+  if (op < 0)
+    return cn_error(CN_ERR_VALUE, "cn_ufunc: unknown op '%.64s'", name);
+  if (nin != cn_ops[op].nin)
+    return cn_error(CN_ERR_VALUE, "cn_ufunc: op '%s' takes %d inputs, got %d",
+                    name, (int)cn_ops[op].nin, (int)nin);
+  if (inputs == NULL)
+    return cn_error(CN_ERR_VALUE, "cn_ufunc: argument 'inputs' is NULL");
+  return cn_uf_apply(out, op, inputs, dst, cn_op_fn[op]);
+}
+
+/* ---- where ------------------------------------------------------------- */
+
+cn_status cn_where(cn_array *out, cn_array cond, cn_array x, cn_array y,
+                   cn_array dst) {
+  const char *fn = "cn_where";
+  cn_uf_call c = {0};
+  c.fn = fn;
+  c.n = 3;
+  c.argnames = cn_args_where;
+  CN_CHECK_OUT(out, fn);
+  const cn_array in[3] = {cond, x, y};
+  cn_status st = cn_uf_check_args(&c, in, dst);
+  if (st != CN_OK)
+    return st;
+  cn_dtype p = CN_DTYPE_DEFAULT;
+  if ((st = cn_uf_promote(&p, &c, 1, 2)) != CN_OK)
+    return st;
+  c.want[0] = CN_BOOL;
+  c.want[1] = c.want[2] = c.odt = p;
+  if (c.be->where == NULL || c.be->assign == NULL)
+    return cn_error(CN_ERR_UNSUPPORTED,
+                    "%s: the %s backend has no where kernel", fn, c.be->name);
+  st = cn_uf_prepare(&c);
+  if (st == CN_OK) {
+    st = c.be->where(c.view[0], c.view[1], c.view[2], c.target);
+    if (st != CN_OK)
+      st = cn_error_prefix(st, fn);
+  }
+  if (st == CN_OK)
+    st = cn_uf_finish(&c, out);
+  cn_uf_release(&c);
+  return st;
+}
+
+/* ---- round ------------------------------------------------------------- */
+
+/* NumPy's around: y = rint(x * 10**d) / 10**d (x / 10**-d and * for d < 0),
+ * computed in x's dtype for floats and complex and in float64 for integers,
+ * then cast back. */
+cn_status cn_round(cn_array *out, cn_array x, int32_t decimals, cn_array dst) {
+  const char *fn = "cn_round";
+  CN_CHECK_OUT(out, fn);
+  CN_CHECK_ARRAY(x, fn, "x");
+  if (dst != NULL) {
+    CN_CHECK_ARRAY(dst, fn, "dst");
+    if (cn_array_backend(dst) != cn_array_backend(x) ||
+        dst->buf->device_id != x->buf->device_id)
+      return cn_error(CN_ERR_DEVICE,
+                      "%s: argument 'dst' is on %s:%d but argument 'x' is on "
+                      "%s:%d",
+                      fn, cn_array_backend(dst)->name, (int)dst->buf->device_id,
+                      cn_array_backend(x)->name, (int)x->buf->device_id);
+    if (dst->ndim != x->ndim ||
+        memcmp(dst->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim) != 0) {
+      char b1[200], b2[200];
+      cn_uf_fmt_shape(b1, sizeof b1, dst->ndim, dst->shape);
+      cn_uf_fmt_shape(b2, sizeof b2, x->ndim, x->shape);
+      return cn_error(CN_ERR_SHAPE,
+                      "%s: argument 'dst' has shape %s but 'x' has shape %s",
+                      fn, b1, b2);
+    }
+    if (!cn_array_writeable(dst))
+      return cn_error(CN_ERR_VALUE, "%s: argument 'dst' is read-only", fn);
+    int32_t ok = 0;
+    cn_can_cast(&ok, x->dtype, dst->dtype, CN_CAST_SAME_KIND);
+    if (!ok)
+      return cn_error(CN_ERR_TYPE,
+                      "%s: cannot cast the result from %s to dst's dtype %s "
+                      "with casting rule 'same_kind'",
+                      fn, cn_dtype_name(x->dtype), cn_dtype_name(dst->dtype));
+  }
+  if (cn_is_bool(x->dtype))
+    return cn_error(CN_ERR_TYPE, "%s: no loop for dtype bool", fn);
+  bool is_int = cn_is_integer(x->dtype);
+  cn_status st;
+  if (is_int && decimals >= 0) {
+    if (dst != NULL) {
+      if ((st = cn_assign(dst, x)) != CN_OK)
+        return cn_error_prefix(st, fn);
+      cn_array_retain(dst);
+      *out = dst;
+      return CN_OK;
+    }
+    if ((st = cn_copy(out, x, CN_ORDER_K)) != CN_OK)
+      return cn_error_prefix(st, fn);
+    return CN_OK;
+  }
+  double f = pow(10.0, decimals >= 0 ? (double)decimals : -(double)decimals);
+  cn_array fs = NULL, xin = NULL, t = NULL, t2 = NULL, res = NULL;
+  if ((st = cn_scalar_array(&fs, cn_scalar_float(f))) != CN_OK)
+    goto done;
+  if (is_int) {
+    if ((st = cn_astype(&xin, x, CN_FLOAT64, 1)) != CN_OK)
+      goto done;
+  } else {
+    cn_array_retain(x);
+    xin = x;
+  }
+  if ((st = decimals >= 0 ? cn_multiply(&t, xin, fs, NULL)
+                          : cn_divide(&t, xin, fs, NULL)) != CN_OK)
+    goto done;
+  if ((st = cn_rint(&t2, t, t)) != CN_OK)
+    goto done;
+  cn_array_release(t2);
+  t2 = NULL;
+  if ((st = decimals >= 0 ? cn_divide(&t2, t, fs, t)
+                          : cn_multiply(&t2, t, fs, t)) != CN_OK)
+    goto done;
+  if (is_int) {
+    if ((st = cn_astype(&res, t, x->dtype, 0)) != CN_OK)
+      goto done;
+  } else {
+    cn_array_retain(t);
+    res = t;
+  }
+  if (dst != NULL) {
+    if ((st = cn_assign(dst, res)) != CN_OK)
+      goto done;
+    cn_array_retain(dst);
+    *out = dst;
+  } else {
+    *out = res;
+    res = NULL;
+  }
+done:
+  cn_array_release(fs);
+  cn_array_release(xin);
+  cn_array_release(t);
+  cn_array_release(t2);
+  cn_array_release(res);
+  return st == CN_OK ? st : cn_error_prefix(st, fn);
+}

@@ -1,0 +1,166 @@
+/* cunumpy/linalg.h: products, contractions and linear algebra (NumPy's
+ * numpy.* products and numpy.linalg), on OpenBLAS/LAPACKE for the CPU.
+ *
+ * Common rules. Inputs are never modified and may have any strides.
+ * Decompositions accept stacked matrices (..., M, N) and return stacked
+ * results. Compute dtypes: float32, float64, complex64, complex128 stay as
+ * they are; bool and integer inputs are computed in float64 (products keep
+ * integer dtypes, as NumPy). A LAPACK failure (singular matrix, matrix not
+ * positive definite, no convergence) is CN_ERR_VALUE with a message that
+ * starts "LinAlgError: " (Python raises numpy.linalg.LinAlgError); NaNs are
+ * never returned in place of an error. Every output handle is a new
+ * reference; on failure nothing is written to any output. */
+#ifndef CUNUMPY_LINALG_H
+#define CUNUMPY_LINALG_H
+
+#include "cunumpy/array.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- products ------------------------------------------------------- */
+
+/* Matrix product with NumPy's matmul rules: stacked matrices broadcast over
+ * the leading dims; a 1-d operand is a row (a) or column (b) vector whose
+ * axis is removed from the result. CN_ERR_VALUE for 0-d operands,
+ * CN_ERR_SHAPE for mismatched core dims or batch dims that do not broadcast.
+ * dst (may be NULL) receives the result (shape must match, dtype is cast);
+ * *out is then a new reference to dst. */
+CN_API cn_status cn_matmul(cn_array *out, cn_array a, cn_array b, cn_array dst);
+/* numpy.dot: scalar product for 0-d operands, inner product of 1-d vectors,
+ * matmul for 2-d, else a sum over the last axis of a and the second-to-last
+ * of b. CN_ERR_SHAPE when those extents differ. dst as cn_matmul. */
+CN_API cn_status cn_dot(cn_array *out, cn_array a, cn_array b, cn_array dst);
+/* sum(conj(a.ravel()) * b.ravel()), a 0-d result. CN_ERR_SHAPE when the
+ * sizes differ. */
+CN_API cn_status cn_vdot(cn_array *out, cn_array a, cn_array b);
+/* Sum product over the last axes (0-d operands scale the other). */
+CN_API cn_status cn_inner(cn_array *out, cn_array a, cn_array b);
+/* Outer product of the flattened operands, shape (a.size, b.size). */
+CN_API cn_status cn_outer(cn_array *out, cn_array a, cn_array b);
+/* Sum product over axes_a[i] of a and axes_b[i] of b (naxes pairs). With
+ * axes_a and axes_b both NULL, naxes is NumPy's integer form: the last
+ * naxes axes of a with the first naxes axes of b. CN_ERR_INDEX for an axis
+ * out of range, CN_ERR_VALUE for a repeated axis or negative naxes,
+ * CN_ERR_SHAPE for extents that differ. */
+CN_API cn_status cn_tensordot(cn_array *out, cn_array a, cn_array b,
+                              int32_t naxes, const int32_t *axes_a,
+                              const int32_t *axes_b);
+/* Einstein summation over n operands ("ij,jk->ik", implicit output when
+ * "->" is absent, "..." broadcasting). Supported: any subscripts whose
+ * operands each have letters a-z/A-Z, repeated letters within an operand
+ * (diagonals), sums over letters absent from the output, and contractions
+ * between operands (evaluated pairwise, left to right, as batched matmul
+ * plus permutations). CN_ERR_VALUE names the offending subscript. */
+CN_API cn_status cn_einsum(cn_array *out, const char *subscripts, int32_t n,
+                           const cn_array *operands);
+/* Kronecker product (block matrix of a[i] * b). */
+CN_API cn_status cn_kron(cn_array *out, cn_array a, cn_array b);
+/* Sum along the diagonal (offset, axis1, axis2) as numpy.trace; dtype
+ * CN_DTYPE_DEFAULT uses sum's accumulator dtype. CN_ERR_VALUE for ndim < 2
+ * or axis1 == axis2, CN_ERR_INDEX for axes out of range. */
+CN_API cn_status cn_trace(cn_array *out, cn_array a, int64_t offset,
+                          int32_t axis1, int32_t axis2, cn_dtype dtype);
+/* Read-only view of the diagonal (offset, axis1, axis2), appended as the
+ * last axis, as numpy.diagonal. Errors as cn_trace. */
+CN_API cn_status cn_diagonal(cn_array *out, cn_array a, int64_t offset,
+                             int32_t axis1, int32_t axis2);
+/* Cross product of 2- or 3-vectors along axisa of a and axisb of b
+ * (broadcast), result vectors along axisc (2-vectors give a scalar z,
+ * without that axis). CN_ERR_VALUE for other vector lengths. */
+CN_API cn_status cn_cross(cn_array *out, cn_array a, cn_array b, int32_t axisa,
+                          int32_t axisb, int32_t axisc);
+/* Product of n >= 2 matrices in the cheapest association order; the first
+ * and last may be 1-d. CN_ERR_VALUE for n < 2 or operands not 2-d. */
+CN_API cn_status cn_linalg_multi_dot(cn_array *out, int32_t n,
+                                     const cn_array *arrays);
+/* a**n for stacked square matrices (n < 0 inverts first; n == 0 gives the
+ * identity). Integer dtypes are kept for n >= 0. */
+CN_API cn_status cn_linalg_matrix_power(cn_array *out, cn_array a, int64_t n);
+
+/* ---- decompositions ------------------------------------------------- */
+
+/* Cholesky factor: lower L with L @ L^H == a, or upper U with U^H @ U == a
+ * when upper. LinAlgError when not positive definite. */
+CN_API cn_status cn_linalg_cholesky(cn_array *out, cn_array a, int32_t upper);
+
+/* numpy.linalg.qr modes. */
+typedef enum cn_qr_mode {
+  CN_QR_REDUCED = 0,  /* q (M, K), r (K, N), K = min(M, N) */
+  CN_QR_COMPLETE = 1, /* q (M, M), r (M, N) */
+  CN_QR_R = 2,        /* r (K, N) only; q must be NULL */
+  CN_QR_FORCE_INT32_ = 0x7fffffff
+} cn_qr_mode;
+/* QR factorisation. q may be NULL only in mode CN_QR_R. */
+CN_API cn_status cn_linalg_qr(cn_array *q, cn_array *r, cn_array a,
+                              cn_qr_mode mode);
+/* Singular values s (real, descending); with compute_uv, u and vh such that
+ * u @ diag(s) @ vh == a (full_matrices: square u and vh). u and vh must be
+ * NULL when !compute_uv. LinAlgError when the SVD does not converge. */
+CN_API cn_status cn_linalg_svd(cn_array *u, cn_array *s, cn_array *vh,
+                               cn_array a, int32_t full_matrices,
+                               int32_t compute_uv);
+/* Eigenvalues w and right eigenvectors v (columns) of square matrices. As
+ * NumPy, real inputs give real w and v when every eigenvalue is real, else
+ * complex. v may be NULL (eigvals). */
+CN_API cn_status cn_linalg_eig(cn_array *w, cn_array *v, cn_array a);
+CN_API cn_status cn_linalg_eigvals(cn_array *w, cn_array a);
+/* Eigenvalues (real, ascending) and orthonormal eigenvectors of Hermitian
+ * matrices, reading the lower triangle (upper when upper != 0). */
+CN_API cn_status cn_linalg_eigh(cn_array *w, cn_array *v, cn_array a,
+                                int32_t upper);
+CN_API cn_status cn_linalg_eigvalsh(cn_array *w, cn_array a, int32_t upper);
+
+/* ---- norms and numbers ---------------------------------------------- */
+
+/* Norm orders (numpy.linalg.norm's ord). CN_NORM_P takes the number p
+ * (INFINITY and -INFINITY allowed; p == 0 counts non-zeros for vectors). */
+typedef enum cn_norm_ord {
+  CN_NORM_DEFAULT = 0, /* ord=None: 2-norm of vectors, Frobenius matrices */
+  CN_NORM_P = 1,
+  CN_NORM_FRO = 2,
+  CN_NORM_NUC = 3,
+  CN_NORM_FORCE_INT32_ = 0x7fffffff
+} cn_norm_ord;
+/* Vector norm over one axis or matrix norm over two (naxes 1 or 2), or,
+ * with naxes == -1 (axis=None), the vector norm of a 1-d or flattened
+ * array (ord must then be default) or the matrix norm of a 2-d array.
+ * Matrix orders: fro, nuc, p in {1, -1, 2, -2, inf, -inf}. Result is real.
+ * CN_ERR_VALUE for an invalid order for the number of axes. */
+CN_API cn_status cn_linalg_norm(cn_array *out, cn_array a, cn_norm_ord ord,
+                                double p, int32_t naxes, const int32_t *axes,
+                                int32_t keepdims);
+/* Condition number in the given matrix norm (default: 2-norm, via SVD). */
+CN_API cn_status cn_linalg_cond(cn_array *out, cn_array a, cn_norm_ord ord,
+                                double p);
+/* Determinant, and sign with log|det| (singular: 0 and -inf, no error). */
+CN_API cn_status cn_linalg_det(cn_array *out, cn_array a);
+CN_API cn_status cn_linalg_slogdet(cn_array *sign, cn_array *logabsdet,
+                                   cn_array a);
+/* Rank: number of singular values > tol (tol < 0: S.max() * max(M, N) *
+ * eps, NumPy's default). */
+CN_API cn_status cn_linalg_matrix_rank(cn_array *out, cn_array a, double tol);
+
+/* ---- solving -------------------------------------------------------- */
+
+/* x with a @ x == b. b is (..., M) when its ndim is 1, else (..., M, K)
+ * (stacks broadcast). LinAlgError for a singular a. */
+CN_API cn_status cn_linalg_solve(cn_array *out, cn_array a, cn_array b);
+/* Inverse of stacked square matrices. LinAlgError when singular. */
+CN_API cn_status cn_linalg_inv(cn_array *out, cn_array a);
+/* Pseudo-inverse via SVD; singular values <= rcond * max(s) are dropped
+ * (rcond < 0 selects NumPy's default 1e-15). */
+CN_API cn_status cn_linalg_pinv(cn_array *out, cn_array a, double rcond);
+/* Least-squares solution of a @ x == b for a 2-d a (M, N) and b (M) or
+ * (M, K): x, residuals (sum of squared residuals per column when M > N and
+ * rank == N, else empty), rank (0-d int64) and s (singular values of a).
+ * rcond < 0 selects eps * max(M, N). Any output pointer but x may be NULL. */
+CN_API cn_status cn_linalg_lstsq(cn_array *x, cn_array *residuals,
+                                 cn_array *rank, cn_array *s, cn_array a,
+                                 cn_array b, double rcond);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,143 @@
+/* cunumpy/stats.h: order statistics, averages, covariance, histograms,
+ * differences, convolution, interpolation and integration, with NumPy's
+ * semantics. Real (and bool) inputs; complex inputs are CN_ERR_TYPE unless
+ * stated. Results are new arrays on the input's device; inputs are never
+ * modified. Axes follow reduce.h (naxes CN_ALL_AXES = all, CN_AXIS_NONE =
+ * flattened for single-axis functions); out-of-range axes are
+ * CN_ERR_INDEX. Values are computed in float64 (float32 inputs give
+ * float32 results where NumPy keeps the dtype). */
+#ifndef CUNUMPY_STATS_H
+#define CUNUMPY_STATS_H
+
+#include "cunumpy/array.h"
+#include "cunumpy/reduce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Quantile methods (NumPy's method=). */
+typedef enum cn_quantile_method {
+  CN_QUANTILE_LINEAR = 0,
+  CN_QUANTILE_LOWER = 1,
+  CN_QUANTILE_HIGHER = 2,
+  CN_QUANTILE_NEAREST = 3, /* round half to even on the virtual index */
+  CN_QUANTILE_MIDPOINT = 4,
+  CN_QUANTILE_FORCE_INT32_ = 0x7fffffff
+} cn_quantile_method;
+
+/* Median over the axes (introselect per lane). A NaN in a lane gives NaN;
+ * an empty lane gives NaN. float64 result (float32 for float32). */
+CN_API cn_status cn_median(cn_array *out, cn_array a, int32_t naxes,
+                           const int32_t *axes, int32_t keepdims);
+/* Same, ignoring NaNs (all-NaN lanes give NaN). */
+CN_API cn_status cn_nanmedian(cn_array *out, cn_array a, int32_t naxes,
+                              const int32_t *axes, int32_t keepdims);
+/* q-th percentiles (q in [0, 100]) / quantiles (q in [0, 1]) over the axes.
+ * q is a real array of any shape; the result has shape q.shape + the
+ * reduced shape. LOWER / HIGHER / NEAREST keep a's dtype, the others give
+ * float64 (float32 for float32). CN_ERR_VALUE for q out of range or an
+ * unknown method. The nan* forms ignore NaNs. */
+CN_API cn_status cn_percentile(cn_array *out, cn_array a, cn_array q,
+                               int32_t naxes, const int32_t *axes,
+                               int32_t method, int32_t keepdims);
+CN_API cn_status cn_quantile(cn_array *out, cn_array a, cn_array q,
+                             int32_t naxes, const int32_t *axes,
+                             int32_t method, int32_t keepdims);
+CN_API cn_status cn_nanpercentile(cn_array *out, cn_array a, cn_array q,
+                                  int32_t naxes, const int32_t *axes,
+                                  int32_t method, int32_t keepdims);
+CN_API cn_status cn_nanquantile(cn_array *out, cn_array a, cn_array q,
+                                int32_t naxes, const int32_t *axes,
+                                int32_t method, int32_t keepdims);
+
+/* Weighted average along axis (CN_AXIS_NONE: all). weights (may be NULL:
+ * plain mean) has a's shape or is 1-d with the axis' length. CN_ERR_VALUE
+ * when the weights of a lane sum to zero, CN_ERR_SHAPE for mismatched
+ * weights. */
+CN_API cn_status cn_average(cn_array *out, cn_array a, cn_array weights,
+                            int32_t axis);
+
+/* Covariance matrix of the variables in m (1-d or 2-d; rows are variables
+ * when rowvar, else columns), with y's variables appended when y is not
+ * NULL. ddof < 0 selects the default (0 with bias, else 1). A single
+ * variable gives a 0-d result. CN_ERR_VALUE for ndim > 2. */
+CN_API cn_status cn_cov(cn_array *out, cn_array m, cn_array y, int32_t rowvar,
+                        int32_t bias, int32_t ddof);
+/* Pearson correlation coefficients (cov normalised, clipped to [-1, 1]). */
+CN_API cn_status cn_corrcoef(cn_array *out, cn_array x, cn_array y,
+                             int32_t rowvar);
+
+/* Histogram of the flattened a. Bins are the 1-d increasing edges array
+ * when edges is not NULL (CN_ERR_VALUE when not monotonic), else nbins
+ * (>= 1) equal bins over [lo, hi] when has_range, else over the data's
+ * [min, max] (widened by 0.5 each side when equal; CN_ERR_VALUE when not
+ * finite). Values outside the edges are ignored; the last bin includes its
+ * right edge. hist is int64 counts, or float64 with weights (a's shape) or
+ * density (counts / (total * bin width)). edges_out (may be NULL) receives
+ * the float64 edges. */
+CN_API cn_status cn_histogram(cn_array *hist, cn_array *edges_out, cn_array a,
+                              int64_t nbins, cn_array edges, int32_t has_range,
+                              double lo, double hi, cn_array weights,
+                              int32_t density);
+/* 2-d histogram of the points (x[i], y[i]) with nx * ny equal bins over
+ * range (xlo, xhi, ylo, yhi) when range is not NULL, else over the data.
+ * hist (nx, ny) as cn_histogram's; xedges / yedges may be NULL. */
+CN_API cn_status cn_histogram2d(cn_array *hist, cn_array *xedges,
+                                cn_array *yedges, cn_array x, cn_array y,
+                                int64_t nx, int64_t ny, const double *range,
+                                cn_array weights, int32_t density);
+/* Occurrences of each value of the non-negative 1-d integer x, length
+ * max(max(x) + 1, minlength); float64 sums of weights when weights (x's
+ * shape) is not NULL, else int64. CN_ERR_VALUE for negative values or
+ * minlength. */
+CN_API cn_status cn_bincount(cn_array *out, cn_array x, cn_array weights,
+                             int64_t minlength);
+/* Indices of the bins (1-d, monotonic increasing or decreasing) each x
+ * falls in, as NumPy's digitize (right selects closed right edges). int64
+ * result of x's shape. CN_ERR_VALUE for non-monotonic bins. */
+CN_API cn_status cn_digitize(cn_array *out, cn_array x, cn_array bins,
+                             int32_t right);
+
+/* max - min along axis (CN_AXIS_NONE: all), in a's dtype. */
+CN_API cn_status cn_ptp(cn_array *out, cn_array a, int32_t axis,
+                        int32_t keepdims);
+/* n-th discrete difference along axis (bool uses !=). n == 0 returns a
+ * copy; CN_ERR_VALUE for n < 0 or a 0-d a. */
+CN_API cn_status cn_diff(cn_array *out, cn_array a, int32_t n, int32_t axis);
+/* Gradient along one axis with uniform spacing dx: central differences
+ * inside, one-sided of edge_order 1 or 2 at the ends. float64 result
+ * (float32 for float32). CN_ERR_VALUE when the axis has fewer than
+ * edge_order + 1 elements or edge_order is not 1 or 2. */
+CN_API cn_status cn_gradient(cn_array *out, cn_array a, int32_t axis,
+                             double dx, int32_t edge_order);
+
+/* Modes of convolve / correlate. */
+#define CN_CONV_FULL 0
+#define CN_CONV_SAME 1
+#define CN_CONV_VALID 2
+/* Discrete 1-d linear convolution / cross-correlation of non-empty 1-d a
+ * and v, as NumPy (full: N+M-1 values, same: max(N, M), valid:
+ * max(N, M) - min(N, M) + 1). Result in the promoted dtype of a and v
+ * (computed in float64). CN_ERR_VALUE for empty inputs or a bad mode. */
+CN_API cn_status cn_convolve(cn_array *out, cn_array a, cn_array v,
+                             int32_t mode);
+CN_API cn_status cn_correlate(cn_array *out, cn_array a, cn_array v,
+                              int32_t mode);
+
+/* Piecewise-linear interpolation of (xp, fp) at x (any shape; float64
+ * result). xp is 1-d increasing, fp of its length. left / right (may be
+ * NULL: fp[0] / fp[-1]) are used outside [xp[0], xp[-1]]. CN_ERR_VALUE for
+ * empty or mismatched xp/fp. */
+CN_API cn_status cn_interp(cn_array *out, cn_array x, cn_array xp, cn_array fp,
+                           const double *left, const double *right);
+/* Trapezoidal integral of y along axis, with sample points x (1-d of the
+ * axis' length, or NULL for uniform spacing dx). CN_ERR_SHAPE for a
+ * mismatched x. */
+CN_API cn_status cn_trapezoid(cn_array *out, cn_array y, cn_array x, double dx,
+                              int32_t axis);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,474 @@
+/* cn_typemaps.i: how the C ABI's parameter conventions become Python.
+ *
+ * - A returned cn_status that is not CN_OK raises the exception of its
+ *   status class with the cn_last_error() text (cn_pyarray.i: cnpy_raise).
+ * - Non-const pointer parameters are outputs (the ABI puts them first); they
+ *   disappear from the Python signature and become the return value (a
+ *   tuple when there are several). A cn_array output becomes a
+ *   cunumpy.ndarray that releases its handle exactly once.
+ * - cn_array inputs take arrays, Python scalars (weak, NEP 50) and anything
+ *   asarray accepts; `dst` also takes None (NULL).
+ * - dtype, order and casting inputs take NumPy dtypes/types/strings; shapes
+ *   take an int or a sequence; axes take None, an int or a sequence.
+ * Typemaps match by type (and by name where a type alone is ambiguous), so
+ * a new header that follows the conventions needs no new typemap. */
+
+%include <stdint.i>
+
+/* ---- status ---------------------------------------------------------------- */
+
+%typemap(out) cn_status {
+  if ($1 != CN_OK) {
+    cnpy_raise($1);
+    SWIG_fail;
+  }
+  $result = Py_NewRef(Py_None);
+}
+
+/* Functions that take a status (cn_status_name) take an int. */
+%typemap(in) cn_status {
+  long v = PyLong_AsLong($input);
+  if (v == -1 && PyErr_Occurred())
+    SWIG_fail;
+  $1 = (cn_status)v;
+}
+
+/* ---- array handles ------------------------------------------------------ */
+
+%typemap(in) cn_array (cnpy_tmp tmp = {NULL, NULL}) {
+  if (cnpy_operand($input, &$1, &tmp, 0) < 0)
+    SWIG_fail;
+}
+%typemap(freearg) cn_array {
+  cnpy_tmp_free(&tmp$argnum);
+}
+%typemap(in) cn_array dst (cnpy_tmp tmp = {NULL, NULL}) {
+  if (cnpy_operand($input, &$1, &tmp, 1) < 0)
+    SWIG_fail;
+}
+%typemap(in) cn_array dst_or_null = cn_array dst;
+
+%typemap(in, numinputs=0) cn_array * (cn_array tmp = NULL) {
+  $1 = &tmp;
+}
+%typemap(argout) cn_array * {
+  PyObject *o = cnpy_wrap(*$1);
+  *$1 = NULL;
+  $result = cnpy_append($result, o);
+  if (!$result)
+    SWIG_fail;
+}
+/* Outputs the call did not write (an error after a partial success can not
+ * happen: the ABI writes all or nothing) need no cleanup. */
+
+/* Sequences of input arrays: (count, pointer) pairs. */
+%typemap(in) (int32_t n, const cn_array *arrays) (cnpy_handle_list l),
+             (int32_t nin, const cn_array *inputs) (cnpy_handle_list l),
+             (int32_t n, const cn_array *indices) (cnpy_handle_list l),
+             (int32_t n, const cn_array *choices) (cnpy_handle_list l),
+             (int32_t n, const cn_array *operands) (cnpy_handle_list l) {
+  if (cnpy_handle_list_arg($input, &l) < 0) {
+    cnpy_handle_list_free(&l);
+    SWIG_fail;
+  }
+  $1 = l.n;
+  $2 = l.h;
+}
+%typemap(freearg) (int32_t n, const cn_array *arrays),
+                  (int32_t nin, const cn_array *inputs),
+                  (int32_t n, const cn_array *indices),
+                  (int32_t n, const cn_array *choices),
+                  (int32_t n, const cn_array *operands) {
+  cnpy_handle_list_free(&l$argnum);
+}
+
+/* cn_broadcast_arrays: n outputs for n inputs, returned as a tuple. */
+%typemap(in) (cn_array *outs, int32_t n, const cn_array *arrays)
+    (cnpy_handle_list l, cn_array outs[CN_MAX_DIMS * 2]) {
+  if (cnpy_handle_list_arg($input, &l) < 0) {
+    cnpy_handle_list_free(&l);
+    SWIG_fail;
+  }
+  $1 = outs;
+  $2 = l.n;
+  $3 = l.h;
+}
+%typemap(argout) (cn_array *outs, int32_t n, const cn_array *arrays) {
+  PyObject *t = PyTuple_New($2);
+  for (int32_t i = 0; i < $2; i++) {
+    PyObject *o = t ? cnpy_wrap($1[i]) : (cn_array_release($1[i]), NULL);
+    if (t && !o)
+      Py_CLEAR(t);
+    else if (t)
+      PyTuple_SET_ITEM(t, i, o);
+  }
+  if (!t)
+    SWIG_fail;
+  $result = cnpy_append($result, t);
+}
+%typemap(freearg) (cn_array *outs, int32_t n, const cn_array *arrays) {
+  cnpy_handle_list_free(&l$argnum);
+}
+
+/* cn_nonzero-style outputs: up to CN_MAX_DIMS arrays, returned as a tuple. */
+%typemap(in, numinputs=0) (cn_array *outs, int32_t cap)
+    (cn_array outs[CN_MAX_DIMS]) {
+  memset(outs, 0, sizeof outs);
+  $1 = outs;
+  $2 = CN_MAX_DIMS;
+}
+%typemap(argout) (cn_array *outs, int32_t cap) {
+  int32_t n = 0;
+  while (n < CN_MAX_DIMS && $1[n])
+    n++;
+  PyObject *t = PyTuple_New(n);
+  for (int32_t i = 0; i < n; i++) {
+    PyObject *o = t ? cnpy_wrap($1[i]) : (cn_array_release($1[i]), NULL);
+    if (t && !o)
+      Py_CLEAR(t);
+    else if (t)
+      PyTuple_SET_ITEM(t, i, o);
+  }
+  if (!t)
+    SWIG_fail;
+  $result = cnpy_append($result, t);
+}
+
+/* ---- scalar outputs ----------------------------------------------------- */
+
+%define CNPY_OUT_SCALAR(TYPE, CONVERT)
+%typemap(in, numinputs=0) TYPE * (TYPE tmp = 0) {
+  $1 = &tmp;
+}
+%typemap(argout) TYPE * {
+  $result = cnpy_append($result, CONVERT);
+  if (!$result)
+    SWIG_fail;
+}
+%enddef
+CNPY_OUT_SCALAR(int64_t, PyLong_FromLongLong((long long)*$1))
+CNPY_OUT_SCALAR(int32_t, PyLong_FromLong((long)*$1))
+CNPY_OUT_SCALAR(double, PyFloat_FromDouble(*$1))
+CNPY_OUT_SCALAR(cn_dtype, PyLong_FromLong((long)*$1))
+CNPY_OUT_SCALAR(cn_dtype_kind, PyLong_FromLong((long)*$1))
+CNPY_OUT_SCALAR(void *, PyLong_FromVoidPtr(*$1))
+
+/* SWIG drops qualifiers when it looks for a typemap, so the output
+ * typemaps above would also claim const pointers (inputs): clear them. */
+%typemap(argout) const int64_t *, const int32_t *, const double *,
+                 const cn_array * ""
+%typemap(in, numinputs=1) const int64_t *, const int32_t * {
+  PyErr_SetString(PyExc_TypeError, "this pointer argument is not supported "
+                                   "from Python");
+  SWIG_fail;
+}
+
+%typemap(in, numinputs=0) cn_scalar * (cn_scalar tmp) {
+  memset(&tmp, 0, sizeof tmp);
+  $1 = &tmp;
+}
+%typemap(argout) cn_scalar * {
+  $result = cnpy_append($result, cnpy_scalar_to_py(*$1));
+  if (!$result)
+    SWIG_fail;
+}
+
+/* A (char *buf, int64_t cap) pair is a string output. */
+%typemap(in, numinputs=0) (char *name, int64_t name_cap) (char buf[256]) {
+  buf[0] = 0;
+  $1 = buf;
+  $2 = sizeof buf;
+}
+%typemap(argout) (char *name, int64_t name_cap) {
+  $result = cnpy_append($result, PyUnicode_FromString($1));
+  if (!$result)
+    SWIG_fail;
+}
+
+/* ---- scalar inputs -------------------------------------------------------- */
+
+%typemap(in) cn_scalar {
+  int r = cnpy_scalar_from_py($input, &$1, 0);
+  if (r < 0)
+    SWIG_fail;
+  if (r == 0) {
+    PyErr_Format(PyExc_TypeError, "expected a number, got '%.100s'",
+                 Py_TYPE($input)->tp_name);
+    SWIG_fail;
+  }
+}
+
+%typemap(in) cn_dtype {
+  if (cnpy_dtype_arg($input, &$1) < 0)
+    SWIG_fail;
+}
+%typemap(in) cn_order {
+  if (cnpy_order_arg($input, &$1) < 0)
+    SWIG_fail;
+}
+%typemap(in) cn_casting {
+  if (cnpy_casting_arg($input, &$1) < 0)
+    SWIG_fail;
+}
+
+/* Single axes: None is CN_AXIS_NONE (flatten first). */
+%typemap(in) int32_t axis {
+  if ($input == Py_None) {
+    $1 = CN_AXIS_NONE;
+  } else {
+    long v = PyLong_AsLong($input);
+    if (v == -1 && PyErr_Occurred())
+      SWIG_fail;
+    if (v < INT32_MIN + 1 || v > INT32_MAX) {
+      PyErr_Format(PyExc_IndexError, "axis %ld is out of bounds", v);
+      SWIG_fail;
+    }
+    $1 = (int32_t)v;
+  }
+}
+
+/* ---- shapes and axes ------------------------------------------------------ */
+
+%typemap(in) (int32_t ndim, const int64_t *shape) (int64_t tmp[CN_MAX_DIMS]) {
+  if (cnpy_shape_arg($input, &$1, tmp) < 0)
+    SWIG_fail;
+  $2 = tmp;
+}
+%typemap(in) (int32_t ns, const int64_t *s) (int64_t tmp[CN_MAX_DIMS]) {
+  if ($input == Py_None) {
+    $1 = -1;
+    $2 = NULL;
+  } else {
+    if (cnpy_shape_arg($input, &$1, tmp) < 0)
+      SWIG_fail;
+    $2 = tmp;
+  }
+}
+%typemap(in) (int32_t naxes, const int32_t *axes) (int32_t tmp[CN_MAX_DIMS]) {
+  const int32_t *p = NULL;
+  if (cnpy_axes_arg($input, &$1, tmp, &p) < 0)
+    SWIG_fail;
+  $2 = ($2_ltype)p;
+}
+
+/* Variable-count outputs (cn_split): the parts come back as a tuple. */
+%typemap(in, numinputs=0) (cn_array *outs, int32_t cap, int32_t *nout)
+    (cn_array *outs = NULL, int32_t nout = 0) {
+  outs = (cn_array *)calloc(4096, sizeof(cn_array));
+  if (!outs) {
+    PyErr_NoMemory();
+    SWIG_fail;
+  }
+  $1 = outs;
+  $2 = 4096;
+  $3 = &nout;
+}
+%typemap(argout) (cn_array *outs, int32_t cap, int32_t *nout) {
+  PyObject *t = PyTuple_New(*$3);
+  for (int32_t i = 0; i < *$3; i++) {
+    PyObject *o = t ? cnpy_wrap($1[i]) : (cn_array_release($1[i]), NULL);
+    if (t && !o)
+      Py_CLEAR(t);
+    else if (t)
+      PyTuple_SET_ITEM(t, i, o);
+  }
+  if (!t)
+    SWIG_fail;
+  $result = cnpy_append($result, t);
+}
+%typemap(freearg) (cn_array *outs, int32_t cap, int32_t *nout) {
+  free(outs$argnum);
+}
+
+/* Optional int64 lists: None is (0, NULL). */
+%typemap(in) (int32_t nidx, const int64_t *indices) (int64_t *buf = NULL) {
+  $1 = 0;
+  $2 = NULL;
+  if ($input != Py_None) {
+    PyObject *seq = PySequence_Fast($input, "expected a sequence of ints");
+    if (!seq)
+      SWIG_fail;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    buf = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+    for (Py_ssize_t i = 0; buf && i < n; i++) {
+      buf[i] = (int64_t)PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+    }
+    Py_DECREF(seq);
+    if (!buf) {
+      PyErr_NoMemory();
+      SWIG_fail;
+    }
+    if (PyErr_Occurred())
+      SWIG_fail;
+    $1 = (int32_t)n;
+    $2 = buf;
+  }
+}
+%typemap(freearg) (int32_t nidx, const int64_t *indices) {
+  free(buf$argnum);
+}
+
+%typemap(in) (int32_t nreps, const int64_t *reps) (int64_t tmp[CN_MAX_DIMS]),
+             (int32_t ndim, const int64_t *dims) (int64_t tmp[CN_MAX_DIMS]) {
+  if (cnpy_shape_arg($input, &$1, tmp) < 0)
+    SWIG_fail;
+  $2 = tmp;
+}
+
+/* Flat (before, after) pairs. */
+%typemap(in) const int64_t *pad_width (int64_t tmp[2 * CN_MAX_DIMS]) {
+  int32_t n = 0;
+  PyObject *seq = PySequence_Fast($input, "expected a sequence of ints");
+  if (!seq)
+    SWIG_fail;
+  n = (int32_t)PySequence_Fast_GET_SIZE(seq);
+  if (n > 2 * CN_MAX_DIMS) {
+    Py_DECREF(seq);
+    PyErr_SetString(PyExc_ValueError, "too many pad widths");
+    SWIG_fail;
+  }
+  for (int32_t i = 0; i < n; i++)
+    tmp[i] = (int64_t)PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+  Py_DECREF(seq);
+  if (PyErr_Occurred())
+    SWIG_fail;
+  $1 = tmp;
+}
+
+/* (shifts, axes) given as one Python pair; axes None rolls the flat array. */
+%typemap(in) (int32_t nshift, const int64_t *shifts, const int32_t *axes)
+    (int64_t sh[CN_MAX_DIMS], int32_t ax[CN_MAX_DIMS]) {
+  PyObject *shifts_o = NULL, *axes_o = NULL;
+  int32_t ns = 0, na = 0;
+  const int32_t *axp = NULL;
+  if (!PyArg_ParseTuple($input, "OO", &shifts_o, &axes_o))
+    SWIG_fail;
+  if (cnpy_shape_arg(shifts_o, &ns, sh) < 0)
+    SWIG_fail;
+  if (axes_o != Py_None) {
+    if (cnpy_axes_arg(axes_o, &na, ax, &axp) < 0)
+      SWIG_fail;
+    if (na != ns) {
+      PyErr_SetString(PyExc_ValueError,
+                      "shift and axis must have the same length");
+      SWIG_fail;
+    }
+  }
+  $1 = ns;
+  $2 = sh;
+  $3 = ($3_ltype)axp;
+}
+
+/* ---- CUDA handles (cunumpy/cuda.h) ---------------------------------------- */
+
+/* Streams, events and raw device/host pointers travel as Python ints; the
+ * package wraps streams and events in objects that destroy them once. */
+%define CNPY_OPAQUE(TYPE)
+%typemap(in, numinputs=0) TYPE * (TYPE tmp = NULL) {
+  $1 = &tmp;
+}
+%typemap(argout) TYPE * {
+  $result = cnpy_append($result, PyLong_FromVoidPtr((void *)*$1));
+  if (!$result)
+    SWIG_fail;
+}
+%typemap(in) TYPE {
+  if ($input == Py_None) {
+    $1 = NULL;
+  } else {
+    $1 = (TYPE)PyLong_AsVoidPtr($input);
+    if (PyErr_Occurred())
+      SWIG_fail;
+  }
+}
+%enddef
+CNPY_OPAQUE(cn_stream)
+CNPY_OPAQUE(cn_event)
+
+%typemap(in) void *native, void *ptr {
+  if ($input == Py_None) {
+    $1 = NULL;
+  } else {
+    $1 = PyLong_AsVoidPtr($input);
+    if (PyErr_Occurred())
+      SWIG_fail;
+  }
+}
+
+/* ---- optional arrays and values ------------------------------------------ */
+
+/* Optional array arguments: None is NULL. */
+%typemap(in) cn_array sorter = cn_array dst;
+%typemap(in) cn_array weights = cn_array dst;
+%typemap(in) cn_array y = cn_array dst;
+%typemap(in) cn_array edges = cn_array dst;
+%typemap(in) cn_array p = cn_array dst;
+
+/* Optional doubles: None is NULL. */
+%typemap(in) const double *left (double v), const double *right (double v) {
+  if ($input == Py_None) {
+    $1 = NULL;
+  } else {
+    v = PyFloat_AsDouble($input);
+    if (v == -1.0 && PyErr_Occurred())
+      SWIG_fail;
+    $1 = &v;
+  }
+}
+/* ((xmin, xmax), (ymin, ymax)) flattened to 4 doubles, or None. */
+%typemap(in) const double *range (double v[4]) {
+  if ($input == Py_None) {
+    $1 = NULL;
+  } else {
+    PyObject *seq = PySequence_Fast($input, "range must be 4 numbers");
+    if (!seq)
+      SWIG_fail;
+    if (PySequence_Fast_GET_SIZE(seq) != 4) {
+      Py_DECREF(seq);
+      PyErr_SetString(PyExc_ValueError, "range must be 4 numbers");
+      SWIG_fail;
+    }
+    for (int i = 0; i < 4; i++)
+      v[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    if (PyErr_Occurred())
+      SWIG_fail;
+    $1 = v;
+  }
+}
+
+%typemap(in) (int32_t nkth, const int64_t *kth) (int64_t tmp[CN_MAX_DIMS]) {
+  if (cnpy_shape_arg($input, &$1, tmp) < 0)
+    SWIG_fail;
+  $2 = tmp;
+}
+%typemap(in) (int32_t n, const cn_array *keys) (cnpy_handle_list l) {
+  if (cnpy_handle_list_arg($input, &l) < 0) {
+    cnpy_handle_list_free(&l);
+    SWIG_fail;
+  }
+  $1 = l.n;
+  $2 = l.h;
+}
+%typemap(freearg) (int32_t n, const cn_array *keys) {
+  cnpy_handle_list_free(&l$argnum);
+}
+
+/* Random generators travel as ints like streams; cunumpy.random.Generator
+ * owns one and releases it once. */
+CNPY_OPAQUE(cn_rng)
+
+/* cn_trapezoid(y, x, ...): x is optional but "x" names required inputs
+ * elsewhere, so this pair comes from Python as one tuple (y, x or None). */
+%typemap(in) (cn_array y, cn_array x)
+    (cnpy_tmp ty = {NULL, NULL}, cnpy_tmp tx = {NULL, NULL}) {
+  PyObject *yo = NULL, *xo = NULL;
+  if (!PyArg_ParseTuple($input, "OO", &yo, &xo))
+    SWIG_fail;
+  if (cnpy_operand(yo, &$1, &ty, 0) < 0 || cnpy_operand(xo, &$2, &tx, 1) < 0)
+    SWIG_fail;
+}
+%typemap(freearg) (cn_array y, cn_array x) {
+  cnpy_tmp_free(&ty$argnum);
+  cnpy_tmp_free(&tx$argnum);
+}

@@ -1,0 +1,117 @@
+/* cunumpy.i: the SWIG interface of the low-level Python module
+ * cunumpy._cnlib (built with -builtin: no Python shadow classes; SWIG names
+ * the C extension _<module>, and its generated cnlib.py is not used).
+ *
+ * Every public header is %included as is; the typemaps in cn_typemaps.i
+ * turn the ABI's conventions into Python ones, so a new header usually needs
+ * one %include line here and nothing else. The package (bindings/python/
+ * cunumpy) builds the NumPy-style API on top. */
+
+%module(package="cunumpy") cnlib
+
+%{
+#include "cunumpy/cunumpy.h"
+#include "cunumpy/memory.h"
+#include "cunumpy/index.h"
+#include "cunumpy/linalg.h"
+#include "cunumpy/fft.h"
+#include "cunumpy/manip.h"
+#include "cunumpy/cuda.h"
+#include "cunumpy/sort.h"
+#include "cunumpy/stats.h"
+#include "cunumpy/random.h"
+%}
+
+/* SWIG's parser does not know GCC attributes (CN_API uses one). */
+#define __attribute__(x)
+
+%include "cn_pyarray.i"
+%include "cn_typemaps.i"
+%include "cn_interop.i"
+
+
+/* Replaced by hand-written code (C slots, buffer protocol, DLPack capsules)
+ * or meaningless in Python (raw memory, callbacks, C scalar builders). */
+%ignore cn_array_retain;
+%ignore cn_array_release;
+%ignore cn_array_shape;
+%ignore cn_array_strides;
+%ignore cn_from_host;
+%ignore cn_wrap_host;
+%ignore cn_copy_to_buffer;
+%ignore cn_slice;
+%ignore cn_moveaxis;
+%ignore cn_broadcast_shapes;
+%ignore cn_to_dlpack;
+%ignore cn_to_dlpack_legacy;
+%ignore cn_from_dlpack;
+%ignore cn_from_dlpack_legacy;
+%ignore cn_last_error_copy;
+%ignore cn_scalar_bool;
+%ignore cn_scalar_int;
+%ignore cn_scalar_uint;
+%ignore cn_scalar_float;
+%ignore cn_scalar_complex;
+%ignore cn_scalar;
+%ignore cn_release_fn;
+%ignore cn_tensordot;
+%ignore cn_rng_spawn;
+%ignore cn_rng_get_state;
+%ignore cn_rng_set_state;
+%ignore cn_rng_retain;
+%ignore DLPackVersion;
+%ignore DLDevice;
+%ignore DLDataType;
+%ignore DLTensor;
+%ignore DLManagedTensor;
+%ignore DLManagedTensorVersioned;
+
+%include "cunumpy/status.h"
+%include "cunumpy/dtype.h"
+%include "cunumpy/array.h"
+%include "cunumpy/view.h"
+%include "cunumpy/backend.h"
+%include "cunumpy/memory.h"
+%include "cunumpy/ufunc.h"
+%include "cunumpy/reduce.h"
+%include "cunumpy/index.h"
+%include "cunumpy/linalg.h"
+%include "cunumpy/fft.h"
+%include "cunumpy/manip.h"
+%include "cunumpy/cuda.h"
+%include "cunumpy/sort.h"
+%include "cunumpy/stats.h"
+%include "cunumpy/random.h"
+
+%init %{
+  if (PyType_Ready(&cnpy_array_type) < 0)
+    return NULL;
+  Py_INCREF(&cnpy_array_type);
+  if (PyModule_AddObject(m, "Handle", (PyObject *)&cnpy_array_type) < 0)
+    return NULL;
+  if (PyType_Ready(&cnpy_ufunc_type) < 0)
+    return NULL;
+  Py_INCREF(&cnpy_ufunc_type);
+  if (PyModule_AddObject(m, "UfuncBase", (PyObject *)&cnpy_ufunc_type) < 0)
+    return NULL;
+  cnpy_exc_device = PyErr_NewExceptionWithDoc(
+      "cunumpy.DeviceError",
+      "A device is unavailable or arrays live on different devices.",
+      PyExc_RuntimeError, NULL);
+  cnpy_exc_backend = PyErr_NewExceptionWithDoc(
+      "cunumpy.BackendError",
+      "A backend library call (CUDA, BLAS, FFTW) failed.", PyExc_RuntimeError,
+      NULL);
+  cnpy_exc_internal = PyErr_NewExceptionWithDoc(
+      "cunumpy.InternalError", "An internal cunumpy error (a bug).",
+      PyExc_RuntimeError, NULL);
+  if (!cnpy_exc_device || !cnpy_exc_backend || !cnpy_exc_internal)
+    return NULL;
+  Py_INCREF(cnpy_exc_device);
+  Py_INCREF(cnpy_exc_backend);
+  Py_INCREF(cnpy_exc_internal);
+  if (PyModule_AddObject(m, "DeviceError", cnpy_exc_device) < 0 ||
+      PyModule_AddObject(m, "BackendError", cnpy_exc_backend) < 0 ||
+      PyModule_AddObject(m, "InternalError", cnpy_exc_internal) < 0)
+    return NULL;
+%}

@@ -1,0 +1,40 @@
+# CUDA backend tests that need no GPU (included by tests/CMakeLists.txt):
+# NVRTC compiles every generated kernel, the disk kernel cache, and the
+# plugin's handshake and probe (no driver here: error 35 -> readable reason).
+# tests/test_cuda.cpp (the public API and the CPU fallback) is an ordinary
+# Catch2 test. The GPU checks are in tests/gpu/ (run by tests/gpu/run.sh).
+if(TARGET cunumpy_cuda)
+  add_executable(cuda_nvrtc_kernels ${CMAKE_CURRENT_SOURCE_DIR}/cuda/nvrtc_kernels.c)
+  target_link_libraries(cuda_nvrtc_kernels PRIVATE cunumpy_cuda_codegen cunumpy)
+  target_compile_options(cuda_nvrtc_kernels PRIVATE ${CUNUMPY_WARNINGS})
+  foreach(mode elementwise reductions casts cache)
+    add_test(NAME cuda_nvrtc_${mode} COMMAND cuda_nvrtc_kernels ${mode} 90)
+  endforeach()
+  # The kernel cache test points CUNUMPY_KERNEL_CACHE at a temporary folder.
+  set_tests_properties(cuda_nvrtc_elementwise cuda_nvrtc_reductions
+                       PROPERTIES TIMEOUT 900)
+
+  add_executable(cuda_plugin_probe ${CMAKE_CURRENT_SOURCE_DIR}/cuda/plugin_probe.c)
+  target_include_directories(cuda_plugin_probe PRIVATE ${PROJECT_SOURCE_DIR}/core)
+  target_link_libraries(cuda_plugin_probe PRIVATE cunumpy ${CMAKE_DL_LIBS})
+  target_compile_options(cuda_plugin_probe PRIVATE ${CUNUMPY_WARNINGS})
+  add_dependencies(cuda_plugin_probe cunumpy_cuda)
+  add_test(NAME cuda_plugin_probe
+           COMMAND cuda_plugin_probe $<TARGET_FILE:cunumpy_cuda>)
+
+  # The GPU check and benchmark programs are built here but run only by
+  # tests/gpu/run.sh, on a machine with a GPU.
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/gpu/gpu_check.c)
+    add_executable(cuda_gpu_check ${CMAKE_CURRENT_SOURCE_DIR}/gpu/gpu_check.c)
+    target_link_libraries(cuda_gpu_check PRIVATE cunumpy m)
+    target_include_directories(cuda_gpu_check PRIVATE ${PROJECT_SOURCE_DIR}/core)
+    target_compile_options(cuda_gpu_check PRIVATE ${CUNUMPY_WARNINGS})
+    add_dependencies(cuda_gpu_check cunumpy_cuda)
+  endif()
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/gpu/bench_gpu.c)
+    add_executable(cuda_bench_gpu ${CMAKE_CURRENT_SOURCE_DIR}/gpu/bench_gpu.c)
+    target_link_libraries(cuda_bench_gpu PRIVATE cunumpy m)
+    target_compile_options(cuda_bench_gpu PRIVATE ${CUNUMPY_WARNINGS})
+    add_dependencies(cuda_bench_gpu cunumpy_cuda)
+  endif()
+endif()

@@ -1,0 +1,42 @@
+"""CuPy side of the GPU benchmark (tests/gpu/run.sh): the ops of
+tests/gpu/bench_gpu.c timed the same way (CUDA events around `iters` runs
+after two warm-up runs), printed as RESULT cupy <op> <dtype> <ms> <GB/s>."""
+import sys
+
+import cupy as cp
+
+n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000_000
+iters = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+moved = {"copy": 2, "a+b": 3, "a*b+c": 4, "sin": 2, "sum": 1, "std": 1,
+         "argmax": 1}
+
+for dt in (cp.float32, cp.float64):
+    a = cp.linspace(-3.0, 3.0, n, dtype=dt)
+    b = a.copy()
+    c = a.copy()
+    d = cp.empty_like(a)
+    ops = {
+        "copy": lambda: cp.copyto(d, a),
+        "a+b": lambda: a + b,
+        "a*b+c": lambda: a * b + c,
+        "sin": lambda: cp.sin(a),
+        "sum": lambda: a.sum(),
+        "std": lambda: a.std(),
+        "argmax": lambda: a.argmax(),
+    }
+    for name, f in ops.items():
+        f()
+        f()
+        cp.cuda.Device().synchronize()
+        e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+        e0.record()
+        for _ in range(iters):
+            f()
+        e1.record()
+        e1.synchronize()
+        ms = cp.cuda.get_elapsed_time(e0, e1) / iters
+        gbs = moved[name] * n * a.itemsize / (ms * 1e6)
+        print(f"RESULT cupy {name} {cp.dtype(dt).name} {ms:.4f} {gbs:.1f}",
+              flush=True)
+    del a, b, c, d
+    cp.get_default_memory_pool().free_all_blocks()

@@ -1,0 +1,111 @@
+/* GPU benchmark of the CUDA backend (run by tests/gpu/run.sh): a+b, a*b+c,
+ * sin, sum, std and argmax on N float32 / float64 elements (default 1e8),
+ * timed with CUDA events on the current stream, with the achieved
+ * bandwidth against a device-to-device copy of the same array. Prints
+ *   RESULT cunumpy <op> <dtype> <ms> <GB/s>
+ * lines (tests/gpu/bench_cupy.py prints the same for CuPy). Usage:
+ *   bench_gpu [N] [iterations] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cunumpy/cunumpy.h>
+
+#define OK(expr)                                                               \
+  do {                                                                         \
+    cn_status st_ = (expr);                                                    \
+    if (st_ != CN_OK) {                                                        \
+      fprintf(stderr, "bench_gpu: %s -> %s: %s\n", #expr, cn_status_name(st_), \
+              cn_last_error());                                                \
+      exit(2);                                                                 \
+    }                                                                          \
+  } while (0)
+
+static cn_array A, B, C, D;
+static int g_which;
+
+/* One run of op g_which; results are released at once (the pool reuses
+ * their memory, as CuPy's does). */
+static void run_op(void) {
+  cn_array r = NULL, t = NULL;
+  switch (g_which) {
+  case 0:
+    OK(cn_assign(D, A));
+    return;
+  case 1:
+    OK(cn_add(&r, A, B, NULL));
+    break;
+  case 2:
+    OK(cn_multiply(&t, A, B, NULL));
+    OK(cn_add(&r, t, C, NULL));
+    break;
+  case 3:
+    OK(cn_sin(&r, A, NULL));
+    break;
+  case 4:
+    OK(cn_sum(&r, A, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL));
+    break;
+  case 5:
+    OK(cn_std(&r, A, CN_ALL_AXES, NULL, 0, 0.0, CN_DTYPE_DEFAULT, NULL));
+    break;
+  default:
+    OK(cn_argmax(&r, A, CN_AXIS_NONE, 0, NULL));
+  }
+  cn_array_release(t);
+  cn_array_release(r);
+}
+
+int main(int argc, char **argv) {
+  int64_t n = argc > 1 ? atoll(argv[1]) : 100000000;
+  int iters = argc > 2 ? atoi(argv[2]) : 20;
+  if (cn_device_count() <= 0) {
+    fprintf(stderr, "bench_gpu: no CUDA device: %s\n",
+            cn_backend_unavailable_reason());
+    return 1;
+  }
+  static const char *names[] = {"copy", "a+b", "a*b+c", "sin",
+                                "sum",  "std", "argmax"};
+  /* bytes each op must move at least */
+  static const int moved[] = {2, 3, 4, 2, 1, 1, 1};
+  cn_dtype dts[2] = {CN_FLOAT32, CN_FLOAT64};
+  cn_event e0, e1;
+  OK(cn_event_create(&e0, 1));
+  OK(cn_event_create(&e1, 1));
+  for (int d = 0; d < 2; d++) {
+    cn_dtype dt = dts[d];
+    OK(cn_set_backend("cpu"));
+    cn_array h = NULL;
+    OK(cn_linspace(&h, -3.0, 3.0, n, 1, dt));
+    OK(cn_to_device(&A, h, 0));
+    OK(cn_to_device(&B, h, 0));
+    OK(cn_to_device(&C, h, 0));
+    cn_array_release(h);
+    OK(cn_empty_like(&D, A, CN_DTYPE_DEFAULT));
+    for (g_which = 0; g_which < 7; g_which++) {
+      run_op(); /* compile and warm up */
+      run_op();
+      OK(cn_cuda_device_synchronize());
+      OK(cn_event_record(e0, NULL));
+      for (int i = 0; i < iters; i++)
+        run_op();
+      OK(cn_event_record(e1, NULL));
+      OK(cn_event_synchronize(e1));
+      double ms = 0;
+      OK(cn_event_elapsed_ms(&ms, e0, e1));
+      ms /= iters;
+      double gbs = (double)moved[g_which] * (double)n *
+                   (double)cn_dtype_itemsize(dt) / (ms * 1e6);
+      printf("RESULT cunumpy %s %s %.4f %.1f\n", names[g_which],
+             cn_dtype_name(dt), ms, gbs);
+      fflush(stdout);
+    }
+    cn_array_release(A);
+    cn_array_release(B);
+    cn_array_release(C);
+    cn_array_release(D);
+    OK(cn_cuda_pool_free_all_blocks(-2));
+  }
+  cn_event_destroy(e0);
+  cn_event_destroy(e1);
+  return 0;
+}

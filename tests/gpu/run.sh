@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# The GPU check of cunumpy's CUDA backend, for a machine with an NVIDIA GPU
+# (sized for an H200: under 5 minutes). It
+#   1. configures and builds the CUDA backend (sm_90) in build-gpu,
+#   2. runs the CUDA tests (plugin, NVRTC compile of every kernel, the public
+#      CUDA API with a device, no CPU fallback),
+#   3. runs tests/gpu/gpu_check.c: every op, cast and reduction on the GPU
+#      against the CPU backend on the same inputs; the memory limit from
+#      CUNUMPY_GPU_MEMORY_LIMIT / CUPY_GPU_MEMORY_LIMIT; the disk kernel cache,
+#   4. DLPack round trips with CuPy (when the Python binding is built),
+#   5. the benchmark, cunumpy vs CuPy on 1e8 float32/float64, and prints its
+#      table last.
+# GPU_DRY_RUN=1 exercises the script's own logic on a machine without a GPU
+# (GPU steps replaced by their CPU self-tests and sample numbers).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+dry=${GPU_DRY_RUN:-0}
+build=${GPU_BUILD_DIR:-build-gpu}
+jobs=$(nproc 2>/dev/null || echo 4)
+n=${GPU_BENCH_N:-100000000}
+t_start=$(date +%s)
+log() { printf '\n=== [%3ds] %s\n' "$(($(date +%s) - t_start))" "$*"; }
+
+if [[ $dry != 1 ]]; then
+  if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L; then
+    echo "run.sh: no NVIDIA GPU visible (nvidia-smi); use GPU_DRY_RUN=1" >&2
+    exit 1
+  fi
+fi
+
+log "configure ($build, CUDA on, sm_90)"
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUNUMPY_CUDA=ON \
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DCUNUMPY_FORTRAN=OFF \
+  -DCUNUMPY_BENCHMARKS=OFF >"$build.configure.log" 2>&1 ||
+  { tail -40 "$build.configure.log"; exit 1; }
+
+log "build"
+targets=(cunumpy cunumpy_cuda test_cuda cuda_nvrtc_kernels cuda_plugin_probe
+  cuda_gpu_check cuda_bench_gpu)
+py_target=$(cmake --build "$build" --target help 2>/dev/null |
+  grep -oE '(_cunumpy|cunumpy_python|_core|python_module)[A-Za-z_]*' |
+  head -1 || true)
+[[ -n $py_target ]] && targets+=("$py_target")
+cmake --build "$build" -j"$jobs" --target "${targets[@]}"
+
+# A fresh kernel cache, so the run measures compilation and exercises the
+# disk cache on the second pass.
+export CUNUMPY_KERNEL_CACHE="$root/$build/kernel-cache"
+rm -rf "$CUNUMPY_KERNEL_CACHE"
+bin="$build/tests"
+
+log "CUDA tests (ctest)"
+ctest_re='^(test_cuda|cuda_)'
+# the dry run skips the long NVRTC compile tests (the ordinary CI runs them)
+[[ $dry == 1 ]] && ctest_re='^(test_cuda|cuda_plugin_probe|cuda_nvrtc_cache)$'
+(cd "$build" && ctest -R "$ctest_re" -j"$jobs" --output-on-failure \
+  --timeout 240)
+
+status=0
+log "GPU vs CPU: every op, cast and reduction (three processes)"
+if [[ $dry == 1 ]]; then
+  export GPU_CHECK_SELFTEST=1
+fi
+pids=()
+for part in elementwise casts reductions; do
+  timeout 240 "$bin/cuda_gpu_check" "$part" >"$build/gpu_check_$part.log" 2>&1 &
+  pids+=($!)
+done
+parts=(elementwise casts reductions)
+for i in "${!pids[@]}"; do
+  if ! wait "${pids[$i]}"; then
+    status=1
+    echo "gpu_check ${parts[$i]} FAILED:"
+    grep -E '^(FAIL|ERROR)' "$build/gpu_check_${parts[$i]}.log" | head -40 || true
+  fi
+  tail -1 "$build/gpu_check_${parts[$i]}.log"
+done
+
+if [[ $dry != 1 ]]; then
+  log "disk kernel cache: a second process must compile nothing"
+  out=$("$bin/cuda_gpu_check" casts 2>&1 | tail -1 || true)
+  echo "$out"
+  if ! grep -q '(kernels: 0 compiled' <<<"$out"; then
+    echo "FAIL: the disk kernel cache was not used"
+    status=1
+  fi
+  # A corrupt entry is ignored and rebuilt.
+  f=$(find "$CUNUMPY_KERNEL_CACHE" -name '*.bin' | head -1 || true)
+  [[ -n $f ]] && printf 'garbage' >"$f"
+  out=$("$bin/cuda_gpu_check" casts 2>&1 | tail -1 || true)
+  echo "after corrupting one entry: $out"
+  grep -q ' 0 failures' <<<"$out" || status=1
+
+  log "memory limit from the environment"
+  CUNUMPY_GPU_MEMORY_LIMIT=300000000 "$bin/cuda_gpu_check" limit 300000000 |
+    tail -1 || status=1
+  CUPY_GPU_MEMORY_LIMIT=1% "$bin/cuda_gpu_check" limit 1% | tail -1 ||
+    status=1
+fi
+
+log "DLPack / __cuda_array_interface__ with CuPy"
+pydir=$(find "$build" -name '__init__.py' -path '*cunumpy*' -printf '%h\n' \
+  2>/dev/null | head -1 || true)
+if [[ $dry != 1 && -n $pydir ]] &&
+  PYTHONPATH="$(dirname "$pydir"):${PYTHONPATH:-}" python3 -c 'import cunumpy, cupy' 2>/dev/null; then
+  PYTHONPATH="$(dirname "$pydir"):${PYTHONPATH:-}" \
+    timeout 120 python3 "$here/dlpack_cupy.py" || status=1
+else
+  echo "SKIPPED: no importable Python binding (or no CuPy) in $build"
+fi
+
+log "benchmark: cunumpy vs CuPy, N=$n"
+res="$build/bench_results.txt"
+if [[ $dry == 1 ]]; then
+  cat >"$res" <<'EOT'
+RESULT cunumpy copy float32 0.1000 8000.0
+RESULT cunumpy a+b float32 0.1600 7500.0
+RESULT cupy copy float32 0.1000 8000.0
+RESULT cupy a+b float32 0.1700 7058.8
+EOT
+else
+  timeout 150 "$bin/cuda_bench_gpu" "$n" 20 | tee "$res" || status=1
+  if python3 -c 'import cupy' 2>/dev/null; then
+    timeout 150 python3 "$here/bench_cupy.py" "$n" 20 | tee -a "$res" || status=1
+  else
+    echo "CuPy is not importable: no CuPy column"
+  fi
+fi
+
+log "done (status $status)"
+python3 - "$res" <<'EOT'
+import sys
+rows = {}
+for line in open(sys.argv[1]):
+    p = line.split()
+    if len(p) == 6 and p[0] == "RESULT":
+        rows[(p[2], p[3], p[1])] = (float(p[4]), float(p[5]))
+ops = ["copy", "a+b", "a*b+c", "sin", "sum", "std", "argmax"]
+print(f"{'op':8} {'dtype':8} {'cunumpy ms':>10} {'GB/s':>7} {'% copy':>7}"
+      f" {'CuPy ms':>9} {'GB/s':>7} {'vs CuPy':>8}")
+for dt in ("float32", "float64"):
+    copy = rows.get(("copy", dt, "cunumpy"))
+    for op in ops:
+        c = rows.get((op, dt, "cunumpy"))
+        k = rows.get((op, dt, "cupy"))
+        if c is None and k is None:
+            continue
+        cm = f"{c[0]:10.3f} {c[1]:7.0f}" if c else f"{'-':>10} {'-':>7}"
+        pc = f"{100 * c[1] / copy[1]:6.0f}%" if c and copy else f"{'-':>7}"
+        km = f"{k[0]:9.3f} {k[1]:7.0f}" if k else f"{'-':>9} {'-':>7}"
+        sp = f"{k[0] / c[0]:7.2f}x" if c and k else f"{'-':>8}"
+        print(f"{op:8} {dt:8} {cm} {pc} {km} {sp}")
+EOT
+exit $status

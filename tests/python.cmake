@@ -1,0 +1,20 @@
+# Python tests (pytest + Hypothesis, NumPy as the oracle) against the build
+# tree's package; included by tests/CMakeLists.txt.
+if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
+  add_test(NAME python_tests
+           COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider
+                   ${PROJECT_SOURCE_DIR}/tests/python
+           WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
+  set_tests_properties(
+    python_tests PROPERTIES ENVIRONMENT
+    "PYTHONPATH=${PROJECT_BINARY_DIR}/python;HYPOTHESIS_STORAGE_DIRECTORY=${PROJECT_BINARY_DIR}/.hypothesis"
+    TIMEOUT 900)
+  # A sanitized libcunumpy needs the ASan runtime loaded before Python; the
+  # interpreter's own allocations are not ours to leak-check.
+  if(CUNUMPY_SANITIZE)
+    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+                    OUTPUT_VARIABLE _cn_asan OUTPUT_STRIP_TRAILING_WHITESPACE)
+    set_property(TEST python_tests APPEND PROPERTY ENVIRONMENT
+                 "LD_PRELOAD=${_cn_asan}" "ASAN_OPTIONS=detect_leaks=0")
+  endif()
+endif()

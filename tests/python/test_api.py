@@ -1,0 +1,220 @@
+"""The CuNumpy backend API, the Array API namespace, the status ->
+exception mapping, and handle lifetime (no growth over 1e5 create/release
+cycles)."""
+
+import gc
+import os
+import subprocess
+import sys
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import cunumpy as xp
+from conftest import assert_same
+
+
+# ---- backends ------------------------------------------------------------
+
+
+def test_backend_names_and_fallback():
+    assert xp.get_backend() == "cpu" and xp.get_backend() == "numpy"
+    xp.set_backend("numpy")
+    assert xp.get_backend() == "cpu"
+    xp.set_backend("cuda")  # falls back when CUDA cannot be used
+    if not xp.cuda_available():
+        assert xp.get_backend() == "cpu"
+        assert xp.backend_unavailable_reason() != ""
+    xp.set_backend("cpu")
+    with pytest.raises(ValueError):
+        xp.set_backend("tpu")
+    assert xp.get_backend() == "cpu"
+
+
+def test_use_backend_restores_on_exception():
+    xp.set_backend("cpu")
+    with pytest.raises(RuntimeError):
+        with xp.use_backend("cupy"):
+            raise RuntimeError("boom")
+    assert xp.get_backend() == "cpu"
+    with xp.use_backend("numpy") as name:
+        assert name == "cpu"
+
+
+def test_array_backend_queries():
+    a = xp.arange(3)
+    assert xp.get_array_backend(a) == "cpu" and xp.is_cpu(a)
+    assert not xp.is_gpu(a) and not xp.is_gpu(np.arange(3))
+    assert xp.get_array_module(a) is xp
+    assert isinstance(xp.to_numpy(a), np.ndarray)
+    assert xp.to_numpy([1, 2]).tolist() == [1, 2]
+    assert isinstance(xp.to_cunumpy(np.arange(3)), xp.ndarray)
+    assert xp.default_float_dtype() == np.float64
+    assert xp.device_count() >= 0
+    xp.set_device(0)
+    xp.free_memory()
+    xp.synchronize()
+    assert isinstance(xp.host_memory_info()["used_bytes"], int)
+    if not xp.cuda_available():
+        assert xp.memory_info() is None
+        with xp.stream() as s:
+            assert s is None
+        with pytest.raises(ImportError):
+            xp.to_cupy(a)
+        with pytest.raises(xp.DeviceError):
+            xp.to_device(a, "cuda:0")
+        with pytest.raises(xp.DeviceError):
+            xp.set_device(1)
+    assert xp.to_device(a, "cpu").tolist() == [0, 1, 2]
+
+
+def test_array_backend_env_read_at_import():
+    code = "import cunumpy as xp; print(xp.get_backend())"
+    env = dict(os.environ, ARRAY_BACKEND="numpy")
+    env.pop("CUNUMPY_BACKEND", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env,
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "cpu"
+    env["ARRAY_BACKEND"] = "cupy"  # CUDA if usable, else the CPU fallback
+    out = subprocess.run([sys.executable, "-c", code], env=env,
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() in ("cpu", "cuda")
+
+
+# ---- Array API namespace --------------------------------------------------------
+
+
+def test_array_api_namespace():
+    assert xp.__array_api_version__ == "2024.12"
+    assert xp.isdtype(xp.float32, "real floating")
+    assert xp.isdtype(xp.int8, ("integral", "bool"))
+    assert not xp.isdtype(xp.uint8, "signed integer")
+    assert xp.isdtype(xp.complex64, "numeric")
+    assert xp.isdtype(np.dtype("float64"), xp.float64)
+    assert xp.result_type(xp.int8, xp.uint8) == np.int16
+    assert xp.result_type(xp.int64, xp.uint64) == np.float64
+    assert xp.result_type(xp.arange(3, dtype=np.float32), 1.0) == np.float32
+    assert xp.result_type(xp.float32, 1j) == np.complex64
+    assert xp.can_cast(xp.int8, xp.int16) and not xp.can_cast(xp.int16,
+                                                               xp.int8)
+    assert xp.can_cast(xp.arange(2), xp.float64)
+    assert xp.finfo(xp.float32).eps == np.finfo(np.float32).eps
+    assert xp.iinfo(xp.int16).max == 32767
+    with pytest.raises(ValueError):
+        xp.finfo(xp.int8)
+    info = xp.__array_namespace_info__()
+    assert info.capabilities()["boolean indexing"]
+    assert info.default_dtypes()["real floating"] == np.float64
+    assert set(info.dtypes()) >= {"bool", "int8", "float32", "complex128"}
+    assert set(info.dtypes(kind="integral")) == {
+        "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+        "uint64"}
+    assert info.default_device() == "cpu" and "cpu" in map(str,
+                                                           info.devices())
+    x = xp.ones((2, 3), device="cpu")
+    assert x.device == "cpu" and x.device == info.default_device()
+    assert_same(xp.permute_dims(x, (1, 0)), np.ones((3, 2)))
+    assert_same(xp.matrix_transpose(x), np.ones((3, 2)))
+    assert_same(xp.concat([x, x]), np.ones((4, 3)))
+    assert [u.shape for u in xp.unstack(x)] == [(3,), (3,)]
+    assert_same(xp.vecdot(xp.arange(3.0), xp.arange(3.0)), np.float64(5.0))
+    assert_same(xp.cumulative_prod(xp.arange(1, 5)), np.cumprod(
+        np.arange(1, 5)))
+
+
+def test_linalg_and_fft_submodules():
+    a = np.array([[4.0, 1.0], [1.0, 3.0]])
+    x = xp.asarray(a)
+    assert_same(x @ x, a @ a)
+    assert_same(xp.linalg.inv(x), np.linalg.inv(a), ulp=64)
+    assert_same(xp.linalg.solve(x, xp.ones(2)), np.linalg.solve(a,
+                                                                np.ones(2)),
+                ulp=64)
+    assert_same(xp.linalg.det(x), np.linalg.det(a), ulp=64)
+    w = xp.linalg.eigvalsh(x)
+    np.testing.assert_allclose(w.get(), np.linalg.eigvalsh(a))
+    assert_same(xp.fft.fft(xp.arange(8.0)), np.fft.fft(np.arange(8.0)),
+                ulp=64)
+    assert_same(xp.fft.rfft(xp.arange(8.0), norm="ortho"),
+                np.fft.rfft(np.arange(8.0), norm="ortho"), ulp=64)
+    assert_same(xp.fft.fftfreq(6, 0.5), np.fft.fftfreq(6, 0.5))
+
+
+# ---- errors ----------------------------------------------------------------------
+
+
+def test_status_to_exception_mapping():
+    assert issubclass(xp.DeviceError, RuntimeError)
+    assert issubclass(xp.BackendError, RuntimeError)
+    assert issubclass(xp.CudaUnavailableError, ImportError)
+    with pytest.raises(ValueError, match="reshape"):  # CN_ERR_SHAPE
+        xp.arange(6).reshape(4, 2)
+    with pytest.raises(TypeError):  # CN_ERR_TYPE
+        xp.bitwise_and(xp.ones(2), xp.ones(2))
+    with pytest.raises(IndexError):  # CN_ERR_INDEX
+        xp.arange(3)[5]
+    with pytest.raises(ValueError, match="broadcast"):  # CN_ERR_SHAPE
+        xp.ones(2) + xp.ones(3)
+    with pytest.raises(MemoryError):  # CN_ERR_MEMORY
+        xp.empty((2**40, 2**20), dtype=np.uint8)
+    with pytest.raises(ValueError, match="^cn_add: "):  # cn_last_error text
+        xp.ones(2) + xp.ones(3)
+    with pytest.raises(TypeError):  # None is not an array operand
+        xp._cnlib.cn_array_ndim(None)
+
+
+def test_inputs_unchanged_after_errors():
+    a = xp.arange(6.0)
+    out = xp.zeros(3)
+    with pytest.raises(ValueError):
+        xp.add(a, a, out=out)
+    assert out.tolist() == [0.0, 0.0, 0.0]
+    assert a.tolist() == list(np.arange(6.0))
+
+
+# ---- lifetime -------------------------------------------------------------------
+
+
+def test_handles_released_exactly_once():
+    a = xp.arange(4)
+    assert a._refcount == 1
+    v = a[1:]
+    assert a._refcount == 1  # a view is its own handle on the same buffer
+    b = a[...]
+    assert b._refcount == 2  # the same handle, shared by two wrappers
+    del b
+    assert a._refcount == 1
+    del v
+    gc.collect()
+
+
+def test_no_memory_growth_over_1e5_cycles():
+    def cycle(n):
+        for _ in range(n):
+            a = xp.zeros(10)
+            b = a + 1.0
+            c = b[1:5]
+            d = np.asarray(c)
+            e = xp.asarray(d)
+            del a, b, c, d, e
+
+    cycle(2000)
+    gc.collect()
+    host_before = xp.host_memory_info()["used_bytes"]
+    tracemalloc.start()
+    snap0 = tracemalloc.take_snapshot()
+    cycle(100000)
+    gc.collect()
+    snap1 = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    growth = sum(s.size_diff for s in snap1.compare_to(snap0, "filename"))
+    assert growth < 64 * 1024, growth
+    assert xp.host_memory_info()["used_bytes"] <= host_before
+    with open("/proc/self/statm") as f:
+        rss_pages = int(f.read().split()[1])
+    before = rss_pages
+    cycle(100000)
+    with open("/proc/self/statm") as f:
+        rss_pages = int(f.read().split()[1])
+    assert (rss_pages - before) * 4096 < 8 * 2**20

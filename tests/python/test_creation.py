@@ -1,0 +1,181 @@
+"""Creation functions, asarray/array, dtype objects, manipulation."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import cunumpy as xp
+from conftest import DTYPES, assert_same
+
+
+def test_dtype_objects_are_numpys():
+    assert xp.float64 is np.float64 and xp.int8 is np.int8
+    assert xp.zeros(3).dtype == np.float64
+    assert xp.zeros(3).dtype == xp.float64
+    for spec, want in [(float, np.float64), (int, np.int64), (bool, np.bool_),
+                       (complex, np.complex128), ("float32", np.float32),
+                       ("f4", np.float32), ("i2", np.int16), ("?", np.bool_),
+                       (np.dtype("uint16"), np.uint16), ("c8", np.complex64)]:
+        assert xp.zeros(2, dtype=spec).dtype == want
+    with pytest.raises(TypeError):
+        xp.zeros(2, dtype="float16")
+    with pytest.raises(TypeError):
+        xp.zeros(2, dtype="not-a-dtype")
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_creation_matches_numpy(dtype):
+    for fn in ("zeros", "ones", "empty"):
+        res = getattr(xp, fn)((2, 3), dtype=dtype)
+        assert res.shape == (2, 3) and res.dtype == dtype
+        if fn != "empty":
+            assert_same(res, getattr(np, fn)((2, 3), dtype=dtype))
+    assert_same(xp.full((3,), 1, dtype=dtype), np.full((3,), 1, dtype=dtype))
+    assert_same(xp.eye(3, 4, k=1, dtype=dtype), np.eye(3, 4, k=1,
+                                                         dtype=dtype))
+    proto = xp.ones((2, 2), dtype)
+    assert_same(xp.zeros_like(proto), np.zeros((2, 2), dtype))
+    assert_same(xp.ones_like(proto, dtype=np.float32),
+                np.ones((2, 2), np.float32))
+    assert_same(xp.full_like(proto, 1), np.full((2, 2), 1, dtype))
+
+
+def test_shapes_and_orders():
+    assert xp.zeros(()).shape == ()
+    assert xp.zeros((0, 3)).shape == (0, 3)
+    f = xp.zeros((3, 4), order="F")
+    assert f.flags.f_contiguous and not f.flags.c_contiguous
+    assert f.strides == np.zeros((3, 4), order="F").strides
+    with pytest.raises(ValueError):
+        xp.zeros((-1,))
+    with pytest.raises(ValueError):
+        xp.zeros((1,) * 40)
+    with pytest.raises(TypeError):
+        xp.zeros((2.5,))
+    with pytest.raises(ValueError):
+        xp.zeros(3, order="Q")
+
+
+def test_arange_linspace_full():
+    assert_same(xp.arange(10), np.arange(10))
+    assert_same(xp.arange(2, 11, 3), np.arange(2, 11, 3))
+    assert_same(xp.arange(5, -5, -2), np.arange(5, -5, -2))
+    assert_same(xp.arange(0.0, 1.0, 0.1), np.arange(0.0, 1.0, 0.1), ulp=4)
+    assert_same(xp.arange(3, dtype=np.uint8), np.arange(3, dtype=np.uint8))
+    assert_same(xp.linspace(0, 1, 7), np.linspace(0, 1, 7))
+    assert_same(xp.linspace(0, 1, 7, endpoint=False),
+                np.linspace(0, 1, 7, endpoint=False))
+    r, step = xp.linspace(2, 3, 5, retstep=True)
+    assert step == np.linspace(2, 3, 5, retstep=True)[1]
+    assert_same(xp.full((2,), 7), np.full((2,), 7))
+    assert_same(xp.full((2,), 7.5), np.full((2,), 7.5))
+    assert_same(xp.full((2,), True), np.full((2,), True))
+    assert_same(xp.identity(3), np.identity(3))
+    with pytest.raises(ValueError):
+        xp.arange(0, 10, 0)
+
+
+@given(st.recursive(st.integers(-5, 5) | st.floats(-5, 5), lambda c:
+                    st.lists(c, min_size=1, max_size=3), max_leaves=8))
+def test_asarray_from_nested_lists(obj):
+    try:
+        expected = np.asarray(obj)
+    except ValueError:
+        with pytest.raises(ValueError):
+            xp.asarray(obj)
+        return
+    assert_same(xp.asarray(obj), expected)
+
+
+def test_asarray_scalars_and_copy_semantics():
+    assert xp.asarray(3).dtype == np.int64
+    assert xp.asarray(3.0).dtype == np.float64
+    assert xp.asarray(True).dtype == np.bool_
+    assert xp.asarray(1j).dtype == np.complex128
+    assert xp.asarray(np.float32(2)).dtype == np.float32
+    assert xp.asarray(2**63).dtype == np.uint64
+    assert xp.asarray((1, 2), dtype=np.int8).dtype == np.int8
+    a = xp.arange(3)
+    assert xp.asarray(a) is a
+    c = xp.asarray(a, copy=True)
+    c[0] = 9
+    assert a[0].item() == 0
+    with pytest.raises(ValueError):
+        xp.asarray([1, 2], copy=False)
+    with pytest.raises(ValueError):
+        xp.asarray(a, dtype=np.float32, copy=False)
+    assert xp.array([[1, 2]], ndmin=3).shape == (1, 1, 2)
+    with pytest.raises(TypeError):
+        xp.asarray(["a", "b"])
+    assert_same(xp.asarray(bytearray(b"\x01\x02")), np.array([1, 2],
+                                                             np.uint8))
+
+
+@given(hnp.arrays(st.sampled_from(DTYPES), hnp.array_shapes(min_dims=0)))
+def test_numpy_round_trip(a):
+    x = xp.asarray(a)
+    assert_same(x, a)
+    np.testing.assert_array_equal(xp.to_numpy(x), a)
+
+
+def test_manipulation_matches_numpy():
+    a = np.arange(24).reshape(2, 3, 4)
+    x = xp.asarray(a)
+    assert_same(x.reshape(4, 6), a.reshape(4, 6))
+    assert_same(x.reshape((-1, 4)), a.reshape((-1, 4)))
+    assert_same(x.reshape(4, 6, order="F"), a.reshape(4, 6, order="F"))
+    assert_same(x.T, a.T)
+    assert_same(x.mT, np.swapaxes(a, -1, -2))
+    assert_same(x.transpose(1, 0, 2), a.transpose(1, 0, 2))
+    assert_same(xp.moveaxis(x, 0, -1), np.moveaxis(a, 0, -1))
+    assert_same(xp.moveaxis(x, [0, 1], [2, 0]), np.moveaxis(a, [0, 1], [2, 0]))
+    assert_same(xp.swapaxes(x, 0, 2), np.swapaxes(a, 0, 2))
+    assert_same(xp.expand_dims(x, (0, 2)), np.expand_dims(a, (0, 2)))
+    assert_same(xp.squeeze(xp.zeros((1, 3, 1))), np.squeeze(np.zeros((1, 3,
+                                                                       1))))
+    assert_same(xp.flip(x, 1), np.flip(a, 1))
+    assert_same(xp.flip(x), np.flip(a))
+    assert_same(xp.broadcast_to(xp.arange(3), (2, 3)),
+                np.broadcast_to(np.arange(3), (2, 3)))
+    b1, b2 = xp.broadcast_arrays(xp.arange(3), xp.zeros((2, 1)))
+    assert b1.shape == b2.shape == (2, 3)
+    assert xp.broadcast_shapes((2, 1), (3,)) == (2, 3)
+    assert_same(x.ravel(), a.ravel())
+    assert_same(x.flatten("F"), a.flatten("F"))
+    assert_same(x.astype(np.float32), a.astype(np.float32))
+    assert_same(xp.astype(x, np.int8), a.astype(np.int8))
+    assert_same(xp.concatenate([x, x], axis=1), np.concatenate([a, a], 1))
+    assert_same(xp.stack([x, x]), np.stack([a, a]))
+    parts = xp.split(xp.arange(9), 3)
+    assert [p.tolist() for p in parts] == [list(p) for p in
+                                           np.split(np.arange(9), 3)]
+    assert_same(xp.tile(xp.arange(3), (2, 2)), np.tile(np.arange(3), (2, 2)))
+    assert_same(xp.repeat(xp.arange(3), 2), np.repeat(np.arange(3), 2))
+    assert_same(xp.roll(x, 2, axis=1), np.roll(a, 2, axis=1))
+    assert_same(xp.roll(x, 5), np.roll(a, 5))
+    assert_same(xp.pad(xp.arange(3), 2, mode="reflect"),
+                np.pad(np.arange(3), 2, mode="reflect"))
+    assert_same(xp.tril(xp.ones((3, 3))), np.tril(np.ones((3, 3))))
+    with pytest.raises(ValueError):
+        x.reshape(5, 5)
+    with pytest.raises(ValueError):
+        xp.reshape(x.T, (24,), copy=False)
+    with pytest.raises(TypeError):
+        x.astype(np.int8, casting="safe")
+
+
+def test_fill_copy_view_flags():
+    x = xp.zeros((2, 3))
+    x.fill(2.5)
+    assert_same(x, np.full((2, 3), 2.5))
+    y = x.copy()
+    y[0, 0] = 1
+    assert x[0, 0].item() == 2.5
+    assert x.flags["C_CONTIGUOUS"] and x.flags.writeable
+    assert not xp.broadcast_to(xp.arange(3), (2, 3)).flags.writeable
+    with pytest.raises(ValueError):
+        xp.broadcast_to(xp.arange(3), (2, 3))[0, 0] = 1
+    assert x.nbytes == 48 and x.itemsize == 8 and x.size == 6 and x.ndim == 2
+    assert str(x.device) == "cpu"

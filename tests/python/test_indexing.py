@@ -1,0 +1,119 @@
+"""__getitem__ / __setitem__ against NumPy: ints, slices (negative steps),
+Ellipsis, None, integer arrays, boolean masks, and their errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import cunumpy as xp
+from conftest import assert_same, builtin_exception
+
+SHAPE = (4, 5, 3)
+BASE = np.arange(60).reshape(SHAPE)
+
+
+@st.composite
+def basic_index(draw, shape=SHAPE):
+    return draw(hnp.basic_indices(shape, min_dims=0, allow_newaxis=True,
+                                  allow_ellipsis=True))
+
+
+@given(basic_index())
+def test_basic_getitem(key):
+    a = xp.asarray(BASE)
+    assert_same(a[key], BASE[key])
+
+
+@given(basic_index(), st.integers(-50, 50))
+def test_basic_setitem(key, value):
+    ref = BASE.copy()
+    a = xp.asarray(BASE.copy())
+    ref[key] = value
+    a[key] = value
+    assert_same(a, ref)
+
+
+@given(hnp.integer_array_indices(SHAPE, result_shape=hnp.array_shapes(
+    min_dims=0, max_dims=2, max_side=3)))
+def test_integer_array_getitem(key):
+    a = xp.asarray(BASE)
+    assert_same(a[key], BASE[key])
+
+
+@given(st.data())
+def test_boolean_mask(data):
+    mask = data.draw(hnp.arrays(np.bool_, SHAPE))
+    a = xp.asarray(BASE.copy())
+    assert_same(a[xp.asarray(mask)], BASE[mask])
+    assert_same(a[mask], BASE[mask])
+    ref = BASE.copy()
+    ref[mask] = -1
+    a[mask] = -1
+    assert_same(a, ref)
+    m2 = data.draw(hnp.arrays(np.bool_, SHAPE[:1]))
+    assert_same(xp.asarray(BASE)[m2], BASE[m2])
+
+
+def test_mixed_advanced_keys():
+    a = xp.asarray(BASE)
+    for key in [(slice(None), [0, 2]), ([1, 3], slice(1, 4), 0),
+                (Ellipsis, [2, 0]), ([0, 1], slice(None), [2, 0]),
+                ([[0], [1]], [1, 2]), (1, [0, 2, 4]), (np.array([3, 1]),)]:
+        assert_same(a[key], BASE[key])
+    ref = BASE.copy()
+    b = xp.asarray(BASE.copy())
+    ref[[0, 2], 1:3] = 7
+    b[[0, 2], 1:3] = 7
+    assert_same(b, ref)
+    ref[:, [1, 0], 2] = ref[:, [1, 0], 2] * 2
+    b[:, [1, 0], 2] = b[:, [1, 0], 2] * 2
+    assert_same(b, ref)
+
+
+@pytest.mark.parametrize("key", [10, -5, (0, 7), (slice(None), 9),
+                                 [0, 4], (0, 0, 0, 0), (Ellipsis, Ellipsis),
+                                 np.array([True, False])])
+def test_index_errors_match_numpy(key):
+    a_np = np.arange(12).reshape(4, 3)
+    with pytest.raises(Exception) as info:
+        a_np[key]
+    with pytest.raises(builtin_exception(info.type)):
+        xp.asarray(a_np)[key]
+
+
+def test_views_share_memory_and_negative_steps():
+    a = xp.arange(10)
+    v = a[::-3]
+    assert_same(v, np.arange(10)[::-3])
+    assert v.strides == (-24,)
+    v[0] = 100
+    assert a[9].item() == 100
+    assert_same(a[None, 2:5, None], np.arange(10)[None, 2:5, None])
+    with pytest.raises(ValueError):
+        a[::0]
+
+
+def test_len_iter_scalars():
+    a = xp.asarray(BASE)
+    assert len(a) == 4
+    assert [r.shape for r in a] == [(5, 3)] * 4
+    z = xp.asarray(3.5)
+    with pytest.raises(TypeError):
+        len(z)
+    with pytest.raises(TypeError):
+        iter(z)
+    assert float(z) == 3.5 and int(z) == 3 and complex(z) == 3.5 + 0j
+    assert bool(xp.asarray([1])) is True
+    assert [10, 20, 30][xp.asarray(1)] == 20
+    with pytest.raises(TypeError):
+        [1, 2][xp.asarray(1.0)]
+    with pytest.raises(ValueError):
+        bool(xp.arange(3))
+    with pytest.raises(TypeError):
+        float(xp.arange(3))
+    assert a.item(7) == BASE.item(7)
+    assert a.item((1, 2, 0)) == BASE.item((1, 2, 0))
+    assert a.tolist() == BASE.tolist()
+    assert 59 in a and 60 not in a

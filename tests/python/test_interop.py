@@ -1,0 +1,161 @@
+"""NumPy interop: buffer protocol / __array__ (zero-copy both ways, lifetime
+kept by references), DLPack (versioned and legacy capsules, both
+directions), __array_namespace__, NumPy functions on cunumpy arrays."""
+
+import gc
+import sys
+import weakref
+
+import numpy as np
+import pytest
+
+import cunumpy as xp
+from conftest import DTYPES, assert_same
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_numpy_asarray_is_zero_copy(dtype):
+    x = xp.zeros((3, 4), dtype)
+    n = np.asarray(x)
+    assert n.dtype == dtype and n.shape == (3, 4)
+    assert n.ctypes.data == x._data_ptr
+    n[1, 2] = 1
+    assert x[1, 2].item() == 1
+    x[0, 0] = 1
+    assert n[0, 0] == 1
+
+
+def test_numpy_views_of_strided_and_readonly_arrays():
+    x = xp.arange(20.0).reshape(4, 5)
+    v = x[::-1, 1::2]
+    n = np.asarray(v)
+    assert n.strides == v.strides
+    np.testing.assert_array_equal(n, np.arange(20.0).reshape(4, 5)[::-1, 1::2])
+    b = np.asarray(xp.broadcast_to(xp.arange(3), (2, 3)))
+    assert not b.flags.writeable and b.strides == (0, 8)
+    assert memoryview(xp.broadcast_to(xp.arange(3), (2, 3))).readonly
+    with pytest.raises(TypeError):  # strided memory has no flat view
+        memoryview(x[:, ::2]).cast("B")
+    m = memoryview(xp.arange(4, dtype=np.int32))
+    assert m.format == "i" and m.tolist() == [0, 1, 2, 3]
+
+
+def test_numpy_array_keeps_cunumpy_memory_alive():
+    x = xp.arange(1000.0)
+    n = np.asarray(x)
+    del x
+    gc.collect()
+    assert n[999] == 999.0  # the buffer is held by n's base
+
+
+def test_asarray_of_numpy_is_zero_copy_and_keeps_it_alive():
+    n = np.arange(10.0)
+    x = xp.asarray(n)
+    assert x._data_ptr == n.ctypes.data
+    n[3] = -1
+    assert x[3].item() == -1
+    x[4] = -2
+    assert n[4] == -2
+    ref = weakref.ref(n) if hasattr(n, "__weakref__") else None
+    rc = sys.getrefcount(n)
+    del x
+    gc.collect()
+    assert sys.getrefcount(n) == rc - 1  # the wrapper dropped its reference
+    del ref
+    # read-only and non-contiguous NumPy memory
+    ro = np.arange(5)
+    ro.flags.writeable = False
+    xr = xp.asarray(ro)
+    assert not xr.flags.writeable
+    with pytest.raises(ValueError):
+        xr[0] = 1
+    nc = np.arange(20).reshape(4, 5)[::-2, ::3]
+    assert_same(xp.asarray(nc), nc)
+    be = np.arange(4, dtype=">i4")
+    assert_same(xp.asarray(be), be.astype("<i4"))
+
+
+def test_array_dunder():
+    x = xp.arange(6).reshape(2, 3)
+    assert np.array(x).tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert x.__array__().ctypes.data == x._data_ptr
+    assert x.__array__(copy=True).ctypes.data != x._data_ptr
+    assert x.__array__(dtype=np.float32).dtype == np.float32
+    with pytest.raises(ValueError):
+        x.__array__(dtype=np.float32, copy=False)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dlpack_round_trip_with_numpy(dtype):
+    a = np.arange(12).reshape(3, 4).astype(dtype)[:, ::-2]
+    x = xp.from_dlpack(a)
+    assert_same(x, a)
+    assert x._data_ptr == a.__array_interface__["data"][0]
+    b = np.from_dlpack(x)
+    np.testing.assert_array_equal(b, a)
+    assert b.__array_interface__["data"][0] == x._data_ptr
+    assert x.__dlpack_device__() == (1, 0)
+
+
+def test_dlpack_capsules_and_lifetime():
+    x = xp.arange(5.0)
+    cap = x.__dlpack__(max_version=(1, 0))
+    assert "dltensor_versioned" in repr(cap)
+    legacy = x.__dlpack__()
+    assert "dltensor" in repr(legacy) and "versioned" not in repr(legacy)
+    del cap, legacy  # unconsumed capsules free their tensors
+    y = xp._cnlib._from_dlpack(x.__dlpack__(max_version=(1, 1)))
+    del x
+    gc.collect()
+    assert y.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    with pytest.raises(TypeError):
+        xp._cnlib._from_dlpack(object())
+    used = y.__dlpack__(max_version=(1, 0))
+    xp._cnlib._from_dlpack(used)
+    with pytest.raises(TypeError):  # a capsule is consumed once
+        xp._cnlib._from_dlpack(used)
+    with pytest.raises(ValueError):
+        y.__dlpack__(stream=1)
+    c = y.__dlpack__(max_version=(1, 0), copy=True)
+    z = xp._cnlib._from_dlpack(c)
+    assert z._data_ptr != y._data_ptr
+    assert np.from_dlpack(y, copy=True).ctypes.data != y._data_ptr
+
+
+def test_readonly_dlpack_export():
+    b = xp.broadcast_to(xp.arange(3.0), (2, 3))
+    n = np.from_dlpack(b)
+    assert not n.flags.writeable
+    np.testing.assert_array_equal(n, np.broadcast_to(np.arange(3.0), (2, 3)))
+
+
+def test_namespace_and_numpy_functions():
+    x = xp.arange(6.0)
+    assert x.__array_namespace__() is xp
+    assert np.sum(x).item() == 15.0 and isinstance(np.sum(x), xp.ndarray)
+    assert isinstance(np.mean(x), xp.ndarray)
+    np.testing.assert_allclose(x, np.arange(6.0))  # falls back to NumPy
+    assert isinstance(np.add(x, 1), xp.ndarray)
+    assert isinstance(np.arange(3) * xp.arange(3), xp.ndarray)
+
+
+def test_repr_and_str_look_like_numpy():
+    a = np.array([[1.5, 2.0], [3.0, -4.25]])
+    x = xp.asarray(a)
+    assert repr(x) == repr(a) and str(x) == str(a)
+    assert repr(xp.arange(3, dtype=np.int8)) == repr(np.arange(3,
+                                                               dtype=np.int8))
+    assert f"{xp.asarray(2.5):.2f}" == "2.50"
+
+
+def test_buffer_protocol_objects_are_wrapped():
+    import array
+    buf = array.array("i", [1, 2, 3])
+    x = xp.asarray(buf)
+    assert x.dtype == np.int32 and x.tolist() == [1, 2, 3]
+    x[0] = 7
+    assert buf[0] == 7  # zero-copy, writable
+    m = xp.asarray(memoryview(b"\x01\x02\x03"))
+    assert m.dtype == np.uint8 and not m.flags.writeable
+    with pytest.raises(TypeError):
+        xp.asarray(object())

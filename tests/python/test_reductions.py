@@ -1,0 +1,118 @@
+"""Reductions and scans against NumPy: axes, keepdims, dtype=, out=, empty
+and 0-d inputs, views, every dtype the reduction accepts."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import cunumpy as xp
+from conftest import DTYPES, arrays, assert_same, builtin_exception
+
+REDUCTIONS = ["sum", "prod", "mean", "min", "max", "any", "all", "std",
+              "var", "nansum", "nanprod", "nanmean", "nanmin", "nanmax"]
+
+
+@st.composite
+def reduce_case(draw, name):
+    shape = draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0,
+                                  max_side=5))
+    dtype = draw(st.sampled_from(DTYPES))
+    small = name in ("prod", "nanprod")
+    a_np, a_xp = draw(arrays(dtype, shape, finite=True, small=small))
+    if shape:
+        axis = draw(st.one_of(st.none(), st.integers(-len(shape),
+                                                     len(shape) - 1),
+                              st.lists(st.integers(0, len(shape) - 1),
+                                       unique=True).map(tuple)))
+    else:
+        axis = draw(st.sampled_from([None, ()]))
+    keepdims = draw(st.booleans())
+    return a_np, a_xp, axis, keepdims
+
+
+def check_reduction(name, a_np, a_xp, axis, keepdims):
+    kw = {"axis": axis, "keepdims": keepdims}
+    try:
+        with np.errstate(all="ignore"), \
+                __import__("warnings").catch_warnings():
+            __import__("warnings").simplefilter("ignore")
+            expected = np.asarray(getattr(np, name)(a_np, **kw))
+    except Exception as e:
+        with pytest.raises(builtin_exception(type(e))):
+            getattr(xp, name)(a_xp, **kw)
+        return
+    res = getattr(xp, name)(a_xp, **kw)
+    ulp = 2 ** 12 if name in ("std", "var", "mean", "nanmean") and \
+        a_np.dtype.kind in "fc" else 256
+    if a_np.dtype in (np.float32, np.complex64) and name in (
+            "sum", "nansum", "prod", "nanprod"):
+        ulp = 2 ** 12  # pairwise vs NumPy's blocked float32 summation
+    scale = None
+    if name in ("std", "var") and a_np.size and a_np.dtype.kind in "fc":
+        # Cancellation: errors scale with the data, not with the result.
+        scale = float(np.max(np.abs(a_np))) ** (2 if name == "var" else 1)
+        scale = max(scale, 1.0)
+    assert_same(res, expected, ulp=ulp, scale=scale)
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_reduction_matches_numpy(name):
+    @given(reduce_case(name))
+    def check(case):
+        check_reduction(name, *case)
+
+    check()
+
+
+@pytest.mark.parametrize("name", ["argmin", "argmax", "cumsum", "cumprod"])
+def test_axis_functions(name):
+    @given(reduce_case(name))
+    def check(case):
+        a_np, a_xp, axis, keepdims = case
+        if isinstance(axis, tuple):
+            axis = axis[0] if axis else None
+        kw = {"axis": axis}
+        if name.startswith("arg"):
+            kw["keepdims"] = keepdims
+        try:
+            expected = getattr(np, name)(a_np, **kw)
+        except Exception as e:
+            with pytest.raises(builtin_exception(type(e))):
+                getattr(xp, name)(a_xp, **kw)
+            return
+        res = getattr(xp, name)(a_xp, **kw)
+        assert_same(res, expected, ulp=2 ** 10)
+
+    check()
+
+
+def test_methods_and_dtype_out():
+    a = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+    x = xp.asarray(a)
+    assert_same(x.sum(axis=(0, 2)), a.sum(axis=(0, 2)))
+    assert_same(x.sum(dtype=np.float32), a.sum(dtype=np.float32))
+    assert_same(x.mean(axis=1, keepdims=True), a.mean(axis=1, keepdims=True))
+    assert_same(x.std(ddof=1), a.std(ddof=1), ulp=64)
+    assert_same(xp.std(x, correction=1), np.std(a, correction=1), ulp=64)
+    assert_same(x.max(axis=-1), a.max(axis=-1))
+    assert_same(x.argmax(axis=1), a.argmax(axis=1))
+    out = xp.zeros((3,), np.int64)
+    res = xp.sum(x, axis=(0, 2), out=out)
+    assert res._data_ptr == out._data_ptr
+    assert_same(out, a.sum(axis=(0, 2)))
+    assert_same(x.cumsum(axis=2), a.cumsum(axis=2))
+    assert_same(xp.cumulative_sum(xp.arange(4), include_initial=True),
+                np.cumulative_sum(np.arange(4), include_initial=True))
+
+
+def test_reduction_errors():
+    with pytest.raises(ValueError):
+        xp.max(xp.zeros((0,)))
+    with pytest.raises((IndexError, ValueError)):
+        xp.sum(xp.zeros((2, 3)), axis=2)
+    with pytest.raises(ValueError):
+        xp.sum(xp.zeros((2, 3)), axis=(0, 0))
+    with pytest.raises(NotImplementedError):
+        xp.sum(xp.zeros(3), initial=1)

@@ -1,0 +1,302 @@
+// Sorting, partitioning, searching, unique and set operations
+// (cunumpy/sort.h): sortedness + permutation checks and naive oracles.
+#include "issue4_util.hpp"
+
+#include <algorithm>
+#include <map>
+#include <random>
+
+using namespace i4;
+
+// NumPy's order on doubles: NaN last, -0.0 == 0.0.
+static bool np_less(double a, double b) {
+  if (std::isnan(a)) return false;
+  if (std::isnan(b)) return true;
+  return a < b;
+}
+
+TEST_CASE("sort and argsort of every real dtype, stable, NaN last", "[sort]") {
+  std::mt19937_64 g(42);
+  for (cn_dtype dt : all_dtypes()) {
+    if (is_complex(dt)) continue;
+    INFO(cn_dtype_name(dt));
+    for (int64_t n : {0, 1, 5, 47, 48, 49, 1000, 70000}) {
+      std::vector<double> v(n);
+      bool uns = dt == CN_BOOL || dt == CN_UINT8 || dt == CN_UINT16 ||
+                 dt == CN_UINT32 || dt == CN_UINT64;
+      for (auto &x : v) x = (double)(int64_t)(g() % 200) - (uns ? 0 : 100);
+      if (dt == CN_BOOL) for (auto &x : v) x = x != 0 ? 1 : 0;
+      Arr a = cast(f64(v, {n}), dt);
+      std::vector<double> av = dvec(a); // values as the dtype sees them
+      Arr s, p;
+      CN_REQUIRE_OK(cn_sort(s.out(), a, 0));
+      CN_REQUIRE_OK(cn_argsort(p.out(), a, -1));
+      cn_dtype sd;
+      cn_array_dtype(&sd, s);
+      REQUIRE(sd == dt);
+      auto sv = dvec(s);
+      auto pv = ivec(p);
+      std::vector<int64_t> want(n);
+      std::iota(want.begin(), want.end(), 0);
+      std::stable_sort(want.begin(), want.end(),
+                       [&](int64_t x, int64_t y) { return np_less(av[x], av[y]); });
+      REQUIRE(pv == want);
+      for (int64_t i = 0; i < n; i++) REQUIRE(sv[i] == av[want[i]]);
+    }
+  }
+}
+
+TEST_CASE("float sorting: NaN, inf, -0.0, large lanes in parallel", "[sort]") {
+  std::vector<double> v = {3, NAN, -INFINITY, 0.0, -0.0, INFINITY, -NAN, -1, 0.0};
+  Arr a = f64(v, {(int64_t)v.size()});
+  Arr p;
+  CN_REQUIRE_OK(cn_argsort(p.out(), a, 0));
+  REQUIRE(ivec(p) == std::vector<int64_t>{2, 7, 3, 4, 8, 0, 5, 1, 6});
+  Arr s;
+  CN_REQUIRE_OK(cn_sort(s.out(), cast(a, CN_FLOAT32), 0));
+  auto sv = dvec(s);
+  REQUIRE(sv[0] == -INFINITY);
+  REQUIRE(sv[6] == INFINITY);
+  REQUIRE(std::isnan(sv[7]));
+  REQUIRE(std::isnan(sv[8]));
+  // 3e6 random doubles: sorted and a permutation (parallel radix path)
+  int64_t n = 3000000;
+  std::mt19937_64 g(7);
+  std::normal_distribution<double> nd;
+  std::vector<double> big(n);
+  for (auto &x : big) x = nd(g);
+  big[17] = NAN;
+  Arr b = f64(big, {n});
+  CN_REQUIRE_OK(cn_argsort(p.out(), b, 0));
+  CN_REQUIRE_OK(cn_sort(s.out(), b, 0));
+  auto pv = ivec(p);
+  auto bs = dvec(s);
+  std::vector<char> seen(n, 0);
+  for (int64_t i = 0; i < n; i++) {
+    REQUIRE_FALSE(seen[pv[i]]);
+    seen[pv[i]] = 1;
+    if (i + 1 < n - 1) REQUIRE(big[pv[i]] <= big[pv[i + 1]]);
+  }
+  REQUIRE(pv[n - 1] == 17);
+  std::vector<double> ref = big;
+  std::sort(ref.begin(), ref.end(), np_less);
+  REQUIRE(same(bs, ref));
+  // int64 extremes
+  std::vector<int64_t> iv = {INT64_MAX, INT64_MIN, 0, -1, 1, INT64_MIN + 1};
+  Arr ia = i64(iv, {6});
+  CN_REQUIRE_OK(cn_sort(s.out(), ia, 0));
+  REQUIRE(to_vec<int64_t>(s) ==
+          std::vector<int64_t>{INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX});
+  std::vector<uint64_t> uv = {UINT64_MAX, 0, 1ull << 63, 5};
+  Arr ua = from_vec(uv, {4}, CN_UINT64);
+  CN_REQUIRE_OK(cn_sort(s.out(), ua, 0));
+  REQUIRE(to_vec<uint64_t>(s) ==
+          std::vector<uint64_t>{0, 5, 1ull << 63, UINT64_MAX});
+}
+
+TEST_CASE("sort along axes of strided arrays, complex order", "[sort]") {
+  Arr a = f64({3, 1, 2, 9, 7, 8, 5, 6, 4}, {3, 3});
+  Arr s;
+  CN_REQUIRE_OK(cn_sort(s.out(), a, 0));
+  REQUIRE(dvec(s) == std::vector<double>{3, 1, 2, 5, 6, 4, 9, 7, 8});
+  CN_REQUIRE_OK(cn_sort(s.out(), a, 1));
+  REQUIRE(dvec(s) == std::vector<double>{1, 2, 3, 7, 8, 9, 4, 5, 6});
+  CN_REQUIRE_OK(cn_sort(s.out(), a, CN_AXIS_NONE));
+  REQUIRE(shape_of(s) == shp{9});
+  Arr t = flip_all(transpose(a)); // negative strides
+  CN_REQUIRE_OK(cn_sort(s.out(), t, 1));
+  // t = [[4,8,2],[6,7,1],[5,9,3]]
+  REQUIRE(dvec(s) == std::vector<double>{2, 4, 8, 1, 6, 7, 3, 5, 9});
+  Arr p;
+  CN_REQUIRE_OK(cn_argsort(p.out(), t, 0));
+  REQUIRE(ivec(p) == std::vector<int64_t>{0, 1, 1, 2, 0, 0, 1, 2, 2});
+  // 3-d, middle axis, many lanes
+  Arr c = arange(2 * 50 * 3, {2, 50, 3});
+  Arr cf = flip_all(c);
+  CN_REQUIRE_OK(cn_sort(s.out(), cf, 1));
+  auto cv = dvec(s);
+  for (int o = 0; o < 2; o++)
+    for (int j = 0; j < 3; j++)
+      for (int i = 0; i + 1 < 50; i++)
+        REQUIRE(cv[(o * 50 + i) * 3 + j] < cv[(o * 50 + i + 1) * 3 + j]);
+  // complex: real first, then imaginary, NaNs last
+  std::vector<std::complex<double>> z = {
+      {1, 2}, {NAN, 0}, {1, NAN}, {1, 1}, {0, 5}, {NAN, NAN}, {-1, 0}};
+  Arr za = from_vec(z, {7}, CN_COMPLEX128);
+  CN_REQUIRE_OK(cn_argsort(p.out(), za, 0));
+  REQUIRE(ivec(p) == std::vector<int64_t>{6, 4, 3, 0, 2, 1, 5});
+  CN_REQUIRE_OK(cn_sort(s.out(), cast(za, CN_COMPLEX64), 0));
+  auto zs = to_vec<std::complex<float>>(s);
+  REQUIRE(zs[0] == std::complex<float>(-1, 0));
+  REQUIRE(zs[3] == std::complex<float>(1, 2));
+  // errors and 0-d / empty
+  cn_array out = nullptr;
+  CN_REQUIRE_ERR(cn_sort(&out, a, 2), CN_ERR_INDEX, "axis 2");
+  CN_REQUIRE_ERR(cn_sort(&out, scalar_f(1), 0), CN_ERR_INDEX, "axis 0");
+  CN_REQUIRE_OK(cn_sort(s.out(), scalar_f(1), CN_AXIS_NONE));
+  REQUIRE(shape_of(s) == shp{1});
+  CN_REQUIRE_OK(cn_sort(s.out(), arange(0, {0, 3}), 0));
+  REQUIRE(shape_of(s) == shp{0, 3});
+  CN_REQUIRE_ERR(cn_argsort(&out, nullptr, 0), CN_ERR_VALUE, "NULL");
+  REQUIRE(out == nullptr);
+}
+
+TEST_CASE("partition and argpartition", "[sort]") {
+  std::mt19937_64 g(3);
+  for (cn_dtype dt : {CN_FLOAT64, CN_INT32, CN_UINT8, CN_FLOAT32}) {
+    int64_t n = 1001;
+    std::vector<double> v(n);
+    for (auto &x : v) x = (double)(g() % 100);
+    if (dt == CN_FLOAT64) v[5] = NAN;
+    Arr a = cast(f64(v, {n}), dt);
+    auto av = dvec(a);
+    std::vector<double> ref = av;
+    std::sort(ref.begin(), ref.end(), np_less);
+    int64_t kth[3] = {-1, 500, 3};
+    Arr r, p;
+    CN_REQUIRE_OK(cn_partition(r.out(), a, 3, kth, 0));
+    CN_REQUIRE_OK(cn_argpartition(p.out(), a, 3, kth, 0));
+    auto rv = dvec(r);
+    auto pv = ivec(p);
+    for (int64_t k : {n - 1, (int64_t)500, (int64_t)3}) {
+      REQUIRE(same({rv[k]}, {ref[k]}));
+      REQUIRE(same({av[pv[k]]}, {ref[k]}));
+      for (int64_t i = 0; i < k; i++) REQUIRE_FALSE(np_less(rv[k], rv[i]));
+      for (int64_t i = k + 1; i < n; i++) REQUIRE_FALSE(np_less(rv[i], rv[k]));
+    }
+    std::vector<double> sorted_r = rv;
+    std::sort(sorted_r.begin(), sorted_r.end(), np_less);
+    REQUIRE(same(sorted_r, ref));
+  }
+  Arr m = f64({5, 1, 4, 2, 9, 0}, {2, 3});
+  int64_t k1[1] = {1};
+  Arr r;
+  CN_REQUIRE_OK(cn_partition(r.out(), transpose(m), 1, k1, 1));
+  auto rv = dvec(r); // rows (5,2), (1,9), (4,0): kth=1 -> max at end
+  REQUIRE(rv[1] == 5);
+  REQUIRE(rv[3] == 9);
+  REQUIRE(rv[5] == 4);
+  cn_array out = nullptr;
+  int64_t kb[1] = {6};
+  CN_REQUIRE_ERR(cn_partition(&out, m, 1, kb, 1), CN_ERR_INDEX,
+                 "kth(=6) out of bounds (3)");
+  CN_REQUIRE_ERR(cn_partition(&out, m, 0, kb, 1), CN_ERR_VALUE, "kth");
+  REQUIRE(out == nullptr);
+}
+
+TEST_CASE("lexsort", "[sort]") {
+  Arr first = f64({1, 5, 1, 4, 3, 4, 4}, {7});
+  Arr last = f64({9, 4, 0, 4, 0, 2, 1}, {7});
+  cn_array keys[2] = {first, last};
+  Arr p;
+  CN_REQUIRE_OK(cn_lexsort(p.out(), 2, keys, -1));
+  REQUIRE(ivec(p) == std::vector<int64_t>{2, 4, 6, 5, 3, 1, 0});
+  Arr m1 = f64({1, 0, 1, 0}, {2, 2}), m2 = f64({0, 0, 1, 1}, {2, 2});
+  cn_array mk[2] = {m1, m2};
+  CN_REQUIRE_OK(cn_lexsort(p.out(), 2, mk, 0));
+  REQUIRE(ivec(p) == std::vector<int64_t>{0, 0, 1, 1});
+  cn_array out = nullptr;
+  Arr short1 = f64({1}, {1});
+  cn_array bad[2] = {first, short1};
+  CN_REQUIRE_ERR(cn_lexsort(&out, 2, bad, 0), CN_ERR_SHAPE, "same shape");
+  CN_REQUIRE_ERR(cn_lexsort(&out, 0, bad, 0), CN_ERR_VALUE, "at least one");
+}
+
+TEST_CASE("unique with index, inverse, counts", "[sort]") {
+  Arr a = f64({3, 1, NAN, 1, -0.0, 0.0, NAN, 3, 2}, {3, 3});
+  Arr v, i, inv, c;
+  CN_REQUIRE_OK(cn_unique(v.out(), i.out(), inv.out(), c.out(), a, 1));
+  auto vv = dvec(v);
+  REQUIRE(vv.size() == 5);
+  REQUIRE(vv[0] == 0);
+  REQUIRE(vv[1] == 1);
+  REQUIRE(vv[3] == 3);
+  REQUIRE(std::isnan(vv[4]));
+  REQUIRE(ivec(i) == std::vector<int64_t>{4, 1, 8, 0, 2});
+  REQUIRE(ivec(c) == std::vector<int64_t>{2, 2, 1, 2, 2});
+  REQUIRE(shape_of(inv) == shp{3, 3});
+  auto av = dvec(a);
+  auto iv = ivec(inv);
+  for (int k = 0; k < 9; k++) REQUIRE(same({vv[iv[k]]}, {av[k]}));
+  CN_REQUIRE_OK(cn_unique(v.out(), nullptr, nullptr, c.out(), a, 0));
+  REQUIRE(dvec(v).size() == 6);
+  REQUIRE(ivec(c).back() == 1);
+  for (cn_dtype dt : all_dtypes()) {
+    INFO(cn_dtype_name(dt));
+    Arr x = cast(f64({2, 0, 2, 1, 0}, {5}), dt);
+    CN_REQUIRE_OK(cn_unique(v.out(), nullptr, nullptr, c.out(), x, 1));
+    if (dt == CN_BOOL) {
+      REQUIRE(ivec(c) == std::vector<int64_t>{2, 3});
+    } else {
+      REQUIRE(ivec(c) == std::vector<int64_t>{2, 1, 2});
+      Arr vc = cast(v, CN_COMPLEX128);
+      auto z = to_vec<std::complex<double>>(vc);
+      REQUIRE(z[2].real() == 2);
+    }
+  }
+  Arr e = arange(0, {0});
+  CN_REQUIRE_OK(cn_unique(v.out(), i.out(), inv.out(), c.out(), e, 1));
+  REQUIRE(shape_of(v) == shp{0});
+  REQUIRE(shape_of(inv) == shp{0});
+  cn_array out = nullptr;
+  CN_REQUIRE_ERR(cn_unique(&out, nullptr, nullptr, nullptr, nullptr, 1),
+                 CN_ERR_VALUE, "NULL");
+}
+
+TEST_CASE("searchsorted", "[sort]") {
+  Arr a = f64({1, 2, 2, 3, NAN}, {5});
+  Arr v = f64({2, 0, 3.5, NAN, 2}, {5});
+  Arr r;
+  CN_REQUIRE_OK(cn_searchsorted(r.out(), a, v, CN_SIDE_LEFT, nullptr));
+  REQUIRE(ivec(r) == std::vector<int64_t>{1, 0, 4, 4, 1});
+  CN_REQUIRE_OK(cn_searchsorted(r.out(), a, v, CN_SIDE_RIGHT, nullptr));
+  REQUIRE(ivec(r) == std::vector<int64_t>{3, 0, 4, 5, 3});
+  // sorter, mixed dtypes (int array, float query)
+  Arr u = i64({30, 10, 20}, {3});
+  Arr srt = i64({1, 2, 0}, {3});
+  Arr q = f64({15, 30, 31, -1}, {2, 2});
+  CN_REQUIRE_OK(cn_searchsorted(r.out(), u, q, CN_SIDE_LEFT, srt));
+  REQUIRE(shape_of(r) == shp{2, 2});
+  REQUIRE(ivec(r) == std::vector<int64_t>{1, 2, 3, 0});
+  cn_array out = nullptr;
+  Arr badsrt = i64({1, 2}, {2});
+  CN_REQUIRE_ERR(cn_searchsorted(&out, u, q, 0, badsrt), CN_ERR_SHAPE,
+                 "sorter");
+  Arr oob = i64({1, 2, 3}, {3});
+  CN_REQUIRE_ERR(cn_searchsorted(&out, u, q, 0, oob), CN_ERR_INDEX, "index 3");
+  CN_REQUIRE_ERR(cn_searchsorted(&out, u, q, 2, nullptr), CN_ERR_VALUE, "side");
+  CN_REQUIRE_ERR(cn_searchsorted(&out, arange(4, {2, 2}), q, 0, nullptr),
+                 CN_ERR_SHAPE, "1-d");
+  CN_REQUIRE_ERR(cn_searchsorted(&out, cast(u, CN_COMPLEX64), q, 0, nullptr),
+                 CN_ERR_TYPE, "complex");
+  REQUIRE(out == nullptr);
+}
+
+TEST_CASE("isin and set operations", "[sort]") {
+  Arr e = f64({1, 2, NAN, 4, 5, -0.0}, {2, 3});
+  Arr t = i64({4, 0, 2, 2, 7}, {5});
+  Arr r;
+  CN_REQUIRE_OK(cn_isin(r.out(), e, t, 0));
+  REQUIRE(shape_of(r) == shp{2, 3});
+  REQUIRE(ivec(r) == std::vector<int64_t>{0, 1, 0, 1, 0, 1});
+  CN_REQUIRE_OK(cn_isin(r.out(), e, t, 1));
+  REQUIRE(ivec(r) == std::vector<int64_t>{1, 0, 1, 0, 1, 0});
+  Arr a = i64({5, 1, 3, 3, 9}, {5});
+  Arr b = f64({3, 9, 9, 11, 1.5}, {5});
+  CN_REQUIRE_OK(cn_intersect1d(r.out(), a, b));
+  cn_dtype dt;
+  cn_array_dtype(&dt, r);
+  REQUIRE(dt == CN_FLOAT64);
+  REQUIRE(dvec(r) == std::vector<double>{3, 9});
+  CN_REQUIRE_OK(cn_union1d(r.out(), a, b));
+  REQUIRE(dvec(r) == std::vector<double>{1, 1.5, 3, 5, 9, 11});
+  CN_REQUIRE_OK(cn_setdiff1d(r.out(), a, b));
+  cn_array_dtype(&dt, r);
+  REQUIRE(dt == CN_INT64);
+  REQUIRE(ivec(r) == std::vector<int64_t>{1, 5});
+  cn_array out = nullptr;
+  CN_REQUIRE_ERR(cn_isin(&out, cast(a, CN_COMPLEX128), b, 0), CN_ERR_TYPE,
+                 "complex");
+  CN_REQUIRE_ERR(cn_union1d(&out, a, nullptr), CN_ERR_VALUE, "'b' is NULL");
+  REQUIRE(out == nullptr);
+}

@@ -1,0 +1,1470 @@
+// Tests of cunumpy/ufunc.h: every op of the table on every dtype its loops
+// accept, against an independent oracle (long double / __int128 / closed
+// forms written here), plus layouts, broadcasting, dst, promotion, where,
+// round and every error path.
+#include "testutil.hpp"
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+
+namespace {
+
+using LD = long double;
+using CL = std::complex<long double>;
+using i128 = __int128;
+using u128 = unsigned __int128;
+
+// ---- dtypes -------------------------------------------------------------
+
+struct DT {
+  cn_dtype dt;
+  char kind; // b i u f c
+  int bits;  // of the integer / of each float part
+};
+const DT kDTs[] = {
+    {CN_BOOL, 'b', 8},       {CN_INT8, 'i', 8},     {CN_INT16, 'i', 16},
+    {CN_INT32, 'i', 32},     {CN_INT64, 'i', 64},   {CN_UINT8, 'u', 8},
+    {CN_UINT16, 'u', 16},    {CN_UINT32, 'u', 32},  {CN_UINT64, 'u', 64},
+    {CN_FLOAT32, 'f', 32},   {CN_FLOAT64, 'f', 64}, {CN_COMPLEX64, 'c', 32},
+    {CN_COMPLEX128, 'c', 64}};
+const DT &dt_info(cn_dtype d) {
+  for (auto &t : kDTs)
+    if (t.dt == d)
+      return t;
+  FAIL("unknown dtype");
+  return kDTs[0];
+}
+int64_t isz(const DT &t) {
+  return t.kind == 'b' ? 1 : t.kind == 'c' ? 2 * t.bits / 8 : t.bits / 8;
+}
+
+// Loop classes and output rules, spelled independently of core/ops.def.
+enum Cls { ALL, NUM, REAL, INTEGER, BITS, INEXACT, FLOAT, NOCPLX };
+enum Out { SAME, OBOOL, OREAL };
+bool in_class(Cls c, const DT &t) {
+  switch (c) {
+  case ALL:
+    return true;
+  case NUM:
+    return t.kind != 'b';
+  case REAL:
+    return t.kind != 'c';
+  case INTEGER:
+    return t.kind == 'i' || t.kind == 'u';
+  case BITS:
+    return t.kind == 'i' || t.kind == 'u' || t.kind == 'b';
+  case INEXACT:
+    return t.kind == 'f' || t.kind == 'c';
+  case FLOAT:
+    return t.kind == 'f';
+  case NOCPLX:
+    return t.kind == 'i' || t.kind == 'u' || t.kind == 'f';
+  }
+  return false;
+}
+// tol: allowed float error in ulps (complex: relative, in units of eps).
+struct OpSpec {
+  const char *name;
+  int nin;
+  Cls cls;
+  Out out;
+  int tol;
+};
+const OpSpec kOps[] = {
+    {"add", 2, ALL, SAME, 1},
+    {"subtract", 2, NUM, SAME, 1},
+    {"multiply", 2, ALL, SAME, 1},
+    {"divide", 2, INEXACT, SAME, 1},
+    {"floor_divide", 2, NOCPLX, SAME, 1},
+    {"remainder", 2, NOCPLX, SAME, 1},
+    {"power", 2, NUM, SAME, 4},
+    {"maximum", 2, ALL, SAME, 0},
+    {"minimum", 2, ALL, SAME, 0},
+    {"fmax", 2, ALL, SAME, 0},
+    {"fmin", 2, ALL, SAME, 0},
+    {"logaddexp", 2, FLOAT, SAME, 4},
+    {"arctan2", 2, FLOAT, SAME, 4},
+    {"hypot", 2, FLOAT, SAME, 2},
+    {"copysign", 2, FLOAT, SAME, 0},
+    {"clip", 3, REAL, SAME, 0},
+    {"abs", 1, ALL, OREAL, 1},
+    {"negative", 1, NUM, SAME, 0},
+    {"positive", 1, NUM, SAME, 0},
+    {"sign", 1, NUM, SAME, 1},
+    {"square", 1, NUM, SAME, 1},
+    {"reciprocal", 1, NUM, SAME, 1},
+    {"sqrt", 1, INEXACT, SAME, 1},
+    {"cbrt", 1, FLOAT, SAME, 4},
+    {"exp", 1, INEXACT, SAME, 4},
+    {"exp2", 1, INEXACT, SAME, 4},
+    {"expm1", 1, INEXACT, SAME, 4},
+    {"log", 1, INEXACT, SAME, 4},
+    {"log1p", 1, INEXACT, SAME, 4},
+    {"log2", 1, INEXACT, SAME, 4},
+    {"log10", 1, INEXACT, SAME, 4},
+    {"sin", 1, INEXACT, SAME, 4},
+    {"cos", 1, INEXACT, SAME, 4},
+    {"tan", 1, INEXACT, SAME, 4},
+    {"arcsin", 1, INEXACT, SAME, 4},
+    {"arccos", 1, INEXACT, SAME, 4},
+    {"arctan", 1, INEXACT, SAME, 4},
+    {"sinh", 1, INEXACT, SAME, 4},
+    {"cosh", 1, INEXACT, SAME, 4},
+    {"tanh", 1, INEXACT, SAME, 4},
+    {"arcsinh", 1, INEXACT, SAME, 4},
+    {"arccosh", 1, INEXACT, SAME, 4},
+    {"arctanh", 1, INEXACT, SAME, 4},
+    {"floor", 1, FLOAT, SAME, 0},
+    {"ceil", 1, FLOAT, SAME, 0},
+    {"trunc", 1, FLOAT, SAME, 0},
+    {"rint", 1, INEXACT, SAME, 0},
+    {"isnan", 1, ALL, OBOOL, 0},
+    {"isinf", 1, ALL, OBOOL, 0},
+    {"isfinite", 1, ALL, OBOOL, 0},
+    {"signbit", 1, REAL, OBOOL, 0},
+    {"equal", 2, ALL, OBOOL, 0},
+    {"not_equal", 2, ALL, OBOOL, 0},
+    {"less", 2, ALL, OBOOL, 0},
+    {"less_equal", 2, ALL, OBOOL, 0},
+    {"greater", 2, ALL, OBOOL, 0},
+    {"greater_equal", 2, ALL, OBOOL, 0},
+    {"logical_and", 2, ALL, OBOOL, 0},
+    {"logical_or", 2, ALL, OBOOL, 0},
+    {"logical_xor", 2, ALL, OBOOL, 0},
+    {"logical_not", 1, ALL, OBOOL, 0},
+    {"bitwise_and", 2, BITS, SAME, 0},
+    {"bitwise_or", 2, BITS, SAME, 0},
+    {"bitwise_xor", 2, BITS, SAME, 0},
+    {"bitwise_invert", 1, BITS, SAME, 0},
+    {"left_shift", 2, INTEGER, SAME, 0},
+    {"right_shift", 2, INTEGER, SAME, 0},
+    {"real", 1, ALL, OREAL, 0},
+    {"imag", 1, ALL, OREAL, 0},
+    {"conj", 1, ALL, SAME, 0},
+    {"angle", 1, INEXACT, OREAL, 2},
+};
+const OpSpec *spec(const std::string &n) {
+  for (auto &s : kOps)
+    if (n == s.name)
+      return &s;
+  return nullptr;
+}
+cn_dtype out_dtype(const OpSpec &s, cn_dtype ct) {
+  if (s.out == OBOOL)
+    return CN_BOOL;
+  if (s.out == OREAL)
+    return ct == CN_COMPLEX64    ? CN_FLOAT32
+           : ct == CN_COMPLEX128 ? CN_FLOAT64
+                                 : ct;
+  return ct;
+}
+
+// ---- raw element access -----------------------------------------------------
+
+void put(const DT &t, void *p, CL v) {
+  LD r = v.real();
+  switch (t.kind) {
+  case 'b':
+    *(uint8_t *)p = r != 0 || v.imag() != 0;
+    return;
+  case 'i': {
+    int64_t x = (int64_t)r;
+    std::memcpy(p, &x, t.bits / 8); // little-endian truncation
+    return;
+  }
+  case 'u': {
+    uint64_t x = r < 0 ? (uint64_t)(int64_t)r : (uint64_t)r;
+    std::memcpy(p, &x, t.bits / 8);
+    return;
+  }
+  case 'f':
+    if (t.bits == 32)
+      *(float *)p = (float)r;
+    else
+      *(double *)p = (double)r;
+    return;
+  default:
+    if (t.bits == 32)
+      *(std::complex<float> *)p =
+          std::complex<float>((float)r, (float)v.imag());
+    else
+      *(std::complex<double> *)p =
+          std::complex<double>((double)r, (double)v.imag());
+  }
+}
+CL get(const DT &t, const void *p) {
+  switch (t.kind) {
+  case 'b':
+    return *(const uint8_t *)p ? 1 : 0;
+  case 'i':
+    switch (t.bits) {
+    case 8:
+      return (LD) * (const int8_t *)p;
+    case 16:
+      return (LD) * (const int16_t *)p;
+    case 32:
+      return (LD) * (const int32_t *)p;
+    default:
+      return (LD) * (const int64_t *)p;
+    }
+  case 'u':
+    switch (t.bits) {
+    case 8:
+      return (LD) * (const uint8_t *)p;
+    case 16:
+      return (LD) * (const uint16_t *)p;
+    case 32:
+      return (LD) * (const uint32_t *)p;
+    default:
+      return (LD) * (const uint64_t *)p;
+    }
+  case 'f':
+    return t.bits == 32 ? (LD) * (const float *)p : (LD) * (const double *)p;
+  default:
+    if (t.bits == 32) {
+      auto z = *(const std::complex<float> *)p;
+      return CL(z.real(), z.imag());
+    }
+    auto z = *(const std::complex<double> *)p;
+    return CL(z.real(), z.imag());
+  }
+}
+Arr make(const DT &t, const std::vector<CL> &v, std::vector<int64_t> shape) {
+  std::vector<unsigned char> raw(v.size() * isz(t) + 1);
+  for (size_t i = 0; i < v.size(); i++)
+    put(t, raw.data() + i * isz(t), v[i]);
+  Arr a;
+  CN_REQUIRE_OK(
+      cn_from_host(a.out(), raw.data(), 0, (int64_t)(v.size() * isz(t)),
+                   (int32_t)shape.size(), shape.data(), nullptr, t.dt));
+  return a;
+}
+Arr make1(const DT &t, const std::vector<CL> &v) {
+  return make(t, v, {(int64_t)v.size()});
+}
+std::vector<CL> read(cn_array a) {
+  cn_dtype d;
+  CN_REQUIRE_OK(cn_array_dtype(&d, a));
+  const DT &t = dt_info(d);
+  int64_t n = 0;
+  cn_array_size(&n, a);
+  std::vector<unsigned char> raw(n * isz(t) + 1);
+  CN_REQUIRE_OK(cn_copy_to_buffer(raw.data(), n * isz(t), a, CN_ORDER_C));
+  std::vector<CL> v(n);
+  for (int64_t i = 0; i < n; i++)
+    v[i] = get(t, raw.data() + i * isz(t));
+  return v;
+}
+cn_dtype dtype_of(cn_array a) {
+  cn_dtype d = CN_DTYPE_DEFAULT;
+  cn_array_dtype(&d, a);
+  return d;
+}
+
+// ---- test values ------------------------------------------------------------
+
+std::vector<CL> values(const DT &t) {
+  std::vector<CL> v;
+  if (t.kind == 'b')
+    return {0, 1};
+  if (t.kind == 'i') {
+    LD mx = std::ldexp((LD)1, t.bits - 1) - 1, mn = -mx - 1;
+    v = {0, 1, -1, 2, -2, 3, -7, 7, 100, -100, mn, mn + 1, mx, 63, 64};
+    if (t.bits == 8)
+      v.erase(v.begin() + 8, v.begin() + 10); // 100 fits but keep it small
+    return v;
+  }
+  if (t.kind == 'u') {
+    LD mx = std::ldexp((LD)1, t.bits) - 1;
+    return {0, 1, 2, 3, 7, 100, mx, mx - 1, 63, 64};
+  }
+  if (t.kind == 'f') {
+    LD big = t.bits == 32 ? (LD)std::numeric_limits<float>::max()
+                          : (LD)std::numeric_limits<double>::max();
+    LD tiny = t.bits == 32 ? (LD)std::numeric_limits<float>::denorm_min()
+                           : (LD)std::numeric_limits<double>::denorm_min();
+    LD inf = INFINITY, nan = NAN;
+    // near exp's overflow / underflow edges too
+    LD hi = t.bits == 32 ? 88.5L : 709.5L, lo = t.bits == 32 ? -100 : -740;
+    return {0.0L, -0.0L, 1,   -1,     0.5L,  -0.5L, 2.5L,    -3.75L,
+            0.1L, 7,     -7,  1e-30L, 1e30L, 100,   -0.999L, inf,
+            -inf, nan,   big, tiny,   3,     hi,    lo};
+  }
+  return {CL(0, 0), CL(1, 0),       CL(-1, 0), CL(0, 1),      CL(0, -1),
+          CL(1, 2), CL(-0.5, 0.25), CL(3, -4), CL(0.3, -0.7), CL(-2, -0.1)};
+}
+// Values as the array holds them (rounded to the dtype).
+std::vector<CL> rounded(const DT &t, const std::vector<CL> &v) {
+  std::vector<CL> r;
+  unsigned char buf[16];
+  for (auto x : v) {
+    put(t, buf, x);
+    r.push_back(get(t, buf));
+  }
+  return r;
+}
+
+// ---- the oracle ------------------------------------------------------------
+
+// Wraps an exact integer to the dtype's range (NumPy's modular results).
+LD wrap(const DT &t, i128 x) {
+  unsigned __int128 m = (unsigned __int128)1 << t.bits;
+  unsigned __int128 u = (unsigned __int128)x % m;
+  if (t.kind == 'i' && u >= m / 2)
+    return (LD)((i128)u - (i128)m);
+  return (LD)u;
+}
+
+// Returns false when the op has no rule for this kind (a test bug).
+bool oracle_int(const std::string &op, const DT &t, i128 a, i128 b, i128 c,
+                LD &r) {
+  const bool sgn = t.kind == 'i';
+  const int bits = t.bits;
+  if (t.kind == 'b') {
+    bool x = a != 0, y = b != 0;
+    if (op == "add" || op == "maximum" || op == "fmax" || op == "bitwise_or")
+      r = x || y;
+    else if (op == "multiply" || op == "minimum" || op == "fmin" ||
+             op == "bitwise_and")
+      r = x && y;
+    else if (op == "bitwise_xor")
+      r = x != y;
+    else if (op == "clip")
+      r = std::min(std::max(x, y), c != 0);
+    else if (op == "abs" || op == "real" || op == "conj")
+      r = x;
+    else if (op == "imag" || op == "signbit" || op == "isnan" || op == "isinf")
+      r = 0;
+    else if (op == "isfinite")
+      r = 1;
+    else if (op == "bitwise_invert" || op == "logical_not")
+      r = !x;
+    else if (op == "equal")
+      r = x == y;
+    else if (op == "not_equal")
+      r = x != y;
+    else if (op == "less")
+      r = x < y;
+    else if (op == "less_equal")
+      r = x <= y;
+    else if (op == "greater")
+      r = x > y;
+    else if (op == "greater_equal")
+      r = x >= y;
+    else if (op == "logical_and")
+      r = x && y;
+    else if (op == "logical_or")
+      r = x || y;
+    else if (op == "logical_xor")
+      r = x != y;
+    else
+      return false;
+    return true;
+  }
+  auto pymod = [](i128 x, i128 y) { return ((x % y) + y) % y; };
+  if (op == "add")
+    r = wrap(t, a + b);
+  else if (op == "subtract")
+    r = wrap(t, a - b);
+  else if (op == "multiply")
+    r = wrap(t, (i128)((u128)a * (u128)b)); // modular, no overflow
+  else if (op == "floor_divide")
+    r = b == 0 ? 0 : wrap(t, (a - pymod(a, b)) / b);
+  else if (op == "remainder")
+    r = b == 0 ? 0 : wrap(t, pymod(a, b));
+  else if (op == "power") {
+    if (b < 0)
+      r = a == 1 ? 1 : a == -1 ? (b % 2 ? -1 : 1) : 0;
+    else {
+      uint64_t acc = 1;
+      for (i128 k = 0; k < b; k++)
+        acc *= (uint64_t)a;
+      r = wrap(t, (i128)acc);
+    }
+  } else if (op == "maximum" || op == "fmax")
+    r = (LD)std::max(a, b);
+  else if (op == "minimum" || op == "fmin")
+    r = (LD)std::min(a, b);
+  else if (op == "clip")
+    r = (LD)std::min(std::max(a, b), c);
+  else if (op == "abs")
+    r = wrap(t, a < 0 ? -a : a);
+  else if (op == "negative")
+    r = wrap(t, -a);
+  else if (op == "positive" || op == "real" || op == "conj")
+    r = (LD)a;
+  else if (op == "imag" || op == "isnan" || op == "isinf")
+    r = 0;
+  else if (op == "isfinite")
+    r = 1;
+  else if (op == "sign")
+    r = a > 0 ? 1 : a < 0 ? -1 : 0;
+  else if (op == "square")
+    r = wrap(t, (i128)((u128)a * (u128)a));
+  else if (op == "reciprocal")
+    r = a == 0 ? 0 : wrap(t, 1 / a);
+  else if (op == "signbit")
+    r = a < 0;
+  else if (op == "equal")
+    r = a == b;
+  else if (op == "not_equal")
+    r = a != b;
+  else if (op == "less")
+    r = a < b;
+  else if (op == "less_equal")
+    r = a <= b;
+  else if (op == "greater")
+    r = a > b;
+  else if (op == "greater_equal")
+    r = a >= b;
+  else if (op == "logical_and")
+    r = a != 0 && b != 0;
+  else if (op == "logical_or")
+    r = a != 0 || b != 0;
+  else if (op == "logical_xor")
+    r = (a != 0) != (b != 0);
+  else if (op == "logical_not")
+    r = a == 0;
+  else if (op == "bitwise_and")
+    r = wrap(t, a & b);
+  else if (op == "bitwise_or")
+    r = wrap(t, a | b);
+  else if (op == "bitwise_xor")
+    r = wrap(t, a ^ b);
+  else if (op == "bitwise_invert")
+    r = wrap(t, ~a);
+  else if (op == "left_shift") {
+    i128 x = b < 0 || b >= bits ? 0 : a;
+    for (i128 k = 0; x != 0 && k < b; k++)
+      x = (i128)((unsigned __int128)x * 2);
+    r = wrap(t, x);
+  } else if (op == "right_shift") {
+    if (b < 0 || b >= bits)
+      r = sgn && a < 0 ? -1 : 0;
+    else
+      r = std::floor((LD)a / std::ldexp((LD)1, (int)b));
+  } else
+    return false;
+  return true;
+}
+
+LD pysign0(LD x) { return std::signbit(x) ? -0.0L : 0.0L; }
+
+bool oracle_float(const std::string &op, LD a, LD b, LD c, LD &r) {
+  auto nan = std::numeric_limits<LD>::quiet_NaN();
+  if (op == "add")
+    r = a + b;
+  else if (op == "subtract")
+    r = a - b;
+  else if (op == "multiply")
+    r = a * b;
+  else if (op == "divide")
+    r = a / b;
+  else if (op == "floor_divide") {
+    // Python's float //: floor of the exact quotient.
+    if (b == 0 || std::isnan(a) || std::isnan(b))
+      r = a / b;
+    else if (std::isinf(a))
+      r = nan;
+    else if (std::isinf(b))
+      r = a == 0 ? pysign0(a / b)
+                 : (std::signbit(a) != std::signbit(b) ? -1 : pysign0(a / b));
+    else {
+      LD m = std::fmod(a, b);
+      LD q = (a - m) / b; // exact for these test values
+      if (m != 0 && ((m < 0) != (b < 0)))
+        q -= 1;
+      r = q == 0 ? pysign0(a / b) : std::round(q);
+    }
+  } else if (op == "remainder") {
+    LD m = std::fmod(a, b);
+    if (b != 0 && !std::isnan(m)) {
+      if (m != 0 && ((m < 0) != (b < 0)))
+        m += b;
+      else if (m == 0)
+        m = std::copysign(0.0L, b);
+    }
+    r = m;
+  } else if (op == "power")
+    r = std::pow(a, b);
+  else if (op == "maximum")
+    r = std::isnan(a) || std::isnan(b) ? nan : (a >= b ? a : b);
+  else if (op == "minimum")
+    r = std::isnan(a) || std::isnan(b) ? nan : (a <= b ? a : b);
+  else if (op == "fmax")
+    r = std::isnan(a) ? b : std::isnan(b) ? a : (a >= b ? a : b);
+  else if (op == "fmin")
+    r = std::isnan(a) ? b : std::isnan(b) ? a : (a <= b ? a : b);
+  else if (op == "clip") {
+    LD m = std::isnan(a) || std::isnan(b) ? nan : (a >= b ? a : b);
+    r = std::isnan(m) || std::isnan(c) ? nan : (m <= c ? m : c);
+  } else if (op == "logaddexp") {
+    if (std::isnan(a) || std::isnan(b))
+      r = nan;
+    else if (a == b)
+      r = a + std::log(2.0L);
+    else
+      r = std::max(a, b) + std::log1p(std::exp(-std::fabs(a - b)));
+  } else if (op == "arctan2")
+    r = std::atan2(a, b);
+  else if (op == "hypot")
+    r = std::hypot(a, b);
+  else if (op == "copysign")
+    r = std::copysign(a, b);
+  else if (op == "abs")
+    r = std::fabs(a);
+  else if (op == "negative")
+    r = -a;
+  else if (op == "positive" || op == "real" || op == "conj")
+    r = a;
+  else if (op == "imag")
+    r = 0;
+  else if (op == "sign")
+    r = std::isnan(a) ? nan : a > 0 ? 1 : a < 0 ? -1 : 0.0L;
+  else if (op == "square")
+    r = a * a;
+  else if (op == "reciprocal")
+    r = 1 / a;
+  else if (op == "sqrt")
+    r = std::sqrt(a);
+  else if (op == "cbrt")
+    r = std::cbrt(a);
+  else if (op == "exp")
+    r = std::exp(a);
+  else if (op == "exp2")
+    r = std::exp2(a);
+  else if (op == "expm1")
+    r = std::expm1(a);
+  else if (op == "log")
+    r = std::log(a);
+  else if (op == "log1p")
+    r = std::log1p(a);
+  else if (op == "log2")
+    r = std::log2(a);
+  else if (op == "log10")
+    r = std::log10(a);
+  else if (op == "sin")
+    r = std::sin(a);
+  else if (op == "cos")
+    r = std::cos(a);
+  else if (op == "tan")
+    r = std::tan(a);
+  else if (op == "arcsin")
+    r = std::asin(a);
+  else if (op == "arccos")
+    r = std::acos(a);
+  else if (op == "arctan")
+    r = std::atan(a);
+  else if (op == "sinh")
+    r = std::sinh(a);
+  else if (op == "cosh")
+    r = std::cosh(a);
+  else if (op == "tanh")
+    r = std::tanh(a);
+  else if (op == "arcsinh")
+    r = std::asinh(a);
+  else if (op == "arccosh")
+    r = std::acosh(a);
+  else if (op == "arctanh")
+    r = std::atanh(a);
+  else if (op == "floor")
+    r = std::floor(a);
+  else if (op == "ceil")
+    r = std::ceil(a);
+  else if (op == "trunc")
+    r = std::trunc(a);
+  else if (op == "rint")
+    r = std::nearbyint(a);
+  else if (op == "isnan")
+    r = std::isnan(a);
+  else if (op == "isinf")
+    r = std::isinf(a);
+  else if (op == "isfinite")
+    r = std::isfinite(a);
+  else if (op == "signbit")
+    r = std::signbit(a);
+  else if (op == "equal")
+    r = a == b;
+  else if (op == "not_equal")
+    r = a != b;
+  else if (op == "less")
+    r = a < b;
+  else if (op == "less_equal")
+    r = a <= b;
+  else if (op == "greater")
+    r = a > b;
+  else if (op == "greater_equal")
+    r = a >= b;
+  else if (op == "logical_and")
+    r = a != 0 && b != 0;
+  else if (op == "logical_or")
+    r = a != 0 || b != 0;
+  else if (op == "logical_xor")
+    r = (a != 0) != (b != 0);
+  else if (op == "logical_not")
+    r = a == 0;
+  else if (op == "angle")
+    r = std::atan2(0.0L, a);
+  else
+    return false;
+  return true;
+}
+
+// NumPy's lexicographic complex order (a NaN part orders nothing).
+bool clt(CL a, CL b) {
+  return (a.real() < b.real() && !std::isnan(a.imag()) &&
+          !std::isnan(b.imag())) ||
+         (a.real() == b.real() && a.imag() < b.imag());
+}
+bool cle(CL a, CL b) {
+  return (a.real() < b.real() && !std::isnan(a.imag()) &&
+          !std::isnan(b.imag())) ||
+         (a.real() == b.real() && a.imag() <= b.imag());
+}
+bool cnan(CL a) { return std::isnan(a.real()) || std::isnan(a.imag()); }
+
+bool oracle_cplx(const std::string &op, CL a, CL b, CL &r) {
+  const LD ln2 = std::log(2.0L), ln10 = std::log(10.0L);
+  const CL I(0, 1);
+  if (op == "add")
+    r = a + b;
+  else if (op == "subtract")
+    r = a - b;
+  else if (op == "multiply")
+    r = a * b;
+  else if (op == "divide")
+    r = a / b;
+  else if (op == "power") {
+    if (b == CL(0))
+      r = 1;
+    else if (a == CL(0))
+      r = b.real() > 0 && b.imag() == 0 ? CL(0) : CL(NAN, NAN);
+    else
+      r = std::pow(a, b);
+  } else if (op == "maximum")
+    r = cnan(a) ? a : cnan(b) ? b : (cle(b, a) ? a : b);
+  else if (op == "minimum")
+    r = cnan(a) ? a : cnan(b) ? b : (cle(a, b) ? a : b);
+  else if (op == "fmax")
+    r = cnan(b) ? a : cnan(a) ? b : (cle(b, a) ? a : b);
+  else if (op == "fmin")
+    r = cnan(b) ? a : cnan(a) ? b : (cle(a, b) ? a : b);
+  else if (op == "abs")
+    r = std::abs(a);
+  else if (op == "negative")
+    r = -a;
+  else if (op == "positive")
+    r = a;
+  else if (op == "sign")
+    r = a == CL(0) ? CL(0) : a / std::abs(a);
+  else if (op == "square")
+    r = a * a;
+  else if (op == "reciprocal")
+    r = CL(1) / a;
+  else if (op == "sqrt")
+    r = std::sqrt(a);
+  else if (op == "exp")
+    r = std::exp(a);
+  else if (op == "exp2")
+    r = std::exp(a * ln2);
+  else if (op == "expm1")
+    r = std::exp(a) - CL(1);
+  else if (op == "log")
+    r = std::log(a);
+  else if (op == "log1p")
+    r = std::log(CL(1) + a);
+  else if (op == "log2")
+    r = std::log(a) / ln2;
+  else if (op == "log10")
+    r = std::log(a) / ln10;
+  else if (op == "sin")
+    r = std::sin(a);
+  else if (op == "cos")
+    r = std::cos(a);
+  else if (op == "tan")
+    r = std::tan(a);
+  else if (op == "arcsin")
+    r = std::asin(a);
+  else if (op == "arccos")
+    r = std::acos(a);
+  else if (op == "arctan")
+    r = std::atan(a);
+  else if (op == "sinh")
+    r = std::sinh(a);
+  else if (op == "cosh")
+    r = std::cosh(a);
+  else if (op == "tanh")
+    r = std::tanh(a);
+  else if (op == "arcsinh")
+    r = std::asinh(a);
+  else if (op == "arccosh")
+    r = std::acosh(a);
+  else if (op == "arctanh")
+    r = std::atanh(a);
+  else if (op == "rint")
+    r = CL(std::nearbyint(a.real()), std::nearbyint(a.imag()));
+  else if (op == "isnan")
+    r = cnan(a);
+  else if (op == "isinf")
+    r = std::isinf(a.real()) || std::isinf(a.imag());
+  else if (op == "isfinite")
+    r = std::isfinite(a.real()) && std::isfinite(a.imag());
+  else if (op == "equal")
+    r = a == b;
+  else if (op == "not_equal")
+    r = a != b;
+  else if (op == "less")
+    r = clt(a, b);
+  else if (op == "less_equal")
+    r = cle(a, b);
+  else if (op == "greater")
+    r = clt(b, a);
+  else if (op == "greater_equal")
+    r = cle(b, a);
+  else if (op == "logical_and")
+    r = a != CL(0) && b != CL(0);
+  else if (op == "logical_or")
+    r = a != CL(0) || b != CL(0);
+  else if (op == "logical_xor")
+    r = (a != CL(0)) != (b != CL(0));
+  else if (op == "logical_not")
+    r = a == CL(0);
+  else if (op == "real")
+    r = a.real();
+  else if (op == "imag")
+    r = a.imag();
+  else if (op == "conj")
+    r = std::conj(a);
+  else if (op == "angle")
+    r = std::atan2(a.imag(), a.real());
+  else
+    return false;
+  (void)I;
+  return true;
+}
+
+// Expected value of op on compute dtype t (inputs already of that dtype).
+CL oracle(const OpSpec &s, const DT &t, CL a, CL b, CL c) {
+  LD r = 0;
+  bool ok;
+  if (t.kind == 'c') {
+    CL z;
+    ok = oracle_cplx(s.name, a, b, z);
+    INFO("op " << s.name << " has no complex oracle");
+    REQUIRE(ok);
+    return z;
+  }
+  if (t.kind == 'f')
+    ok = oracle_float(s.name, a.real(), b.real(), c.real(), r);
+  else
+    ok = oracle_int(s.name, t, (i128)a.real(), (i128)b.real(), (i128)c.real(),
+                    r);
+  INFO("op " << s.name << " has no oracle for kind " << t.kind);
+  REQUIRE(ok);
+  return r;
+}
+
+// Distance in ulps of two finite values of the float type of `bits`.
+LD ulps(LD got, LD want, int bits) {
+  if (got == want)
+    return 0;
+  int e;
+  LD w = want != 0 ? want : got;
+  std::frexp(w, &e);
+  int mant = bits == 32 ? 24 : 53;
+  int emin = bits == 32 ? -125 : -1021;
+  LD ulp = std::ldexp((LD)1, std::max(e, emin) - mant);
+  return std::fabs(got - want) / ulp;
+}
+
+// Compares one result element; returns an empty string when it matches.
+std::string mismatch(const OpSpec &s, const DT &ot, CL got, CL want,
+                     LD scale = 0) {
+  std::ostringstream os;
+  os.precision(21);
+  if (ot.kind == 'b' || ot.kind == 'i' || ot.kind == 'u') {
+    if (got.real() != want.real())
+      os << "got " << got.real() << " want " << want.real();
+    return os.str();
+  }
+  if (ot.kind == 'f') {
+    // round the long double oracle to the output type first
+    unsigned char buf[16];
+    put(ot, buf, want);
+    LD w = get(ot, buf).real(), g = got.real();
+    bool bad;
+    if (std::isnan(w) || std::isnan(g))
+      bad = std::isnan(w) != std::isnan(g);
+    else if (std::isinf(w) || std::isinf(g))
+      bad = w != g;
+    else if (w == 0 && g == 0)
+      bad = std::signbit(w) != std::signbit(g);
+    else if (scale != 0 && std::fabs(w) < scale)
+      bad = std::fabs(g - w) >
+            s.tol * std::ldexp(scale, ot.bits == 32 ? -23 : -52);
+    else
+      bad = ulps(g, w, ot.bits) > s.tol;
+    if (bad)
+      os << "got " << g << " want " << w << " (" << want.real() << ")";
+    return os.str();
+  }
+  // complex: exact ops exactly, others within tol * eps relative to |want|
+  LD eps = ot.bits == 32 ? 1.2e-7L : 2.3e-16L;
+  bool fin = std::isfinite(want.real()) && std::isfinite(want.imag());
+  bool gfin = std::isfinite(got.real()) && std::isfinite(got.imag());
+  bool bad;
+  if (!fin)
+    bad = cnan(want) ? !cnan(got) : gfin;
+  else
+    bad = !gfin || std::abs(got - want) >
+                       std::max<LD>(s.tol, 1) * 2 * eps * std::abs(want) +
+                           (want == CL(0) ? 0 : 1e-300L);
+  if (bad)
+    os << "got " << got << " want " << want;
+  return os.str();
+}
+
+// Equality that treats NaN as equal to NaN (and -0.0 as distinct from 0).
+bool same(const std::vector<CL> &x, const std::vector<CL> &y) {
+  if (x.size() != y.size())
+    return false;
+  for (size_t i = 0; i < x.size(); i++) {
+    LD p[2] = {x[i].real(), x[i].imag()}, q[2] = {y[i].real(), y[i].imag()};
+    for (int k = 0; k < 2; k++)
+      if (std::isnan(p[k]) != std::isnan(q[k]) ||
+          (!std::isnan(p[k]) &&
+           (p[k] != q[k] || std::signbit(p[k]) != std::signbit(q[k]))))
+        return false;
+  }
+  return true;
+}
+
+// Runs op on dtype t over all combinations of the test values and checks
+// every element. layout 0: contiguous; 1: strided views (every other
+// element); 2: reversed (negative strides).
+void check_op(const OpSpec &s, const DT &t, int layout) {
+  std::vector<CL> v = rounded(t, values(t));
+  std::vector<CL> va, vb, vc;
+  size_t n = v.size();
+  if (s.nin == 1) {
+    va = v;
+  } else if (s.nin == 2) {
+    for (size_t i = 0; i < n; i++)
+      for (size_t j = 0; j < n; j++) {
+        va.push_back(v[i]);
+        vb.push_back(v[j]);
+      }
+  } else {
+    std::vector<CL> w = {v[0],     v[1 % n], v[2 % n],
+                         v[n - 1], v[n / 2], v[3 % n]};
+    for (auto x : v)
+      for (auto y : w)
+        for (auto z : w) {
+          va.push_back(x);
+          vb.push_back(y);
+          vc.push_back(z);
+        }
+  }
+  if (s.name == std::string("power") && t.kind != 'f' && t.kind != 'c') {
+    // exponents small enough for the oracle's repeated multiplication
+    for (auto &e : vb)
+      if (e.real() > 64 || e.real() < -8)
+        e = 5;
+  }
+  const int64_t m = (int64_t)va.size();
+  auto build = [&](const std::vector<CL> &x) -> Arr {
+    if (x.empty())
+      return Arr();
+    if (layout == 0)
+      return make1(t, x);
+    std::vector<CL> big(2 * x.size());
+    if (layout == 1) {
+      for (size_t i = 0; i < x.size(); i++)
+        big[2 * i] = x[i], big[2 * i + 1] = 42;
+      Arr b = make1(t, big);
+      Arr view;
+      CN_REQUIRE_OK(cn_slice_axis(view.out(), b, 0, 0, CN_SLICE_NONE, 2));
+      return view;
+    }
+    std::vector<CL> rev(x.rbegin(), x.rend());
+    Arr b = make1(t, rev);
+    Arr view;
+    CN_REQUIRE_OK(
+        cn_slice_axis(view.out(), b, 0, CN_SLICE_NONE, CN_SLICE_NONE, -1));
+    return view;
+  };
+  Arr A = build(va), B = build(vb), C = build(vc);
+  cn_array in[3] = {A, B, C};
+  Arr R;
+  CN_REQUIRE_OK(cn_ufunc(R.out(), s.name, s.nin, in, nullptr));
+  const DT &ot = dt_info(out_dtype(s, t.dt));
+  REQUIRE(dtype_of(R) == ot.dt);
+  REQUIRE(shape_of(R) == std::vector<int64_t>{m});
+  std::vector<CL> got = read(R);
+  int bad = 0;
+  std::ostringstream log;
+  for (int64_t i = 0; i < m && bad < 5; i++) {
+    CL want = oracle(s, t, va[i], s.nin > 1 ? vb[i] : 0, s.nin > 2 ? vc[i] : 0);
+    // logaddexp computes max + log1p(exp(-|a-b|)) as NumPy does: the sum
+    // cancels, so its error scales with the inputs, not the result
+    LD scale = s.name == std::string("logaddexp") &&
+                       std::isfinite(va[i].real()) &&
+                       std::isfinite(vb[i].real())
+                   ? std::max(std::fabs(va[i].real()), std::fabs(vb[i].real()))
+                   : 0;
+    std::string msg = mismatch(s, ot, got[i], want, scale);
+    if (!msg.empty()) {
+      bad++;
+      log.precision(21);
+      log << s.name << "(" << va[i] << (s.nin > 1 ? ", " : "")
+          << (s.nin > 1 ? vb[i] : CL(0)) << ") on " << cn_dtype_name(t.dt)
+          << " layout " << layout << ": " << msg << "\n";
+    }
+  }
+  INFO(log.str());
+  CHECK(bad == 0);
+  // inputs are untouched
+  if (layout == 0)
+    REQUIRE(same(read(A), va));
+}
+
+// The stride-0 fast paths: every value of the first input against each
+// value as a 0-d second (and third) input, and the mirror for binary ops.
+void check_op_scalar(const OpSpec &s, const DT &t) {
+  std::vector<CL> v = rounded(t, values(t));
+  const DT &ot = dt_info(out_dtype(s, t.dt));
+  std::ostringstream log;
+  int bad = 0;
+  for (size_t j = 0; j < v.size() && bad < 5; j++) {
+    CL sv = s.name == std::string("power") && t.kind != 'f' && t.kind != 'c' &&
+                    (v[j].real() > 64 || v[j].real() < -8)
+                ? CL(5)
+                : v[j];
+    Arr vec = make1(t, v), sc = make(t, {sv}, {});
+    for (int mirror = 0; mirror < (s.nin == 2 ? 2 : 1); mirror++) {
+      cn_array in[3] = {vec, sc, sc};
+      if (mirror)
+        std::swap(in[0], in[1]);
+      Arr R;
+      CN_REQUIRE_OK(cn_ufunc(R.out(), s.name, s.nin, in, nullptr));
+      REQUIRE(dtype_of(R) == ot.dt);
+      std::vector<CL> got = read(R);
+      for (size_t i = 0; i < v.size(); i++) {
+        CL x = mirror ? sv : v[i], y = mirror ? v[i] : sv;
+        if (s.name == std::string("power") && t.kind != 'f' && t.kind != 'c' &&
+            mirror && (y.real() > 64 || y.real() < -8))
+          continue; // exponent too large for the oracle's loop
+        LD scale = s.name == std::string("logaddexp") &&
+                           std::isfinite(x.real()) && std::isfinite(y.real())
+                       ? std::max(std::fabs(x.real()), std::fabs(y.real()))
+                       : 0;
+        std::string msg =
+            mismatch(s, ot, got[i], oracle(s, t, x, y, sv), scale);
+        if (!msg.empty()) {
+          bad++;
+          log << s.name << "(" << x << ", " << y << ") scalar path on "
+              << cn_dtype_name(t.dt) << ": " << msg << "\n";
+        }
+      }
+    }
+  }
+  INFO(log.str());
+  CHECK(bad == 0);
+}
+
+Arr weak_i(int64_t v) {
+  Arr a;
+  CN_REQUIRE_OK(cn_scalar_array(a.out(), cn_scalar_int(v)));
+  return a;
+}
+Arr weak_f(double v) {
+  Arr a;
+  CN_REQUIRE_OK(cn_scalar_array(a.out(), cn_scalar_float(v)));
+  return a;
+}
+
+} // namespace
+
+TEST_CASE("the op table and the test's spec agree", "[ufunc]") {
+  REQUIRE(cn_op_count() == (int32_t)(sizeof kOps / sizeof kOps[0]));
+  for (int32_t i = 0; i < cn_op_count(); i++) {
+    const char *name = cn_op_name(i);
+    REQUIRE(name != nullptr);
+    const OpSpec *s = spec(name);
+    INFO(name);
+    REQUIRE(s != nullptr);
+    REQUIRE(cn_op_nin(name) == s->nin);
+  }
+  REQUIRE(cn_op_name(-1) == nullptr);
+  REQUIRE(cn_op_name(cn_op_count()) == nullptr);
+  REQUIRE(cn_op_nin("no_such_op") == -1);
+  REQUIRE(cn_op_nin(nullptr) == -1);
+}
+
+TEST_CASE("every op on every dtype of its loops matches the oracle",
+          "[ufunc]") {
+  for (const OpSpec &s : kOps)
+    for (const DT &t : kDTs) {
+      if (!in_class(s.cls, t))
+        continue;
+      for (int layout = 0; layout < 3; layout++) {
+        INFO(s.name << " on " << cn_dtype_name(t.dt) << " layout " << layout);
+        check_op(s, t, layout);
+      }
+      if (s.nin > 1) {
+        INFO(s.name << " on " << cn_dtype_name(t.dt) << " with 0-d operands");
+        check_op_scalar(s, t);
+      }
+    }
+}
+
+TEST_CASE("typed entry points match cn_ufunc", "[ufunc]") {
+  Arr a = make1(dt_info(CN_FLOAT64), {1.5, -2, 3});
+  Arr b = make1(dt_info(CN_FLOAT64), {2, 4, -8});
+  Arr r1, r2, r3;
+  CN_REQUIRE_OK(cn_add(r1.out(), a, b, nullptr));
+  REQUIRE(read(r1) == std::vector<CL>{3.5, 2, -5});
+  CN_REQUIRE_OK(cn_sqrt(r2.out(), b, nullptr));
+  REQUIRE(read(r2)[0].real() == (LD)std::sqrt(2.0));
+  Arr lo = make1(dt_info(CN_FLOAT64), {0}),
+      hi = make1(dt_info(CN_FLOAT64), {2});
+  CN_REQUIRE_OK(cn_clip(r3.out(), a, lo, hi, nullptr));
+  REQUIRE(read(r3) == std::vector<CL>{1.5, 0, 2});
+}
+
+TEST_CASE("integer edge cases never trap", "[ufunc]") {
+  const DT &t = dt_info(CN_INT32);
+  Arr a = make1(t, {(LD)INT32_MIN, 7, -7, 7, -7, 5});
+  Arr b = make1(t, {-1, 0, 0, -2, 2, 40});
+  Arr q, r, sl, sr;
+  CN_REQUIRE_OK(cn_floor_divide(q.out(), a, b, nullptr));
+  REQUIRE(read(q) == std::vector<CL>{(LD)INT32_MIN, 0, 0, -4, -4, 0});
+  CN_REQUIRE_OK(cn_remainder(r.out(), a, b, nullptr));
+  REQUIRE(read(r) == std::vector<CL>{0, 0, 0, -1, 1, 5});
+  CN_REQUIRE_OK(cn_left_shift(sl.out(), a, b, nullptr));
+  REQUIRE(read(sl)[5] == CL(0)); // 5 << 40 on int32
+  CN_REQUIRE_OK(cn_right_shift(sr.out(), a, b, nullptr));
+  REQUIRE(read(sr)[4] == CL(-2)); // -7 >> 2
+}
+
+TEST_CASE("0-d, empty and broadcast shapes", "[ufunc]") {
+  const DT &f = dt_info(CN_FLOAT64);
+  Arr s = make(f, {2}, {}), r;
+  CN_REQUIRE_OK(cn_multiply(r.out(), s, s, nullptr));
+  REQUIRE(shape_of(r).empty());
+  REQUIRE(read(r) == std::vector<CL>{4});
+
+  Arr e = make(f, {}, {0, 3}), re;
+  Arr row = make(f, {1, 2, 3}, {3});
+  CN_REQUIRE_OK(cn_add(re.out(), e, row, nullptr));
+  REQUIRE(shape_of(re) == std::vector<int64_t>{0, 3});
+
+  Arr col = make(f, {10, 20, 30}, {3, 1});
+  Arr line = make(f, {1, 2, 3, 4}, {1, 4});
+  Arr rb;
+  CN_REQUIRE_OK(cn_subtract(rb.out(), col, line, nullptr));
+  REQUIRE(shape_of(rb) == std::vector<int64_t>{3, 4});
+  auto v = read(rb);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 4; j++)
+      REQUIRE(v[i * 4 + j] == CL(10.0L * (i + 1) - (j + 1)));
+
+  Arr r0;
+  CN_REQUIRE_OK(cn_maximum(r0.out(), s, col, nullptr)); // 0-d with n-d
+  REQUIRE(read(r0) == std::vector<CL>{10, 20, 30});
+
+  Arr bad = make(f, {1, 2, 3, 4}, {4}), rr;
+  CN_REQUIRE_ERR(cn_add(rr.out(), row, bad, nullptr), CN_ERR_SHAPE, "cn_add");
+  REQUIRE(rr.h == nullptr);
+}
+
+TEST_CASE("transposed and N-d strided operands, large enough for threads",
+          "[ufunc]") {
+  const DT &f = dt_info(CN_FLOAT64);
+  const int64_t R = 301, C = 257;
+  std::vector<CL> va(R * C), vb(R * C);
+  for (int64_t i = 0; i < R * C; i++) {
+    va[i] = (LD)(i % 1000) * 0.25L - 50;
+    vb[i] = (LD)((i * 7) % 333) - 100;
+  }
+  Arr a = make(f, va, {R, C}), b = make(f, vb, {C, R});
+  Arr bt;
+  CN_REQUIRE_OK(cn_transpose(bt.out(), b)); // (R, C) with strides (1, R)
+  Arr r, s;
+  CN_REQUIRE_OK(cn_multiply(r.out(), a, bt, nullptr));
+  CN_REQUIRE_OK(cn_sin(s.out(), bt, nullptr));
+  auto got = read(r), gs = read(s);
+  for (int64_t i = 0; i < R; i++)
+    for (int64_t j = 0; j < C; j++) {
+      LD want = va[i * C + j].real() * vb[j * R + i].real();
+      REQUIRE(got[i * C + j].real() == want);
+      REQUIRE(std::fabs(gs[i * C + j].real() - std::sin(vb[j * R + i].real())) <
+              1e-15L);
+    }
+  // a contiguous 1-d array past the threading threshold, SLEEF path
+  const int64_t N = 200003;
+  std::vector<CL> x(N);
+  for (int64_t i = 0; i < N; i++)
+    x[i] = (LD)(i - N / 2) * 1e-4L; // |x| <= 10
+  const DT &f32 = dt_info(CN_FLOAT32);
+  for (const DT *t : {&f, &f32}) {
+    Arr X = make1(*t, x), E, L;
+    CN_REQUIRE_OK(cn_exp(E.out(), X, nullptr));
+    CN_REQUIRE_OK(cn_add(L.out(), X, X, nullptr));
+    auto ge = read(E), gl = read(L);
+    auto xr = rounded(*t, x);
+    for (int64_t i = 0; i < N; i++) {
+      LD w = std::exp(xr[i].real());
+      REQUIRE(ulps(ge[i].real(), w, t->bits) <= 4);
+      REQUIRE(gl[i].real() == 2 * xr[i].real());
+    }
+  }
+}
+
+TEST_CASE("dst: in place, casting, shape and read-only errors", "[ufunc]") {
+  const DT &f = dt_info(CN_FLOAT64);
+  Arr a = make1(f, {1, 2, 3, 4}), b = make1(f, {10, 20, 30, 40});
+  Arr r;
+  CN_REQUIRE_OK(cn_add(r.out(), a, b, a)); // in place
+  REQUIRE(r.h == a.h);
+  REQUIRE(read(a) == std::vector<CL>{11, 22, 33, 44});
+
+  // partial overlap: dst = a[1:], input = a[:-1]  ->  computed via a temp
+  Arr c = make1(f, {1, 2, 3, 4, 5}), lo, hi, r2;
+  CN_REQUIRE_OK(cn_slice_axis(lo.out(), c, 0, 0, 4, 1));
+  CN_REQUIRE_OK(cn_slice_axis(hi.out(), c, 0, 1, 5, 1));
+  CN_REQUIRE_OK(cn_multiply(r2.out(), lo, lo, hi));
+  REQUIRE(read(c) == std::vector<CL>{1, 1, 4, 9, 16});
+
+  // a result into a dst of another dtype of the same kind
+  Arr d32;
+  int64_t n4 = 4;
+  CN_REQUIRE_OK(cn_zeros(d32.out(), 1, &n4, CN_FLOAT32, CN_ORDER_C));
+  Arr r3;
+  CN_REQUIRE_OK(cn_multiply(r3.out(), b, b, d32));
+  REQUIRE(read(d32) == std::vector<CL>{100, 400, 900, 1600});
+  // broadcasting inputs into a larger dst
+  Arr d2;
+  int64_t sh[2] = {2, 4};
+  CN_REQUIRE_OK(cn_zeros(d2.out(), 2, sh, CN_FLOAT64, CN_ORDER_C));
+  Arr r4;
+  CN_REQUIRE_OK(cn_negative(r4.out(), b, d2));
+  REQUIRE(read(d2)[7] == CL(-40));
+
+  // errors: inputs and dst unchanged, *out untouched
+  Arr di;
+  CN_REQUIRE_OK(cn_zeros(di.out(), 1, &n4, CN_INT64, CN_ORDER_C));
+  cn_array sentinel = (cn_array)0x1;
+  cn_array o = sentinel;
+  CN_REQUIRE_ERR(cn_divide(&o, a, b, di), CN_ERR_TYPE, "same_kind");
+  REQUIRE(o == sentinel);
+  REQUIRE(read(di) == std::vector<CL>{0, 0, 0, 0});
+  Arr d3;
+  int64_t n3 = 3;
+  CN_REQUIRE_OK(cn_zeros(d3.out(), 1, &n3, CN_FLOAT64, CN_ORDER_C));
+  CN_REQUIRE_ERR(cn_add(&o, a, b, d3), CN_ERR_SHAPE, "'dst' has shape (3,)");
+  REQUIRE(o == sentinel);
+  Arr ro;
+  CN_REQUIRE_OK(cn_readonly_view(ro.out(), b));
+  CN_REQUIRE_ERR(cn_add(&o, a, b, ro), CN_ERR_VALUE, "read-only");
+  REQUIRE(o == sentinel);
+  REQUIRE(read(b) == std::vector<CL>{10, 20, 30, 40});
+  REQUIRE(read(a) == std::vector<CL>{11, 22, 33, 44});
+}
+
+TEST_CASE("promotion, weak scalars and loop selection", "[ufunc]") {
+  auto dt_of = [](cn_dtype x, cn_dtype y, const char *op = "add") {
+    Arr a = make1(dt_info(x), {1, 2}), b = make1(dt_info(y), {1, 2}), r;
+    cn_array in[2] = {a, b};
+    CN_REQUIRE_OK(cn_ufunc(r.out(), op, 2, in, nullptr));
+    return dtype_of(r);
+  };
+  REQUIRE(dt_of(CN_INT8, CN_UINT8) == CN_INT16);
+  REQUIRE(dt_of(CN_INT64, CN_UINT64) == CN_FLOAT64);
+  REQUIRE(dt_of(CN_FLOAT32, CN_INT64) == CN_FLOAT64);
+  REQUIRE(dt_of(CN_BOOL, CN_BOOL) == CN_BOOL);
+  REQUIRE(dt_of(CN_FLOAT32, CN_COMPLEX64) == CN_COMPLEX64);
+  REQUIRE(dt_of(CN_INT8, CN_INT8, "divide") == CN_FLOAT64);
+  REQUIRE(dt_of(CN_BOOL, CN_BOOL, "arctan2") == CN_FLOAT32);
+  REQUIRE(dt_of(CN_BOOL, CN_BOOL, "floor_divide") == CN_INT8);
+  REQUIRE(dt_of(CN_INT16, CN_INT16, "hypot") == CN_FLOAT32);
+  REQUIRE(dt_of(CN_INT32, CN_INT32, "hypot") == CN_FLOAT64);
+  REQUIRE(dt_of(CN_INT32, CN_INT32, "less") == CN_BOOL);
+
+  // unary inexact ops on integers: float32 for small ints, float64 else
+  Arr i8 = make1(dt_info(CN_INT8), {4, 9}), i64 = make1(dt_info(CN_INT64), {4});
+  Arr r1, r2;
+  CN_REQUIRE_OK(cn_sqrt(r1.out(), i8, nullptr));
+  REQUIRE(dtype_of(r1) == CN_FLOAT32);
+  REQUIRE(read(r1) == std::vector<CL>{2, 3});
+  CN_REQUIRE_OK(cn_sqrt(r2.out(), i64, nullptr));
+  REQUIRE(dtype_of(r2) == CN_FLOAT64);
+
+  // no loop
+  Arr f = make1(dt_info(CN_FLOAT64), {1}),
+      c = make1(dt_info(CN_COMPLEX128), {1});
+  cn_array o = nullptr;
+  CN_REQUIRE_ERR(cn_bitwise_and(&o, f, f, nullptr), CN_ERR_TYPE,
+                 "cn_bitwise_and: no loop for dtype float64");
+  CN_REQUIRE_ERR(cn_floor_divide(&o, c, c, nullptr), CN_ERR_TYPE,
+                 "no loop for dtype complex128");
+  CN_REQUIRE_ERR(cn_left_shift(&o, f, i8, nullptr), CN_ERR_TYPE, "float64");
+  REQUIRE(o == nullptr);
+
+  // weak scalars keep the array's dtype within a kind (NEP 50)
+  Arr w300 = weak_i(300), w1 = weak_i(1), wf = weak_f(1.5), r3, r4, r5, r6;
+  CN_REQUIRE_OK(cn_add(r3.out(), i8, w1, nullptr));
+  REQUIRE(dtype_of(r3) == CN_INT8);
+  REQUIRE(read(r3) == std::vector<CL>{5, 10});
+  CN_REQUIRE_ERR(cn_add(&o, i8, w300, nullptr), CN_ERR_VALUE, "300");
+  REQUIRE(std::string(cn_last_error()).rfind("cn_add", 0) == 0);
+  Arr f32 = make1(dt_info(CN_FLOAT32), {1, 2});
+  CN_REQUIRE_OK(cn_multiply(r4.out(), wf, f32, nullptr));
+  REQUIRE(dtype_of(r4) == CN_FLOAT32);
+  REQUIRE(read(r4) == std::vector<CL>{1.5, 3});
+  CN_REQUIRE_OK(cn_multiply(r5.out(), i8, wf, nullptr));
+  REQUIRE(dtype_of(r5) == CN_FLOAT64);
+  CN_REQUIRE_OK(cn_add(r6.out(), w1, wf, nullptr)); // two weak scalars
+  REQUIRE(dtype_of(r6) == CN_FLOAT64);
+  REQUIRE(read(r6) == std::vector<CL>{2.5});
+  REQUIRE(read(i8) == std::vector<CL>{4, 9});
+}
+
+TEST_CASE("argument errors name the function and the argument", "[ufunc]") {
+  Arr a = make1(dt_info(CN_FLOAT64), {1, 2});
+  cn_array o = nullptr;
+  CN_REQUIRE_ERR(cn_add(nullptr, a, a, nullptr), CN_ERR_VALUE,
+                 "cn_add: output pointer is NULL");
+  CN_REQUIRE_ERR(cn_add(&o, a, nullptr, nullptr), CN_ERR_VALUE,
+                 "cn_add: argument 'x2' is NULL");
+  CN_REQUIRE_ERR(cn_sin(&o, nullptr, nullptr), CN_ERR_VALUE,
+                 "cn_sin: argument 'x' is NULL");
+  CN_REQUIRE_ERR(cn_clip(&o, a, a, nullptr, nullptr), CN_ERR_VALUE,
+                 "cn_clip: argument 'hi' is NULL");
+  // released handles (the engine keeps dead handles recognisable)
+  cn_array dead = nullptr;
+  int64_t n2 = 2;
+  CN_REQUIRE_OK(cn_zeros(&dead, 1, &n2, CN_FLOAT64, CN_ORDER_C));
+  cn_array_release(dead);
+  CN_REQUIRE_ERR(cn_multiply(&o, a, dead, nullptr), CN_ERR_VALUE,
+                 "cn_multiply: argument 'x2' is a released");
+  CN_REQUIRE_ERR(cn_add(&o, a, a, dead), CN_ERR_VALUE,
+                 "cn_add: argument 'dst' is a released");
+  // cn_ufunc's own arguments
+  cn_array in[1] = {a};
+  CN_REQUIRE_ERR(cn_ufunc(&o, "nope", 2, in, nullptr), CN_ERR_VALUE,
+                 "cn_ufunc: unknown op 'nope'");
+  CN_REQUIRE_ERR(cn_ufunc(&o, "add", 1, in, nullptr), CN_ERR_VALUE,
+                 "op 'add' takes 2 inputs, got 1");
+  CN_REQUIRE_ERR(cn_ufunc(&o, nullptr, 1, in, nullptr), CN_ERR_VALUE,
+                 "'name' is NULL");
+  CN_REQUIRE_ERR(cn_ufunc(&o, "sin", 1, nullptr, nullptr), CN_ERR_VALUE,
+                 "'inputs' is NULL");
+  CN_REQUIRE_ERR(cn_ufunc(nullptr, "sin", 1, in, nullptr), CN_ERR_VALUE,
+                 "output pointer is NULL");
+  cn_array in2[2] = {a, nullptr};
+  CN_REQUIRE_ERR(cn_ufunc(&o, "add", 2, in2, nullptr), CN_ERR_VALUE,
+                 "cn_add: argument 'x2' is NULL");
+  REQUIRE(o == nullptr);
+  REQUIRE(read(a) == std::vector<CL>{1, 2});
+}
+
+TEST_CASE("where", "[ufunc]") {
+  const DT &f = dt_info(CN_FLOAT64), &i = dt_info(CN_INT32);
+  Arr cond = make(dt_info(CN_BOOL), {1, 0, 1}, {3, 1});
+  Arr x = make(i, {1, 2, 3, 4}, {1, 4});
+  Arr y = make(f, {-0.5}, {});
+  Arr r;
+  CN_REQUIRE_OK(cn_where(r.out(), cond, x, y, nullptr));
+  REQUIRE(dtype_of(r) == CN_FLOAT64);
+  REQUIRE(shape_of(r) == std::vector<int64_t>{3, 4});
+  std::vector<CL> want = {1, 2, 3, 4, -0.5, -0.5, -0.5, -0.5, 1, 2, 3, 4};
+  REQUIRE(read(r) == want);
+  // non-bool cond (nonzero is true), weak scalar branches, complex
+  Arr ci = make1(f, {0, 2.5, NAN});
+  Arr r2, w7 = weak_i(7), w9 = weak_i(9);
+  CN_REQUIRE_OK(cn_where(r2.out(), ci, w7, w9, nullptr));
+  REQUIRE(dtype_of(r2) == CN_INT64);
+  REQUIRE(read(r2) == std::vector<CL>{9, 7, 7});
+  Arr z = make1(dt_info(CN_COMPLEX128), {CL(1, 2), CL(3, 4), CL(5, 6)}), r3;
+  CN_REQUIRE_OK(cn_where(r3.out(), ci, z, w9, nullptr));
+  REQUIRE(read(r3) == std::vector<CL>{9, CL(3, 4), CL(5, 6)});
+  // dst and errors
+  Arr d;
+  int64_t sh[2] = {3, 4};
+  CN_REQUIRE_OK(cn_zeros(d.out(), 2, sh, CN_FLOAT32, CN_ORDER_C));
+  Arr r4;
+  CN_REQUIRE_OK(cn_where(r4.out(), cond, x, y, d));
+  REQUIRE(read(d) == want);
+  cn_array o = nullptr;
+  CN_REQUIRE_ERR(cn_where(&o, nullptr, x, y, nullptr), CN_ERR_VALUE,
+                 "cn_where: argument 'cond' is NULL");
+  Arr bad = make(i, {1, 2}, {2, 1});
+  CN_REQUIRE_ERR(cn_where(&o, cond, bad, y, nullptr), CN_ERR_SHAPE, "cn_where");
+  Arr di;
+  CN_REQUIRE_OK(cn_zeros(di.out(), 2, sh, CN_INT32, CN_ORDER_C));
+  CN_REQUIRE_ERR(cn_where(&o, cond, x, y, di), CN_ERR_TYPE, "same_kind");
+  REQUIRE(o == nullptr);
+}
+
+TEST_CASE("round", "[ufunc]") {
+  const DT &f = dt_info(CN_FLOAT64);
+  Arr x = make1(f, {0.5, 1.5, 2.5, -0.5, 1.2345, -2.675, NAN, INFINITY});
+  Arr r0, r2, rn;
+  CN_REQUIRE_OK(cn_round(r0.out(), x, 0, nullptr));
+  auto v0 = read(r0);
+  REQUIRE(v0[0] == CL(0));
+  REQUIRE(v0[1] == CL(2));
+  REQUIRE(v0[2] == CL(2));
+  REQUIRE(std::signbit(v0[3].real()));
+  REQUIRE(std::isnan(v0[6].real()));
+  REQUIRE(v0[7] == CL(INFINITY));
+  CN_REQUIRE_OK(cn_round(r2.out(), x, 2, nullptr));
+  auto v2 = read(r2);
+  REQUIRE(v2[4].real() == (LD)(std::rint(1.2345 * 100) / 100));
+  REQUIRE(v2[5].real() == (LD)(std::rint(-2.675 * 100) / 100));
+  Arr big = make1(f, {1234.5, 1250, 1350});
+  CN_REQUIRE_OK(cn_round(rn.out(), big, -2, nullptr));
+  REQUIRE(read(rn) == std::vector<CL>{1200, 1200, 1400});
+  // integers: unchanged for d >= 0, half-to-even tens for d < 0
+  const DT &i = dt_info(CN_INT64);
+  Arr xi = make1(i, {15, 25, -15, 7, 123456789});
+  Arr ri, ri0;
+  CN_REQUIRE_OK(cn_round(ri.out(), xi, -1, nullptr));
+  REQUIRE(dtype_of(ri) == CN_INT64);
+  REQUIRE(read(ri) == std::vector<CL>{20, 20, -20, 10, 123456790});
+  CN_REQUIRE_OK(cn_round(ri0.out(), xi, 3, nullptr));
+  REQUIRE(read(ri0) == read(xi));
+  // float32 and complex keep their dtype
+  Arr xf = make1(dt_info(CN_FLOAT32), {2.5f, 0.125f}), rf;
+  CN_REQUIRE_OK(cn_round(rf.out(), xf, 1, nullptr));
+  REQUIRE(dtype_of(rf) == CN_FLOAT32);
+  REQUIRE(read(rf)[0] == CL(2.5));
+  Arr xc = make1(dt_info(CN_COMPLEX128), {CL(1.5, -2.5)}), rc;
+  CN_REQUIRE_OK(cn_round(rc.out(), xc, 0, nullptr));
+  REQUIRE(read(rc) == std::vector<CL>{CL(2, -2)});
+  // dst and errors
+  Arr d;
+  int64_t n8 = 8;
+  CN_REQUIRE_OK(cn_zeros(d.out(), 1, &n8, CN_FLOAT32, CN_ORDER_C));
+  Arr rd;
+  CN_REQUIRE_OK(cn_round(rd.out(), x, 0, d));
+  REQUIRE(rd.h == d.h);
+  REQUIRE(read(d)[1] == CL(2));
+  cn_array o = nullptr;
+  Arr b = make1(dt_info(CN_BOOL), {1});
+  CN_REQUIRE_ERR(cn_round(&o, b, 0, nullptr), CN_ERR_TYPE, "cn_round");
+  Arr di;
+  CN_REQUIRE_OK(cn_zeros(di.out(), 1, &n8, CN_INT64, CN_ORDER_C));
+  CN_REQUIRE_ERR(cn_round(&o, x, 0, di), CN_ERR_TYPE, "same_kind");
+  Arr d3;
+  int64_t n3 = 3;
+  CN_REQUIRE_OK(cn_zeros(d3.out(), 1, &n3, CN_FLOAT64, CN_ORDER_C));
+  CN_REQUIRE_ERR(cn_round(&o, x, 0, d3), CN_ERR_SHAPE, "shape (3,)");
+  CN_REQUIRE_ERR(cn_round(&o, nullptr, 0, nullptr), CN_ERR_VALUE,
+                 "argument 'x' is NULL");
+  REQUIRE(o == nullptr);
+  REQUIRE(read(di) == std::vector<CL>(8, 0));
+}
+
+TEST_CASE("complex special values in classification and comparison",
+          "[ufunc]") {
+  const DT &c = dt_info(CN_COMPLEX128);
+  LD inf = INFINITY, nan = NAN;
+  std::vector<CL> v = {CL(inf, 0), CL(0, -inf), CL(nan, 1),
+                       CL(1, nan), CL(1, 1),    CL(0, 0)};
+  Arr a = make1(c, v);
+  Arr n, i, f;
+  CN_REQUIRE_OK(cn_isnan(n.out(), a, nullptr));
+  CN_REQUIRE_OK(cn_isinf(i.out(), a, nullptr));
+  CN_REQUIRE_OK(cn_isfinite(f.out(), a, nullptr));
+  REQUIRE(read(n) == std::vector<CL>{0, 0, 1, 1, 0, 0});
+  REQUIRE(read(i) == std::vector<CL>{1, 1, 0, 0, 0, 0});
+  REQUIRE(read(f) == std::vector<CL>{0, 0, 0, 0, 1, 1});
+  Arr s;
+  CN_REQUIRE_OK(cn_sign(s.out(), a, nullptr));
+  auto sv = read(s);
+  REQUIRE(sv[0] == CL(1, 0));
+  REQUIRE(sv[1] == CL(0, -1));
+  REQUIRE(cnan(sv[2]));
+  REQUIRE(sv[5] == CL(0, 0));
+  Arr m;
+  CN_REQUIRE_OK(cn_maximum(m.out(), a, a, nullptr));
+  REQUIRE(cnan(read(m)[2]));
+}
+
+TEST_CASE("vector (SLEEF) and scalar libm paths agree over wide ranges",
+          "[ufunc]") {
+  // The contiguous float loops of the transcendental ops use SLEEF; strided
+  // ones call libm. Both must agree within a few ulps everywhere, NaN, inf
+  // and zero signs included.
+  const char *ops[] = {"sin",     "cos",     "tan",     "arcsin", "arccos",
+                       "arctan",  "sinh",    "cosh",    "tanh",   "arcsinh",
+                       "arccosh", "arctanh", "exp",     "exp2",   "expm1",
+                       "log",     "log2",    "log10",   "log1p",  "cbrt",
+                       "sqrt",    "power",   "arctan2", "hypot"};
+  uint64_t seed = 12345;
+  auto rnd = [&]() {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (LD)(seed >> 11) / (LD)(1ULL << 53);
+  };
+  for (cn_dtype d : {CN_FLOAT32, CN_FLOAT64}) {
+    const DT &t = dt_info(d);
+    const int emax = t.bits == 32 ? 38 : 307;
+    std::vector<CL> xs, ys;
+    for (int i = 0; i < 4000; i++) {
+      LD mag = std::pow(10.0L, (rnd() * 2 - 1) * emax);
+      LD small = (rnd() * 2 - 1) * 4; // the interesting [-4, 4]
+      xs.push_back(i % 2 ? (rnd() < 0.5 ? -mag : mag) : small);
+      LD mag2 = std::pow(10.0L, (rnd() * 2 - 1) * 3);
+      ys.push_back(i % 3 ? (rnd() < 0.5 ? -mag2 : mag2)
+                         : std::round(small * 4));
+    }
+    for (LD sp :
+         {0.0L, -0.0L, (LD)INFINITY, -(LD)INFINITY, (LD)NAN, 1.0L, -1.0L}) {
+      xs.push_back(sp);
+      ys.push_back(sp);
+    }
+    xs = rounded(t, xs);
+    ys = rounded(t, ys);
+    const int64_t n = (int64_t)xs.size();
+    std::vector<CL> x2(2 * n), y2(2 * n);
+    for (int64_t i = 0; i < n; i++)
+      x2[2 * i] = xs[i], y2[2 * i] = ys[i];
+    Arr X = make1(t, xs), Y = make1(t, ys), X2 = make1(t, x2),
+        Y2 = make1(t, y2), Xs, Ys;
+    CN_REQUIRE_OK(cn_slice_axis(Xs.out(), X2, 0, 0, CN_SLICE_NONE, 2));
+    CN_REQUIRE_OK(cn_slice_axis(Ys.out(), Y2, 0, 0, CN_SLICE_NONE, 2));
+    for (const char *op : ops) {
+      const OpSpec &s = *spec(op);
+      cn_array in_c[2] = {X, Y}, in_s[2] = {Xs, Ys};
+      Arr Rc, Rs;
+      CN_REQUIRE_OK(cn_ufunc(Rc.out(), op, s.nin, in_c, nullptr));
+      CN_REQUIRE_OK(cn_ufunc(Rs.out(), op, s.nin, in_s, nullptr));
+      auto gc = read(Rc), gs = read(Rs);
+      std::ostringstream log;
+      log.precision(10);
+      int bad = 0;
+      for (int64_t i = 0; i < n && bad < 5; i++) {
+        LD a = gc[i].real(), b = gs[i].real();
+        bool ok = std::isnan(a) || std::isnan(b)
+                      ? std::isnan(a) == std::isnan(b)
+                  : std::isinf(a) || std::isinf(b) ? a == b
+                  : a == 0 || b == 0
+                      ? (a == b && std::signbit(a) == std::signbit(b)) ||
+                            std::fabs(a - b) < 1e-300L
+                      : ulps(a, b, t.bits) <= 4;
+        if (!ok) {
+          bad++;
+          log << op << "(" << xs[i].real() << ", " << ys[i].real()
+              << "): vector " << a << " libm " << b << "\n";
+        }
+      }
+      INFO(cn_dtype_name(d) << " " << log.str());
+      CHECK(bad == 0);
+    }
+  }
+}
