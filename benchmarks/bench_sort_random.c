@@ -30,7 +30,8 @@ static double now(void) {
       __VA_ARGS__;                                                             \
       double t1_ = now();                                                      \
       cn_array_release(res);                                                   \
-      if (t1_ - t0_ < best) best = t1_ - t0_;                                  \
+      if (t1_ - t0_ < best)                                                    \
+        best = t1_ - t0_;                                                      \
     }                                                                          \
     printf("%s %.4f\n", name, best * 1e3);                                     \
     fflush(stdout);                                                            \
@@ -50,13 +51,15 @@ int main(int argc, char **argv) {
   double *f = malloc(sizeof(double) * (size_t)n);
   int64_t *q = malloc(sizeof(int64_t) * (size_t)n);
   int64_t *u = malloc(sizeof(int64_t) * (size_t)nu);
-  if (!f || !q || !u) return 1;
+  if (!f || !q || !u)
+    return 1;
   for (int64_t i = 0; i < n; i++) {
     uint64_t h = splitmix64((uint64_t)i);
     f[i] = (double)(h >> 11) * 0x1p-53;
     q[i] = (int64_t)h;
   }
-  for (int64_t i = 0; i < nu; i++) u[i] = (int64_t)(splitmix64((uint64_t)i) % 100000);
+  for (int64_t i = 0; i < nu; i++)
+    u[i] = (int64_t)(splitmix64((uint64_t)i) % 100000);
   cn_array af, ai, au;
   CHECK(cn_from_host(&af, f, 0, n * 8, 1, &n, NULL, CN_FLOAT64));
   CHECK(cn_from_host(&ai, q, 0, n * 8, 1, &n, NULL, CN_INT64));

@@ -12,9 +12,12 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static void build_cpu_ext(void) {
   g_cpu_ext = *cn_cpu_backend();
   g_cpu_ext.table_size = sizeof(cn_backend_ops);
-  if (!g_cpu_ext.take) cn_cpu_index_fill(&g_cpu_ext);
-  if (!g_cpu_ext.sort) cn_cpu_sort_fill(&g_cpu_ext);
-  if (!g_cpu_ext.rng_fill) cn_cpu_random_fill(&g_cpu_ext);
+  if (!g_cpu_ext.take)
+    cn_cpu_index_fill(&g_cpu_ext);
+  if (!g_cpu_ext.sort)
+    cn_cpu_sort_fill(&g_cpu_ext);
+  if (!g_cpu_ext.rng_fill)
+    cn_cpu_random_fill(&g_cpu_ext);
 }
 
 /* A copy of a short (older) plugin table, padded with NULL members, per
@@ -30,7 +33,8 @@ const cn_backend_ops *cn_ext_ops(const cn_array_s *a) {
     pthread_once(&g_once, build_cpu_ext);
     return &g_cpu_ext;
   }
-  if (b->table_size >= sizeof(cn_backend_ops)) return b;
+  if (b->table_size >= sizeof(cn_backend_ops))
+    return b;
   size_t n = b->table_size < sizeof(cn_backend_ops) ? b->table_size
                                                     : sizeof(cn_backend_ops);
   memset(&t_short, 0, sizeof t_short);

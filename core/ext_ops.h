@@ -18,9 +18,9 @@ CN_INTERNAL const cn_backend_ops *cn_ext_ops(const cn_array_s *a);
   const cn_backend_ops *var##_t_ = cn_ext_ops(a);                              \
   __typeof__(var##_t_->member) var = var##_t_->member;                         \
   if (CN_UNLIKELY(var == NULL))                                                \
-    return cn_error(CN_ERR_UNSUPPORTED,                                        \
-                    "%s: not supported on the '%s' backend (no '%s' kernel)",  \
-                    fn, var##_t_->name, #member)
+  return cn_error(CN_ERR_UNSUPPORTED,                                          \
+                  "%s: not supported on the '%s' backend (no '%s' kernel)",    \
+                  fn, var##_t_->name, #member)
 
 /* Checks that every array is on the same device as the first; names fn. */
 CN_INTERNAL cn_status cn_ext_same_device(int32_t n,

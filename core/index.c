@@ -33,20 +33,27 @@ static cn_status gather(cn_array_s **out, const cn_array_s *a, int32_t axis,
   CN_EXT_SLOT(take, a, take, fn);
   int32_t nd = a->ndim - 1 + bnd;
   if (nd > CN_MAX_DIMS)
-    return cn_error(CN_ERR_VALUE, "%s: result would have %d dimensions (max %d)",
-                    fn, (int)nd, CN_MAX_DIMS);
+    return cn_error(CN_ERR_VALUE,
+                    "%s: result would have %d dimensions (max %d)", fn, (int)nd,
+                    CN_MAX_DIMS);
   int64_t shape[CN_MAX_DIMS], flat[CN_MAX_DIMS];
   int32_t k = 0;
-  for (int32_t d = 0; d < axis; d++) shape[k++] = a->shape[d];
-  for (int32_t d = 0; d < bnd; d++) shape[k++] = bshape[d];
-  for (int32_t d = axis + 1; d < a->ndim; d++) shape[k++] = a->shape[d];
+  for (int32_t d = 0; d < axis; d++)
+    shape[k++] = a->shape[d];
+  for (int32_t d = 0; d < bnd; d++)
+    shape[k++] = bshape[d];
+  for (int32_t d = axis + 1; d < a->ndim; d++)
+    shape[k++] = a->shape[d];
   memcpy(flat, a->shape, sizeof(int64_t) * (size_t)a->ndim);
   flat[axis] = idx->size;
   cn_array_s *r = NULL, *rv = NULL, *di = NULL;
   cn_status st = cn_new_on(&r, a, a->dtype, nd, shape);
-  if (st == CN_OK) st = cn_contig_view(&rv, r, a->ndim, flat);
-  if (st == CN_OK) st = cn_idx_to_device_of(&di, idx, a);
-  if (st == CN_OK) st = take(rv, a, di, axis);
+  if (st == CN_OK)
+    st = cn_contig_view(&rv, r, a->ndim, flat);
+  if (st == CN_OK)
+    st = cn_idx_to_device_of(&di, idx, a);
+  if (st == CN_OK)
+    st = take(rv, a, di, axis);
   rel(rv, di, NULL, NULL);
   if (st != CN_OK) {
     cn_array_release(r);
@@ -68,19 +75,27 @@ static cn_status scatter(cn_array_s *a, int32_t axis, cn_array_s *idx,
                     fn, (int)nd);
   int64_t shape[CN_MAX_DIMS], flat[CN_MAX_DIMS];
   int32_t k = 0;
-  for (int32_t d = 0; d < axis; d++) shape[k++] = a->shape[d];
-  for (int32_t d = 0; d < bnd; d++) shape[k++] = bshape[d];
-  for (int32_t d = axis + 1; d < a->ndim; d++) shape[k++] = a->shape[d];
+  for (int32_t d = 0; d < axis; d++)
+    shape[k++] = a->shape[d];
+  for (int32_t d = 0; d < bnd; d++)
+    shape[k++] = bshape[d];
+  for (int32_t d = axis + 1; d < a->ndim; d++)
+    shape[k++] = a->shape[d];
   memcpy(flat, a->shape, sizeof(int64_t) * (size_t)a->ndim);
   flat[axis] = idx->size;
   cn_array_s *bv = NULL, *v = NULL, *vv = NULL, *di = NULL;
   /* Broadcast first so a shape error is reported before any allocation. */
   cn_status st = cn_broadcast_view(&bv, values, nd, shape, fn);
-  if (st == CN_OK) st = cn_new_on(&v, a, a->dtype, nd, shape);
-  if (st == CN_OK) st = cn_assign(v, bv);
-  if (st == CN_OK) st = cn_contig_view(&vv, v, a->ndim, flat);
-  if (st == CN_OK) st = cn_idx_to_device_of(&di, idx, a);
-  if (st == CN_OK) st = put(a, di, axis, vv);
+  if (st == CN_OK)
+    st = cn_new_on(&v, a, a->dtype, nd, shape);
+  if (st == CN_OK)
+    st = cn_assign(v, bv);
+  if (st == CN_OK)
+    st = cn_contig_view(&vv, v, a->ndim, flat);
+  if (st == CN_OK)
+    st = cn_idx_to_device_of(&di, idx, a);
+  if (st == CN_OK)
+    st = put(a, di, axis, vv);
   rel(bv, v, vv, di);
   return st;
 }
@@ -101,9 +116,11 @@ cn_status cn_take(cn_array *out, cn_array a, cn_array indices, int32_t axis,
   CN_CHECK_ARRAY(a, fn, "a");
   CN_CHECK_ARRAY(indices, fn, "indices");
   cn_status st = check_mode(mode, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   const cn_array_s *pair[2] = {a, indices};
-  if ((st = cn_ext_same_device(2, pair, fn)) != CN_OK) return st;
+  if ((st = cn_ext_same_device(2, pair, fn)) != CN_OK)
+    return st;
   cn_array_s *src = NULL;
   int32_t ax = 0;
   if (axis == CN_AXIS_NONE) {
@@ -115,17 +132,20 @@ cn_status cn_take(cn_array *out, cn_array a, cn_array indices, int32_t axis,
       src = a;
     }
   }
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_array_s *idx = NULL, *r = NULL;
   st = cn_idx_normalize(&idx, indices, src->shape[ax], mode, ax, fn);
   if (st == CN_OK)
     st = gather(&r, src, ax, idx, indices->ndim, indices->shape, fn);
   if (st == CN_OK && dst) {
     st = cn_check_dst(dst, r->ndim, r->shape, a, fn);
-    if (st != CN_OK) cn_array_release(r);
+    if (st != CN_OK)
+      cn_array_release(r);
   }
   rel(src, idx, NULL, NULL);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   return cn_finish_dst(out, r, dst);
 }
 
@@ -140,9 +160,12 @@ static cn_status along_shape(int64_t *shape, const cn_array_s *a,
                     fn, (int)idx->ndim, (int)a->ndim);
   for (int32_t d = 0; d < a->ndim; d++) {
     int64_t ea = a->shape[d], ei = idx->shape[d];
-    if (d == axis) shape[d] = ei;
-    else if (ea == ei || ei == 1) shape[d] = ea;
-    else if (ea == 1) shape[d] = ei;
+    if (d == axis)
+      shape[d] = ei;
+    else if (ea == ei || ei == 1)
+      shape[d] = ea;
+    else if (ea == 1)
+      shape[d] = ei;
     else {
       char b1[256], b2[256];
       return cn_error(CN_ERR_SHAPE,
@@ -158,14 +181,14 @@ static cn_status along_shape(int64_t *shape, const cn_array_s *a,
 
 /* Views of a (axis kept) and idx broadcast to shape; optional values too. */
 static cn_status along_views(cn_array_s **av, cn_array_s **iv,
-                             const cn_array_s *a, cn_array_s *idx,
-                             int32_t axis, const int64_t *shape,
-                             const char *fn) {
+                             const cn_array_s *a, cn_array_s *idx, int32_t axis,
+                             const int64_t *shape, const char *fn) {
   int64_t as[CN_MAX_DIMS];
   memcpy(as, shape, sizeof(int64_t) * (size_t)a->ndim);
   as[axis] = a->shape[axis];
   cn_status st = cn_broadcast_view(av, a, a->ndim, as, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   st = cn_broadcast_view(iv, idx, a->ndim, shape, fn);
   if (st != CN_OK) {
     cn_array_release(*av);
@@ -182,7 +205,8 @@ cn_status cn_take_along_axis(cn_array *out, cn_array a, cn_array indices,
   CN_CHECK_ARRAY(indices, fn, "indices");
   const cn_array_s *pair[2] = {a, indices};
   cn_status st = cn_ext_same_device(2, pair, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (!cn_is_integer(indices->dtype))
     return cn_error(CN_ERR_TYPE,
                     "%s: argument 'indices' must have an integer dtype, got %s",
@@ -202,15 +226,20 @@ cn_status cn_take_along_axis(cn_array *out, cn_array a, cn_array indices,
       src = a;
     }
   }
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   int64_t shape[CN_MAX_DIMS];
   cn_array_s *idx = NULL, *hv = NULL, *av = NULL, *iv = NULL, *r = NULL;
   st = along_shape(shape, src, indices, ax, fn);
   if (st == CN_OK)
-    st = cn_idx_normalize(&idx, indices, src->shape[ax], CN_INDEX_RAISE, ax, fn);
-  if (st == CN_OK) st = cn_idx_to_device_of(&hv, idx, src);
-  if (st == CN_OK) st = along_views(&av, &iv, src, hv, ax, shape, fn);
-  if (st == CN_OK) st = cn_new_on(&r, src, src->dtype, src->ndim, shape);
+    st =
+        cn_idx_normalize(&idx, indices, src->shape[ax], CN_INDEX_RAISE, ax, fn);
+  if (st == CN_OK)
+    st = cn_idx_to_device_of(&hv, idx, src);
+  if (st == CN_OK)
+    st = along_views(&av, &iv, src, hv, ax, shape, fn);
+  if (st == CN_OK)
+    st = cn_new_on(&r, src, src->dtype, src->ndim, shape);
   if (st == CN_OK) {
     CN_EXT_SLOT(ta, src, take_along, fn);
     st = ta(r, av, iv, ax);
@@ -231,9 +260,11 @@ static cn_status flat_target(cn_array_s **flat, cn_array_s **copy,
                              cn_array_s *a) {
   *copy = NULL;
   int64_t n = a->size;
-  if (cn_array_is_c_contig(a)) return cn_contig_view(flat, a, 1, &n);
+  if (cn_array_is_c_contig(a))
+    return cn_contig_view(flat, a, 1, &n);
   cn_status st = cn_as_contig(copy, a, a->dtype);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   st = cn_contig_view(flat, *copy, 1, &n);
   if (st != CN_OK) {
     cn_array_release(*copy);
@@ -248,13 +279,17 @@ cn_status cn_put(cn_array a, cn_array indices, cn_array values, int32_t mode) {
   CN_CHECK_ARRAY(indices, fn, "indices");
   CN_CHECK_ARRAY(values, fn, "values");
   cn_status st = check_mode(mode, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   const cn_array_s *trio[3] = {a, indices, values};
-  if ((st = cn_ext_same_device(3, trio, fn)) != CN_OK) return st;
-  if ((st = check_writeable(a, fn, "a")) != CN_OK) return st;
+  if ((st = cn_ext_same_device(3, trio, fn)) != CN_OK)
+    return st;
+  if ((st = check_writeable(a, fn, "a")) != CN_OK)
+    return st;
   cn_array_s *idx = NULL;
   st = cn_idx_normalize(&idx, indices, a->size, mode, 0, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   int64_t k = idx->size;
   if (k == 0) {
     cn_array_release(idx);
@@ -268,19 +303,22 @@ cn_status cn_put(cn_array a, cn_array indices, cn_array values, int32_t mode) {
                     fn, k);
   }
   /* values repeat cyclically: gather values.flat[j % nv]. */
-  cn_array_s *vflat = NULL, *cyc = NULL, *vk = NULL, *flat = NULL,
-             *copy = NULL;
+  cn_array_s *vflat = NULL, *cyc = NULL, *vk = NULL, *flat = NULL, *copy = NULL;
   st = cn_ravel(&vflat, values, CN_ORDER_C);
   if (st == CN_OK)
     st = cn_array_new(&cyc, cn_cpu_backend(), 0, CN_INT64, 1, &k, CN_ORDER_C);
   if (st == CN_OK) {
     int64_t *c = (int64_t *)cyc->data;
-    for (int64_t j = 0; j < k; j++) c[j] = j % vflat->size;
+    for (int64_t j = 0; j < k; j++)
+      c[j] = j % vflat->size;
     st = gather(&vk, vflat, 0, cyc, 1, &k, fn);
   }
-  if (st == CN_OK) st = flat_target(&flat, &copy, a);
-  if (st == CN_OK) st = scatter(flat, 0, idx, 1, &k, vk, fn);
-  if (st == CN_OK && copy) st = cn_assign(a, copy);
+  if (st == CN_OK)
+    st = flat_target(&flat, &copy, a);
+  if (st == CN_OK)
+    st = scatter(flat, 0, idx, 1, &k, vk, fn);
+  if (st == CN_OK && copy)
+    st = cn_assign(a, copy);
   rel(idx, vflat, cyc, vk);
   rel(flat, copy, NULL, NULL);
   return st;
@@ -294,8 +332,10 @@ cn_status cn_put_along_axis(cn_array a, cn_array indices, cn_array values,
   CN_CHECK_ARRAY(values, fn, "values");
   const cn_array_s *trio[3] = {a, indices, values};
   cn_status st = cn_ext_same_device(3, trio, fn);
-  if (st != CN_OK) return st;
-  if ((st = check_writeable(a, fn, "a")) != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
+  if ((st = check_writeable(a, fn, "a")) != CN_OK)
+    return st;
   if (!cn_is_integer(indices->dtype))
     return cn_error(CN_ERR_TYPE,
                     "%s: argument 'indices' must have an integer dtype, got %s",
@@ -315,23 +355,31 @@ cn_status cn_put_along_axis(cn_array a, cn_array indices, cn_array values,
       tgt = a;
     }
   }
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   int64_t shape[CN_MAX_DIMS];
   cn_array_s *idx = NULL, *hv = NULL, *av = NULL, *iv = NULL, *bv = NULL,
              *v = NULL;
   st = along_shape(shape, tgt, indices, ax, fn);
-  if (st == CN_OK) st = cn_broadcast_view(&bv, values, tgt->ndim, shape, fn);
   if (st == CN_OK)
-    st = cn_idx_normalize(&idx, indices, tgt->shape[ax], CN_INDEX_RAISE, ax, fn);
-  if (st == CN_OK) st = cn_idx_to_device_of(&hv, idx, tgt);
-  if (st == CN_OK) st = along_views(&av, &iv, tgt, hv, ax, shape, fn);
-  if (st == CN_OK) st = cn_new_on(&v, tgt, tgt->dtype, tgt->ndim, shape);
-  if (st == CN_OK) st = cn_assign(v, bv);
+    st = cn_broadcast_view(&bv, values, tgt->ndim, shape, fn);
+  if (st == CN_OK)
+    st =
+        cn_idx_normalize(&idx, indices, tgt->shape[ax], CN_INDEX_RAISE, ax, fn);
+  if (st == CN_OK)
+    st = cn_idx_to_device_of(&hv, idx, tgt);
+  if (st == CN_OK)
+    st = along_views(&av, &iv, tgt, hv, ax, shape, fn);
+  if (st == CN_OK)
+    st = cn_new_on(&v, tgt, tgt->dtype, tgt->ndim, shape);
+  if (st == CN_OK)
+    st = cn_assign(v, bv);
   if (st == CN_OK) {
     CN_EXT_SLOT(pa, tgt, put_along, fn);
     st = pa(av, iv, ax, v);
   }
-  if (st == CN_OK && copy) st = cn_assign(a, copy);
+  if (st == CN_OK && copy)
+    st = cn_assign(a, copy);
   rel(tgt, copy, idx, hv);
   rel(av, iv, bv, v);
   return st;
@@ -357,19 +405,21 @@ static cn_status linear_index(cn_array_s **lin, int32_t *m, int32_t *bnd,
       break;
     }
     if (ix->magic != CN_ARRAY_MAGIC) {
-      st = cn_error(CN_ERR_VALUE, "%s: index array %d is a released handle",
-                    fn, (int)i);
+      st = cn_error(CN_ERR_VALUE, "%s: index array %d is a released handle", fn,
+                    (int)i);
       break;
     }
     if (ix->buf->backend != a->buf->backend) {
-      st = cn_error(CN_ERR_DEVICE, "%s: index array %d is on device '%s', a on "
-                    "'%s'", fn, (int)i, ix->buf->backend->name,
-                    a->buf->backend->name);
+      st = cn_error(CN_ERR_DEVICE,
+                    "%s: index array %d is on device '%s', a on "
+                    "'%s'",
+                    fn, (int)i, ix->buf->backend->name, a->buf->backend->name);
       break;
     }
     int32_t need = ix->dtype == CN_BOOL ? ix->ndim : 1;
     if (ix->dtype == CN_BOOL && ix->ndim == 0) {
-      st = cn_error(CN_ERR_INDEX, "%s: a 0-d boolean index array is not "
+      st = cn_error(CN_ERR_INDEX,
+                    "%s: a 0-d boolean index array is not "
                     "supported here (index array %d; use cn_mask_get)",
                     fn, (int)i);
       break;
@@ -392,13 +442,16 @@ static cn_status linear_index(cn_array_s **lin, int32_t *m, int32_t *bnd,
                         ix->shape[d]);
           break;
         }
-      if (st != CN_OK) break;
+      if (st != CN_OK)
+        break;
       cn_array_s *nz[CN_MAX_DIMS];
       st = cn_nonzero(nz, CN_MAX_DIMS, (cn_array)ix);
-      if (st != CN_OK) break;
+      if (st != CN_OK)
+        break;
       for (int32_t d = 0; d < ix->ndim; d++) {
         cn_array_s *h = NULL;
-        if (st == CN_OK) st = cn_to_host(&h, nz[d]);
+        if (st == CN_OK)
+          st = cn_to_host(&h, nz[d]);
         cn_array_release(nz[d]);
         cols[nc++] = h;
       }
@@ -406,18 +459,20 @@ static cn_status linear_index(cn_array_s **lin, int32_t *m, int32_t *bnd,
       if (!cn_is_integer(ix->dtype)) {
         st = cn_error(CN_ERR_INDEX,
                       "%s: index array %d must have an integer or bool dtype, "
-                      "got %s", fn, (int)i, cn_dtype_name(ix->dtype));
+                      "got %s",
+                      fn, (int)i, cn_dtype_name(ix->dtype));
         break;
       }
-      st = cn_idx_normalize(&cols[nc], ix, a->shape[first + nc],
-                            CN_INDEX_RAISE, first + nc, fn);
+      st = cn_idx_normalize(&cols[nc], ix, a->shape[first + nc], CN_INDEX_RAISE,
+                            first + nc, fn);
       nc++;
     }
   }
   if (st == CN_OK) {
     st = cn_broadcast_shape_arrays(bnd, bshape, nc,
                                    (const cn_array_s *const *)cols, fn);
-    if (st == CN_OK && nc == 0) *bnd = 0;
+    if (st == CN_OK && nc == 0)
+      *bnd = 0;
   }
   cn_array_s *r = NULL;
   if (st == CN_OK)
@@ -429,7 +484,8 @@ static cn_status linear_index(cn_array_s **lin, int32_t *m, int32_t *bnd,
     for (int32_t c = 0; c < nc && st == CN_OK; c++) {
       cn_array_s *bv = NULL;
       st = cn_broadcast_view(&bv, cols[c], *bnd, bshape, fn);
-      if (st != CN_OK) break;
+      if (st != CN_OK)
+        break;
       int64_t e = a->shape[first + c];
       /* Walk the broadcast view in C order. */
       int64_t ctr[CN_MAX_DIMS] = {0};
@@ -449,7 +505,8 @@ static cn_status linear_index(cn_array_s **lin, int32_t *m, int32_t *bnd,
       cn_array_release(bv);
     }
   }
-  for (int32_t c = 0; c < nc; c++) cn_array_release(cols[c]);
+  for (int32_t c = 0; c < nc; c++)
+    cn_array_release(cols[c]);
   if (st != CN_OK) {
     cn_array_release(r);
     return st;
@@ -482,15 +539,20 @@ cn_status cn_index_arrays(cn_array *out, cn_array a, int32_t n,
   int32_t first = 0, m = 0, bnd = 0;
   int64_t bshape[CN_MAX_DIMS];
   cn_status st = index_args(&first, a, n, indices, first_axis, fn);
-  if (st != CN_OK) return st;
-  if (n == 0) return cn_copy(out, a, CN_ORDER_C);
+  if (st != CN_OK)
+    return st;
+  if (n == 0)
+    return cn_copy(out, a, CN_ORDER_C);
   cn_array_s *lin = NULL, *mv = NULL, *r = NULL;
   bool copied;
   st = linear_index(&lin, &m, &bnd, bshape, a, n, indices, first, fn);
-  if (st == CN_OK) st = cn_merge_axes(&mv, &copied, a, first, m);
-  if (st == CN_OK) st = gather(&r, mv, first, lin, bnd, bshape, fn);
+  if (st == CN_OK)
+    st = cn_merge_axes(&mv, &copied, a, first, m);
+  if (st == CN_OK)
+    st = gather(&r, mv, first, lin, bnd, bshape, fn);
   rel(lin, mv, NULL, NULL);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   *out = r;
   return CN_OK;
 }
@@ -504,13 +566,16 @@ static cn_status scatter_merged(cn_array_s *a, int32_t first, int32_t m,
   cn_array_s *mv = NULL;
   bool copied;
   cn_status st = cn_merge_axes(&mv, &copied, a, first, m);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (copied) {
     /* mv views a private copy: scatter there, then write the copy back. */
     cn_array_s *full = NULL;
     st = scatter(mv, first, lin, bnd, bshape, values, fn);
-    if (st == CN_OK) st = cn_contig_view(&full, mv, a->ndim, a->shape);
-    if (st == CN_OK) st = cn_assign(a, full);
+    if (st == CN_OK)
+      st = cn_contig_view(&full, mv, a->ndim, a->shape);
+    if (st == CN_OK)
+      st = cn_assign(a, full);
     cn_array_release(full);
   } else {
     st = scatter(mv, first, lin, bnd, bshape, values, fn);
@@ -526,13 +591,16 @@ cn_status cn_index_arrays_set(cn_array a, int32_t n, const cn_array *indices,
   CN_CHECK_ARRAY(values, fn, "values");
   const cn_array_s *pair[2] = {a, values};
   cn_status st = cn_ext_same_device(2, pair, fn);
-  if (st != CN_OK) return st;
-  if ((st = check_writeable(a, fn, "a")) != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
+  if ((st = check_writeable(a, fn, "a")) != CN_OK)
+    return st;
   int32_t first = 0, m = 0, bnd = 0;
   int64_t bshape[CN_MAX_DIMS];
   if ((st = index_args(&first, a, n, indices, first_axis, fn)) != CN_OK)
     return st;
-  if (n == 0) return cn_assign(a, values);
+  if (n == 0)
+    return cn_assign(a, values);
   cn_array_s *lin = NULL;
   st = linear_index(&lin, &m, &bnd, bshape, a, n, indices, first, fn);
   if (st == CN_OK)
@@ -545,8 +613,8 @@ cn_status cn_index_arrays_set(cn_array a, int32_t n, const cn_array *indices,
 static cn_status check_mask(const cn_array_s *a, const cn_array_s *mask,
                             const char *fn) {
   if (mask->dtype != CN_BOOL)
-    return cn_error(CN_ERR_TYPE, "%s: argument 'mask' must be bool, got %s",
-                    fn, cn_dtype_name(mask->dtype));
+    return cn_error(CN_ERR_TYPE, "%s: argument 'mask' must be bool, got %s", fn,
+                    cn_dtype_name(mask->dtype));
   if (mask->ndim > a->ndim)
     return cn_error(CN_ERR_INDEX,
                     "%s: too many indices for array: array is %d-dimensional, "
@@ -570,7 +638,8 @@ static cn_status mask_positions(cn_array_s **lin, const cn_array_s *mask,
   CN_EXT_SLOT(fnz, mask, flatnonzero, fn);
   cn_array_s *d = NULL;
   cn_status st = fnz(&d, mask);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   st = cn_to_host(lin, d);
   cn_array_release(d);
   return st;
@@ -582,7 +651,8 @@ cn_status cn_mask_get(cn_array *out, cn_array a, cn_array mask) {
   CN_CHECK_ARRAY(a, fn, "a");
   CN_CHECK_ARRAY(mask, fn, "mask");
   cn_status st = check_mask(a, mask, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_array_s *lin = NULL, *src = NULL, *r = NULL;
   bool copied;
   st = mask_positions(&lin, mask, fn);
@@ -594,9 +664,11 @@ cn_status cn_mask_get(cn_array *out, cn_array a, cn_array mask) {
       st = cn_merge_axes(&src, &copied, a, 0, mask->ndim);
     }
   }
-  if (st == CN_OK) st = gather(&r, src, 0, lin, 1, &lin->size, fn);
+  if (st == CN_OK)
+    st = gather(&r, src, 0, lin, 1, &lin->size, fn);
   rel(lin, src, NULL, NULL);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   *out = r;
   return CN_OK;
 }
@@ -607,10 +679,13 @@ cn_status cn_mask_set(cn_array dst, cn_array mask, cn_array values) {
   CN_CHECK_ARRAY(mask, fn, "mask");
   CN_CHECK_ARRAY(values, fn, "values");
   cn_status st = check_mask(dst, mask, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   const cn_array_s *pair[2] = {dst, values};
-  if ((st = cn_ext_same_device(2, pair, fn)) != CN_OK) return st;
-  if ((st = check_writeable(dst, fn, "dst")) != CN_OK) return st;
+  if ((st = cn_ext_same_device(2, pair, fn)) != CN_OK)
+    return st;
+  if ((st = check_writeable(dst, fn, "dst")) != CN_OK)
+    return st;
   cn_array_s *lin = NULL, *tgt = NULL;
   st = mask_positions(&lin, mask, fn);
   if (st == CN_OK) {
@@ -664,10 +739,11 @@ cn_status cn_nonzero(cn_array *outs, int32_t cap, cn_array a) {
   if (a->ndim == 0)
     return cn_error(CN_ERR_VALUE,
                     "%s: calling nonzero on 0d arrays is not allowed; use "
-                    "atleast_1d first", fn);
+                    "atleast_1d first",
+                    fn);
   if (cap < a->ndim)
-    return cn_error(CN_ERR_VALUE, "%s: capacity %d is smaller than ndim %d",
-                    fn, (int)cap, (int)a->ndim);
+    return cn_error(CN_ERR_VALUE, "%s: capacity %d is smaller than ndim %d", fn,
+                    (int)cap, (int)a->ndim);
   cn_array_s *lin = NULL, *cols = NULL, *dev = NULL;
   cn_status st = host_flatnonzero(&lin, a, fn);
   int64_t shape[2] = {a->ndim, lin ? lin->size : 0};
@@ -686,10 +762,12 @@ cn_status cn_nonzero(cn_array *outs, int32_t cap, cn_array a) {
     st = cn_index_axis(&res[d], dev, 0, d);
   rel(lin, cols, dev, NULL);
   if (st != CN_OK) {
-    for (int32_t d = 0; d < a->ndim; d++) cn_array_release(res[d]);
+    for (int32_t d = 0; d < a->ndim; d++)
+      cn_array_release(res[d]);
     return st;
   }
-  for (int32_t d = 0; d < a->ndim; d++) outs[d] = res[d];
+  for (int32_t d = 0; d < a->ndim; d++)
+    outs[d] = res[d];
   return CN_OK;
 }
 
@@ -699,17 +777,20 @@ cn_status cn_argwhere(cn_array *out, cn_array a) {
   CN_CHECK_ARRAY(a, fn, "a");
   cn_array_s *lin = NULL, *r = NULL, *dev = NULL;
   cn_status st = host_flatnonzero(&lin, a, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   int64_t shape[2] = {lin->size, a->ndim};
   st = cn_array_new(&r, cn_cpu_backend(), 0, CN_INT64, 2, shape, CN_ORDER_C);
   if (st == CN_OK) {
     int64_t *base[CN_MAX_DIMS];
-    for (int32_t d = 0; d < a->ndim; d++) base[d] = (int64_t *)r->data + d;
+    for (int32_t d = 0; d < a->ndim; d++)
+      base[d] = (int64_t *)r->data + d;
     unravel(lin, a, base, a->ndim);
     st = cn_idx_to_device_of(&dev, r, a);
   }
   rel(lin, r, NULL, NULL);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   *out = dev;
   return CN_OK;
 }
@@ -721,10 +802,12 @@ cn_status cn_count_nonzero(cn_array *out, cn_array a, int32_t naxes,
   CN_CHECK_ARRAY(a, fn, "a");
   uint64_t mask;
   cn_status st = cn_axes_mask(&mask, naxes, axes, a->ndim, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_array_s *b = NULL;
   st = cn_astype(&b, a, CN_BOOL, 0);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   st = cn_sum(out, b, naxes, axes, keepdims, CN_INT64, NULL);
   cn_array_release(b);
   return st;
@@ -737,7 +820,8 @@ static cn_status cond_positions(cn_array_s **out, const cn_array_s *cond,
                                 int64_t extent, int32_t axis, const char *fn) {
   cn_array_s *lin = NULL;
   cn_status st = host_flatnonzero(&lin, cond, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (lin->size > 0) {
     int64_t last = ((const int64_t *)lin->data)[lin->size - 1];
     if (last >= extent) {
@@ -761,7 +845,8 @@ cn_status cn_compress(cn_array *out, cn_array condition, cn_array a,
   CN_CHECK_ARRAY(a, fn, "a");
   const cn_array_s *pair[2] = {a, condition};
   cn_status st = cn_ext_same_device(2, pair, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (condition->ndim != 1)
     return cn_error(CN_ERR_SHAPE, "%s: condition must be a 1-d array, got %d-d",
                     fn, (int)condition->ndim);
@@ -776,12 +861,15 @@ cn_status cn_compress(cn_array *out, cn_array condition, cn_array a,
       src = a;
     }
   }
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_array_s *lin = NULL, *r = NULL;
   st = cond_positions(&lin, condition, src->shape[ax], ax, fn);
-  if (st == CN_OK) st = gather(&r, src, ax, lin, 1, &lin->size, fn);
+  if (st == CN_OK)
+    st = gather(&r, src, ax, lin, 1, &lin->size, fn);
   rel(src, lin, NULL, NULL);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   *out = r;
   return CN_OK;
 }
@@ -793,14 +881,19 @@ cn_status cn_extract(cn_array *out, cn_array condition, cn_array a) {
   CN_CHECK_ARRAY(a, fn, "a");
   const cn_array_s *pair[2] = {a, condition};
   cn_status st = cn_ext_same_device(2, pair, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_array_s *src = NULL, *c = NULL, *lin = NULL, *r = NULL;
   st = cn_ravel(&src, a, CN_ORDER_C);
-  if (st == CN_OK) st = cn_ravel(&c, condition, CN_ORDER_C);
-  if (st == CN_OK) st = cond_positions(&lin, c, src->size, 0, fn);
-  if (st == CN_OK) st = gather(&r, src, 0, lin, 1, &lin->size, fn);
+  if (st == CN_OK)
+    st = cn_ravel(&c, condition, CN_ORDER_C);
+  if (st == CN_OK)
+    st = cond_positions(&lin, c, src->size, 0, fn);
+  if (st == CN_OK)
+    st = gather(&r, src, 0, lin, 1, &lin->size, fn);
   rel(src, c, lin, NULL);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   *out = r;
   return CN_OK;
 }
@@ -811,13 +904,14 @@ cn_status cn_choose(cn_array *out, cn_array index, int32_t n,
   CN_CHECK_OUT(out, fn);
   CN_CHECK_ARRAY(index, fn, "index");
   cn_status st = check_mode(mode, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (n <= 0 || choices == NULL)
     return cn_error(CN_ERR_VALUE, "%s: at least one choice is needed (n = %d)",
                     fn, (int)n);
   if (n > 31)
-    return cn_error(CN_ERR_VALUE, "%s: at most 31 choices are supported, got %d",
-                    fn, (int)n);
+    return cn_error(CN_ERR_VALUE,
+                    "%s: at most 31 choices are supported, got %d", fn, (int)n);
   if (!cn_is_integer(index->dtype))
     return cn_error(CN_ERR_TYPE,
                     "%s: argument 'index' must have an integer dtype, got %s",
@@ -828,11 +922,13 @@ cn_status cn_choose(cn_array *out, cn_array index, int32_t n,
   for (int32_t i = 0; i < n; i++) {
     CN_CHECK_ARRAY(choices[i], fn, "choices");
     all[i + 1] = choices[i];
-    if (i == 0) rt = choices[0]->dtype;
+    if (i == 0)
+      rt = choices[0]->dtype;
     else if ((st = cn_result_type(&rt, rt, choices[i]->dtype)) != CN_OK)
       return st;
   }
-  if ((st = cn_ext_same_device(n + 1, all, fn)) != CN_OK) return st;
+  if ((st = cn_ext_same_device(n + 1, all, fn)) != CN_OK)
+    return st;
   int32_t nd;
   int64_t shape[CN_MAX_DIMS + 1];
   /* cn_broadcast_shape_arrays takes at most 8 operands: fold in groups. */
@@ -844,7 +940,8 @@ cn_status cn_choose(cn_array *out, cn_array index, int32_t n,
       shapes[i] = all[i]->shape;
     }
     st = cn_broadcast_shapes(&nd, shape + 1, n + 1, ndims, shapes);
-    if (st != CN_OK) return cn_error_prefix(st, fn);
+    if (st != CN_OK)
+      return cn_error_prefix(st, fn);
   }
   if (nd + 1 > CN_MAX_DIMS)
     return cn_error(CN_ERR_VALUE, "%s: too many dimensions", fn);
@@ -855,20 +952,24 @@ cn_status cn_choose(cn_array *out, cn_array index, int32_t n,
   cn_array_s *stack = NULL, *idx = NULL, *bi = NULL, *hv = NULL, *r = NULL,
              *rv = NULL;
   st = cn_idx_normalize(&idx, index, n, mode, 0, fn);
-  if (st == CN_OK) st = cn_new_on(&stack, index, rt, nd + 1, shape);
+  if (st == CN_OK)
+    st = cn_new_on(&stack, index, rt, nd + 1, shape);
   for (int32_t i = 0; i < n && st == CN_OK; i++) {
     cn_array_s *slot = NULL;
     st = cn_index_axis(&slot, stack, 0, i);
-    if (st == CN_OK) st = cn_assign(slot, choices[i]);
+    if (st == CN_OK)
+      st = cn_assign(slot, choices[i]);
     cn_array_release(slot);
   }
-  if (st == CN_OK) st = cn_idx_to_device_of(&hv, idx, index);
+  if (st == CN_OK)
+    st = cn_idx_to_device_of(&hv, idx, index);
   if (st == CN_OK) {
     shape[0] = 1;
     st = cn_broadcast_view(&bi, hv, nd + 1, shape, fn);
     shape[0] = n;
   }
-  if (st == CN_OK) st = cn_new_on(&r, index, rt, nd, shape + 1);
+  if (st == CN_OK)
+    st = cn_new_on(&r, index, rt, nd, shape + 1);
   if (st == CN_OK) {
     int64_t one[CN_MAX_DIMS + 1];
     one[0] = 1;
@@ -881,7 +982,8 @@ cn_status cn_choose(cn_array *out, cn_array index, int32_t n,
     int64_t as[CN_MAX_DIMS + 1];
     memcpy(as, shape, sizeof(int64_t) * (size_t)(nd + 1));
     st = cn_broadcast_view(&sv, stack, nd + 1, as, fn);
-    if (st == CN_OK) st = ta(rv, sv, bi, 0);
+    if (st == CN_OK)
+      st = ta(rv, sv, bi, 0);
     cn_array_release(sv);
   }
   rel(stack, idx, bi, hv);

@@ -33,7 +33,8 @@ cn_status cn_contig_view(cn_array_s **out, const cn_array_s *a, int32_t ndim,
 }
 
 cn_status cn_as_contig(cn_array_s **out, const cn_array_s *a, cn_dtype dtype) {
-  if (dtype == CN_DTYPE_DEFAULT) dtype = a->dtype;
+  if (dtype == CN_DTYPE_DEFAULT)
+    dtype = a->dtype;
   if (dtype == a->dtype && cn_array_is_c_contig(a)) {
     cn_array_retain((cn_array)a);
     *out = (cn_array_s *)a;
@@ -41,7 +42,8 @@ cn_status cn_as_contig(cn_array_s **out, const cn_array_s *a, cn_dtype dtype) {
   }
   cn_array_s *r;
   cn_status st = cn_new_on(&r, a, dtype, a->ndim, a->shape);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   st = cn_assign(r, (cn_array)a);
   if (st != CN_OK) {
     cn_array_release(r);
@@ -70,7 +72,8 @@ cn_status cn_idx_normalize(cn_array_s **out, const cn_array_s *idx,
                     cn_dtype_name(idx->dtype));
   cn_array_s *h = NULL, *r = NULL;
   cn_status st = cn_to_host(&h, (cn_array)idx);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   st = cn_array_new(&r, cn_cpu_backend(), 0, CN_INT64, h->ndim, h->shape,
                     CN_ORDER_C);
   if (st == CN_OK && idx->dtype == CN_UINT64) {
@@ -90,7 +93,8 @@ cn_status cn_idx_normalize(cn_array_s **out, const cn_array_s *idx,
       cn_array_release(u);
     }
   }
-  if (st == CN_OK) st = cn_assign(r, h);
+  if (st == CN_OK)
+    st = cn_assign(r, h);
   cn_array_release(h);
   if (st != CN_OK) {
     cn_array_release(r);
@@ -101,18 +105,21 @@ cn_status cn_idx_normalize(cn_array_s **out, const cn_array_s *idx,
     int64_t v = p[i];
     if (mode == CN_INDEX_WRAP && extent > 0) {
       v %= extent;
-      if (v < 0) v += extent;
+      if (v < 0)
+        v += extent;
     } else if (mode == CN_INDEX_CLIP && extent > 0) {
       v = v < 0 ? 0 : (v >= extent ? extent - 1 : v);
     } else {
-      if (v < 0 && v >= -extent) v += extent;
+      if (v < 0 && v >= -extent)
+        v += extent;
       if (v < 0 || v >= extent) {
         int64_t bad = p[i];
         cn_array_release(r);
         if (extent == 0 && mode != CN_INDEX_RAISE)
           return cn_error(CN_ERR_INDEX,
                           "%s: cannot do a non-empty take from an empty axis "
-                          "(axis %d)", fn, (int)axis);
+                          "(axis %d)",
+                          fn, (int)axis);
         return cn_error(CN_ERR_INDEX,
                         "%s: index %" PRId64
                         " is out of bounds for axis %d with size %" PRId64,
@@ -130,21 +137,25 @@ cn_status cn_merge_axes(cn_array_s **out, bool *copied, const cn_array_s *a,
   int64_t shape[CN_MAX_DIMS], strides[CN_MAX_DIMS];
   int32_t nd = 0;
   int64_t p = 1;
-  for (int32_t i = 0; i < m; i++) p *= a->shape[first + i];
+  for (int32_t i = 0; i < m; i++)
+    p *= a->shape[first + i];
   bool ok = true;
   int64_t s = m > 0 ? a->strides[first + m - 1] : 1;
   int64_t later = 1;
   for (int32_t i = m - 1; i >= 0; i--) {
     int64_t e = a->shape[first + i];
-    if (e > 1 && a->strides[first + i] != s * later) ok = false;
+    if (e > 1 && a->strides[first + i] != s * later)
+      ok = false;
     later *= e;
   }
-  if (p == 0) ok = true; /* empty: any strides do */
+  if (p == 0)
+    ok = true; /* empty: any strides do */
   const cn_array_s *src = a;
   cn_array_s *tmp = NULL;
   if (!ok) {
     cn_status st = cn_as_contig(&tmp, a, a->dtype);
-    if (st != CN_OK) return st;
+    if (st != CN_OK)
+      return st;
     src = tmp;
     s = src->strides[first + m - 1];
   }
@@ -171,7 +182,8 @@ cn_status cn_check_dst(const cn_array_s *dst, int32_t ndim,
   if (!cn_array_writeable(dst))
     return cn_error(CN_ERR_VALUE, "%s: argument 'dst' is read-only", fn);
   bool same = dst->ndim == ndim;
-  for (int32_t d = 0; same && d < ndim; d++) same = dst->shape[d] == shape[d];
+  for (int32_t d = 0; same && d < ndim; d++)
+    same = dst->shape[d] == shape[d];
   if (!same) {
     char b1[256], b2[256];
     return cn_error(CN_ERR_SHAPE,
@@ -190,7 +202,8 @@ cn_status cn_finish_dst(cn_array *out, cn_array_s *r, cn_array_s *dst) {
   }
   cn_status st = cn_assign(dst, r);
   cn_array_release(r);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_array_retain(dst);
   *out = dst;
   return CN_OK;

@@ -69,10 +69,10 @@ cn_status cn_linalg_qr(cn_array *q, cn_array *r, cn_array a, cn_qr_mode mode) {
   CN_CHECK_ARRAY(a, fn, "a");
   if (mode != CN_QR_REDUCED && mode != CN_QR_COMPLETE && mode != CN_QR_R)
     return cn_error(CN_ERR_VALUE, "%s: unrecognized mode %d", fn, (int)mode);
-  if ((mode == CN_QR_R) != (q == NULL))
-    return cn_error(CN_ERR_VALUE,
-                    "%s: argument 'q' must be NULL exactly in mode CN_QR_R",
-                    fn);
+  if (mode == CN_QR_R)
+    q = NULL; /* not computed, never written */
+  else if (q == NULL)
+    return cn_error(CN_ERR_VALUE, "%s: output pointer 'q' is NULL", fn);
   cn_lapack_args args;
   cn_la_scope sc = {0};
   cn_array_s *w = NULL, *R = NULL, *Q = NULL;

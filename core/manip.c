@@ -30,7 +30,8 @@ static cn_status check_list(int32_t n, const cn_array *arrays, const char *fn) {
 }
 
 static void release_all(cn_array_s **v, int32_t n) {
-  for (int32_t i = 0; i < n; i++) cn_array_release(v[i]);
+  for (int32_t i = 0; i < n; i++)
+    cn_array_release(v[i]);
 }
 
 /* Joins already-validated arrays along ax (all of equal ndim >= 1). */
@@ -41,7 +42,8 @@ static cn_status join(cn_array *out, int32_t n, cn_array_s *const *arrs,
   if (rt == CN_DTYPE_DEFAULT) {
     rt = arrs[0]->dtype;
     for (int32_t i = 1; i < n; i++)
-      if ((st = cn_result_type(&rt, rt, arrs[i]->dtype)) != CN_OK) return st;
+      if ((st = cn_result_type(&rt, rt, arrs[i]->dtype)) != CN_OK)
+        return st;
   } else if (!cn_dtype_is_valid(rt)) {
     return cn_error(CN_ERR_TYPE, "%s: invalid dtype %d", fn, (int)rt);
   }
@@ -73,7 +75,8 @@ static cn_status join(cn_array *out, int32_t n, cn_array_s *const *arrs,
   for (int32_t i = 0; i < n && st == CN_OK; i++) {
     cn_array_s *part = NULL;
     st = cn_slice_axis(&part, r, ax, off, off + arrs[i]->shape[ax], 1);
-    if (st == CN_OK) st = cn_assign(part, arrs[i]);
+    if (st == CN_OK)
+      st = cn_assign(part, arrs[i]);
     cn_array_release(part);
     off += arrs[i]->shape[ax];
   }
@@ -90,9 +93,11 @@ cn_status cn_concatenate(cn_array *out, int32_t n, const cn_array *arrays,
   const char *fn = "cn_concatenate";
   CN_CHECK_OUT(out, fn);
   cn_status st = check_list(n, arrays, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_array_s **v = calloc((size_t)n, sizeof *v);
-  if (!v) return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  if (!v)
+    return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   int32_t ax = 0;
   for (int32_t i = 0; i < n && st == CN_OK; i++) {
     if (axis == CN_AXIS_NONE) {
@@ -100,7 +105,8 @@ cn_status cn_concatenate(cn_array *out, int32_t n, const cn_array *arrays,
     } else if (arrays[i]->ndim == 0) {
       st = cn_error(CN_ERR_VALUE,
                     "%s: zero-dimensional arrays cannot be concatenated "
-                    "(array %d)", fn, (int)i);
+                    "(array %d)",
+                    fn, (int)i);
     } else {
       cn_array_retain(arrays[i]);
       v[i] = arrays[i];
@@ -108,7 +114,8 @@ cn_status cn_concatenate(cn_array *out, int32_t n, const cn_array *arrays,
   }
   if (st == CN_OK && axis != CN_AXIS_NONE)
     st = cn_normalize_axis(&ax, axis, v[0]->ndim, fn);
-  if (st == CN_OK) st = join(out, n, v, ax, dtype, fn);
+  if (st == CN_OK)
+    st = join(out, n, v, ax, dtype, fn);
   release_all(v, n);
   free(v);
   return st;
@@ -119,7 +126,8 @@ cn_status cn_stack(cn_array *out, int32_t n, const cn_array *arrays,
   const char *fn = "cn_stack";
   CN_CHECK_OUT(out, fn);
   cn_status st = check_list(n, arrays, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   int32_t nd = arrays[0]->ndim, ax;
   for (int32_t i = 1; i < n; i++) {
     bool same = arrays[i]->ndim == nd;
@@ -127,23 +135,25 @@ cn_status cn_stack(cn_array *out, int32_t n, const cn_array *arrays,
       same = arrays[i]->shape[d] == arrays[0]->shape[d];
     if (!same) {
       char b1[256], b2[256];
-      return cn_error(CN_ERR_SHAPE,
-                      "%s: all input arrays must have the same shape, array 0 "
-                      "has %s and array %d has %s",
-                      fn, cn_fmt_shape(b1, sizeof b1, nd, arrays[0]->shape),
-                      (int)i,
-                      cn_fmt_shape(b2, sizeof b2, arrays[i]->ndim,
-                                   arrays[i]->shape));
+      return cn_error(
+          CN_ERR_SHAPE,
+          "%s: all input arrays must have the same shape, array 0 "
+          "has %s and array %d has %s",
+          fn, cn_fmt_shape(b1, sizeof b1, nd, arrays[0]->shape), (int)i,
+          cn_fmt_shape(b2, sizeof b2, arrays[i]->ndim, arrays[i]->shape));
     }
   }
   if (nd + 1 > CN_MAX_DIMS)
     return cn_error(CN_ERR_VALUE, "%s: too many dimensions", fn);
-  if ((st = cn_normalize_axis(&ax, axis, nd + 1, fn)) != CN_OK) return st;
+  if ((st = cn_normalize_axis(&ax, axis, nd + 1, fn)) != CN_OK)
+    return st;
   cn_array_s **v = calloc((size_t)n, sizeof *v);
-  if (!v) return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  if (!v)
+    return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   for (int32_t i = 0; i < n && st == CN_OK; i++)
     st = cn_expand_dims(&v[i], arrays[i], 1, &ax);
-  if (st == CN_OK) st = join(out, n, v, ax, CN_DTYPE_DEFAULT, fn);
+  if (st == CN_OK)
+    st = join(out, n, v, ax, CN_DTYPE_DEFAULT, fn);
   release_all(v, n);
   free(v);
   return st;
@@ -158,16 +168,21 @@ static cn_status stack_with(cn_array *out, int32_t n, const cn_array *arrays,
                             const char *fn) {
   CN_CHECK_OUT(out, fn);
   cn_status st = check_list(n, arrays, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_array_s **v = calloc((size_t)n, sizeof *v);
-  if (!v) return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
-  for (int32_t i = 0; i < n && st == CN_OK; i++) st = f(&v[i], arrays[i]);
+  if (!v)
+    return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  for (int32_t i = 0; i < n && st == CN_OK; i++)
+    st = f(&v[i], arrays[i]);
   int32_t ax = axis;
   if (st == CN_OK) {
-    if (axis0_if_1d && v[0]->ndim == 1) ax = 0;
+    if (axis0_if_1d && v[0]->ndim == 1)
+      ax = 0;
     st = cn_normalize_axis(&ax, ax, v[0]->ndim, fn);
   }
-  if (st == CN_OK) st = join(out, n, v, ax, CN_DTYPE_DEFAULT, fn);
+  if (st == CN_OK)
+    st = join(out, n, v, ax, CN_DTYPE_DEFAULT, fn);
   release_all(v, n);
   free(v);
   return st;
@@ -195,7 +210,8 @@ static cn_status as_column(cn_array *out, cn_array a) {
   int64_t shape[2] = {a->size, 1};
   cn_array_s *r = NULL;
   cn_status st = cn_reshape(&r, a, 2, shape, CN_ORDER_C);
-  if (st == CN_OK) *out = r;
+  if (st == CN_OK)
+    *out = r;
   return st;
 }
 
@@ -214,18 +230,21 @@ static cn_status split_impl(cn_array *outs, int32_t cap, int32_t *nout,
   CN_CHECK_ARRAY(a, fn, "a");
   int32_t ax;
   cn_status st = cn_normalize_axis(&ax, axis, a->ndim, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   int64_t n = a->shape[ax];
   int64_t parts;
   if (indices == NULL) {
     if (sections < 1)
       return cn_error(CN_ERR_VALUE,
                       "%s: number of sections must be larger than 0, got "
-                      "%" PRId64, fn, sections);
+                      "%" PRId64,
+                      fn, sections);
     if (equal && n % sections != 0)
       return cn_error(CN_ERR_VALUE,
                       "%s: array split does not result in an equal division "
-                      "(%" PRId64 " into %" PRId64 ")", fn, n, sections);
+                      "(%" PRId64 " into %" PRId64 ")",
+                      fn, n, sections);
     parts = sections;
   } else {
     if (nidx < 0)
@@ -238,7 +257,8 @@ static cn_status split_impl(cn_array *outs, int32_t cap, int32_t *nout,
                     "%s: %" PRId64 " parts do not fit the capacity %d", fn,
                     parts, (int)cap);
   cn_array_s **v = calloc((size_t)parts, sizeof *v);
-  if (!v) return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  if (!v)
+    return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   int64_t each = indices ? 0 : n / sections, extra = indices ? 0 : n % sections;
   int64_t lo = 0;
   for (int64_t p = 0; p < parts && st == CN_OK; p++) {
@@ -247,11 +267,16 @@ static cn_status split_impl(cn_array *outs, int32_t cap, int32_t *nout,
       start = p == 0 ? 0 : indices[p - 1];
       stop = p == parts - 1 ? n : indices[p];
       /* Python slice clamping; a split point may be negative. */
-      if (start < 0) start = start + n < 0 ? 0 : start + n;
-      if (stop < 0) stop = stop + n < 0 ? 0 : stop + n;
-      if (start > n) start = n;
-      if (stop > n) stop = n;
-      if (stop < start) stop = start;
+      if (start < 0)
+        start = start + n < 0 ? 0 : start + n;
+      if (stop < 0)
+        stop = stop + n < 0 ? 0 : stop + n;
+      if (start > n)
+        start = n;
+      if (stop > n)
+        stop = n;
+      if (stop < start)
+        stop = start;
     } else {
       start = lo;
       stop = lo + each + (p < extra ? 1 : 0);
@@ -264,7 +289,8 @@ static cn_status split_impl(cn_array *outs, int32_t cap, int32_t *nout,
     free(v);
     return st;
   }
-  for (int64_t p = 0; p < parts; p++) outs[p] = v[p];
+  for (int64_t p = 0; p < parts; p++)
+    outs[p] = v[p];
   *nout = (int32_t)parts;
   free(v);
   return CN_OK;
@@ -277,9 +303,9 @@ cn_status cn_split(cn_array *outs, int32_t cap, int32_t *nout, cn_array a,
                     "cn_split");
 }
 
-cn_status cn_array_split(cn_array *outs, int32_t cap, int32_t *nout,
-                         cn_array a, int64_t sections, int32_t nidx,
-                         const int64_t *indices, int32_t axis) {
+cn_status cn_array_split(cn_array *outs, int32_t cap, int32_t *nout, cn_array a,
+                         int64_t sections, int32_t nidx, const int64_t *indices,
+                         int32_t axis) {
   return split_impl(outs, cap, nout, a, sections, nidx, indices, axis, false,
                     "cn_array_split");
 }
@@ -289,14 +315,16 @@ static cn_status split_min(cn_array a, int32_t need, const char *fn) {
   if (a->ndim < need)
     return cn_error(CN_ERR_VALUE,
                     "%s: works only on arrays of %d or more dimensions (got "
-                    "%d)", fn, (int)need, (int)a->ndim);
+                    "%d)",
+                    fn, (int)need, (int)a->ndim);
   return CN_OK;
 }
 
 cn_status cn_hsplit(cn_array *outs, int32_t cap, int32_t *nout, cn_array a,
                     int64_t sections, int32_t nidx, const int64_t *indices) {
   cn_status st = split_min(a, 1, "cn_hsplit");
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   return split_impl(outs, cap, nout, a, sections, nidx, indices,
                     a->ndim > 1 ? 1 : 0, true, "cn_hsplit");
 }
@@ -304,7 +332,8 @@ cn_status cn_hsplit(cn_array *outs, int32_t cap, int32_t *nout, cn_array a,
 cn_status cn_vsplit(cn_array *outs, int32_t cap, int32_t *nout, cn_array a,
                     int64_t sections, int32_t nidx, const int64_t *indices) {
   cn_status st = split_min(a, 2, "cn_vsplit");
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   return split_impl(outs, cap, nout, a, sections, nidx, indices, 0, true,
                     "cn_vsplit");
 }
@@ -312,7 +341,8 @@ cn_status cn_vsplit(cn_array *outs, int32_t cap, int32_t *nout, cn_array a,
 cn_status cn_dsplit(cn_array *outs, int32_t cap, int32_t *nout, cn_array a,
                     int64_t sections, int32_t nidx, const int64_t *indices) {
   cn_status st = split_min(a, 3, "cn_dsplit");
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   return split_impl(outs, cap, nout, a, sections, nidx, indices, 2, true,
                     "cn_dsplit");
 }
@@ -329,8 +359,9 @@ cn_status cn_tile(cn_array *out, cn_array a, int32_t nreps,
                     (int)nreps);
   for (int32_t i = 0; i < nreps; i++)
     if (reps[i] < 0)
-      return cn_error(CN_ERR_VALUE, "%s: negative repetition %" PRId64
-                      " at position %d", fn, reps[i], (int)i);
+      return cn_error(CN_ERR_VALUE,
+                      "%s: negative repetition %" PRId64 " at position %d", fn,
+                      reps[i], (int)i);
   int32_t nd = a->ndim > nreps ? a->ndim : nreps;
   if (2 * nd > CN_MAX_DIMS)
     return cn_error(CN_ERR_VALUE, "%s: too many dimensions (%d)", fn, (int)nd);
@@ -355,10 +386,14 @@ cn_status cn_tile(cn_array *out, cn_array a, int32_t nreps,
   }
   cn_array_s *a1 = NULL, *bv = NULL, *res = NULL, *rv = NULL;
   cn_status st = cn_reshape(&a1, a, 2 * nd, sh1, CN_ORDER_C);
-  if (st == CN_OK) st = cn_broadcast_view(&bv, a1, 2 * nd, inter, fn);
-  if (st == CN_OK) st = cn_new_on(&res, a, a->dtype, nd, fin);
-  if (st == CN_OK) st = cn_contig_view(&rv, res, 2 * nd, inter);
-  if (st == CN_OK) st = cn_assign(rv, bv);
+  if (st == CN_OK)
+    st = cn_broadcast_view(&bv, a1, 2 * nd, inter, fn);
+  if (st == CN_OK)
+    st = cn_new_on(&res, a, a->dtype, nd, fin);
+  if (st == CN_OK)
+    st = cn_contig_view(&rv, res, 2 * nd, inter);
+  if (st == CN_OK)
+    st = cn_assign(rv, bv);
   cn_array_release(a1);
   cn_array_release(bv);
   cn_array_release(rv);
@@ -370,8 +405,7 @@ cn_status cn_tile(cn_array *out, cn_array a, int32_t nreps,
   return CN_OK;
 }
 
-cn_status cn_repeat(cn_array *out, cn_array a, cn_array repeats,
-                    int32_t axis) {
+cn_status cn_repeat(cn_array *out, cn_array a, cn_array repeats, int32_t axis) {
   const char *fn = "cn_repeat";
   CN_CHECK_OUT(out, fn);
   CN_CHECK_ARRAY(a, fn, "a");
@@ -395,18 +429,21 @@ cn_status cn_repeat(cn_array *out, cn_array a, cn_array repeats,
       src = a;
     }
   }
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   int64_t n = src->shape[ax];
   cn_array_s *rh = NULL, *idx = NULL, *r = NULL, *tmp = NULL;
   st = cn_to_host(&tmp, repeats);
-  if (st == CN_OK) st = cn_as_contig(&rh, tmp, CN_INT64);
+  if (st == CN_OK)
+    st = cn_as_contig(&rh, tmp, CN_INT64);
   cn_array_release(tmp);
   for (int64_t i = 0; st == CN_OK && i < rh->size; i++) {
     int64_t c = ((const int64_t *)rh->data)[i];
     if (c < 0)
       st = cn_error(CN_ERR_VALUE,
                     "%s: negative dimensions are not allowed (repeats "
-                    "contains %" PRId64 ")", fn, c);
+                    "contains %" PRId64 ")",
+                    fn, c);
   }
   if (st != CN_OK) {
     cn_array_release(rh);
@@ -432,16 +469,19 @@ cn_status cn_repeat(cn_array *out, cn_array a, cn_array repeats,
   if (st == CN_OK) {
     int64_t *p = (int64_t *)idx->data, k = 0;
     for (int64_t i = 0; i < n; i++)
-      for (int64_t j = 0; j < c[rh->size == 1 ? 0 : i]; j++) p[k++] = i;
+      for (int64_t j = 0; j < c[rh->size == 1 ? 0 : i]; j++)
+        p[k++] = i;
     cn_array_s *dv = NULL;
     st = cn_idx_to_device_of(&dv, idx, src);
-    if (st == CN_OK) st = cn_take(&r, src, dv, ax, CN_INDEX_RAISE, NULL);
+    if (st == CN_OK)
+      st = cn_take(&r, src, dv, ax, CN_INDEX_RAISE, NULL);
     cn_array_release(dv);
   }
   cn_array_release(rh);
   cn_array_release(idx);
   cn_array_release(src);
-  if (st != CN_OK) return cn_error_prefix(st, fn);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
   *out = r;
   return CN_OK;
 }
@@ -454,18 +494,22 @@ cn_status cn_repeat_n(cn_array *out, cn_array a, int64_t repeats,
   if (repeats < 0)
     return cn_error(CN_ERR_VALUE,
                     "%s: negative dimensions are not allowed (repeats %" PRId64
-                    ")", fn, repeats);
+                    ")",
+                    fn, repeats);
   cn_array_s *r = NULL, *res = NULL;
-  cn_status st = cn_array_new(&r, cn_cpu_backend(), 0, CN_INT64, 0, NULL,
-                              CN_ORDER_C);
-  if (st != CN_OK) return st;
+  cn_status st =
+      cn_array_new(&r, cn_cpu_backend(), 0, CN_INT64, 0, NULL, CN_ORDER_C);
+  if (st != CN_OK)
+    return st;
   *(int64_t *)r->data = repeats;
   cn_array_s *dv = NULL;
   st = cn_idx_to_device_of(&dv, r, a);
-  if (st == CN_OK) st = cn_repeat(&res, a, dv, axis);
+  if (st == CN_OK)
+    st = cn_repeat(&res, a, dv, axis);
   cn_array_release(r);
   cn_array_release(dv);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   *out = res;
   return CN_OK;
 }
@@ -476,19 +520,22 @@ cn_status cn_repeat_n(cn_array *out, cn_array a, int64_t repeats,
  * offset j relative to its start. */
 static int64_t pad_source(int64_t j, int64_t n, int32_t mode) {
   switch (mode) {
-  case CN_PAD_EDGE: return j < 0 ? 0 : (j >= n ? n - 1 : j);
+  case CN_PAD_EDGE:
+    return j < 0 ? 0 : (j >= n ? n - 1 : j);
   case CN_PAD_WRAP: {
     int64_t m = j % n;
     return m < 0 ? m + n : m;
   }
   case CN_PAD_REFLECT: {
-    if (n == 1) return 0;
+    if (n == 1)
+      return 0;
     int64_t p = 2 * n - 2, m = (j < 0 ? -j : j) % p;
     return m >= n ? p - m : m;
   }
   default: { /* symmetric */
     int64_t p = 2 * n, m = j % p;
-    if (m < 0) m += p;
+    if (m < 0)
+      m += p;
     return m >= n ? p - 1 - m : m;
   }
   }
@@ -514,14 +561,16 @@ cn_status cn_pad(cn_array *out, cn_array a, const int64_t *pad_width,
     if (mode != CN_PAD_CONSTANT && a->shape[d] == 0 && (b || e))
       return cn_error(CN_ERR_VALUE,
                       "%s: can't extend empty axis %d using modes other than "
-                      "'constant'", fn, (int)d);
+                      "'constant'",
+                      fn, (int)d);
     if (__builtin_add_overflow(a->shape[d], b, &shape[d]) ||
         __builtin_add_overflow(shape[d], e, &shape[d]))
       return cn_error(CN_ERR_VALUE, "%s: result too large", fn);
   }
   cn_array_s *r = NULL, *center = NULL;
   cn_status st = cn_new_on(&r, a, a->dtype, a->ndim, shape);
-  if (st == CN_OK && mode == CN_PAD_CONSTANT) st = cn_fill(r, constant_value);
+  if (st == CN_OK && mode == CN_PAD_CONSTANT)
+    st = cn_fill(r, constant_value);
   if (st == CN_OK) {
     int64_t start[CN_MAX_DIMS], stop[CN_MAX_DIMS], step[CN_MAX_DIMS];
     for (int32_t d = 0; d < a->ndim; d++) {
@@ -530,7 +579,8 @@ cn_status cn_pad(cn_array *out, cn_array a, const int64_t *pad_width,
       step[d] = 1;
     }
     st = cn_slice(&center, r, a->ndim, start, stop, step);
-    if (st == CN_OK) st = cn_assign(center, a);
+    if (st == CN_OK)
+      st = cn_assign(center, a);
     cn_array_release(center);
   }
   /* Axis by axis: earlier axes' pads are then copied along with the rest. */
@@ -538,13 +588,17 @@ cn_status cn_pad(cn_array *out, cn_array a, const int64_t *pad_width,
        d++) {
     int64_t b = pad_width[2 * d], n = a->shape[d];
     for (int64_t i = 0; i < shape[d] && st == CN_OK; i++) {
-      if (i == b) i = b + n;
-      if (i >= shape[d]) break;
+      if (i == b)
+        i = b + n;
+      if (i >= shape[d])
+        break;
       int64_t s = b + pad_source(i - b, n, mode);
       cn_array_s *dv = NULL, *sv = NULL;
       st = cn_slice_axis(&dv, r, d, i, i + 1, 1);
-      if (st == CN_OK) st = cn_slice_axis(&sv, r, d, s, s + 1, 1);
-      if (st == CN_OK) st = cn_assign(dv, sv);
+      if (st == CN_OK)
+        st = cn_slice_axis(&sv, r, d, s, s + 1, 1);
+      if (st == CN_OK)
+        st = cn_assign(dv, sv);
       cn_array_release(dv);
       cn_array_release(sv);
     }
@@ -564,9 +618,10 @@ static cn_status roll_axis(cn_array_s **out, const cn_array_s *a, int32_t ax,
                            int64_t shift, const char *fn) {
   int64_t n = a->shape[ax];
   cn_array_s *idx = NULL, *dv = NULL;
-  cn_status st = cn_array_new(&idx, cn_cpu_backend(), 0, CN_INT64, 1, &n,
-                              CN_ORDER_C);
-  if (st != CN_OK) return st;
+  cn_status st =
+      cn_array_new(&idx, cn_cpu_backend(), 0, CN_INT64, 1, &n, CN_ORDER_C);
+  if (st != CN_OK)
+    return st;
   int64_t *p = (int64_t *)idx->data;
   int64_t s = n ? shift % n : 0;
   for (int64_t i = 0; i < n; i++) {
@@ -574,7 +629,8 @@ static cn_status roll_axis(cn_array_s **out, const cn_array_s *a, int32_t ax,
     p[i] = v < 0 ? v + n : v;
   }
   st = cn_idx_to_device_of(&dv, idx, a);
-  if (st == CN_OK) st = cn_take(out, (cn_array)a, dv, ax, CN_INDEX_RAISE, NULL);
+  if (st == CN_OK)
+    st = cn_take(out, (cn_array)a, dv, ax, CN_INDEX_RAISE, NULL);
   cn_array_release(idx);
   cn_array_release(dv);
   return st == CN_OK ? st : cn_error_prefix(st, fn);
@@ -592,12 +648,14 @@ cn_status cn_roll(cn_array *out, cn_array a, int32_t nshift,
   if (axes == NULL) {
     cn_array_s *flat = NULL, *rolled = NULL, *res = NULL;
     st = cn_ravel(&flat, a, CN_ORDER_C);
-    if (st == CN_OK) st = roll_axis(&rolled, flat, 0, shifts[0], fn);
-    if (st == CN_OK) st = cn_reshape(&res, rolled, a->ndim, a->shape,
-                                     CN_ORDER_C);
+    if (st == CN_OK)
+      st = roll_axis(&rolled, flat, 0, shifts[0], fn);
+    if (st == CN_OK)
+      st = cn_reshape(&res, rolled, a->ndim, a->shape, CN_ORDER_C);
     cn_array_release(flat);
     cn_array_release(rolled);
-    if (st != CN_OK) return st;
+    if (st != CN_OK)
+      return st;
     *out = res;
     return CN_OK;
   }
@@ -616,13 +674,15 @@ cn_status cn_roll(cn_array *out, cn_array a, int32_t nshift,
   cn_array_retain(a);
   st = CN_OK;
   for (int32_t d = 0; d < a->ndim && st == CN_OK; d++) {
-    if (!used[d] || total[d] == 0) continue;
+    if (!used[d] || total[d] == 0)
+      continue;
     cn_array_s *nxt = NULL;
     st = roll_axis(&nxt, cur, d, total[d], fn);
     cn_array_release(cur);
     cur = nxt;
   }
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (cur == a) {
     cn_array_release(cur);
     return cn_copy(out, a, CN_ORDER_C);
@@ -637,17 +697,22 @@ cn_status cn_rot90(cn_array *out, cn_array a, int64_t k, int32_t axis0,
   CN_CHECK_OUT(out, fn);
   CN_CHECK_ARRAY(a, fn, "a");
   if (a->ndim < 2)
-    return cn_error(CN_ERR_VALUE, "%s: axes must be different and the array "
-                    "at least 2-d (got %d-d)", fn, (int)a->ndim);
+    return cn_error(CN_ERR_VALUE,
+                    "%s: axes must be different and the array "
+                    "at least 2-d (got %d-d)",
+                    fn, (int)a->ndim);
   int32_t a0, a1;
   cn_status st = cn_normalize_axis(&a0, axis0, a->ndim, fn);
-  if (st == CN_OK) st = cn_normalize_axis(&a1, axis1, a->ndim, fn);
-  if (st != CN_OK) return st;
+  if (st == CN_OK)
+    st = cn_normalize_axis(&a1, axis1, a->ndim, fn);
+  if (st != CN_OK)
+    return st;
   if (a0 == a1)
     return cn_error(CN_ERR_VALUE, "%s: axes must be different (got %d and %d)",
                     fn, (int)axis0, (int)axis1);
   k %= 4;
-  if (k < 0) k += 4;
+  if (k < 0)
+    k += 4;
   cn_array_s *t = NULL, *r = NULL;
   int32_t fa[2] = {a0, a1};
   switch (k) {
@@ -657,15 +722,18 @@ cn_status cn_rot90(cn_array *out, cn_array a, int64_t k, int32_t axis0,
     return cn_flip(out, a, 2, fa);
   case 1:
     st = cn_flip(&t, a, 1, &a1);
-    if (st == CN_OK) st = cn_swapaxes(&r, t, a0, a1);
+    if (st == CN_OK)
+      st = cn_swapaxes(&r, t, a0, a1);
     break;
   default:
     st = cn_swapaxes(&t, a, a0, a1);
-    if (st == CN_OK) st = cn_flip(&r, t, 1, &a1);
+    if (st == CN_OK)
+      st = cn_flip(&r, t, 1, &a1);
     break;
   }
   cn_array_release(t);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   *out = r;
   return CN_OK;
 }
@@ -718,12 +786,14 @@ static cn_status tri_impl(cn_array *out, cn_array a, int64_t k, bool lower,
     int64_t sh[2] = {a->shape[0], a->shape[0]};
     cn_array_s *bv = NULL;
     st = cn_broadcast_view(&bv, a, 2, sh, fn);
-    if (st == CN_OK) st = cn_as_contig(&r, bv, a->dtype);
+    if (st == CN_OK)
+      st = cn_as_contig(&r, bv, a->dtype);
     cn_array_release(bv);
   } else {
     st = cn_copy(&r, a, CN_ORDER_C);
   }
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   int32_t nd = r->ndim;
   int64_t m = r->shape[nd - 2], n = r->shape[nd - 1];
   cn_scalar zero = cn_scalar_int(0);
@@ -737,13 +807,18 @@ static cn_status tri_impl(cn_array *out, cn_array a, int64_t k, bool lower,
       lo = 0;
       hi = i + k;
     }
-    if (lo < 0) lo = 0;
-    if (hi > n) hi = n;
-    if (lo >= hi) continue;
+    if (lo < 0)
+      lo = 0;
+    if (hi > n)
+      hi = n;
+    if (lo >= hi)
+      continue;
     cn_array_s *row = NULL, *seg = NULL;
     st = cn_slice_axis(&row, r, nd - 2, i, i + 1, 1);
-    if (st == CN_OK) st = cn_slice_axis(&seg, row, nd - 1, lo, hi, 1);
-    if (st == CN_OK) st = cn_fill(seg, zero);
+    if (st == CN_OK)
+      st = cn_slice_axis(&seg, row, nd - 1, lo, hi, 1);
+    if (st == CN_OK)
+      st = cn_fill(seg, zero);
     cn_array_release(row);
     cn_array_release(seg);
   }
@@ -775,12 +850,14 @@ cn_status cn_diag(cn_array *out, cn_array v, int64_t k) {
     int64_t sh[2] = {sz, sz};
     cn_array_s *r = NULL, *dg = NULL;
     st = cn_new_on(&r, v, v->dtype, 2, sh);
-    if (st == CN_OK) st = cn_fill(r, cn_scalar_int(0));
+    if (st == CN_OK)
+      st = cn_fill(r, cn_scalar_int(0));
     if (st == CN_OK) {
       int64_t off = k >= 0 ? k : -k * sz, stride = sz + 1;
       st = cn_array_view(&dg, r, r->data + off * is, 1, &n, &stride);
     }
-    if (st == CN_OK) st = cn_assign(dg, v);
+    if (st == CN_OK)
+      st = cn_assign(dg, v);
     cn_array_release(dg);
     if (st != CN_OK) {
       cn_array_release(r);
@@ -803,7 +880,8 @@ cn_status cn_diag(cn_array *out, cn_array v, int64_t k) {
   int64_t stride = v->strides[0] + v->strides[1];
   cn_array_s *dg = NULL;
   st = cn_array_view(&dg, v, v->data + off * is, 1, &len, &stride);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   st = cn_copy(out, dg, CN_ORDER_C);
   cn_array_release(dg);
   return st;
@@ -816,14 +894,17 @@ cn_status cn_meshgrid(cn_array *outs, int32_t n, const cn_array *arrays,
   const char *fn = "cn_meshgrid";
   CN_CHECK_OUT(outs, fn);
   cn_status st = check_list(n, arrays, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (n > CN_MAX_DIMS)
     return cn_error(CN_ERR_VALUE, "%s: too many arrays (%d)", fn, (int)n);
   int64_t full[CN_MAX_DIMS];
-  for (int32_t i = 0; i < n; i++) full[i] = arrays[i]->size;
+  for (int32_t i = 0; i < n; i++)
+    full[i] = arrays[i]->size;
   /* Position of array i's axis in the output. */
   int32_t pos[CN_MAX_DIMS];
-  for (int32_t i = 0; i < n; i++) pos[i] = i;
+  for (int32_t i = 0; i < n; i++)
+    pos[i] = i;
   if (!ij && n >= 2) {
     pos[0] = 1;
     pos[1] = 0;
@@ -834,15 +915,19 @@ cn_status cn_meshgrid(cn_array *outs, int32_t n, const cn_array *arrays,
   cn_array_s *res[CN_MAX_DIMS] = {0};
   for (int32_t i = 0; i < n && st == CN_OK; i++) {
     int64_t sh[CN_MAX_DIMS];
-    for (int32_t d = 0; d < n; d++) sh[d] = 1;
+    for (int32_t d = 0; d < n; d++)
+      sh[d] = 1;
     sh[pos[i]] = arrays[i]->size;
     cn_array_s *r1 = NULL, *b = NULL;
     st = cn_reshape(&r1, arrays[i], n, sh, CN_ORDER_C);
-    if (st == CN_OK && !sparse) st = cn_broadcast_to(&b, r1, n, full);
+    if (st == CN_OK && !sparse)
+      st = cn_broadcast_to(&b, r1, n, full);
     if (st == CN_OK) {
       cn_array_s *src = sparse ? r1 : b;
-      if (copy) st = cn_copy(&res[i], src, CN_ORDER_C);
-      else if (sparse) st = cn_readonly_view(&res[i], src);
+      if (copy)
+        st = cn_copy(&res[i], src, CN_ORDER_C);
+      else if (sparse)
+        st = cn_readonly_view(&res[i], src);
       else {
         cn_array_retain(src);
         res[i] = src;
@@ -855,7 +940,8 @@ cn_status cn_meshgrid(cn_array *outs, int32_t n, const cn_array *arrays,
     release_all(res, n);
     return st;
   }
-  for (int32_t i = 0; i < n; i++) outs[i] = res[i];
+  for (int32_t i = 0; i < n; i++)
+    outs[i] = res[i];
   return CN_OK;
 }
 
@@ -868,9 +954,11 @@ cn_status cn_indices(cn_array *out, int32_t ndim, const int64_t *dims,
                     (int)ndim);
   for (int32_t d = 0; d < ndim; d++)
     if (dims[d] < 0)
-      return cn_error(CN_ERR_VALUE, "%s: negative dimension %" PRId64
-                      " at position %d", fn, dims[d], (int)d);
-  if (dtype == CN_DTYPE_DEFAULT) dtype = CN_INT64;
+      return cn_error(CN_ERR_VALUE,
+                      "%s: negative dimension %" PRId64 " at position %d", fn,
+                      dims[d], (int)d);
+  if (dtype == CN_DTYPE_DEFAULT)
+    dtype = CN_INT64;
   if (!cn_dtype_is_valid(dtype))
     return cn_error(CN_ERR_TYPE, "%s: invalid dtype %d", fn, (int)dtype);
   int64_t sh[CN_MAX_DIMS];
@@ -881,11 +969,15 @@ cn_status cn_indices(cn_array *out, int32_t ndim, const int64_t *dims,
   for (int32_t i = 0; i < ndim && st == CN_OK; i++) {
     cn_array_s *ar = NULL, *ar2 = NULL, *slot = NULL;
     int64_t s1[CN_MAX_DIMS];
-    for (int32_t d = 0; d < ndim; d++) s1[d] = d == i ? dims[i] : 1;
+    for (int32_t d = 0; d < ndim; d++)
+      s1[d] = d == i ? dims[i] : 1;
     st = cn_arange_int(&ar, 0, dims[i], 1, CN_INT64);
-    if (st == CN_OK) st = cn_reshape(&ar2, ar, ndim, s1, CN_ORDER_C);
-    if (st == CN_OK) st = cn_index_axis(&slot, r, 0, i);
-    if (st == CN_OK) st = cn_assign(slot, ar2);
+    if (st == CN_OK)
+      st = cn_reshape(&ar2, ar, ndim, s1, CN_ORDER_C);
+    if (st == CN_OK)
+      st = cn_index_axis(&slot, r, 0, i);
+    if (st == CN_OK)
+      st = cn_assign(slot, ar2);
     cn_array_release(ar);
     cn_array_release(ar2);
     cn_array_release(slot);

@@ -38,7 +38,8 @@ struct cn_rng_s {
 
 static cn_status rng_new(cn_rng *out, const uint32_t key[2]) {
   cn_rng r = calloc(1, sizeof *r);
-  if (!r) return cn_error(CN_ERR_MEMORY, "cn_rng_create: out of memory");
+  if (!r)
+    return cn_error(CN_ERR_MEMORY, "cn_rng_create: out of memory");
   r->magic = CN_RNG_MAGIC;
   atomic_init(&r->refcount, 1);
   r->key[0] = key[0];
@@ -61,7 +62,8 @@ cn_status cn_rng_retain(cn_rng rng) {
 }
 
 void cn_rng_release(cn_rng rng) {
-  if (!rng || rng->magic != CN_RNG_MAGIC) return;
+  if (!rng || rng->magic != CN_RNG_MAGIC)
+    return;
   if (atomic_fetch_sub(&rng->refcount, 1) == 1) {
     rng->magic = 0;
     pthread_mutex_destroy(&rng->lock);
@@ -76,7 +78,8 @@ cn_status cn_rng_spawn(cn_rng *outs, int32_t n, cn_rng parent) {
   if (n < 0)
     return cn_error(CN_ERR_VALUE, "%s: negative count %d", fn, (int)n);
   cn_rng *tmp = calloc((size_t)(n > 0 ? n : 1), sizeof *tmp);
-  if (!tmp) return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  if (!tmp)
+    return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   pthread_mutex_lock(&parent->lock);
   cn_status st = CN_OK;
   int32_t made = 0;
@@ -86,10 +89,12 @@ cn_status cn_rng_spawn(cn_rng *outs, int32_t n, cn_rng parent) {
     cn_philox4x32_10(w, c, parent->key);
     st = rng_new(&tmp[made], w);
   }
-  if (st == CN_OK) parent->spawned += (uint64_t)n;
+  if (st == CN_OK)
+    parent->spawned += (uint64_t)n;
   pthread_mutex_unlock(&parent->lock);
   if (st != CN_OK) {
-    for (int32_t i = 0; i < made; i++) cn_rng_release(tmp[i]);
+    for (int32_t i = 0; i < made; i++)
+      cn_rng_release(tmp[i]);
     free(tmp);
     return cn_error_prefix(st, fn);
   }
@@ -155,7 +160,8 @@ static cn_status check_shape(int32_t ndim, const int64_t *shape,
     if (shape[d] < 0)
       return cn_error(CN_ERR_VALUE,
                       "%s: negative dimensions are not allowed (%" PRId64
-                      " at position %d)", fn, shape[d], (int)d);
+                      " at position %d)",
+                      fn, shape[d], (int)d);
   int64_t sz;
   return cn_shape_size(&sz, ndim, shape, 8, fn);
 }
@@ -166,21 +172,25 @@ static cn_status fill(cn_array *out, cn_rng rng, int32_t dist, int32_t ndim,
                       const int64_t *shape, cn_dtype kdt, cn_dtype dtype,
                       const double *params, const char *fn) {
   cn_status st = check_shape(ndim, shape, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_array_s *r = NULL;
   st = cn_array_new(&r, cn_active_backend(), 0, kdt, ndim, shape, CN_ORDER_C);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   const cn_backend_ops *t = cn_ext_ops(r);
   if (!t->rng_fill) {
     cn_array_release(r);
     return cn_error(CN_ERR_UNSUPPORTED,
                     "%s: not supported on the '%s' backend (no 'rng_fill' "
-                    "kernel)", fn, t->name);
+                    "kernel)",
+                    fn, t->name);
   }
   pthread_mutex_lock(&rng->lock);
   uint64_t used = 0;
   st = t->rng_fill(r, dist, rng->key, rng->ctr, params, &used);
-  if (st == CN_OK) cn_philox_add(rng->ctr, used);
+  if (st == CN_OK)
+    cn_philox_add(rng->ctr, used);
   pthread_mutex_unlock(&rng->lock);
   if (st == CN_OK && dtype != kdt) {
     cn_array_s *c = NULL;
@@ -197,7 +207,8 @@ static cn_status fill(cn_array *out, cn_rng rng, int32_t dist, int32_t ndim,
 }
 
 static cn_status float_dtype(cn_dtype *dt, const char *fn) {
-  if (*dt == CN_DTYPE_DEFAULT) *dt = CN_FLOAT64;
+  if (*dt == CN_DTYPE_DEFAULT)
+    *dt = CN_FLOAT64;
   if (*dt != CN_FLOAT32 && *dt != CN_FLOAT64)
     return cn_error(CN_ERR_TYPE, "%s: dtype must be float32 or float64, got %s",
                     fn, cn_dtype_name(*dt));
@@ -208,7 +219,8 @@ static cn_status float_dtype(cn_dtype *dt, const char *fn) {
   CN_CHECK_OUT(out, fn);                                                       \
   CHECK_RNG(rng, fn);                                                          \
   cn_status st_ = float_dtype(&dtype, fn);                                     \
-  if (st_ != CN_OK) return st_
+  if (st_ != CN_OK)                                                            \
+  return st_
 
 cn_status cn_random_random(cn_array *out, cn_rng rng, int32_t ndim,
                            const int64_t *shape, cn_dtype dtype) {
@@ -217,22 +229,22 @@ cn_status cn_random_random(cn_array *out, cn_rng rng, int32_t ndim,
               "cn_random_random");
 }
 
-cn_status cn_random_uniform(cn_array *out, cn_rng rng, double low,
-                            double high, int32_t ndim, const int64_t *shape,
+cn_status cn_random_uniform(cn_array *out, cn_rng rng, double low, double high,
+                            int32_t ndim, const int64_t *shape,
                             cn_dtype dtype) {
   FLOAT_PROLOGUE("cn_random_uniform");
   if (!isfinite(low) || !isfinite(high) || !isfinite(high - low))
     return cn_error(CN_ERR_VALUE,
                     "cn_random_uniform: bounds must be finite (low %g, high "
-                    "%g)", low, high);
+                    "%g)",
+                    low, high);
   double p[2] = {low, high};
   return fill(out, rng, CN_RNG_UNIFORM, ndim, shape, dtype, dtype, p,
               "cn_random_uniform");
 }
 
 cn_status cn_random_normal(cn_array *out, cn_rng rng, double loc, double scale,
-                           int32_t ndim, const int64_t *shape,
-                           cn_dtype dtype) {
+                           int32_t ndim, const int64_t *shape, cn_dtype dtype) {
   FLOAT_PROLOGUE("cn_random_normal");
   if (!(scale >= 0))
     return cn_error(CN_ERR_VALUE, "cn_random_normal: scale < 0 (%g)", scale);
@@ -265,8 +277,10 @@ cn_status cn_random_gamma(cn_array *out, cn_rng rng, double k, double scale,
                           int32_t ndim, const int64_t *shape, cn_dtype dtype) {
   FLOAT_PROLOGUE("cn_random_gamma");
   if (!(k >= 0) || !(scale >= 0))
-    return cn_error(CN_ERR_VALUE, "cn_random_gamma: shape %g and scale %g "
-                    "must be >= 0", k, scale);
+    return cn_error(CN_ERR_VALUE,
+                    "cn_random_gamma: shape %g and scale %g "
+                    "must be >= 0",
+                    k, scale);
   double p[2] = {k, scale};
   return fill(out, rng, CN_RNG_GAMMA, ndim, shape, dtype, dtype, p,
               "cn_random_gamma");
@@ -284,7 +298,8 @@ cn_status cn_random_beta(cn_array *out, cn_rng rng, double a, double b,
 }
 
 static cn_status int_dtype(cn_dtype *dt, const char *fn) {
-  if (*dt == CN_DTYPE_DEFAULT) *dt = CN_INT64;
+  if (*dt == CN_DTYPE_DEFAULT)
+    *dt = CN_INT64;
   if (!cn_is_integer(*dt))
     return cn_error(CN_ERR_TYPE, "%s: dtype must be an integer dtype, got %s",
                     fn, cn_dtype_name(*dt));
@@ -298,12 +313,14 @@ cn_status cn_random_integers(cn_array *out, cn_rng rng, int64_t low,
   CN_CHECK_OUT(out, fn);
   CHECK_RNG(rng, fn);
   cn_status st = int_dtype(&dtype, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   int64_t hi = high;
   if (!endpoint) {
     if (high == INT64_MIN || high - 1 < low)
-      return cn_error(CN_ERR_VALUE, "%s: low >= high (%" PRId64 ", %" PRId64
-                      ")", fn, low, high);
+      return cn_error(CN_ERR_VALUE,
+                      "%s: low >= high (%" PRId64 ", %" PRId64 ")", fn, low,
+                      high);
     hi = high - 1;
   } else if (high < low) {
     return cn_error(CN_ERR_VALUE, "%s: low > high (%" PRId64 ", %" PRId64 ")",
@@ -311,15 +328,16 @@ cn_status cn_random_integers(cn_array *out, cn_rng rng, int64_t low,
   }
   int bits = (int)cn_itemsize(dtype) * 8;
   int64_t dmin = cn_is_unsigned_int(dtype) ? 0
-                 : bits == 64               ? INT64_MIN
-                                            : -((int64_t)1 << (bits - 1));
-  int64_t dmax = bits == 64 ? INT64_MAX
+                 : bits == 64              ? INT64_MIN
+                                           : -((int64_t)1 << (bits - 1));
+  int64_t dmax = bits == 64                  ? INT64_MAX
                  : cn_is_unsigned_int(dtype) ? (((int64_t)1 << bits) - 1)
                                              : (((int64_t)1 << (bits - 1)) - 1);
   if (low < dmin || hi > dmax)
-    return cn_error(CN_ERR_VALUE, "%s: range [%" PRId64 ", %" PRId64
-                    "] is out of bounds for %s", fn, low, hi,
-                    cn_dtype_name(dtype));
+    return cn_error(CN_ERR_VALUE,
+                    "%s: range [%" PRId64 ", %" PRId64
+                    "] is out of bounds for %s",
+                    fn, low, hi, cn_dtype_name(dtype));
   uint64_t m1 = (uint64_t)hi - (uint64_t)low;
   double p[2];
   memcpy(&p[0], &low, 8);
@@ -334,22 +352,24 @@ cn_status cn_random_binomial(cn_array *out, cn_rng rng, int64_t n, double pr,
   CN_CHECK_OUT(out, fn);
   CHECK_RNG(rng, fn);
   cn_status st = int_dtype(&dtype, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (n < 0 || !(pr >= 0 && pr <= 1))
-    return cn_error(CN_ERR_VALUE, "%s: need n >= 0 and 0 <= p <= 1 (n %" PRId64
-                    ", p %g)", fn, n, pr);
+    return cn_error(CN_ERR_VALUE,
+                    "%s: need n >= 0 and 0 <= p <= 1 (n %" PRId64 ", p %g)", fn,
+                    n, pr);
   double p[2] = {(double)n, pr};
   return fill(out, rng, CN_RNG_BINOMIAL, ndim, shape, CN_INT64, dtype, p, fn);
 }
 
-cn_status cn_random_poisson(cn_array *out, cn_rng rng, double lam,
-                            int32_t ndim, const int64_t *shape,
-                            cn_dtype dtype) {
+cn_status cn_random_poisson(cn_array *out, cn_rng rng, double lam, int32_t ndim,
+                            const int64_t *shape, cn_dtype dtype) {
   const char *fn = "cn_random_poisson";
   CN_CHECK_OUT(out, fn);
   CHECK_RNG(rng, fn);
   cn_status st = int_dtype(&dtype, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (!(lam >= 0) || lam > 1e10)
     return cn_error(CN_ERR_VALUE, "%s: lam must be in [0, 1e10], got %g", fn,
                     lam);
@@ -357,7 +377,8 @@ cn_status cn_random_poisson(cn_array *out, cn_rng rng, double lam,
   return fill(out, rng, CN_RNG_POISSON, ndim, shape, CN_INT64, dtype, p, fn);
 }
 
-/* ---- sequential draws on the host ----------------------------------------- */
+/* ---- sequential draws on the host -----------------------------------------
+ */
 
 /* Consumes the generator's blocks in order (4 words each); the state's
  * counter advances by the blocks used when the stream is closed. */
@@ -412,7 +433,8 @@ static uint64_t hs_bounded(host_stream *s, uint64_t m) {
 
 /* Fisher-Yates permutation of arange(n) into p. */
 static void permute(host_stream *s, int64_t *p, int64_t n) {
-  for (int64_t i = 0; i < n; i++) p[i] = i;
+  for (int64_t i = 0; i < n; i++)
+    p[i] = i;
   for (int64_t i = n - 1; i > 0; i--) {
     int64_t j = (int64_t)hs_bounded(s, (uint64_t)i + 1);
     int64_t t = p[i];
@@ -443,24 +465,29 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
   CN_CHECK_OUT(out, fn);
   CHECK_RNG(rng, fn);
   cn_status st = check_shape(ndim, shape, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (a) {
     CN_CHECK_ARRAY(a, fn, "a");
     if (a->ndim != 1)
-      return cn_error(CN_ERR_VALUE, "%s: a must be 1-dimensional, got %d-d",
-                      fn, (int)a->ndim);
+      return cn_error(CN_ERR_VALUE, "%s: a must be 1-dimensional, got %d-d", fn,
+                      (int)a->ndim);
     pop = a->size;
   } else if (pop < 0) {
-    return cn_error(CN_ERR_VALUE, "%s: population size must be >= 0, got %"
-                    PRId64, fn, pop);
+    return cn_error(CN_ERR_VALUE,
+                    "%s: population size must be >= 0, got %" PRId64, fn, pop);
   }
   int64_t k = 1;
-  for (int32_t d = 0; d < ndim; d++) k *= shape[d];
+  for (int32_t d = 0; d < ndim; d++)
+    k *= shape[d];
   if (pop == 0 && k > 0)
-    return cn_error(CN_ERR_VALUE, "%s: a cannot be empty unless no samples "
-                    "are taken", fn);
+    return cn_error(CN_ERR_VALUE,
+                    "%s: a cannot be empty unless no samples "
+                    "are taken",
+                    fn);
   if (!replace && k > pop)
-    return cn_error(CN_ERR_VALUE, "%s: cannot take a larger sample (%" PRId64
+    return cn_error(CN_ERR_VALUE,
+                    "%s: cannot take a larger sample (%" PRId64
                     ") than population (%" PRId64 ") when replace is false",
                     fn, k, pop);
   double *w = NULL;
@@ -468,38 +495,47 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
   if (p) {
     CN_CHECK_ARRAY(p, fn, "p");
     if (p->ndim != 1 || p->size != pop)
-      return cn_error(CN_ERR_VALUE, "%s: p must be 1-d with the population's "
-                      "size %" PRId64 ", got %" PRId64 " elements", fn, pop,
-                      p->size);
+      return cn_error(CN_ERR_VALUE,
+                      "%s: p must be 1-d with the population's "
+                      "size %" PRId64 ", got %" PRId64 " elements",
+                      fn, pop, p->size);
     cn_array_s *hp = NULL, *cp = NULL;
     st = cn_to_host(&hp, p);
-    if (st == CN_OK) st = cn_as_contig(&cp, hp, CN_FLOAT64);
+    if (st == CN_OK)
+      st = cn_as_contig(&cp, hp, CN_FLOAT64);
     cn_array_release(hp);
-    if (st != CN_OK) return st;
+    if (st != CN_OK)
+      return st;
     w = malloc(sizeof(double) * (size_t)(pop > 0 ? pop : 1));
     double sum = 0;
     for (int64_t i = 0; w && i < pop; i++) {
       w[i] = ((const double *)cp->data)[i];
       if (!(w[i] >= 0) || !isfinite(w[i])) {
-        st = cn_error(CN_ERR_VALUE, "%s: probabilities must be finite and "
-                      "non-negative (p[%" PRId64 "] = %g)", fn, i, w[i]);
+        st = cn_error(CN_ERR_VALUE,
+                      "%s: probabilities must be finite and "
+                      "non-negative (p[%" PRId64 "] = %g)",
+                      fn, i, w[i]);
         break;
       }
       sum += w[i];
       nonzero += w[i] > 0;
     }
     cn_array_release(cp);
-    if (!w) st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+    if (!w)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
     if (st == CN_OK && !(sum > 0))
       st = cn_error(CN_ERR_VALUE, "%s: probabilities sum to 0", fn);
     if (st == CN_OK && !replace && k > nonzero)
-      st = cn_error(CN_ERR_VALUE, "%s: fewer non-zero entries in p (%" PRId64
-                    ") than size (%" PRId64 ")", fn, nonzero, k);
+      st = cn_error(CN_ERR_VALUE,
+                    "%s: fewer non-zero entries in p (%" PRId64
+                    ") than size (%" PRId64 ")",
+                    fn, nonzero, k);
     if (st != CN_OK) {
       free(w);
       return st;
     }
-    for (int64_t i = 0; i < pop; i++) w[i] /= sum;
+    for (int64_t i = 0; i < pop; i++)
+      w[i] /= sum;
   }
   cn_array_s *idx = NULL;
   st = new_index(&idx, ndim, shape);
@@ -511,7 +547,8 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
   host_stream s;
   hs_open(&s, rng);
   if (replace && !w) {
-    for (int64_t i = 0; i < k; i++) o[i] = (int64_t)hs_bounded(&s, (uint64_t)pop);
+    for (int64_t i = 0; i < k; i++)
+      o[i] = (int64_t)hs_bounded(&s, (uint64_t)pop);
   } else if (replace) {
     /* Inverse CDF by binary search; the cdf ends at exactly 1. */
     double acc = 0;
@@ -525,8 +562,10 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
       int64_t lo = 0, hi = pop - 1;
       while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (w[mid] > u) hi = mid;
-        else lo = mid + 1;
+        if (w[mid] > u)
+          hi = mid;
+        else
+          lo = mid + 1;
       }
       o[i] = lo;
     }
@@ -536,7 +575,8 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
     } else {
       /* Partial Fisher-Yates: the first k positions. */
-      for (int64_t i = 0; i < pop; i++) perm[i] = i;
+      for (int64_t i = 0; i < pop; i++)
+        perm[i] = i;
       for (int64_t i = 0; i < k; i++) {
         int64_t j = i + (int64_t)hs_bounded(&s, (uint64_t)(pop - i));
         int64_t t = perm[i];
@@ -558,7 +598,8 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
         keys[i].i = i;
       }
       qsort(keys, (size_t)pop, sizeof(wkey), wkey_desc);
-      for (int64_t i = 0; i < k; i++) o[i] = keys[i].i;
+      for (int64_t i = 0; i < k; i++)
+        o[i] = keys[i].i;
       free(keys);
     }
   }
@@ -571,16 +612,20 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
     cn_array_s *flat = NULL;
     int64_t kk = k;
     st = cn_idx_to_device_of(&dev, idx, a);
-    if (st == CN_OK) st = cn_contig_view(&flat, dev, 1, &kk);
+    if (st == CN_OK)
+      st = cn_contig_view(&flat, dev, 1, &kk);
     cn_array_s *g = NULL;
-    if (st == CN_OK) st = cn_take(&g, a, flat, 0, CN_INDEX_RAISE, NULL);
-    if (st == CN_OK) st = cn_reshape(&res, g, ndim, shape, CN_ORDER_C);
+    if (st == CN_OK)
+      st = cn_take(&g, a, flat, 0, CN_INDEX_RAISE, NULL);
+    if (st == CN_OK)
+      st = cn_reshape(&res, g, ndim, shape, CN_ORDER_C);
     cn_array_release(flat);
     cn_array_release(g);
   }
   cn_array_release(idx);
   cn_array_release(dev);
-  if (st != CN_OK) return cn_error_prefix(st, fn);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
   *out = res;
   return CN_OK;
 }
@@ -589,7 +634,8 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
 static cn_status perm_index(cn_array_s **out, cn_rng rng, int64_t n) {
   cn_array_s *idx = NULL;
   cn_status st = new_index(&idx, 1, &n);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   host_stream s;
   hs_open(&s, rng);
   permute(&s, (int64_t *)idx->data, n);
@@ -613,14 +659,17 @@ cn_status cn_random_permutation(cn_array *out, cn_rng rng, cn_array a,
   }
   cn_array_s *idx = NULL, *dev = NULL, *res = NULL;
   cn_status st = perm_index(&idx, rng, n);
-  if (st == CN_OK && !a) st = cn_to_active(&res, idx);
+  if (st == CN_OK && !a)
+    st = cn_to_active(&res, idx);
   else if (st == CN_OK) {
     st = cn_idx_to_device_of(&dev, idx, a);
-    if (st == CN_OK) st = cn_take(&res, a, dev, 0, CN_INDEX_RAISE, NULL);
+    if (st == CN_OK)
+      st = cn_take(&res, a, dev, 0, CN_INDEX_RAISE, NULL);
   }
   cn_array_release(idx);
   cn_array_release(dev);
-  if (st != CN_OK) return cn_error_prefix(st, fn);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
   *out = res;
   return CN_OK;
 }
@@ -635,13 +684,15 @@ cn_status cn_random_shuffle(cn_rng rng, cn_array a) {
     return cn_error(CN_ERR_VALUE, "%s: argument 'a' is read-only", fn);
   cn_array_s *p = NULL;
   cn_status st = cn_random_permutation(&p, rng, a, 0);
-  if (st != CN_OK) return cn_error_prefix(st, fn);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
   st = cn_assign(a, p);
   cn_array_release(p);
   return st;
 }
 
-/* ---- legacy global generator ----------------------------------------------- */
+/* ---- legacy global generator -----------------------------------------------
+ */
 
 static pthread_mutex_t g_legacy_lock = PTHREAD_MUTEX_INITIALIZER;
 static cn_rng g_legacy;
@@ -649,7 +700,8 @@ static cn_rng g_legacy;
 static cn_status legacy(cn_rng *out) {
   pthread_mutex_lock(&g_legacy_lock);
   cn_status st = CN_OK;
-  if (!g_legacy) st = cn_rng_create(&g_legacy, 0);
+  if (!g_legacy)
+    st = cn_rng_create(&g_legacy, 0);
   if (st == CN_OK) {
     cn_rng_retain(g_legacy);
     *out = g_legacy;
@@ -661,7 +713,8 @@ static cn_status legacy(cn_rng *out) {
 cn_status cn_random_seed(uint64_t seed) {
   cn_rng fresh = NULL;
   cn_status st = cn_rng_create(&fresh, seed);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   pthread_mutex_lock(&g_legacy_lock);
   cn_rng old = g_legacy;
   g_legacy = fresh;
@@ -674,7 +727,8 @@ cn_status cn_rand(cn_array *out, int32_t ndim, const int64_t *shape) {
   CN_CHECK_OUT(out, "cn_rand");
   cn_rng r = NULL;
   cn_status st = legacy(&r);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   st = cn_random_random(out, r, ndim, shape, CN_FLOAT64);
   cn_rng_release(r);
   return st == CN_OK ? st : cn_error_prefix(st, "cn_rand");
@@ -684,7 +738,8 @@ cn_status cn_randn(cn_array *out, int32_t ndim, const int64_t *shape) {
   CN_CHECK_OUT(out, "cn_randn");
   cn_rng r = NULL;
   cn_status st = legacy(&r);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   st = cn_random_standard_normal(out, r, ndim, shape, CN_FLOAT64);
   cn_rng_release(r);
   return st == CN_OK ? st : cn_error_prefix(st, "cn_randn");

@@ -107,8 +107,7 @@ static cn_status need_member(const char *fn, const cn_backend_ops *be,
 }
 
 /* Copy of a in dtype dt (layout of a). */
-static cn_status cast_copy(cn_array_s **out, const cn_array_s *a,
-                           cn_dtype dt) {
+static cn_status cast_copy(cn_array_s **out, const cn_array_s *a, cn_dtype dt) {
   cn_array_s *c;
   cn_status st = cn_array_new_like(&c, a, dt);
   if (st != CN_OK)
@@ -133,8 +132,8 @@ static cn_status flat_view(cn_array_s **out, const cn_array_s *a) {
   if (cn_array_is_c_contig(a))
     return cn_array_view(out, a, a->data, 1, &n, &one);
   cn_array_s *c;
-  cn_status st = cn_array_new(&c, a->buf->backend, a->buf->device_id,
-                              a->dtype, a->ndim, a->shape, CN_ORDER_C);
+  cn_status st = cn_array_new(&c, a->buf->backend, a->buf->device_id, a->dtype,
+                              a->ndim, a->shape, CN_ORDER_C);
   if (st != CN_OK)
     return st;
   if ((st = a->buf->backend->assign(c, a)) == CN_OK)
@@ -197,8 +196,7 @@ static cn_status red_finish(cn_array *out, cn_array_s *res, cn_array_s *dst,
   if (dst) {
     if (!direct) {
       cn_array_s *dv;
-      if ((st = dst_keepdims_view(&dv, dst, s->nd, s->kshape, mask)) ==
-          CN_OK) {
+      if ((st = dst_keepdims_view(&dv, dst, s->nd, s->kshape, mask)) == CN_OK) {
         st = be->assign(dv, res);
         cn_array_release(dv);
       }
@@ -289,8 +287,8 @@ static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
   case OP_MAX:
   case OP_NANMIN:
   case OP_NANMAX:
-    kind = op == OP_MIN   ? CN_RED_MIN
-           : op == OP_MAX ? CN_RED_MAX
+    kind = op == OP_MIN      ? CN_RED_MIN
+           : op == OP_MAX    ? CN_RED_MAX
            : op == OP_NANMIN ? CN_RED_NANMIN
                              : CN_RED_NANMAX;
     kdt = adt;
@@ -309,8 +307,8 @@ static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
                       "%s: argument 'dtype' is %s; the mean and moments "
                       "need a float or complex dtype",
                       fn, cn_dtype_name(kdt));
-    if (kdt != adt &&
-        !(op == OP_MEAN && !is_inexact(adt) && kdt == CN_FLOAT64))
+    if (kdt != adt && !((op == OP_MEAN || op == OP_NANMEAN) &&
+                        !is_inexact(adt) && kdt == CN_FLOAT64))
       in_dt = kdt;
     if (op != OP_MEAN && op != OP_NANMEAN)
       kdt = cn_real_dtype(kdt);
@@ -405,8 +403,8 @@ MOMENT_DEF_(cn_nanstd, OP_NANSTD)
 
 /* Source of a single-axis operation: a itself and the normalised axis, or
  * for CN_AXIS_NONE the flattened array and axis 0. */
-static cn_status axis_source(const char *fn, const cn_array_s *a,
-                             int32_t axis, int32_t *ax) {
+static cn_status axis_source(const char *fn, const cn_array_s *a, int32_t axis,
+                             int32_t *ax) {
   if (axis == CN_AXIS_NONE) {
     *ax = 0;
     return CN_OK;

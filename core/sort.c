@@ -21,7 +21,8 @@ static cn_status sort_source(cn_array_s **src, int32_t *ax, cn_array_s *a,
     return cn_ravel(src, a, CN_ORDER_C);
   }
   cn_status st = cn_normalize_axis(ax, axis, a->ndim, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_array_retain(a);
   *src = a;
   return CN_OK;
@@ -33,20 +34,25 @@ static cn_status sort_impl(cn_array *vals, cn_array *perm, cn_array a,
   cn_array_s *src = NULL, *v = NULL, *p = NULL;
   int32_t ax;
   cn_status st = sort_source(&src, &ax, a, axis, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   CN_EXT_SLOT(sortk, src, sort, fn);
-  if (vals) st = cn_new_on(&v, src, src->dtype, src->ndim, src->shape);
+  if (vals)
+    st = cn_new_on(&v, src, src->dtype, src->ndim, src->shape);
   if (st == CN_OK && perm)
     st = cn_new_on(&p, src, CN_INT64, src->ndim, src->shape);
-  if (st == CN_OK) st = sortk(v, p, src, ax);
+  if (st == CN_OK)
+    st = sortk(v, p, src, ax);
   cn_array_release(src);
   if (st != CN_OK) {
     cn_array_release(v);
     cn_array_release(p);
     return st;
   }
-  if (vals) *vals = v;
-  if (perm) *perm = p;
+  if (vals)
+    *vals = v;
+  if (perm)
+    *perm = p;
   return CN_OK;
 }
 
@@ -83,26 +89,36 @@ static void kv_swap(kv *a, kv *b) {
  * back to a full sort of the range after 2 log2(n) rounds. */
 static void introselect(kv *v, int64_t lo, int64_t hi, int64_t k) {
   int depth = 0;
-  for (int64_t n = hi - lo; n > 1; n >>= 1) depth += 2;
+  for (int64_t n = hi - lo; n > 1; n >>= 1)
+    depth += 2;
   while (hi - lo > 16) {
     if (depth-- <= 0) {
       qsort(v + lo, (size_t)(hi - lo), sizeof(kv), kv_cmp);
       return;
     }
     int64_t mid = lo + (hi - lo) / 2;
-    if (v[mid].k < v[lo].k) kv_swap(&v[mid], &v[lo]);
-    if (v[hi - 1].k < v[lo].k) kv_swap(&v[hi - 1], &v[lo]);
-    if (v[hi - 1].k < v[mid].k) kv_swap(&v[hi - 1], &v[mid]);
+    if (v[mid].k < v[lo].k)
+      kv_swap(&v[mid], &v[lo]);
+    if (v[hi - 1].k < v[lo].k)
+      kv_swap(&v[hi - 1], &v[lo]);
+    if (v[hi - 1].k < v[mid].k)
+      kv_swap(&v[hi - 1], &v[mid]);
     uint64_t p = v[mid].k;
     int64_t lt = lo, i = lo, gt = hi;
     while (i < gt) {
-      if (v[i].k < p) kv_swap(&v[lt++], &v[i++]);
-      else if (v[i].k > p) kv_swap(&v[i], &v[--gt]);
-      else i++;
+      if (v[i].k < p)
+        kv_swap(&v[lt++], &v[i++]);
+      else if (v[i].k > p)
+        kv_swap(&v[i], &v[--gt]);
+      else
+        i++;
     }
-    if (k < lt) hi = lt;
-    else if (k >= gt) lo = gt;
-    else return;
+    if (k < lt)
+      hi = lt;
+    else if (k >= gt)
+      lo = gt;
+    else
+      return;
   }
   for (int64_t i = lo + 1; i < hi; i++) {
     kv t = v[i];
@@ -128,7 +144,8 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
     cn_array_s *src = NULL;
     int32_t ax;
     cn_status st = sort_source(&src, &ax, a, axis, fn);
-    if (st != CN_OK) return st;
+    if (st != CN_OK)
+      return st;
     int64_t n = src->shape[ax];
     for (int32_t i = 0; i < nkth && st == CN_OK; i++)
       if (kth[i] < -n || kth[i] >= n)
@@ -136,16 +153,19 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
                       "%s: kth(=%" PRId64 ") out of bounds (%" PRId64 ")", fn,
                       kth[i], n);
     cn_array_release(src);
-    if (st != CN_OK) return st;
+    if (st != CN_OK)
+      return st;
     return arg ? cn_argsort(out, a, axis) : cn_sort(out, a, axis);
   }
   cn_array_s *src = NULL, *h = NULL, *hc = NULL, *r = NULL, *dev = NULL;
   int32_t ax;
   cn_status st = sort_source(&src, &ax, a, axis, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   int64_t n = src->shape[ax];
   int64_t *ks = malloc(sizeof(int64_t) * (size_t)nkth);
-  if (!ks) st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  if (!ks)
+    st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   for (int32_t i = 0; i < nkth && st == CN_OK; i++) {
     int64_t k = kth[i];
     if (k < -n || k >= n)
@@ -164,18 +184,21 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
       }
     st = cn_to_host(&h, src);
   }
-  if (st == CN_OK) st = cn_as_contig(&hc, h, h->dtype);
+  if (st == CN_OK)
+    st = cn_as_contig(&hc, h, h->dtype);
   if (st == CN_OK)
     st = cn_array_new(&r, cn_cpu_backend(), 0, arg ? CN_INT64 : src->dtype,
                       src->ndim, src->shape, CN_ORDER_C);
   kv *buf = NULL;
   if (st == CN_OK && src->size > 0) {
     buf = malloc(sizeof(kv) * (size_t)n);
-    if (!buf) st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+    if (!buf)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   }
   if (st == CN_OK && src->size > 0) {
     int64_t q = 1, is = cn_itemsize(src->dtype);
-    for (int32_t d = ax + 1; d < src->ndim; d++) q *= src->shape[d];
+    for (int32_t d = ax + 1; d < src->ndim; d++)
+      q *= src->shape[d];
     int64_t nlanes = src->size / n;
     for (int64_t lane = 0; lane < nlanes; lane++) {
       int64_t o = lane / q, j = lane % q, base = o * n * q + j;
@@ -185,25 +208,29 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
       }
       int64_t lo = 0;
       for (int32_t t = 0; t < nkth; t++) {
-        if (ks[t] >= lo) introselect(buf, lo, n, ks[t]);
+        if (ks[t] >= lo)
+          introselect(buf, lo, n, ks[t]);
         lo = ks[t] + 1;
       }
       for (int64_t i = 0; i < n; i++) {
-        if (arg) ((int64_t *)r->data)[base + i * q] = buf[i].i;
+        if (arg)
+          ((int64_t *)r->data)[base + i * q] = buf[i].i;
         else
           memcpy(r->data + (base + i * q) * is,
                  hc->data + (base + buf[i].i * q) * is, (size_t)is);
       }
     }
   }
-  if (st == CN_OK) st = cn_idx_to_device_of(&dev, r, src);
+  if (st == CN_OK)
+    st = cn_idx_to_device_of(&dev, r, src);
   free(buf);
   free(ks);
   cn_array_release(src);
   cn_array_release(h);
   cn_array_release(hc);
   cn_array_release(r);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   *out = dev;
   return CN_OK;
 }
@@ -218,7 +245,8 @@ cn_status cn_argpartition(cn_array *out, cn_array a, int32_t nkth,
   return partition_impl(out, a, nkth, kth, axis, true, "cn_argpartition");
 }
 
-/* ---- lexsort --------------------------------------------------------------- */
+/* ---- lexsort ---------------------------------------------------------------
+ */
 
 cn_status cn_lexsort(cn_array *out, int32_t n, const cn_array *keys,
                      int32_t axis) {
@@ -235,15 +263,18 @@ cn_status cn_lexsort(cn_array *out, int32_t n, const cn_array *keys,
     if (!same)
       return cn_error(CN_ERR_SHAPE,
                       "%s: all keys need to be the same shape (key %d differs "
-                      "from key 0)", fn, (int)i);
+                      "from key 0)",
+                      fn, (int)i);
   }
   const cn_array_s **kk = (const cn_array_s **)keys;
   cn_status st = cn_ext_same_device(n, kk, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (keys[0]->ndim == 0)
     return cn_error(CN_ERR_VALUE, "%s: keys must be at least 1-d", fn);
   int32_t ax;
-  if (axis == CN_AXIS_NONE) axis = -1;
+  if (axis == CN_AXIS_NONE)
+    axis = -1;
   if ((st = cn_normalize_axis(&ax, axis, keys[0]->ndim, fn)) != CN_OK)
     return st;
   /* Least significant key first; each stable pass keeps earlier ties. */
@@ -252,8 +283,10 @@ cn_status cn_lexsort(cn_array *out, int32_t n, const cn_array *keys,
   for (int32_t i = 1; i < n && st == CN_OK; i++) {
     cn_array_s *ki = NULL, *p2 = NULL, *np = NULL;
     st = cn_take_along_axis(&ki, keys[i], perm, ax);
-    if (st == CN_OK) st = cn_argsort(&p2, ki, ax);
-    if (st == CN_OK) st = cn_take_along_axis(&np, perm, p2, ax);
+    if (st == CN_OK)
+      st = cn_argsort(&p2, ki, ax);
+    if (st == CN_OK)
+      st = cn_take_along_axis(&np, perm, p2, ax);
     cn_array_release(ki);
     cn_array_release(p2);
     cn_array_release(perm);
@@ -267,7 +300,8 @@ cn_status cn_lexsort(cn_array *out, int32_t n, const cn_array *keys,
   return CN_OK;
 }
 
-/* ---- unique ---------------------------------------------------------------- */
+/* ---- unique ----------------------------------------------------------------
+ */
 
 /* Equality of two sorted neighbours for grouping. */
 static bool same_value(const char *x, const char *y, cn_dtype dt,
@@ -278,18 +312,24 @@ static bool same_value(const char *x, const char *y, cn_dtype dt,
       float fa[2], fb[2];
       memcpy(fa, x, 8);
       memcpy(fb, y, 8);
-      a[0] = fa[0]; a[1] = fa[1]; b[0] = fb[0]; b[1] = fb[1];
+      a[0] = fa[0];
+      a[1] = fa[1];
+      b[0] = fb[0];
+      b[1] = fb[1];
     } else {
       memcpy(a, x, 16);
       memcpy(b, y, 16);
     }
     bool an = a[0] != a[0] || a[1] != a[1], bn = b[0] != b[0] || b[1] != b[1];
-    if (an || bn) return equal_nan && an && bn;
+    if (an || bn)
+      return equal_nan && an && bn;
     return a[0] == b[0] && a[1] == b[1];
   }
   uint64_t kx = cn_key_of(x, dt, true), ky = cn_key_of(y, dt, true);
-  if (kx != ky) return false;
-  if ((cn_is_float(dt)) && kx == (dt == CN_FLOAT32 ? 0xffffffffu : ~(uint64_t)0))
+  if (kx != ky)
+    return false;
+  if ((cn_is_float(dt)) &&
+      kx == (dt == CN_FLOAT32 ? 0xffffffffu : ~(uint64_t)0))
     return equal_nan;
   return true;
 }
@@ -298,19 +338,23 @@ cn_status cn_unique(cn_array *values, cn_array *index, cn_array *inverse,
                     cn_array *counts, cn_array a, int32_t equal_nan) {
   const char *fn = "cn_unique";
   CN_CHECK_ARRAY(a, fn, "a");
-  cn_array_s *flat = NULL, *perm = NULL, *sorted = NULL, *hs = NULL,
-             *hp = NULL;
+  cn_array_s *flat = NULL, *perm = NULL, *sorted = NULL, *hs = NULL, *hp = NULL;
   cn_array_s *rv = NULL, *ri = NULL, *rinv = NULL, *rc = NULL;
   cn_status st = cn_ravel(&flat, a, CN_ORDER_C);
-  if (st == CN_OK) st = cn_argsort(&perm, flat, 0);
-  if (st == CN_OK) st = cn_take(&sorted, flat, perm, 0, CN_INDEX_RAISE, NULL);
-  if (st == CN_OK) st = cn_to_host(&hs, sorted);
-  if (st == CN_OK) st = cn_to_host(&hp, perm);
+  if (st == CN_OK)
+    st = cn_argsort(&perm, flat, 0);
+  if (st == CN_OK)
+    st = cn_take(&sorted, flat, perm, 0, CN_INDEX_RAISE, NULL);
+  if (st == CN_OK)
+    st = cn_to_host(&hs, sorted);
+  if (st == CN_OK)
+    st = cn_to_host(&hp, perm);
   int64_t n = flat ? flat->size : 0, ng = 0;
   int64_t *starts = NULL;
   if (st == CN_OK) {
     starts = malloc(sizeof(int64_t) * (size_t)(n + 1));
-    if (!starts) st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+    if (!starts)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   }
   if (st == CN_OK) {
     int64_t is = cn_itemsize(a->dtype);
@@ -321,65 +365,73 @@ cn_status cn_unique(cn_array *values, cn_array *index, cn_array *inverse,
     starts[ng] = n;
     const int64_t *pp = (const int64_t *)hp->data;
     if (values) {
-      st = cn_array_new(&rv, cn_cpu_backend(), 0, a->dtype, 1, &ng,
-                        CN_ORDER_C);
+      st = cn_array_new(&rv, cn_cpu_backend(), 0, a->dtype, 1, &ng, CN_ORDER_C);
       for (int64_t g = 0; st == CN_OK && g < ng; g++)
         memcpy(rv->data + g * is, hs->data + starts[g] * is, (size_t)is);
     }
     if (st == CN_OK && index) {
-      st = cn_array_new(&ri, cn_cpu_backend(), 0, CN_INT64, 1, &ng,
-                        CN_ORDER_C);
+      st = cn_array_new(&ri, cn_cpu_backend(), 0, CN_INT64, 1, &ng, CN_ORDER_C);
       for (int64_t g = 0; st == CN_OK && g < ng; g++)
         ((int64_t *)ri->data)[g] = pp[starts[g]];
     }
     if (st == CN_OK && counts) {
-      st = cn_array_new(&rc, cn_cpu_backend(), 0, CN_INT64, 1, &ng,
-                        CN_ORDER_C);
+      st = cn_array_new(&rc, cn_cpu_backend(), 0, CN_INT64, 1, &ng, CN_ORDER_C);
       for (int64_t g = 0; st == CN_OK && g < ng; g++)
         ((int64_t *)rc->data)[g] = starts[g + 1] - starts[g];
     }
     if (st == CN_OK && inverse) {
-      st = cn_array_new(&rinv, cn_cpu_backend(), 0, CN_INT64, a->ndim,
-                        a->shape, CN_ORDER_C);
+      st = cn_array_new(&rinv, cn_cpu_backend(), 0, CN_INT64, a->ndim, a->shape,
+                        CN_ORDER_C);
       if (st == CN_OK) {
         int64_t *iv = (int64_t *)rinv->data;
         for (int64_t g = 0; g < ng; g++)
-          for (int64_t i = starts[g]; i < starts[g + 1]; i++) iv[pp[i]] = g;
+          for (int64_t i = starts[g]; i < starts[g + 1]; i++)
+            iv[pp[i]] = g;
       }
     }
   }
   free(starts);
   cn_array_s *res[4] = {rv, ri, rinv, rc}, *dres[4] = {0};
   for (int k = 0; k < 4 && st == CN_OK; k++)
-    if (res[k]) st = cn_idx_to_device_of(&dres[k], res[k], a);
-  for (int k = 0; k < 4; k++) cn_array_release(res[k]);
+    if (res[k])
+      st = cn_idx_to_device_of(&dres[k], res[k], a);
+  for (int k = 0; k < 4; k++)
+    cn_array_release(res[k]);
   cn_array_release(flat);
   cn_array_release(perm);
   cn_array_release(sorted);
   cn_array_release(hs);
   cn_array_release(hp);
   if (st != CN_OK) {
-    for (int k = 0; k < 4; k++) cn_array_release(dres[k]);
+    for (int k = 0; k < 4; k++)
+      cn_array_release(dres[k]);
     return cn_error_prefix(st, fn);
   }
-  if (values) *values = dres[0];
-  if (index) *index = dres[1];
-  if (inverse) *inverse = dres[2];
-  if (counts) *counts = dres[3];
+  if (values)
+    *values = dres[0];
+  if (index)
+    *index = dres[1];
+  if (inverse)
+    *inverse = dres[2];
+  if (counts)
+    *counts = dres[3];
   return CN_OK;
 }
 
-/* ---- searching --------------------------------------------------------------- */
+/* ---- searching
+ * --------------------------------------------------------------- */
 
 /* Host keys (canonical) of a cast to dtype, C order. */
 static cn_status host_keys(uint64_t **keys, const cn_array_s *a, cn_dtype dt) {
   cn_array_s *h = NULL, *c = NULL;
   cn_status st = cn_to_host(&h, (cn_array)a);
-  if (st == CN_OK) st = cn_as_contig(&c, h, dt);
+  if (st == CN_OK)
+    st = cn_as_contig(&c, h, dt);
   uint64_t *k = NULL;
   if (st == CN_OK) {
     k = malloc(sizeof(uint64_t) * (size_t)(c->size > 0 ? c->size : 1));
-    if (!k) st = cn_error(CN_ERR_MEMORY, "out of memory");
+    if (!k)
+      st = cn_error(CN_ERR_MEMORY, "out of memory");
   }
   if (st == CN_OK) {
     int64_t is = cn_itemsize(dt);
@@ -399,7 +451,8 @@ static cn_status host_keys(uint64_t **keys, const cn_array_s *a, cn_dtype dt) {
 static cn_status common_real(cn_dtype *dt, const cn_array_s *a,
                              const cn_array_s *b, const char *fn) {
   cn_status st = cn_result_type(dt, a->dtype, b->dtype);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (cn_is_complex(*dt))
     return cn_error(CN_ERR_TYPE, "%s: complex inputs are not supported (%s)",
                     fn, cn_dtype_name(*dt));
@@ -411,8 +464,10 @@ static int64_t lower_bound(const uint64_t *k, int64_t n, uint64_t x,
   int64_t lo = 0, hi = n;
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
-    if (right ? k[mid] <= x : k[mid] < x) lo = mid + 1;
-    else hi = mid;
+    if (right ? k[mid] <= x : k[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -423,40 +478,49 @@ cn_status cn_searchsorted(cn_array *out, cn_array a, cn_array v, int32_t side,
   CN_CHECK_OUT(out, fn);
   CN_CHECK_ARRAY(a, fn, "a");
   CN_CHECK_ARRAY(v, fn, "v");
-  if (sorter) CN_CHECK_ARRAY(sorter, fn, "sorter");
+  if (sorter)
+    CN_CHECK_ARRAY(sorter, fn, "sorter");
   if (side != CN_SIDE_LEFT && side != CN_SIDE_RIGHT)
-    return cn_error(CN_ERR_VALUE, "%s: side must be LEFT (0) or RIGHT (1), "
-                    "got %d", fn, (int)side);
+    return cn_error(CN_ERR_VALUE,
+                    "%s: side must be LEFT (0) or RIGHT (1), "
+                    "got %d",
+                    fn, (int)side);
   if (a->ndim != 1)
     return cn_error(CN_ERR_SHAPE, "%s: argument 'a' must be 1-d, got %d-d", fn,
                     (int)a->ndim);
   const cn_array_s *pair[3] = {a, v, sorter ? sorter : a};
   cn_status st = cn_ext_same_device(3, pair, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_dtype dt;
-  if ((st = common_real(&dt, a, v, fn)) != CN_OK) return st;
+  if ((st = common_real(&dt, a, v, fn)) != CN_OK)
+    return st;
   cn_array_s *src = NULL, *sidx = NULL, *r = NULL, *dev = NULL;
   if (sorter) {
     if (sorter->ndim != 1 || sorter->size != a->size)
       return cn_error(CN_ERR_SHAPE,
                       "%s: sorter must be 1-d with the length of a (%" PRId64
-                      "), got %" PRId64 " elements", fn, a->size,
-                      sorter->size);
+                      "), got %" PRId64 " elements",
+                      fn, a->size, sorter->size);
     st = cn_idx_normalize(&sidx, sorter, a->size, CN_INDEX_RAISE, 0, fn);
-    if (st != CN_OK) return st;
+    if (st != CN_OK)
+      return st;
     cn_array_s *ds = NULL;
     st = cn_idx_to_device_of(&ds, sidx, a);
-    if (st == CN_OK) st = cn_take(&src, a, ds, 0, CN_INDEX_RAISE, NULL);
+    if (st == CN_OK)
+      st = cn_take(&src, a, ds, 0, CN_INDEX_RAISE, NULL);
     cn_array_release(ds);
     cn_array_release(sidx);
-    if (st != CN_OK) return cn_error_prefix(st, fn);
+    if (st != CN_OK)
+      return cn_error_prefix(st, fn);
   } else {
     cn_array_retain(a);
     src = a;
   }
   uint64_t *ka = NULL, *kv2 = NULL;
   st = host_keys(&ka, src, dt);
-  if (st == CN_OK) st = host_keys(&kv2, v, dt);
+  if (st == CN_OK)
+    st = host_keys(&kv2, v, dt);
   if (st == CN_OK)
     st = cn_array_new(&r, cn_cpu_backend(), 0, CN_INT64, v->ndim, v->shape,
                       CN_ORDER_C);
@@ -470,7 +534,8 @@ cn_status cn_searchsorted(cn_array *out, cn_array a, cn_array v, int32_t side,
   free(kv2);
   cn_array_release(src);
   cn_array_release(r);
-  if (st != CN_OK) return cn_error_prefix(st, fn);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
   *out = dev;
   return CN_OK;
 }
@@ -480,9 +545,12 @@ static cn_status sorted_keys(uint64_t **keys, int64_t *n, const cn_array_s *b,
                              cn_dtype dt) {
   cn_array_s *flat = NULL, *s = NULL;
   cn_status st = cn_ravel(&flat, (cn_array)b, CN_ORDER_C);
-  if (st == CN_OK) st = cn_sort(&s, flat, 0);
-  if (st == CN_OK) st = host_keys(keys, s, dt);
-  if (st == CN_OK) *n = s->size;
+  if (st == CN_OK)
+    st = cn_sort(&s, flat, 0);
+  if (st == CN_OK)
+    st = host_keys(keys, s, dt);
+  if (st == CN_OK)
+    *n = s->size;
   cn_array_release(flat);
   cn_array_release(s);
   return st;
@@ -496,16 +564,20 @@ cn_status cn_isin(cn_array *out, cn_array element, cn_array test_elements,
   CN_CHECK_ARRAY(test_elements, fn, "test_elements");
   const cn_array_s *pair[2] = {element, test_elements};
   cn_status st = cn_ext_same_device(2, pair, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_dtype dt;
-  if ((st = common_real(&dt, element, test_elements, fn)) != CN_OK) return st;
+  if ((st = common_real(&dt, element, test_elements, fn)) != CN_OK)
+    return st;
   /* Sorting happens in the promoted dtype so equal values share keys. */
   cn_array_s *tc = NULL, *r = NULL, *dev = NULL;
   uint64_t *kt = NULL, *ke = NULL;
   int64_t nt = 0;
   st = cn_astype(&tc, test_elements, dt, 0);
-  if (st == CN_OK) st = sorted_keys(&kt, &nt, tc, dt);
-  if (st == CN_OK) st = host_keys(&ke, element, dt);
+  if (st == CN_OK)
+    st = sorted_keys(&kt, &nt, tc, dt);
+  if (st == CN_OK)
+    st = host_keys(&ke, element, dt);
   if (st == CN_OK)
     st = cn_array_new(&r, cn_cpu_backend(), 0, CN_BOOL, element->ndim,
                       element->shape, CN_ORDER_C);
@@ -515,8 +587,8 @@ cn_status cn_isin(cn_array *out, cn_array element, cn_array test_elements,
     for (int64_t i = 0; i < element->size; i++) {
       int64_t p = lower_bound(kt, nt, ke[i], false);
       /* NaN is never equal to anything, itself included. */
-      bool found = p < nt && kt[p] == ke[i] &&
-                   !(cn_is_float(dt) && ke[i] == nan_key);
+      bool found =
+          p < nt && kt[p] == ke[i] && !(cn_is_float(dt) && ke[i] == nan_key);
       o[i] = (uint8_t)(found != (invert != 0));
     }
     st = cn_idx_to_device_of(&dev, r, element);
@@ -525,7 +597,8 @@ cn_status cn_isin(cn_array *out, cn_array element, cn_array test_elements,
   free(ke);
   cn_array_release(tc);
   cn_array_release(r);
-  if (st != CN_OK) return cn_error_prefix(st, fn);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
   *out = dev;
   return CN_OK;
 }
@@ -535,11 +608,14 @@ static cn_status unique_filtered(cn_array *out, cn_array a, cn_array b,
                                  bool keep, cn_dtype dt, const char *fn) {
   cn_array_s *ua = NULL, *m = NULL, *sel = NULL;
   cn_status st = cn_unique(&ua, NULL, NULL, NULL, a, 1);
-  if (st == CN_OK) st = cn_isin(&m, ua, b, keep ? 0 : 1);
-  if (st == CN_OK) st = cn_mask_get(&sel, ua, m);
+  if (st == CN_OK)
+    st = cn_isin(&m, ua, b, keep ? 0 : 1);
+  if (st == CN_OK)
+    st = cn_mask_get(&sel, ua, m);
   cn_array_release(ua);
   cn_array_release(m);
-  if (st != CN_OK) return cn_error_prefix(st, fn);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
   st = cn_astype(out, sel, dt, 0);
   cn_array_release(sel);
   return st;
@@ -551,7 +627,8 @@ static cn_status set_args(cn_dtype *dt, cn_array a, cn_array b,
   CN_CHECK_ARRAY(b, fn, "b");
   const cn_array_s *pair[2] = {a, b};
   cn_status st = cn_ext_same_device(2, pair, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   return common_real(dt, a, b, fn);
 }
 
@@ -560,7 +637,8 @@ cn_status cn_intersect1d(cn_array *out, cn_array a, cn_array b) {
   CN_CHECK_OUT(out, fn);
   cn_dtype dt;
   cn_status st = set_args(&dt, a, b, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   return unique_filtered(out, a, b, true, dt, fn);
 }
 
@@ -569,7 +647,8 @@ cn_status cn_setdiff1d(cn_array *out, cn_array a, cn_array b) {
   CN_CHECK_OUT(out, fn);
   cn_dtype dt;
   cn_status st = set_args(&dt, a, b, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   return unique_filtered(out, a, b, false, a->dtype, fn);
 }
 
@@ -578,11 +657,13 @@ cn_status cn_union1d(cn_array *out, cn_array a, cn_array b) {
   CN_CHECK_OUT(out, fn);
   cn_dtype dt;
   cn_status st = set_args(&dt, a, b, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   cn_array ab[2] = {a, b};
   cn_array_s *cat = NULL;
   st = cn_concatenate(&cat, 2, ab, CN_AXIS_NONE, CN_DTYPE_DEFAULT);
-  if (st == CN_OK) st = cn_unique(out, NULL, NULL, NULL, cat, 1);
+  if (st == CN_OK)
+    st = cn_unique(out, NULL, NULL, NULL, cat, 1);
   cn_array_release(cat);
   return st == CN_OK ? st : cn_error_prefix(st, fn);
 }

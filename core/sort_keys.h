@@ -17,8 +17,10 @@
 
 static inline uint64_t cn_key_f64(double x, bool canon) {
   uint64_t u;
-  if (x != x) return ~(uint64_t)0;
-  if (canon && x == 0.0) x = 0.0;
+  if (x != x)
+    return ~(uint64_t)0;
+  if (canon && x == 0.0)
+    x = 0.0;
   memcpy(&u, &x, 8);
   return (u >> 63) ? ~u : (u | ((uint64_t)1 << 63));
 }
@@ -30,8 +32,10 @@ static inline double cn_unkey_f64(uint64_t k) {
 }
 static inline uint64_t cn_key_f32(float x, bool canon) {
   uint32_t u;
-  if (x != x) return 0xffffffffu;
-  if (canon && x == 0.0f) x = 0.0f;
+  if (x != x)
+    return 0xffffffffu;
+  if (canon && x == 0.0f)
+    x = 0.0f;
   memcpy(&u, &x, 4);
   return (u >> 31) ? (uint32_t)~u : (u | 0x80000000u);
 }
@@ -46,18 +50,54 @@ static inline float cn_unkey_f32(uint64_t k) {
 /* Key of one element of a real (or bool) dtype read from p. */
 static inline uint64_t cn_key_of(const void *p, cn_dtype dt, bool canon) {
   switch (dt) {
-  case CN_BOOL: return *(const uint8_t *)p != 0;
-  case CN_INT8: return (uint8_t)(*(const int8_t *)p) ^ 0x80u;
-  case CN_UINT8: return *(const uint8_t *)p;
-  case CN_INT16: { int16_t v; memcpy(&v, p, 2); return (uint16_t)v ^ 0x8000u; }
-  case CN_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
-  case CN_INT32: { int32_t v; memcpy(&v, p, 4); return (uint32_t)v ^ 0x80000000u; }
-  case CN_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-  case CN_INT64: { int64_t v; memcpy(&v, p, 8); return (uint64_t)v ^ ((uint64_t)1 << 63); }
-  case CN_UINT64: { uint64_t v; memcpy(&v, p, 8); return v; }
-  case CN_FLOAT32: { float v; memcpy(&v, p, 4); return cn_key_f32(v, canon); }
-  case CN_FLOAT64: { double v; memcpy(&v, p, 8); return cn_key_f64(v, canon); }
-  default: return 0;
+  case CN_BOOL:
+    return *(const uint8_t *)p != 0;
+  case CN_INT8:
+    return (uint8_t)(*(const int8_t *)p) ^ 0x80u;
+  case CN_UINT8:
+    return *(const uint8_t *)p;
+  case CN_INT16: {
+    int16_t v;
+    memcpy(&v, p, 2);
+    return (uint16_t)v ^ 0x8000u;
+  }
+  case CN_UINT16: {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+  }
+  case CN_INT32: {
+    int32_t v;
+    memcpy(&v, p, 4);
+    return (uint32_t)v ^ 0x80000000u;
+  }
+  case CN_UINT32: {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+  }
+  case CN_INT64: {
+    int64_t v;
+    memcpy(&v, p, 8);
+    return (uint64_t)v ^ ((uint64_t)1 << 63);
+  }
+  case CN_UINT64: {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+  }
+  case CN_FLOAT32: {
+    float v;
+    memcpy(&v, p, 4);
+    return cn_key_f32(v, canon);
+  }
+  case CN_FLOAT64: {
+    double v;
+    memcpy(&v, p, 8);
+    return cn_key_f64(v, canon);
+  }
+  default:
+    return 0;
   }
 }
 
@@ -65,17 +105,53 @@ static inline uint64_t cn_key_of(const void *p, cn_dtype dt, bool canon) {
  * without canon; NaN keys give a quiet NaN). */
 static inline void cn_unkey_to(void *p, uint64_t k, cn_dtype dt) {
   switch (dt) {
-  case CN_BOOL: case CN_UINT8: *(uint8_t *)p = (uint8_t)k; break;
-  case CN_INT8: *(uint8_t *)p = (uint8_t)(k ^ 0x80u); break;
-  case CN_INT16: { uint16_t v = (uint16_t)(k ^ 0x8000u); memcpy(p, &v, 2); break; }
-  case CN_UINT16: { uint16_t v = (uint16_t)k; memcpy(p, &v, 2); break; }
-  case CN_INT32: { uint32_t v = (uint32_t)(k ^ 0x80000000u); memcpy(p, &v, 4); break; }
-  case CN_UINT32: { uint32_t v = (uint32_t)k; memcpy(p, &v, 4); break; }
-  case CN_INT64: { uint64_t v = k ^ ((uint64_t)1 << 63); memcpy(p, &v, 8); break; }
-  case CN_UINT64: memcpy(p, &k, 8); break;
-  case CN_FLOAT32: { float v = cn_unkey_f32(k); memcpy(p, &v, 4); break; }
-  case CN_FLOAT64: { double v = cn_unkey_f64(k); memcpy(p, &v, 8); break; }
-  default: break;
+  case CN_BOOL:
+  case CN_UINT8:
+    *(uint8_t *)p = (uint8_t)k;
+    break;
+  case CN_INT8:
+    *(uint8_t *)p = (uint8_t)(k ^ 0x80u);
+    break;
+  case CN_INT16: {
+    uint16_t v = (uint16_t)(k ^ 0x8000u);
+    memcpy(p, &v, 2);
+    break;
+  }
+  case CN_UINT16: {
+    uint16_t v = (uint16_t)k;
+    memcpy(p, &v, 2);
+    break;
+  }
+  case CN_INT32: {
+    uint32_t v = (uint32_t)(k ^ 0x80000000u);
+    memcpy(p, &v, 4);
+    break;
+  }
+  case CN_UINT32: {
+    uint32_t v = (uint32_t)k;
+    memcpy(p, &v, 4);
+    break;
+  }
+  case CN_INT64: {
+    uint64_t v = k ^ ((uint64_t)1 << 63);
+    memcpy(p, &v, 8);
+    break;
+  }
+  case CN_UINT64:
+    memcpy(p, &k, 8);
+    break;
+  case CN_FLOAT32: {
+    float v = cn_unkey_f32(k);
+    memcpy(p, &v, 4);
+    break;
+  }
+  case CN_FLOAT64: {
+    double v = cn_unkey_f64(k);
+    memcpy(p, &v, 8);
+    break;
+  }
+  default:
+    break;
   }
 }
 
@@ -84,13 +160,16 @@ static inline void cn_unkey_to(void *p, uint64_t k, cn_dtype dt) {
 static inline bool cn_cplx_less(double ar, double ai, double br, double bi) {
   bool an = ar != ar, bn = br != br;
   if (!an && !bn) {
-    if (ar < br) return true;
-    if (ar > br) return false;
+    if (ar < br)
+      return true;
+    if (ar > br)
+      return false;
   } else if (an != bn) {
     return bn;
   }
   bool ain = ai != ai, bin = bi != bi;
-  if (!ain && !bin) return ai < bi;
+  if (!ain && !bin)
+    return ai < bi;
   return bin && !ain;
 }
 

@@ -22,29 +22,40 @@ static int dcmp(const void *x, const void *y) {
 }
 static void select_k(double *v, int64_t lo, int64_t hi, int64_t k) {
   int depth = 0;
-  for (int64_t n = hi - lo; n > 1; n >>= 1) depth += 2;
+  for (int64_t n = hi - lo; n > 1; n >>= 1)
+    depth += 2;
   while (hi - lo > 16) {
     if (depth-- <= 0) {
       qsort(v + lo, (size_t)(hi - lo), sizeof(double), dcmp);
       return;
     }
     int64_t mid = lo + (hi - lo) / 2;
-    if (v[mid] < v[lo]) dswap(&v[mid], &v[lo]);
-    if (v[hi - 1] < v[lo]) dswap(&v[hi - 1], &v[lo]);
-    if (v[hi - 1] < v[mid]) dswap(&v[hi - 1], &v[mid]);
+    if (v[mid] < v[lo])
+      dswap(&v[mid], &v[lo]);
+    if (v[hi - 1] < v[lo])
+      dswap(&v[hi - 1], &v[lo]);
+    if (v[hi - 1] < v[mid])
+      dswap(&v[hi - 1], &v[mid]);
     double p = v[mid];
     /* Hoare partition of (lo, hi-1): v[lo] <= p <= v[hi-1] guard both
      * scans and keep both parts non-empty. */
     int64_t i = lo, j = hi - 1;
     for (;;) {
-      do i++; while (v[i] < p);
-      do j--; while (v[j] > p);
-      if (i >= j) break;
+      do
+        i++;
+      while (v[i] < p);
+      do
+        j--;
+      while (v[j] > p);
+      if (i >= j)
+        break;
       dswap(&v[i], &v[j]);
     }
     /* v[lo..j] <= p <= v[j+1..hi) */
-    if (k <= j) hi = j + 1;
-    else lo = j + 1;
+    if (k <= j)
+      hi = j + 1;
+    else
+      lo = j + 1;
   }
   for (int64_t i = lo + 1; i < hi; i++) {
     double t = v[i];
@@ -62,7 +73,8 @@ static void select_k(double *v, int64_t lo, int64_t hi, int64_t k) {
 static double next_above(const double *v, int64_t k, int64_t n) {
   double m = v[k + 1];
   for (int64_t i = k + 2; i < n; i++)
-    if (v[i] < m) m = v[i];
+    if (v[i] < m)
+      m = v[i];
   return m;
 }
 
@@ -72,86 +84,160 @@ static double lerp(double a, double b, double t) {
   return t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
 }
 
-/* One quantile q in [0, 1] of v[0, n) (NaN-free, reordered in place). */
-static double quantile1(double *v, int64_t n, double q, int32_t method) {
-  double h = q * (double)(n - 1);
-  int64_t lo = (int64_t)floor(h);
+/* Value of one quantile method from the order statistics a = x(lo) and
+ * b = x(lo + 1) (b == a when lo is the last rank), h = q (n - 1). */
+static double from_pair(double a, double b, double h, int64_t lo,
+                        int32_t method) {
   double t = h - (double)lo;
-  if (lo >= n - 1) {
-    lo = n - 1;
-    t = 0;
-  }
   switch (method) {
   case CN_QUANTILE_LOWER:
-    select_k(v, 0, n, lo);
-    return v[lo];
-  case CN_QUANTILE_HIGHER: {
-    int64_t k = t > 0 ? lo + 1 : lo;
-    select_k(v, 0, n, k);
-    return v[k];
-  }
-  case CN_QUANTILE_NEAREST: {
-    int64_t k = (int64_t)nearbyint(h);
-    if (k > n - 1) k = n - 1;
-    select_k(v, 0, n, k);
-    return v[k];
-  }
-  default: {
-    select_k(v, 0, n, lo);
-    double a = v[lo];
-    if (t == 0) return a;
-    double b = next_above(v, lo, n);
-    return lerp(a, b, method == CN_QUANTILE_MIDPOINT ? 0.5 : t);
-  }
+    return a;
+  case CN_QUANTILE_HIGHER:
+    return t > 0 ? b : a;
+  case CN_QUANTILE_NEAREST:
+    return (int64_t)nearbyint(h) > lo ? b : a;
+  case CN_QUANTILE_MIDPOINT:
+    return t > 0 ? lerp(a, b, 0.5) : a;
+  default:
+    return t > 0 ? lerp(a, b, t) : a;
   }
 }
 
-static double median1(double *v, int64_t n) {
-  int64_t k = n / 2;
+/* Order statistics x(k) and x(k + 1) (clamped to the last rank) of the
+ * NaN-free v[0, n), reordering v. */
+static void pair_select(double *v, int64_t n, int64_t k, double *a, double *b) {
   select_k(v, 0, n, k);
-  if (n % 2) return v[k];
-  double hi = v[k];
-  double lo = v[0];
-  for (int64_t i = 1; i < k; i++)
-    if (v[i] > lo) lo = v[i];
-  return (lo + hi) / 2.0;
+  *a = v[k];
+  *b = k + 1 < n ? next_above(v, k, n) : v[k];
+}
+
+enum { BAND_MIN = 1 << 16, BAND_SAMPLE = 1 << 14 };
+
+/* Floyd-Rivest style selection of x(k) and x(k + 1) among the n non-NaN
+ * values of x[0, len) without copying x: a sorted sample brackets rank k
+ * with two pivots, one pass counts the values below the lower pivot and
+ * gathers those between the pivots into band (capacity cap), and the ranks
+ * are selected inside the band. Returns false (nothing computed) when the
+ * bracket missed or the band overflowed; the caller then selects on a full
+ * copy. */
+static bool band_pair(const double *x, int64_t len, int64_t n, int64_t k,
+                      double *band, int64_t cap, double *a, double *b) {
+  double sample[BAND_SAMPLE];
+  int64_t m = 0, stride = len / BAND_SAMPLE;
+  if (stride < 1)
+    return false;
+  for (int64_t i = 0; i < len && m < BAND_SAMPLE; i += stride)
+    if (x[i] == x[i])
+      sample[m++] = x[i];
+  if (m < 64)
+    return false;
+  qsort(sample, (size_t)m, sizeof(double), dcmp);
+  int64_t p = (int64_t)((double)k * (double)m / (double)n);
+  int64_t d = 4 * (int64_t)sqrt((double)m) + 8;
+  bool has_lo = p - d > 0, has_hi = p + d + 1 < m - 1;
+  double lo_p = has_lo ? sample[p - d] : -INFINITY;
+  double hi_p = has_hi ? sample[p + d + 1] : INFINITY;
+  int64_t below = 0, nb = 0;
+  for (int64_t i = 0; i < len; i++) {
+    double v = x[i];
+    if (v < lo_p)
+      below++;
+    else if (v <= hi_p) {
+      if (nb == cap)
+        return false;
+      band[nb++] = v;
+    }
+  }
+  int64_t k2 = k + 1 < n ? k + 1 : k;
+  if (k < below || k2 >= below + nb)
+    return false;
+  select_k(band, 0, nb, k - below);
+  *a = band[k - below];
+  if (k2 == k)
+    *b = *a;
+  else
+    *b = next_above(band, k - below, nb);
+  return true;
+}
+
+/* Order statistics x(k), x(k + 1) of the lane: the band path for long
+ * lanes, else (or when it misses) a NaN-free copy in buf. */
+static void lane_pair(const double *x, int64_t len, int64_t n, int64_t k,
+                      bool nan_skip, double *buf, double *a, double *b) {
+  if (len >= BAND_MIN &&
+      band_pair(x, len, n, k, buf, len / 8 > 4096 ? len / 8 : 4096, a, b))
+    return;
+  int64_t c = 0;
+  for (int64_t i = 0; i < len; i++)
+    if (!nan_skip || x[i] == x[i])
+      buf[c++] = x[i];
+  pair_select(buf, c, k, a, b);
+}
+
+/* One quantile q in [0, 1] of the lane's n non-NaN values. */
+static double quantile1(const double *x, int64_t len, int64_t n, double q,
+                        int32_t method, bool nan_skip, double *buf) {
+  double h = q * (double)(n - 1);
+  int64_t lo = (int64_t)floor(h);
+  if (lo > n - 1)
+    lo = n - 1;
+  double a, b;
+  lane_pair(x, len, n, lo, nan_skip, buf, &a, &b);
+  return from_pair(a, b, lo >= n - 1 ? (double)lo : h, lo, method);
+}
+
+/* Median: the middle value, or the mean of the two middle values. */
+static double median1(const double *x, int64_t len, int64_t n, bool nan_skip,
+                      double *buf) {
+  double a, b;
+  if (n % 2) {
+    lane_pair(x, len, n, n / 2, nan_skip, buf, &a, &b);
+    return a;
+  }
+  lane_pair(x, len, n, n / 2 - 1, nan_skip, buf, &a, &b);
+  return (a + b) / 2.0;
 }
 
 /* Shared driver: qs == NULL computes the median. */
 static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
-                               double scale, int32_t naxes,
-                               const int32_t *axes, int32_t method,
-                               int32_t keepdims, bool nan_skip,
+                               double scale, int32_t naxes, const int32_t *axes,
+                               int32_t method, int32_t keepdims, bool nan_skip,
                                const char *fn) {
   CN_CHECK_OUT(out, fn);
   CN_CHECK_ARRAY(a, fn, "a");
   cn_status st = cn_require_real(a, fn, "a");
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   if (method < CN_QUANTILE_LINEAR || method > CN_QUANTILE_MIDPOINT)
     return cn_error(CN_ERR_VALUE, "%s: unknown method %d", fn, (int)method);
   cn_array_s *hq = NULL;
   int64_t nq = 1;
   if (q) {
     CN_CHECK_ARRAY(q, fn, "q");
-    if ((st = cn_require_real(q, fn, "q")) != CN_OK) return st;
+    if ((st = cn_require_real(q, fn, "q")) != CN_OK)
+      return st;
     /* A private copy: q itself may be what cn_host_f64 hands back. */
     cn_array_s *hq0 = NULL;
-    if ((st = cn_host_f64(&hq0, q)) != CN_OK) return st;
+    if ((st = cn_host_f64(&hq0, q)) != CN_OK)
+      return st;
     st = cn_array_new(&hq, cn_cpu_backend(), 0, CN_FLOAT64, hq0->ndim,
                       hq0->shape, CN_ORDER_C);
     if (st == CN_OK)
       memcpy(hq->data, hq0->data, sizeof(double) * (size_t)hq0->size);
     cn_array_release(hq0);
-    if (st != CN_OK) return st;
+    if (st != CN_OK)
+      return st;
     nq = hq->size;
     double *qv = (double *)hq->data;
     for (int64_t i = 0; i < nq; i++) {
       if (!(qv[i] >= 0 && qv[i] <= scale)) {
         double bad = qv[i];
         cn_array_release(hq);
-        return cn_error(CN_ERR_VALUE, "%s: %s must be in the range [0, %g], "
-                        "got %g", fn, scale == 1 ? "quantiles" : "percentiles",
-                        scale, bad);
+        return cn_error(CN_ERR_VALUE,
+                        "%s: %s must be in the range [0, %g], "
+                        "got %g",
+                        fn, scale == 1 ? "quantiles" : "percentiles", scale,
+                        bad);
       }
       qv[i] /= scale;
     }
@@ -165,9 +251,10 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
   int32_t nd = 0;
   int64_t shape[CN_MAX_DIMS];
   if (q) {
-    if (q->ndim + L.out_nd > CN_MAX_DIMS) st = cn_error(CN_ERR_VALUE,
-                                                        "%s: too many dims", fn);
-    for (int32_t d = 0; d < q->ndim; d++) shape[nd++] = q->shape[d];
+    if (q->ndim + L.out_nd > CN_MAX_DIMS)
+      st = cn_error(CN_ERR_VALUE, "%s: too many dims", fn);
+    for (int32_t d = 0; d < q->ndim; d++)
+      shape[nd++] = q->shape[d];
   }
   for (int32_t d = 0; d < L.out_nd && nd < CN_MAX_DIMS; d++)
     shape[nd++] = L.out_shape[d];
@@ -178,7 +265,8 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
   double *buf = NULL;
   if (st == CN_OK) {
     buf = malloc(sizeof(double) * (size_t)(L.len > 0 ? L.len : 1));
-    if (!buf) st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+    if (!buf)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   }
   if (st == CN_OK) {
     double *o = (double *)r->data;
@@ -186,19 +274,18 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
     for (int64_t lane = 0; lane < L.nlanes; lane++) {
       const double *x = src + lane * L.len;
       int64_t n = 0;
-      bool has_nan = false;
-      for (int64_t i = 0; i < L.len; i++) {
-        if (x[i] != x[i]) {
-          has_nan = true;
-          if (nan_skip) continue;
-        }
-        buf[n++] = x[i];
-      }
+      for (int64_t i = 0; i < L.len; i++)
+        n += x[i] == x[i];
+      bool has_nan = n < L.len;
       for (int64_t j = 0; j < nq; j++) {
         double v;
-        if ((has_nan && !nan_skip) || n == 0) v = NAN;
-        else if (!q) v = median1(buf, n);
-        else v = quantile1(buf, n, ((const double *)hq->data)[j], method);
+        if ((has_nan && !nan_skip) || n == 0)
+          v = NAN;
+        else if (!q)
+          v = median1(x, L.len, n, nan_skip, buf);
+        else
+          v = quantile1(x, L.len, n, ((const double *)hq->data)[j], method,
+                        nan_skip, buf);
         o[j * L.nlanes + lane] = v;
       }
     }
@@ -228,20 +315,21 @@ cn_status cn_nanmedian(cn_array *out, cn_array a, int32_t naxes,
                        "cn_nanmedian");
 }
 cn_status cn_percentile(cn_array *out, cn_array a, cn_array q, int32_t naxes,
-                        const int32_t *axes, int32_t method,
-                        int32_t keepdims) {
-  if (!q) return cn_error(CN_ERR_VALUE, "cn_percentile: argument 'q' is NULL");
+                        const int32_t *axes, int32_t method, int32_t keepdims) {
+  if (!q)
+    return cn_error(CN_ERR_VALUE, "cn_percentile: argument 'q' is NULL");
   return quantile_impl(out, a, q, 100, naxes, axes, method, keepdims, false,
                        "cn_percentile");
 }
 cn_status cn_quantile(cn_array *out, cn_array a, cn_array q, int32_t naxes,
                       const int32_t *axes, int32_t method, int32_t keepdims) {
-  if (!q) return cn_error(CN_ERR_VALUE, "cn_quantile: argument 'q' is NULL");
+  if (!q)
+    return cn_error(CN_ERR_VALUE, "cn_quantile: argument 'q' is NULL");
   return quantile_impl(out, a, q, 1, naxes, axes, method, keepdims, false,
                        "cn_quantile");
 }
-cn_status cn_nanpercentile(cn_array *out, cn_array a, cn_array q,
-                           int32_t naxes, const int32_t *axes, int32_t method,
+cn_status cn_nanpercentile(cn_array *out, cn_array a, cn_array q, int32_t naxes,
+                           const int32_t *axes, int32_t method,
                            int32_t keepdims) {
   if (!q)
     return cn_error(CN_ERR_VALUE, "cn_nanpercentile: argument 'q' is NULL");
@@ -251,7 +339,8 @@ cn_status cn_nanpercentile(cn_array *out, cn_array a, cn_array q,
 cn_status cn_nanquantile(cn_array *out, cn_array a, cn_array q, int32_t naxes,
                          const int32_t *axes, int32_t method,
                          int32_t keepdims) {
-  if (!q) return cn_error(CN_ERR_VALUE, "cn_nanquantile: argument 'q' is NULL");
+  if (!q)
+    return cn_error(CN_ERR_VALUE, "cn_nanquantile: argument 'q' is NULL");
   return quantile_impl(out, a, q, 1, naxes, axes, method, keepdims, true,
                        "cn_nanquantile");
 }

@@ -6,7 +6,8 @@
 cn_status cn_host_f64(cn_array_s **out, const cn_array_s *a) {
   cn_array_s *h = NULL;
   cn_status st = cn_to_host(&h, (cn_array)a);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   st = cn_as_contig(out, h, CN_FLOAT64);
   cn_array_release(h);
   return st;
@@ -15,18 +16,20 @@ cn_status cn_host_f64(cn_array_s **out, const cn_array_s *a) {
 cn_status cn_require_real(const cn_array_s *a, const char *fn,
                           const char *arg) {
   if (cn_is_complex(a->dtype))
-    return cn_error(CN_ERR_TYPE, "%s: argument '%s' has complex dtype %s, "
-                    "which is not supported", fn, arg, cn_dtype_name(a->dtype));
+    return cn_error(CN_ERR_TYPE,
+                    "%s: argument '%s' has complex dtype %s, "
+                    "which is not supported",
+                    fn, arg, cn_dtype_name(a->dtype));
   return CN_OK;
 }
 
 cn_status cn_lanes_make(cn_lanes *L, const cn_array_s *a, int32_t naxes,
-                        const int32_t *axes, int32_t keepdims,
-                        const char *fn) {
+                        const int32_t *axes, int32_t keepdims, const char *fn) {
   memset(L, 0, sizeof *L);
   uint64_t mask;
   cn_status st = cn_axes_mask(&mask, naxes, axes, a->ndim, fn);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   int32_t perm[CN_MAX_DIMS], np = 0;
   L->nlanes = 1;
   L->len = 1;
@@ -40,7 +43,8 @@ cn_status cn_lanes_make(cn_lanes *L, const cn_array_s *a, int32_t naxes,
     }
   if (keepdims) {
     for (int32_t d = 0; d < a->ndim; d++)
-      if (!(mask >> d & 1)) L->out_shape[d] = a->shape[d];
+      if (!(mask >> d & 1))
+        L->out_shape[d] = a->shape[d];
   }
   for (int32_t d = 0; d < a->ndim; d++)
     if (mask >> d & 1) {
@@ -49,7 +53,8 @@ cn_status cn_lanes_make(cn_lanes *L, const cn_array_s *a, int32_t naxes,
     }
   cn_array_s *pv = NULL;
   st = cn_permute_dims(&pv, (cn_array)a, a->ndim, perm);
-  if (st == CN_OK) st = cn_host_f64(&L->h, pv);
+  if (st == CN_OK)
+    st = cn_host_f64(&L->h, pv);
   cn_array_release(pv);
   return st;
 }
@@ -70,10 +75,12 @@ cn_status cn_result_to(cn_array *out, cn_array_s *h, const cn_array_s *like,
     c = h;
   }
   cn_array_release(h);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   st = cn_idx_to_device_of(&d, c, like);
   cn_array_release(c);
-  if (st != CN_OK) return st;
+  if (st != CN_OK)
+    return st;
   *out = d;
   return CN_OK;
 }

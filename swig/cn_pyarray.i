@@ -185,11 +185,49 @@ static void cnpy_tmp_free(cnpy_tmp *t) {
   Py_CLEAR(t->obj);
 }
 
+/* The operator slots never write their operands, so the weak scalar arrays
+ * they make are kept and reused (the last few): `a * 2.0` in a loop then
+ * costs no allocation. The GIL serialises access;
+ * every user takes its own reference, so eviction cannot free a handle
+ * still in use by the current call. */
+#define CNPY_WEAK_CACHE 32
+static struct {
+  cn_scalar s;
+  cn_array h;
+} cnpy_weak_cache[CNPY_WEAK_CACHE];
+
+static cn_status cnpy_weak_scalar(cn_array *out, cn_scalar s) {
+  uint64_t bits = 0;
+  memcpy(&bits, &s.re, sizeof bits);
+  uint64_t key = (uint64_t)s.i * 0x9E3779B97F4A7C15ull ^ bits ^
+                 ((uint64_t)s.kind << 56);
+  unsigned slot = (unsigned)((key ^ (key >> 29)) % CNPY_WEAK_CACHE);
+  if (cnpy_weak_cache[slot].h &&
+      memcmp(&cnpy_weak_cache[slot].s, &s, sizeof s) == 0) {
+    cn_status st = cn_array_retain(cnpy_weak_cache[slot].h);
+    if (st == CN_OK)
+      *out = cnpy_weak_cache[slot].h;
+    return st;
+  }
+  cn_array h = NULL;
+  cn_status st = cn_scalar_array(&h, s);
+  if (st != CN_OK)
+    return st;
+  if (cn_array_retain(h) == CN_OK) {
+    cn_array old = cnpy_weak_cache[slot].h;
+    cnpy_weak_cache[slot].s = s;
+    cnpy_weak_cache[slot].h = h;
+    cn_array_release(old);
+  }
+  *out = h;
+  return CN_OK;
+}
+
 /* Borrowed handle for an operand: an array as is, a Python scalar as a weak
  * scalar array, None as NULL when allowed, anything else through the
  * package's coerce hook (asarray). -1 with an exception set on failure. */
-static int cnpy_operand(PyObject *o, cn_array *out, cnpy_tmp *tmp,
-                        int allow_none) {
+static int cnpy_operand_(PyObject *o, cn_array *out, cnpy_tmp *tmp,
+                         int allow_none, int cached) {
   if (CNPY_CHECK(o)) {
     *out = CNPY_H(o);
     return 0;
@@ -203,7 +241,8 @@ static int cnpy_operand(PyObject *o, cn_array *out, cnpy_tmp *tmp,
   if (r < 0)
     return -1;
   if (r == 1) {
-    cn_status st = cn_scalar_array(&tmp->h, s);
+    cn_status st = cached ? cnpy_weak_scalar(&tmp->h, s)
+                          : cn_scalar_array(&tmp->h, s);
     if (st != CN_OK) {
       cnpy_raise(st);
       return -1;
@@ -229,6 +268,14 @@ static int cnpy_operand(PyObject *o, cn_array *out, cnpy_tmp *tmp,
   return 0;
 }
 
+/* Operands of the C ABI wrappers get fresh weak scalars: some functions
+ * write through inputs (cn_put's a), which must never reach a cached one.
+ * The operator slots below only read their operands and use the cache. */
+static int cnpy_operand(PyObject *o, cn_array *out, cnpy_tmp *tmp,
+                        int allow_none) {
+  return cnpy_operand_(o, out, tmp, allow_none, 0);
+}
+
 /* ---- number and comparison slots ---------------------------------------- */
 
 typedef cn_status (*cnpy_binary_fn)(cn_array *, cn_array, cn_array, cn_array);
@@ -241,7 +288,8 @@ static PyObject *cnpy_binary(cnpy_binary_fn fn, PyObject *a, PyObject *b,
   cnpy_tmp ta = {NULL, NULL}, tb = {NULL, NULL};
   cn_array ha = NULL, hb = NULL, res = NULL;
   PyObject *ret = NULL;
-  if (cnpy_operand(a, &ha, &ta, 0) < 0 || cnpy_operand(b, &hb, &tb, 0) < 0) {
+  if (cnpy_operand_(a, &ha, &ta, 0, 1) < 0 ||
+      cnpy_operand_(b, &hb, &tb, 0, 1) < 0) {
     if (PyErr_ExceptionMatches(PyExc_TypeError)) {
       PyErr_Clear();
       ret = Py_NewRef(Py_NotImplemented);

@@ -42,11 +42,29 @@
 %typemap(freearg) cn_array {
   cnpy_tmp_free(&tmp$argnum);
 }
-%typemap(in) cn_array dst (cnpy_tmp tmp = {NULL, NULL}) {
+/* An output array (NumPy's out=): an existing array or None, never a
+ * converted temporary (writes to it would be lost, and weak scalars are
+ * shared). */
+%typemap(in) cn_array dst {
+  if ($input == Py_None) {
+    $1 = NULL;
+  } else if (CNPY_CHECK($input)) {
+    $1 = CNPY_H($input);
+  } else {
+    PyErr_Format(PyExc_TypeError, "out must be a cunumpy array or None, "
+                 "not '%.100s'", Py_TYPE($input)->tp_name);
+    SWIG_fail;
+  }
+}
+%typemap(freearg) cn_array dst ""
+/* Optional inputs: None is NULL. */
+%typemap(in) cn_array optional_ (cnpy_tmp tmp = {NULL, NULL}) {
   if (cnpy_operand($input, &$1, &tmp, 1) < 0)
     SWIG_fail;
 }
-%typemap(in) cn_array dst_or_null = cn_array dst;
+%typemap(freearg) cn_array optional_ {
+  cnpy_tmp_free(&tmp$argnum);
+}
 
 %typemap(in, numinputs=0) cn_array * (cn_array tmp = NULL) {
   $1 = &tmp;
@@ -398,11 +416,8 @@ CNPY_OPAQUE(cn_event)
 /* ---- optional arrays and values ------------------------------------------ */
 
 /* Optional array arguments: None is NULL. */
-%typemap(in) cn_array sorter = cn_array dst;
-%typemap(in) cn_array weights = cn_array dst;
-%typemap(in) cn_array y = cn_array dst;
-%typemap(in) cn_array edges = cn_array dst;
-%typemap(in) cn_array p = cn_array dst;
+%apply cn_array optional_ { cn_array sorter, cn_array weights, cn_array y,
+                           cn_array edges, cn_array p };
 
 /* Optional doubles: None is NULL. */
 %typemap(in) const double *left (double v), const double *right (double v) {

@@ -49,8 +49,8 @@ inline Arr arange(int64_t n, std::vector<int64_t> shape,
                   cn_dtype dt = CN_FLOAT64) {
   Arr r, s;
   CN_REQUIRE_OK(cn_arange_int(r.out(), 0, n, 1, CN_INT64));
-  CN_REQUIRE_OK(cn_reshape(s.out(), r, (int32_t)shape.size(), shape.data(),
-                           CN_ORDER_C));
+  CN_REQUIRE_OK(
+      cn_reshape(s.out(), r, (int32_t)shape.size(), shape.data(), CN_ORDER_C));
   Arr t;
   CN_REQUIRE_OK(cn_astype(t.out(), s, dt, 1));
   return t;
@@ -93,9 +93,11 @@ inline Arr copy(cn_array a) {
 
 // Element-wise equality treating NaN == NaN.
 inline bool same(const std::vector<double> &a, const std::vector<double> &b) {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size())
+    return false;
   for (size_t i = 0; i < a.size(); i++)
-    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
+    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))))
+      return false;
   return true;
 }
 

@@ -267,6 +267,16 @@ TEST_CASE("cuda: devices, streams, events, pools and pinned memory (GPU)") {
   big = Arr();
   CN_REQUIRE_OK(cn_cuda_pool_free_all_blocks(-2));
 
+  // managed (unified) memory, opt-in
+  CN_REQUIRE_OK(cn_cuda_set_allocator(1));
+  Arr m, m2, mh;
+  CN_REQUIRE_OK(cn_to_device(m.out(), h, 0));
+  CN_REQUIRE_OK(cn_cuda_set_allocator(0));
+  CN_REQUIRE_OK(cn_add(m2.out(), m, m, nullptr));
+  CN_REQUIRE_OK(cn_to_host(mh.out(), m2));
+  REQUIRE(to_vec<float>(mh).back() == 2.0f);
+  m = Arr(); // freed with cudaFree, not the pool
+
   // pinned memory and its cache
   void *p = nullptr;
   CN_REQUIRE_OK(cn_pin_memory(&p, 100000));

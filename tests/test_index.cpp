@@ -11,14 +11,16 @@ TEST_CASE("take along an axis, flattened, modes, every dtype", "[index]") {
   REQUIRE(shape_of(r) == shp{3, 3});
   std::vector<double> want;
   for (int i = 0; i < 3; i++)
-    for (int j : {2, 3, 0}) want.push_back(i * 4 + j);
+    for (int j : {2, 3, 0})
+      want.push_back(i * 4 + j);
   REQUIRE(dvec(r) == want);
 
   CN_REQUIRE_OK(cn_take(r.out(), a, idx, 0, CN_INDEX_RAISE, nullptr));
   REQUIRE(shape_of(r) == shp{3, 4});
   want.clear();
   for (int i : {2, 2, 0})
-    for (int j = 0; j < 4; j++) want.push_back(i * 4 + j);
+    for (int j = 0; j < 4; j++)
+      want.push_back(i * 4 + j);
   REQUIRE(dvec(r) == want);
 
   Arr flat_idx = i64({11, 0, 5, 5}, {2, 2});
@@ -72,7 +74,8 @@ TEST_CASE("take on non-contiguous views and into dst", "[index]") {
   CN_REQUIRE_OK(cn_take(r.out(), f, idx, 1, 0, nullptr));
   std::vector<double> want;
   for (int i = 0; i < 4; i++)
-    for (int j : {0, 2}) want.push_back((2 - j) * 4 + (3 - i));
+    for (int j : {0, 2})
+      want.push_back((2 - j) * 4 + (3 - i));
   REQUIRE(dvec(r) == want);
 
   // dst receives the result (with a cast) and *out is dst
@@ -82,7 +85,8 @@ TEST_CASE("take on non-contiguous views and into dst", "[index]") {
   Arr r2;
   CN_REQUIRE_OK(cn_take(r2.out(), f, idx, 1, 0, dst));
   REQUIRE(r2.h == dst.h);
-  REQUIRE(to_vec<int32_t>(dst) == std::vector<int32_t>(want.begin(), want.end()));
+  REQUIRE(to_vec<int32_t>(dst) ==
+          std::vector<int32_t>(want.begin(), want.end()));
 
   // empty indices and empty arrays
   Arr e = i64({}, {0});
@@ -208,7 +212,8 @@ TEST_CASE("integer-array indexing of several axes", "[index]") {
   int is[3] = {0, 3, 3}, js[2] = {1, 4};
   for (int x = 0; x < 3; x++)
     for (int p = 0; p < 3; p++)
-      for (int q = 0; q < 2; q++) want.push_back(x * 20 + is[p] * 5 + js[q]);
+      for (int q = 0; q < 2; q++)
+        want.push_back(x * 20 + is[p] * 5 + js[q]);
   REQUIRE(dvec(r) == want);
 
   // first axes, on a non-contiguous (transposed) array that cannot merge
@@ -231,7 +236,8 @@ TEST_CASE("integer-array indexing of several axes", "[index]") {
   REQUIRE(shape_of(r) == shp{3, 5});
   want.clear();
   for (int flat : {0, 3, 8})
-    for (int z = 0; z < 5; z++) want.push_back(flat * 5 + z);
+    for (int z = 0; z < 5; z++)
+      want.push_back(flat * 5 + z);
   REQUIRE(dvec(r) == want);
 
   // errors
@@ -356,8 +362,9 @@ TEST_CASE("boolean masks: get and set", "[index]") {
   Arr im = i64({1, 0}, {2});
   CN_REQUIRE_ERR(cn_mask_get(&out, a, im), CN_ERR_TYPE, "must be bool");
   Arr wm = boolean({1, 0, 1}, {3});
-  CN_REQUIRE_ERR(cn_mask_get(&out, a, wm), CN_ERR_INDEX,
-                 "size of axis is 2 but size of corresponding boolean axis is 3");
+  CN_REQUIRE_ERR(
+      cn_mask_get(&out, a, wm), CN_ERR_INDEX,
+      "size of axis is 2 but size of corresponding boolean axis is 3");
   Arr before = copy(b);
   Arr wv = f64({1, 2}, {2});
   CN_REQUIRE_ERR(cn_mask_set(b, m, wv), CN_ERR_SHAPE, "broadcast");
@@ -405,12 +412,14 @@ TEST_CASE("nonzero, argwhere, flatnonzero, count_nonzero", "[index]") {
   REQUIRE(ivec(fz) == std::vector<int64_t>{1, 2});
   // large input takes the chunked parallel path
   std::vector<uint8_t> big(200000, 0);
-  for (size_t i = 0; i < big.size(); i += 7) big[i] = 1;
+  for (size_t i = 0; i < big.size(); i += 7)
+    big[i] = 1;
   Arr bb = boolean(big, {(int64_t)big.size()});
   CN_REQUIRE_OK(cn_flatnonzero(fz.out(), bb));
   auto got = ivec(fz);
   REQUIRE(got.size() == (big.size() + 6) / 7);
-  for (size_t k = 0; k < got.size(); k++) REQUIRE(got[k] == (int64_t)(7 * k));
+  for (size_t k = 0; k < got.size(); k++)
+    REQUIRE(got[k] == (int64_t)(7 * k));
   // 0-d
   cn_array z[1];
   CN_REQUIRE_ERR(cn_nonzero(z, 1, scalar_f(1)), CN_ERR_VALUE, "0d");

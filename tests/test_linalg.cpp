@@ -590,6 +590,11 @@ TEST_CASE("cholesky, qr, svd reconstruct their input", "[linalg][decomp]") {
           REQUIRE(rcv[i * n + j] == cld(0));
       CN_REQUIRE_OK(cn_linalg_qr(nullptr, rr.out(), a, CN_QR_R));
       REQUIRE(shape_of(rr) == std::vector<int64_t>{k, n});
+      require_close(vals(rr), vals(r), tol);
+      cn_array untouched = nullptr;
+      Arr rr2;
+      CN_REQUIRE_OK(cn_linalg_qr(&untouched, rr2.out(), a, CN_QR_R));
+      REQUIRE(untouched == nullptr);
       // SVD: full and reduced, and values only
       Arr U, S, V, Uf, Sf, Vf, S0;
       CN_REQUIRE_OK(cn_linalg_svd(U.out(), S.out(), V.out(), a, 0, 1));
@@ -627,6 +632,8 @@ TEST_CASE("cholesky, qr, svd reconstruct their input", "[linalg][decomp]") {
                  "mode");
   CN_REQUIRE_ERR(cn_linalg_svd(&out, &o2, nullptr, a, 0, 1), CN_ERR_VALUE,
                  "compute_uv");
+  CN_REQUIRE_ERR(cn_linalg_qr(nullptr, &o2, a, CN_QR_COMPLETE), CN_ERR_VALUE,
+                 "'q'");
   Arr v1 = rand_arr({3}, CN_FLOAT64, 1);
   CN_REQUIRE_ERR(cn_linalg_qr(&out, &o2, v1, CN_QR_REDUCED), CN_ERR_VALUE,
                  "at least 2");

@@ -25,20 +25,20 @@ TEST_CASE("concatenate and stack", "[manip]") {
   CN_REQUIRE_OK(cn_concatenate(r.out(), 2, tc, -1, CN_DTYPE_DEFAULT));
   REQUIRE(dvec(r) == std::vector<double>{0, 3, 0, 1, 4, 1, 2, 5, 2});
   cn_array out = nullptr;
-  CN_REQUIRE_ERR(cn_concatenate(&out, 2, ab, 1, CN_DTYPE_DEFAULT),
-                 CN_ERR_SHAPE, "along dimension 0");
+  CN_REQUIRE_ERR(cn_concatenate(&out, 2, ab, 1, CN_DTYPE_DEFAULT), CN_ERR_SHAPE,
+                 "along dimension 0");
   Arr v = arange(3, {3});
   cn_array av[2] = {a, v};
-  CN_REQUIRE_ERR(cn_concatenate(&out, 2, av, 0, CN_DTYPE_DEFAULT),
-                 CN_ERR_VALUE, "same number of dimensions");
-  CN_REQUIRE_ERR(cn_concatenate(&out, 0, av, 0, CN_DTYPE_DEFAULT),
-                 CN_ERR_VALUE, "at least one");
-  CN_REQUIRE_ERR(cn_concatenate(&out, 2, ab, 2, CN_DTYPE_DEFAULT),
-                 CN_ERR_INDEX, "axis 2");
+  CN_REQUIRE_ERR(cn_concatenate(&out, 2, av, 0, CN_DTYPE_DEFAULT), CN_ERR_VALUE,
+                 "same number of dimensions");
+  CN_REQUIRE_ERR(cn_concatenate(&out, 0, av, 0, CN_DTYPE_DEFAULT), CN_ERR_VALUE,
+                 "at least one");
+  CN_REQUIRE_ERR(cn_concatenate(&out, 2, ab, 2, CN_DTYPE_DEFAULT), CN_ERR_INDEX,
+                 "axis 2");
   Arr s0 = scalar_f(1);
   cn_array zz[1] = {s0};
-  CN_REQUIRE_ERR(cn_concatenate(&out, 1, zz, 0, CN_DTYPE_DEFAULT),
-                 CN_ERR_VALUE, "zero-dimensional");
+  CN_REQUIRE_ERR(cn_concatenate(&out, 1, zz, 0, CN_DTYPE_DEFAULT), CN_ERR_VALUE,
+                 "zero-dimensional");
   REQUIRE(out == nullptr);
 
   Arr x = arange(3, {3}), y = cast(arange(3, {3}), CN_INT64);
@@ -84,7 +84,8 @@ TEST_CASE("split family", "[manip]") {
   CN_REQUIRE_OK(cn_array_split(parts, 8, &n, a, 3, 0, nullptr, 0));
   REQUIRE(n == 3);
   std::vector<Arr> keep;
-  for (int i = 0; i < n; i++) keep.emplace_back(parts[i]);
+  for (int i = 0; i < n; i++)
+    keep.emplace_back(parts[i]);
   REQUIRE(dvec(keep[0]) == std::vector<double>{0, 1, 2, 3});
   REQUIRE(dvec(keep[1]) == std::vector<double>{4, 5, 6});
   REQUIRE(dvec(keep[2]) == std::vector<double>{7, 8, 9});
@@ -98,7 +99,8 @@ TEST_CASE("split family", "[manip]") {
   CN_REQUIRE_OK(cn_split(parts, 8, &n, a, 0, 3, idx, 0));
   REQUIRE(n == 4);
   keep.clear();
-  for (int i = 0; i < n; i++) keep.emplace_back(parts[i]);
+  for (int i = 0; i < n; i++)
+    keep.emplace_back(parts[i]);
   REQUIRE(dvec(keep[0]) == std::vector<double>{0, 1, 2});
   REQUIRE(dvec(keep[1]) == std::vector<double>{3, 4, 5, 6, 7});
   REQUIRE(dvec(keep[2]) == std::vector<double>{8, 9});
@@ -180,7 +182,8 @@ TEST_CASE("pad modes", "[manip]") {
           V{2, 1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3});
   REQUIRE(pad1("s", CN_PAD_SYMMETRIC, 5, 4) ==
           V{2, 3, 3, 2, 1, 1, 2, 3, 3, 2, 1, 1});
-  REQUIRE(pad1("w", CN_PAD_WRAP, 5, 4) == V{2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1});
+  REQUIRE(pad1("w", CN_PAD_WRAP, 5, 4) ==
+          V{2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1});
   Arr b = arange(6, {2, 3});
   Arr r;
   int64_t w[4] = {1, 2, 2, 1};
@@ -199,8 +202,7 @@ TEST_CASE("pad modes", "[manip]") {
   int64_t neg[4] = {0, -1, 0, 0};
   CN_REQUIRE_ERR(cn_pad(&out, b, neg, 0, cn_scalar_int(0)), CN_ERR_VALUE,
                  "negative");
-  CN_REQUIRE_ERR(cn_pad(&out, b, w, 9, cn_scalar_int(0)), CN_ERR_VALUE,
-                 "mode");
+  CN_REQUIRE_ERR(cn_pad(&out, b, w, 9, cn_scalar_int(0)), CN_ERR_VALUE, "mode");
   Arr e = arange(0, {0});
   int64_t w1[2] = {1, 1};
   CN_REQUIRE_ERR(cn_pad(&out, e, w1, CN_PAD_WRAP, cn_scalar_int(0)),

@@ -27,13 +27,15 @@ std::vector<double> draw(cn_status st, Arr &a) {
 
 double mean(const std::vector<double> &v) {
   long double s = 0;
-  for (double x : v) s += x;
+  for (double x : v)
+    s += x;
   return (double)(s / v.size());
 }
 double var(const std::vector<double> &v) {
   double m = mean(v);
   long double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
+  for (double x : v)
+    s += (x - m) * (x - m);
   return (double)(s / v.size());
 }
 // Kolmogorov-Smirnov statistic times sqrt(n) against cdf.
@@ -106,16 +108,19 @@ TEST_CASE("documented counter mapping, reproducibility, state", "[random]") {
   Rng r3(seed);
   CN_REQUIRE_OK(cn_random_standard_normal(p1.out(), r3, 1, &n1, CN_FLOAT64));
   CN_REQUIRE_OK(cn_random_standard_normal(p2.out(), r3, 1, &n1, CN_FLOAT64));
-  auto bv = to_vec<double>(big), v1 = to_vec<double>(p1), v2 = to_vec<double>(p2);
+  auto bv = to_vec<double>(big), v1 = to_vec<double>(p1),
+       v2 = to_vec<double>(p2);
   v1.insert(v1.end(), v2.begin(), v2.end());
   REQUIRE(bv == v1);
   // state restore replays
   Rng r4(1);
   CN_REQUIRE_OK(cn_rng_get_state(st, r4));
   Arr x1, x2;
-  CN_REQUIRE_OK(cn_random_integers(x1.out(), r4, 0, 100, 0, 1, &n1, CN_DTYPE_DEFAULT));
+  CN_REQUIRE_OK(
+      cn_random_integers(x1.out(), r4, 0, 100, 0, 1, &n1, CN_DTYPE_DEFAULT));
   CN_REQUIRE_OK(cn_rng_set_state(r4, st));
-  CN_REQUIRE_OK(cn_random_integers(x2.out(), r4, 0, 100, 0, 1, &n1, CN_DTYPE_DEFAULT));
+  CN_REQUIRE_OK(
+      cn_random_integers(x2.out(), r4, 0, 100, 0, 1, &n1, CN_DTYPE_DEFAULT));
   REQUIRE(ivec(x1) == ivec(x2));
   // spawn and jump give different, deterministic streams
   cn_rng kids[2];
@@ -155,8 +160,8 @@ TEST_CASE("documented counter mapping, reproducibility, state", "[random]") {
                  CN_ERR_VALUE, "p <= 1");
   CN_REQUIRE_ERR(cn_random_poisson(&out, r, -1, 1, &n, CN_INT64), CN_ERR_VALUE,
                  "lam");
-  CN_REQUIRE_ERR(cn_random_beta(&out, r, 0, 1, 1, &n, CN_FLOAT64),
-                 CN_ERR_VALUE, "> 0");
+  CN_REQUIRE_ERR(cn_random_beta(&out, r, 0, 1, 1, &n, CN_FLOAT64), CN_ERR_VALUE,
+                 "> 0");
   REQUIRE(out == nullptr);
 }
 
@@ -179,8 +184,9 @@ TEST_CASE("continuous distributions: moments and KS", "[random]") {
             return 0.5 * std::erfc(-(x - 1.5) / (2.0 * std::sqrt(2.0)));
           }) < KS_CRIT);
   auto zf = draw(cn_random_standard_normal(a.out(), r, 1, &n, CN_FLOAT32), a);
-  REQUIRE(ks(zf, [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }) <
-          KS_CRIT);
+  REQUIRE(ks(zf, [](double x) {
+            return 0.5 * std::erfc(-x / std::sqrt(2.0));
+          }) < KS_CRIT);
   auto e = draw(cn_random_exponential(a.out(), r, 3.0, 1, &n, CN_FLOAT64), a);
   REQUIRE(ks(e, [](double x) { return x < 0 ? 0 : 1 - std::exp(-x / 3); }) <
           KS_CRIT);
@@ -213,8 +219,8 @@ TEST_CASE("continuous distributions: moments and KS", "[random]") {
 }
 
 // Pearson chi-square statistic of observed counts against probabilities.
-static double chi2(const std::vector<int64_t> &obs, const std::vector<double> &p,
-                   int64_t n) {
+static double chi2(const std::vector<int64_t> &obs,
+                   const std::vector<double> &p, int64_t n) {
   double s = 0;
   for (size_t i = 0; i < obs.size(); i++) {
     double e = p[i] * n;
@@ -244,7 +250,8 @@ TEST_CASE("discrete distributions: chi-square and moments", "[random]") {
   CN_REQUIRE_OK(cn_random_integers(a.out(), r, 0, 2, 1, 1, &n, CN_UINT8));
   iv = ivec(a);
   std::vector<int64_t> c3(3, 0);
-  for (auto x : iv) c3[x]++;
+  for (auto x : iv)
+    c3[x]++;
   REQUIRE(chi2(c3, {1 / 3.0, 1 / 3.0, 1 / 3.0}, n) < 13.8);
   int64_t m = 3000000000ll;
   CN_REQUIRE_OK(cn_random_integers(a.out(), r, 0, m, 0, 1, &n, CN_INT64));
@@ -257,14 +264,16 @@ TEST_CASE("discrete distributions: chi-square and moments", "[random]") {
   }
   REQUIRE(chi2(c4, {0.25, 0.25, 0.25, 0.25}, n) < 16.3);
   // full int64 range: both signs, upper 3 bits uniform
-  CN_REQUIRE_OK(cn_random_integers(a.out(), r, INT64_MIN, INT64_MAX, 1, 1, &n,
-                                   CN_INT64));
+  CN_REQUIRE_OK(
+      cn_random_integers(a.out(), r, INT64_MIN, INT64_MAX, 1, 1, &n, CN_INT64));
   iv = ivec(a);
   std::vector<int64_t> c8(8, 0);
-  for (auto x : iv) c8[(uint64_t)x >> 61]++;
+  for (auto x : iv)
+    c8[(uint64_t)x >> 61]++;
   REQUIRE(chi2(c8, std::vector<double>(8, 0.125), n) < 24.3);
   // binomial, small n p (inversion) and large (BTRS)
-  for (auto np : std::vector<std::pair<int64_t, double>>{{20, 0.1}, {1000, 0.3}, {50, 0.9}}) {
+  for (auto np : std::vector<std::pair<int64_t, double>>{
+           {20, 0.1}, {1000, 0.3}, {50, 0.9}}) {
     CN_REQUIRE_OK(cn_random_binomial(a.out(), r, np.first, np.second, 1, &n,
                                      CN_DTYPE_DEFAULT));
     auto v = dvec(a);
@@ -279,11 +288,13 @@ TEST_CASE("discrete distributions: chi-square and moments", "[random]") {
   iv = ivec(a);
   std::vector<int64_t> cb(7, 0);
   std::vector<double> pb(7, 0);
-  for (auto x : iv) cb[std::min<int64_t>(x, 6)]++;
+  for (auto x : iv)
+    cb[std::min<int64_t>(x, 6)]++;
   double tail = 1;
   for (int k = 0; k < 6; k++) {
-    pb[k] = std::exp(std::lgamma(21) - std::lgamma(k + 1) - std::lgamma(21 - k) +
-                     k * std::log(0.1) + (20 - k) * std::log(0.9));
+    pb[k] =
+        std::exp(std::lgamma(21) - std::lgamma(k + 1) - std::lgamma(21 - k) +
+                 k * std::log(0.1) + (20 - k) * std::log(0.9));
     tail -= pb[k];
   }
   pb[6] = tail;
@@ -313,7 +324,8 @@ TEST_CASE("choice, permutation, shuffle", "[random]") {
   CN_REQUIRE_OK(cn_random_choice(a.out(), r, pop, 0, 1, &n, 1, p));
   auto cv = dvec(a);
   std::vector<int64_t> cnt(4, 0);
-  for (double x : cv) cnt[(int)(x / 10) - 1]++;
+  for (double x : cv)
+    cnt[(int)(x / 10) - 1]++;
   REQUIRE(cnt[1] == 0);
   REQUIRE(chi2({cnt[0], cnt[2], cnt[3]}, {0.1, 0.6, 0.3}, n) < 13.8);
   int64_t two[2] = {2, 1};
@@ -335,7 +347,8 @@ TEST_CASE("choice, permutation, shuffle", "[random]") {
   // uniform with replacement over 5
   CN_REQUIRE_OK(cn_random_choice(a.out(), r, nullptr, 5, 1, &n, 1, nullptr));
   std::vector<int64_t> c5(5, 0);
-  for (auto x : ivec(a)) c5[x]++;
+  for (auto x : ivec(a))
+    c5[x]++;
   REQUIRE(chi2(c5, std::vector<double>(5, 0.2), n) < 18.5);
 
   Arr perm;
@@ -343,7 +356,8 @@ TEST_CASE("choice, permutation, shuffle", "[random]") {
   auto pv = ivec(perm);
   std::vector<int64_t> sorted = pv;
   std::sort(sorted.begin(), sorted.end());
-  for (int i = 0; i < 1000; i++) REQUIRE(sorted[i] == i);
+  for (int i = 0; i < 1000; i++)
+    REQUIRE(sorted[i] == i);
   REQUIRE(pv != sorted);
   Arr m = arange(12, {4, 3});
   Arr before = copy(m);

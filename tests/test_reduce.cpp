@@ -17,9 +17,9 @@ namespace {
 using LD = long double;
 using CL = std::complex<long double>;
 
-const cn_dtype kAll[] = {CN_BOOL,    CN_INT8,    CN_INT16,     CN_INT32,
-                         CN_INT64,   CN_UINT8,   CN_UINT16,    CN_UINT32,
-                         CN_UINT64,  CN_FLOAT32, CN_FLOAT64,   CN_COMPLEX64,
+const cn_dtype kAll[] = {CN_BOOL,      CN_INT8,    CN_INT16,   CN_INT32,
+                         CN_INT64,     CN_UINT8,   CN_UINT16,  CN_UINT32,
+                         CN_UINT64,    CN_FLOAT32, CN_FLOAT64, CN_COMPLEX64,
                          CN_COMPLEX128};
 
 bool is_bool(cn_dtype d) { return d == CN_BOOL; }
@@ -38,21 +38,35 @@ bool single(cn_dtype d) { return d == CN_FLOAT32 || d == CN_COMPLEX64; }
 
 CL get_elem(const unsigned char *p, cn_dtype d) {
   switch (d) {
-  case CN_BOOL: return CL(*p != 0, 0);
-  case CN_INT8: return CL(*(const int8_t *)p, 0);
-  case CN_INT16: return CL(*(const int16_t *)p, 0);
-  case CN_INT32: return CL(*(const int32_t *)p, 0);
-  case CN_INT64: return CL(*(const int64_t *)p, 0);
-  case CN_UINT8: return CL(*(const uint8_t *)p, 0);
-  case CN_UINT16: return CL(*(const uint16_t *)p, 0);
-  case CN_UINT32: return CL(*(const uint32_t *)p, 0);
-  case CN_UINT64: return CL(*(const uint64_t *)p, 0);
-  case CN_FLOAT32: return CL(*(const float *)p, 0);
-  case CN_FLOAT64: return CL(*(const double *)p, 0);
-  case CN_COMPLEX64: return CL(((const float *)p)[0], ((const float *)p)[1]);
+  case CN_BOOL:
+    return CL(*p != 0, 0);
+  case CN_INT8:
+    return CL(*(const int8_t *)p, 0);
+  case CN_INT16:
+    return CL(*(const int16_t *)p, 0);
+  case CN_INT32:
+    return CL(*(const int32_t *)p, 0);
+  case CN_INT64:
+    return CL(*(const int64_t *)p, 0);
+  case CN_UINT8:
+    return CL(*(const uint8_t *)p, 0);
+  case CN_UINT16:
+    return CL(*(const uint16_t *)p, 0);
+  case CN_UINT32:
+    return CL(*(const uint32_t *)p, 0);
+  case CN_UINT64:
+    return CL(*(const uint64_t *)p, 0);
+  case CN_FLOAT32:
+    return CL(*(const float *)p, 0);
+  case CN_FLOAT64:
+    return CL(*(const double *)p, 0);
+  case CN_COMPLEX64:
+    return CL(((const float *)p)[0], ((const float *)p)[1]);
   case CN_COMPLEX128:
     return CL(((const double *)p)[0], ((const double *)p)[1]);
-  default: FAIL("bad dtype"); return CL();
+  default:
+    FAIL("bad dtype");
+    return CL();
   }
 }
 
@@ -63,17 +77,39 @@ void put_elem(unsigned char *p, cn_dtype d, CL v) {
   if (!std::isnan(r) && !std::isinf(r) && std::fabs(r) < 1.9e19L)
     bits = r < 0 ? (uint64_t)(int64_t)r : (uint64_t)r;
   switch (d) {
-  case CN_BOOL: *p = r != 0 || v.imag() != 0; break;
-  case CN_INT8: *(int8_t *)p = (int8_t)bits; break;
-  case CN_INT16: *(int16_t *)p = (int16_t)bits; break;
-  case CN_INT32: *(int32_t *)p = (int32_t)bits; break;
-  case CN_INT64: *(int64_t *)p = (int64_t)bits; break;
-  case CN_UINT8: *(uint8_t *)p = (uint8_t)bits; break;
-  case CN_UINT16: *(uint16_t *)p = (uint16_t)bits; break;
-  case CN_UINT32: *(uint32_t *)p = (uint32_t)bits; break;
-  case CN_UINT64: *(uint64_t *)p = bits; break;
-  case CN_FLOAT32: *(float *)p = (float)r; break;
-  case CN_FLOAT64: *(double *)p = (double)r; break;
+  case CN_BOOL:
+    *p = r != 0 || v.imag() != 0;
+    break;
+  case CN_INT8:
+    *(int8_t *)p = (int8_t)bits;
+    break;
+  case CN_INT16:
+    *(int16_t *)p = (int16_t)bits;
+    break;
+  case CN_INT32:
+    *(int32_t *)p = (int32_t)bits;
+    break;
+  case CN_INT64:
+    *(int64_t *)p = (int64_t)bits;
+    break;
+  case CN_UINT8:
+    *(uint8_t *)p = (uint8_t)bits;
+    break;
+  case CN_UINT16:
+    *(uint16_t *)p = (uint16_t)bits;
+    break;
+  case CN_UINT32:
+    *(uint32_t *)p = (uint32_t)bits;
+    break;
+  case CN_UINT64:
+    *(uint64_t *)p = bits;
+    break;
+  case CN_FLOAT32:
+    *(float *)p = (float)r;
+    break;
+  case CN_FLOAT64:
+    *(double *)p = (double)r;
+    break;
   case CN_COMPLEX64:
     ((float *)p)[0] = (float)r;
     ((float *)p)[1] = (float)v.imag();
@@ -82,7 +118,8 @@ void put_elem(unsigned char *p, cn_dtype d, CL v) {
     ((double *)p)[0] = (double)r;
     ((double *)p)[1] = (double)v.imag();
     break;
-  default: FAIL("bad dtype");
+  default:
+    FAIL("bad dtype");
   }
 }
 
@@ -152,14 +189,28 @@ bool lt(CL a, CL b) {
 // ---- the oracle ----------------------------------------------------------
 
 enum Op {
-  SUM, PROD, MEAN, MIN, MAX, ANY, ALL, NANSUM, NANPROD, NANMEAN, NANMIN,
-  NANMAX, VAR, STD, NANVAR, NANSTD
+  SUM,
+  PROD,
+  MEAN,
+  MIN,
+  MAX,
+  ANY,
+  ALL,
+  NANSUM,
+  NANPROD,
+  NANMEAN,
+  NANMIN,
+  NANMAX,
+  VAR,
+  STD,
+  NANVAR,
+  NANSTD
 };
 const char *op_name(Op op) {
-  static const char *n[] = {"sum",    "prod",    "mean",    "min",
-                            "max",    "any",     "all",     "nansum",
+  static const char *n[] = {"sum",     "prod",    "mean",   "min",
+                            "max",     "any",     "all",    "nansum",
                             "nanprod", "nanmean", "nanmin", "nanmax",
-                            "var",    "std",     "nanvar",  "nanstd"};
+                            "var",     "std",     "nanvar", "nanstd"};
   return n[op];
 }
 bool is_nan_op(Op op) {
@@ -180,12 +231,24 @@ cn_dtype real_of(cn_dtype d) {
 
 cn_dtype result_dtype(Op op, cn_dtype d) {
   switch (op) {
-  case SUM: case PROD: case NANSUM: case NANPROD: return wide(d);
-  case MEAN: case NANMEAN: return inexact(d) ? d : CN_FLOAT64;
-  case VAR: case STD: case NANVAR: case NANSTD:
+  case SUM:
+  case PROD:
+  case NANSUM:
+  case NANPROD:
+    return wide(d);
+  case MEAN:
+  case NANMEAN:
+    return inexact(d) ? d : CN_FLOAT64;
+  case VAR:
+  case STD:
+  case NANVAR:
+  case NANSTD:
     return real_of(inexact(d) ? d : CN_FLOAT64);
-  case ANY: case ALL: return CN_BOOL;
-  default: return d;
+  case ANY:
+  case ALL:
+    return CN_BOOL;
+  default:
+    return d;
   }
 }
 
@@ -208,7 +271,8 @@ CL oracle(Op op, std::vector<CL> g, cn_dtype d, double ddof) {
   }
   const bool integral = !inexact(d);
   switch (op) {
-  case SUM: case NANSUM: {
+  case SUM:
+  case NANSUM: {
     if (integral) {
       unsigned __int128 s = 0;
       for (auto x : g)
@@ -221,7 +285,8 @@ CL oracle(Op op, std::vector<CL> g, cn_dtype d, double ddof) {
       s += x;
     return s;
   }
-  case PROD: case NANPROD: {
+  case PROD:
+  case NANPROD: {
     if (integral) {
       uint64_t p = 1;
       for (auto x : g)
@@ -235,13 +300,17 @@ CL oracle(Op op, std::vector<CL> g, cn_dtype d, double ddof) {
                      : CL(p.real() * x.real(), 0);
     return p;
   }
-  case MEAN: case NANMEAN: {
+  case MEAN:
+  case NANMEAN: {
     CL s = 0;
     for (auto x : g)
       s += x;
     return g.empty() ? CL(nan, is_cplx(d) ? nan : 0) : s / (LD)g.size();
   }
-  case VAR: case STD: case NANVAR: case NANSTD: {
+  case VAR:
+  case STD:
+  case NANVAR:
+  case NANSTD: {
     CL m = 0;
     for (auto x : g)
       m += x;
@@ -255,7 +324,10 @@ CL oracle(Op op, std::vector<CL> g, cn_dtype d, double ddof) {
     LD v = s / den;
     return CL(op == STD || op == NANSTD ? std::sqrt(v) : v, 0);
   }
-  case MIN: case MAX: case NANMIN: case NANMAX: {
+  case MIN:
+  case MAX:
+  case NANMIN:
+  case NANMAX: {
     if (g.empty())
       return CL(nan, 0); // nanmin of an all-NaN slice
     CL best = g[0];
@@ -322,20 +394,34 @@ cn_status call(Op op, cn_array *out, cn_array a, int32_t naxes,
                const int32_t *axes, int32_t keepdims, cn_dtype dtype,
                cn_array dst, double ddof = 0) {
   switch (op) {
-  case SUM: return cn_sum(out, a, naxes, axes, keepdims, dtype, dst);
-  case PROD: return cn_prod(out, a, naxes, axes, keepdims, dtype, dst);
-  case MEAN: return cn_mean(out, a, naxes, axes, keepdims, dtype, dst);
-  case MIN: return cn_min(out, a, naxes, axes, keepdims, dtype, dst);
-  case MAX: return cn_max(out, a, naxes, axes, keepdims, dtype, dst);
-  case ANY: return cn_any(out, a, naxes, axes, keepdims, dtype, dst);
-  case ALL: return cn_all(out, a, naxes, axes, keepdims, dtype, dst);
-  case NANSUM: return cn_nansum(out, a, naxes, axes, keepdims, dtype, dst);
-  case NANPROD: return cn_nanprod(out, a, naxes, axes, keepdims, dtype, dst);
-  case NANMEAN: return cn_nanmean(out, a, naxes, axes, keepdims, dtype, dst);
-  case NANMIN: return cn_nanmin(out, a, naxes, axes, keepdims, dtype, dst);
-  case NANMAX: return cn_nanmax(out, a, naxes, axes, keepdims, dtype, dst);
-  case VAR: return cn_var(out, a, naxes, axes, keepdims, ddof, dtype, dst);
-  case STD: return cn_std(out, a, naxes, axes, keepdims, ddof, dtype, dst);
+  case SUM:
+    return cn_sum(out, a, naxes, axes, keepdims, dtype, dst);
+  case PROD:
+    return cn_prod(out, a, naxes, axes, keepdims, dtype, dst);
+  case MEAN:
+    return cn_mean(out, a, naxes, axes, keepdims, dtype, dst);
+  case MIN:
+    return cn_min(out, a, naxes, axes, keepdims, dtype, dst);
+  case MAX:
+    return cn_max(out, a, naxes, axes, keepdims, dtype, dst);
+  case ANY:
+    return cn_any(out, a, naxes, axes, keepdims, dtype, dst);
+  case ALL:
+    return cn_all(out, a, naxes, axes, keepdims, dtype, dst);
+  case NANSUM:
+    return cn_nansum(out, a, naxes, axes, keepdims, dtype, dst);
+  case NANPROD:
+    return cn_nanprod(out, a, naxes, axes, keepdims, dtype, dst);
+  case NANMEAN:
+    return cn_nanmean(out, a, naxes, axes, keepdims, dtype, dst);
+  case NANMIN:
+    return cn_nanmin(out, a, naxes, axes, keepdims, dtype, dst);
+  case NANMAX:
+    return cn_nanmax(out, a, naxes, axes, keepdims, dtype, dst);
+  case VAR:
+    return cn_var(out, a, naxes, axes, keepdims, ddof, dtype, dst);
+  case STD:
+    return cn_std(out, a, naxes, axes, keepdims, ddof, dtype, dst);
   case NANVAR:
     return cn_nanvar(out, a, naxes, axes, keepdims, ddof, dtype, dst);
   case NANSTD:
@@ -380,8 +466,8 @@ uint64_t mask_of(const std::vector<int32_t> &axes, int nd, bool all) {
 }
 
 // Runs op over axes (all when `all`) and compares with the oracle.
-void check_reduce(Op op, cn_array a, const std::vector<int32_t> &axes,
-                  bool all, bool keepdims, double ddof = 0,
+void check_reduce(Op op, cn_array a, const std::vector<int32_t> &axes, bool all,
+                  bool keepdims, double ddof = 0,
                   cn_dtype dtype = CN_DTYPE_DEFAULT, LD tol_scale = 1) {
   const cn_dtype d = dtype_of(a);
   const std::vector<int64_t> shape = shape_of(a);
@@ -409,9 +495,9 @@ void check_reduce(Op op, cn_array a, const std::vector<int32_t> &axes,
   }
 }
 
-const Op kValueOps[] = {SUM,    PROD,    MEAN,    MIN,    MAX,   ANY,
-                        ALL,    NANSUM,  NANPROD, NANMEAN, NANMIN, NANMAX,
-                        VAR,    STD,     NANVAR,  NANSTD};
+const Op kValueOps[] = {SUM, PROD,   MEAN,    MIN,     MAX,    ANY,
+                        ALL, NANSUM, NANPROD, NANMEAN, NANMIN, NANMAX,
+                        VAR, STD,    NANVAR,  NANSTD};
 
 // ---- arg and scan oracles ----------------------------------------------
 
@@ -419,10 +505,14 @@ enum ArgOp { ARGMIN, ARGMAX, NANARGMIN, NANARGMAX };
 cn_status call_arg(ArgOp op, cn_array *out, cn_array a, int32_t axis,
                    int32_t keepdims, cn_array dst) {
   switch (op) {
-  case ARGMIN: return cn_argmin(out, a, axis, keepdims, dst);
-  case ARGMAX: return cn_argmax(out, a, axis, keepdims, dst);
-  case NANARGMIN: return cn_nanargmin(out, a, axis, keepdims, dst);
-  case NANARGMAX: return cn_nanargmax(out, a, axis, keepdims, dst);
+  case ARGMIN:
+    return cn_argmin(out, a, axis, keepdims, dst);
+  case ARGMAX:
+    return cn_argmax(out, a, axis, keepdims, dst);
+  case NANARGMIN:
+    return cn_nanargmin(out, a, axis, keepdims, dst);
+  case NANARGMAX:
+    return cn_nanargmax(out, a, axis, keepdims, dst);
   }
   return CN_ERR_INTERNAL;
 }
@@ -482,9 +572,8 @@ void check_scan(bool sum, cn_array a, int32_t axis,
   else
     ax = axis < 0 ? axis + (int)shape.size() : axis;
   const cn_dtype rd = dtype == CN_DTYPE_DEFAULT ? wide(d) : dtype;
-  INFO((sum ? "cumsum" : "cumprod") << " dtype " << cn_dtype_name(d)
-                                    << " axis " << axis << " -> "
-                                    << cn_dtype_name(rd));
+  INFO((sum ? "cumsum" : "cumprod") << " dtype " << cn_dtype_name(d) << " axis "
+                                    << axis << " -> " << cn_dtype_name(rd));
   Arr r;
   CN_REQUIRE_OK(sum ? cn_cumsum(r.out(), a, axis, dtype, nullptr)
                     : cn_cumprod(r.out(), a, axis, dtype, nullptr));
@@ -516,8 +605,8 @@ void check_scan(bool sum, cn_array a, int32_t axis,
         }
         CL want;
         if (integral) {
-          uint64_t xb = x.real() < 0 ? (uint64_t)(int64_t)x.real()
-                                     : (uint64_t)x.real();
+          uint64_t xb =
+              x.real() < 0 ? (uint64_t)(int64_t)x.real() : (uint64_t)x.real();
           iacc = sum ? iacc + xb : iacc * xb;
           want = wrap_int(iacc, acc);
         } else {
@@ -553,8 +642,8 @@ std::vector<Arr> layouts(cn_dtype d) {
     Arr base = make(d, {6, 4, 5}, gen(d, 120, 3));
     Arr s, f;
     CN_REQUIRE_OK(cn_slice_axis(s.out(), base, 0, 0, 6, 2));
-    CN_REQUIRE_OK(cn_slice_axis(f.out(), s, 2, CN_SLICE_NONE, CN_SLICE_NONE,
-                                -1));
+    CN_REQUIRE_OK(
+        cn_slice_axis(f.out(), s, 2, CN_SLICE_NONE, CN_SLICE_NONE, -1));
     out.push_back(std::move(f));
   }
   // broadcast (stride 0) along axis 1
@@ -593,8 +682,8 @@ TEST_CASE("every reduction on every dtype, axis set and layout",
 }
 
 TEST_CASE("var and std with ddof", "[reduce][moments]") {
-  for (cn_dtype d : {CN_INT32, CN_FLOAT32, CN_FLOAT64, CN_COMPLEX64,
-                     CN_COMPLEX128}) {
+  for (cn_dtype d :
+       {CN_INT32, CN_FLOAT32, CN_FLOAT64, CN_COMPLEX64, CN_COMPLEX128}) {
     Arr a = make(d, {4, 6}, gen(d, 24, 5));
     for (double ddof : {0.0, 1.0, 2.5, 6.0, 7.0, -1.0}) {
       for (Op op : {VAR, STD, NANVAR, NANSTD}) {
@@ -620,29 +709,29 @@ TEST_CASE("accumulator dtypes and dtype overrides", "[reduce][dtype]") {
   // int8 sums wrap only when asked to accumulate in int8.
   Arr a = make(CN_INT8, {3}, {CL(100), CL(100), CL(100)});
   Arr r;
-  CN_REQUIRE_OK(cn_sum(r.out(), a, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
-                       nullptr));
+  CN_REQUIRE_OK(
+      cn_sum(r.out(), a, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr));
   REQUIRE(dtype_of(r) == CN_INT64);
   REQUIRE(values(r)[0].real() == 300);
   CN_REQUIRE_OK(cn_sum(r.out(), a, CN_ALL_AXES, nullptr, 0, CN_INT8, nullptr));
   REQUIRE(dtype_of(r) == CN_INT8);
   REQUIRE(values(r)[0].real() == (int8_t)300);
-  CN_REQUIRE_OK(cn_sum(r.out(), a, CN_ALL_AXES, nullptr, 0, CN_FLOAT32,
-                       nullptr));
+  CN_REQUIRE_OK(
+      cn_sum(r.out(), a, CN_ALL_AXES, nullptr, 0, CN_FLOAT32, nullptr));
   REQUIRE(dtype_of(r) == CN_FLOAT32);
   REQUIRE(values(r)[0].real() == 300);
-  CN_REQUIRE_OK(cn_prod(r.out(), a, CN_ALL_AXES, nullptr, 0, CN_INT16,
-                        nullptr));
+  CN_REQUIRE_OK(
+      cn_prod(r.out(), a, CN_ALL_AXES, nullptr, 0, CN_INT16, nullptr));
   REQUIRE(values(r)[0].real() == (int16_t)1000000);
   // uint8 -> uint64; bool -> int64 counts; bool with dtype bool is "any".
   Arr u = make(CN_UINT8, {2}, {CL(255), CL(255)});
-  CN_REQUIRE_OK(cn_sum(r.out(), u, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
-                       nullptr));
+  CN_REQUIRE_OK(
+      cn_sum(r.out(), u, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr));
   REQUIRE(dtype_of(r) == CN_UINT64);
   REQUIRE(values(r)[0].real() == 510);
   Arr b = make(CN_BOOL, {300}, std::vector<CL>(300, CL(1)));
-  CN_REQUIRE_OK(cn_sum(r.out(), b, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
-                       nullptr));
+  CN_REQUIRE_OK(
+      cn_sum(r.out(), b, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr));
   REQUIRE(dtype_of(r) == CN_INT64);
   REQUIRE(values(r)[0].real() == 300);
   CN_REQUIRE_OK(cn_sum(r.out(), b, CN_ALL_AXES, nullptr, 0, CN_BOOL, nullptr));
@@ -650,11 +739,11 @@ TEST_CASE("accumulator dtypes and dtype overrides", "[reduce][dtype]") {
   REQUIRE(values(r)[0].real() == 1);
   // float sums keep float32; a float64 accumulator is used when asked.
   Arr f = make(CN_FLOAT32, {3}, {CL(1e8), CL(1), CL(-1e8)});
-  CN_REQUIRE_OK(cn_sum(r.out(), f, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
-                       nullptr));
+  CN_REQUIRE_OK(
+      cn_sum(r.out(), f, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr));
   REQUIRE(dtype_of(r) == CN_FLOAT32);
-  CN_REQUIRE_OK(cn_sum(r.out(), f, CN_ALL_AXES, nullptr, 0, CN_FLOAT64,
-                       nullptr));
+  CN_REQUIRE_OK(
+      cn_sum(r.out(), f, CN_ALL_AXES, nullptr, 0, CN_FLOAT64, nullptr));
   REQUIRE(dtype_of(r) == CN_FLOAT64);
   REQUIRE(values(r)[0].real() == 1);
   // float -> int sums cast each element first (truncation), as NumPy.
@@ -664,32 +753,31 @@ TEST_CASE("accumulator dtypes and dtype overrides", "[reduce][dtype]") {
   REQUIRE(values(r)[0].real() == 3);
   // mean: integers -> float64, explicit float32, complex keeps complex.
   Arr i = make(CN_INT64, {3}, {CL(1), CL(2), CL(4)});
-  CN_REQUIRE_OK(cn_mean(r.out(), i, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
-                        nullptr));
+  CN_REQUIRE_OK(
+      cn_mean(r.out(), i, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr));
   REQUIRE(dtype_of(r) == CN_FLOAT64);
   check_val(values(r)[0], CL(7.0L / 3), CN_FLOAT64);
-  CN_REQUIRE_OK(cn_mean(r.out(), i, CN_ALL_AXES, nullptr, 0, CN_FLOAT32,
-                        nullptr));
+  CN_REQUIRE_OK(
+      cn_mean(r.out(), i, CN_ALL_AXES, nullptr, 0, CN_FLOAT32, nullptr));
   REQUIRE(dtype_of(r) == CN_FLOAT32);
   check_val(values(r)[0], CL(7.0L / 3), CN_FLOAT32);
   // var of complex is real; of float32 with a float64 dtype is float64.
   Arr c = make(CN_COMPLEX64, {2}, {CL(0, 1), CL(0, -1)});
-  CN_REQUIRE_OK(cn_var(r.out(), c, CN_ALL_AXES, nullptr, 0, 0,
-                       CN_DTYPE_DEFAULT, nullptr));
+  CN_REQUIRE_OK(cn_var(r.out(), c, CN_ALL_AXES, nullptr, 0, 0, CN_DTYPE_DEFAULT,
+                       nullptr));
   REQUIRE(dtype_of(r) == CN_FLOAT32);
   REQUIRE(values(r)[0].real() == 1);
-  CN_REQUIRE_OK(cn_std(r.out(), c, CN_ALL_AXES, nullptr, 0, 0, CN_COMPLEX128,
-                       nullptr));
+  CN_REQUIRE_OK(
+      cn_std(r.out(), c, CN_ALL_AXES, nullptr, 0, 0, CN_COMPLEX128, nullptr));
   REQUIRE(dtype_of(r) == CN_FLOAT64);
   REQUIRE(values(r)[0].real() == 1);
   // min/max with a dtype give the extreme converted.
-  CN_REQUIRE_OK(cn_max(r.out(), g, CN_ALL_AXES, nullptr, 0, CN_FLOAT32,
-                       nullptr));
+  CN_REQUIRE_OK(
+      cn_max(r.out(), g, CN_ALL_AXES, nullptr, 0, CN_FLOAT32, nullptr));
   REQUIRE(dtype_of(r) == CN_FLOAT32);
   REQUIRE(values(r)[0].real() == 2.75);
   // any/all ignore dtype and give bool
-  CN_REQUIRE_OK(cn_any(r.out(), g, CN_ALL_AXES, nullptr, 0, CN_INT32,
-                       nullptr));
+  CN_REQUIRE_OK(cn_any(r.out(), g, CN_ALL_AXES, nullptr, 0, CN_INT32, nullptr));
   REQUIRE(dtype_of(r) == CN_BOOL);
 }
 
@@ -698,31 +786,31 @@ TEST_CASE("empty reductions and zero-size axes", "[reduce][empty]") {
     INFO(cn_dtype_name(d));
     Arr e = make(d, {0}, {});
     Arr r;
-    CN_REQUIRE_OK(cn_sum(r.out(), e, CN_ALL_AXES, nullptr, 0,
-                         CN_DTYPE_DEFAULT, nullptr));
+    CN_REQUIRE_OK(
+        cn_sum(r.out(), e, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr));
     REQUIRE(shape_of(r).empty());
     REQUIRE(values(r)[0] == CL(0));
-    CN_REQUIRE_OK(cn_prod(r.out(), e, CN_ALL_AXES, nullptr, 0,
-                          CN_DTYPE_DEFAULT, nullptr));
+    CN_REQUIRE_OK(cn_prod(r.out(), e, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
+                          nullptr));
     REQUIRE(values(r)[0] == CL(1));
-    CN_REQUIRE_OK(cn_any(r.out(), e, CN_ALL_AXES, nullptr, 0,
-                         CN_DTYPE_DEFAULT, nullptr));
+    CN_REQUIRE_OK(
+        cn_any(r.out(), e, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr));
     REQUIRE(values(r)[0] == CL(0));
-    CN_REQUIRE_OK(cn_all(r.out(), e, CN_ALL_AXES, nullptr, 0,
-                         CN_DTYPE_DEFAULT, nullptr));
+    CN_REQUIRE_OK(
+        cn_all(r.out(), e, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr));
     REQUIRE(values(r)[0] == CL(1));
-    CN_REQUIRE_OK(cn_mean(r.out(), e, CN_ALL_AXES, nullptr, 0,
-                          CN_DTYPE_DEFAULT, nullptr));
+    CN_REQUIRE_OK(cn_mean(r.out(), e, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
+                          nullptr));
     REQUIRE(std::isnan(values(r)[0].real()));
     CN_REQUIRE_OK(cn_var(r.out(), e, CN_ALL_AXES, nullptr, 0, 0,
                          CN_DTYPE_DEFAULT, nullptr));
     REQUIRE(std::isnan(values(r)[0].real()));
     r.out();
-    CN_REQUIRE_ERR(cn_min(r.out(), e, CN_ALL_AXES, nullptr, 0,
-                          CN_DTYPE_DEFAULT, nullptr),
-                   CN_ERR_VALUE,
-                   "zero-size array to reduction operation minimum which has "
-                   "no identity");
+    CN_REQUIRE_ERR(
+        cn_min(r.out(), e, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr),
+        CN_ERR_VALUE,
+        "zero-size array to reduction operation minimum which has "
+        "no identity");
     REQUIRE(r.h == nullptr);
     CN_REQUIRE_ERR(cn_nanmax(r.out(), e, CN_ALL_AXES, nullptr, 0,
                              CN_DTYPE_DEFAULT, nullptr),
@@ -772,8 +860,8 @@ TEST_CASE("0-d inputs", "[reduce][0d]") {
     REQUIRE(shape_of(r).empty());
     check_val(values(r)[0], oracle(op, {CL(2.5)}, CN_FLOAT64, 0),
               real_of(result_dtype(op, CN_FLOAT64)));
-    CN_REQUIRE_OK(call(op, r.out(), s, 0, nullptr, 1, CN_DTYPE_DEFAULT,
-                       nullptr));
+    CN_REQUIRE_OK(
+        call(op, r.out(), s, 0, nullptr, 1, CN_DTYPE_DEFAULT, nullptr));
     REQUIRE(shape_of(r).empty());
   }
   CN_REQUIRE_OK(cn_argmax(r.out(), s, CN_AXIS_NONE, 0, nullptr));
@@ -797,11 +885,11 @@ TEST_CASE("NaN, inf and signed zero", "[reduce][nan]") {
   for (cn_dtype d : {CN_FLOAT32, CN_FLOAT64, CN_COMPLEX64, CN_COMPLEX128}) {
     INFO(cn_dtype_name(d));
     // rows: no NaN; one NaN; all NaN; infinities; NaN only in imag
-    std::vector<CL> v = {CL(1),   CL(-2),  CL(3),   CL(0.5),  CL(-0.0),
-                         CL(1),   CL(nan), CL(-5),  CL(7),    CL(2),
-                         CL(nan), CL(nan), CL(nan), CL(nan),  CL(nan),
-                         CL(inf), CL(-inf), CL(2),  CL(-inf), CL(inf),
-                         CL(4, 0), CL(3, nan), CL(1), CL(1, 1), CL(1, -1)};
+    std::vector<CL> v = {CL(1),    CL(-2),     CL(3),   CL(0.5),  CL(-0.0),
+                         CL(1),    CL(nan),    CL(-5),  CL(7),    CL(2),
+                         CL(nan),  CL(nan),    CL(nan), CL(nan),  CL(nan),
+                         CL(inf),  CL(-inf),   CL(2),   CL(-inf), CL(inf),
+                         CL(4, 0), CL(3, nan), CL(1),   CL(1, 1), CL(1, -1)};
     if (!is_cplx(d))
       v[21] = CL(3);
     Arr a = make(d, {5, 5}, v);
@@ -891,7 +979,8 @@ TEST_CASE("cumsum and cumprod", "[reduce][scan]") {
   Arr b = make(CN_BOOL, {4}, {CL(0), CL(1), CL(0), CL(1)});
   check_scan(true, b, 0, CN_BOOL);
   check_scan(true, b, 0);
-  Arr f = make(CN_FLOAT64, {3, 2}, {CL(1.5), CL(2), CL(3), CL(4), CL(5), CL(6)});
+  Arr f =
+      make(CN_FLOAT64, {3, 2}, {CL(1.5), CL(2), CL(3), CL(4), CL(5), CL(6)});
   check_scan(true, f, 1, CN_FLOAT32);
   check_scan(false, f, 0, CN_COMPLEX64);
 }
@@ -943,8 +1032,8 @@ TEST_CASE("dst receives the result", "[reduce][dst]") {
       cn_std(wstd.out(), a, 1, &ax1, 0, 1.0, CN_DTYPE_DEFAULT, nullptr));
   REQUIRE(values(dst) == values(wstd));
   Arr di;
-  CN_REQUIRE_OK(cn_zeros(di.out(), 1, std::vector<int64_t>{3}.data(),
-                         CN_INT64, CN_ORDER_C));
+  CN_REQUIRE_OK(cn_zeros(di.out(), 1, std::vector<int64_t>{3}.data(), CN_INT64,
+                         CN_ORDER_C));
   CN_REQUIRE_OK(cn_argmax(r.out(), a, 1, 0, di));
   Arr wam;
   CN_REQUIRE_OK(cn_argmax(wam.out(), a, 1, 0, nullptr));
@@ -955,8 +1044,8 @@ TEST_CASE("dst receives the result", "[reduce][dst]") {
   CN_REQUIRE_OK(cn_cumsum(r.out(), a, CN_AXIS_NONE, CN_DTYPE_DEFAULT, dc));
   REQUIRE(r.h == dc.h);
   Arr wcs;
-  CN_REQUIRE_OK(cn_cumsum(wcs.out(), a, CN_AXIS_NONE, CN_DTYPE_DEFAULT,
-                          nullptr));
+  CN_REQUIRE_OK(
+      cn_cumsum(wcs.out(), a, CN_AXIS_NONE, CN_DTYPE_DEFAULT, nullptr));
   auto cv = values(dc), cw = values(wcs);
   for (int i = 0; i < 12; i++)
     check_val(cv[i], cw[i], CN_FLOAT32);
@@ -968,8 +1057,8 @@ TEST_CASE("dst receives the result", "[reduce][dst]") {
   Arr before = make(CN_FLOAT64, {3, 4}, values(self));
   CN_REQUIRE_OK(cn_sum(r.out(), self, 1, &ax1, 0, CN_DTYPE_DEFAULT, col));
   Arr wsum;
-  CN_REQUIRE_OK(cn_sum(wsum.out(), before, 1, &ax1, 0, CN_DTYPE_DEFAULT,
-                       nullptr));
+  CN_REQUIRE_OK(
+      cn_sum(wsum.out(), before, 1, &ax1, 0, CN_DTYPE_DEFAULT, nullptr));
   REQUIRE(values(col) == values(wsum));
 }
 
@@ -978,8 +1067,8 @@ TEST_CASE("summation accuracy", "[reduce][accuracy]") {
   Arr ones;
   CN_REQUIRE_OK(cn_ones(ones.out(), 1, &n, CN_FLOAT32, CN_ORDER_C));
   Arr r;
-  CN_REQUIRE_OK(cn_sum(r.out(), ones, CN_ALL_AXES, nullptr, 0,
-                       CN_DTYPE_DEFAULT, nullptr));
+  CN_REQUIRE_OK(cn_sum(r.out(), ones, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
+                       nullptr));
   REQUIRE(dtype_of(r) == CN_FLOAT32);
   REQUIRE(values(r)[0].real() == 1e7L);
   // random float32 values: relative error <= 1e-5 against a float64 sum
@@ -992,21 +1081,21 @@ TEST_CASE("summation accuracy", "[reduce][accuracy]") {
     ref += x;
   }
   Arr a;
-  CN_REQUIRE_OK(cn_from_host(a.out(), v.data(), 0, n * 4, 1, &n, nullptr,
-                             CN_FLOAT32));
-  CN_REQUIRE_OK(cn_sum(r.out(), a, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
-                       nullptr));
+  CN_REQUIRE_OK(
+      cn_from_host(a.out(), v.data(), 0, n * 4, 1, &n, nullptr, CN_FLOAT32));
+  CN_REQUIRE_OK(
+      cn_sum(r.out(), a, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr));
   LD got = values(r)[0].real();
   REQUIRE(std::fabs(got - ref) / ref <= 1e-5L);
-  CN_REQUIRE_OK(cn_mean(r.out(), a, CN_ALL_AXES, nullptr, 0,
-                        CN_DTYPE_DEFAULT, nullptr));
+  CN_REQUIRE_OK(
+      cn_mean(r.out(), a, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr));
   REQUIRE(std::fabs(values(r)[0].real() - ref / n) / (ref / n) <= 1e-5L);
   // the same values as (n/2, 2): sums over the outer axis (row mode) and
   // the inner axis are as accurate
   int64_t shp[2] = {n / 2, 2};
   Arr m;
-  CN_REQUIRE_OK(cn_from_host(m.out(), v.data(), 0, n * 4, 2, shp, nullptr,
-                             CN_FLOAT32));
+  CN_REQUIRE_OK(
+      cn_from_host(m.out(), v.data(), 0, n * 4, 2, shp, nullptr, CN_FLOAT32));
   int32_t ax0 = 0;
   CN_REQUIRE_OK(cn_sum(r.out(), m, 1, &ax0, 0, CN_DTYPE_DEFAULT, nullptr));
   auto cols = values(r);
@@ -1031,18 +1120,18 @@ TEST_CASE("summation accuracy", "[reduce][accuracy]") {
   var /= w.size();
   int64_t wn = (int64_t)w.size();
   Arr b;
-  CN_REQUIRE_OK(cn_from_host(b.out(), w.data(), 0, wn * 4, 1, &wn, nullptr,
-                             CN_FLOAT32));
-  CN_REQUIRE_OK(cn_var(r.out(), b, CN_ALL_AXES, nullptr, 0, 0,
-                       CN_DTYPE_DEFAULT, nullptr));
+  CN_REQUIRE_OK(
+      cn_from_host(b.out(), w.data(), 0, wn * 4, 1, &wn, nullptr, CN_FLOAT32));
+  CN_REQUIRE_OK(cn_var(r.out(), b, CN_ALL_AXES, nullptr, 0, 0, CN_DTYPE_DEFAULT,
+                       nullptr));
   REQUIRE(std::fabs(values(r)[0].real() - var) / var <= 1e-3L);
 }
 
 TEST_CASE("large inputs take the parallel paths", "[reduce][parallel]") {
   // sizes above the threading threshold, for every strategy: one output
   // (split), many outputs (per output), outer axis (rows), and scans.
-  for (cn_dtype d : {CN_FLOAT64, CN_FLOAT32, CN_INT32, CN_COMPLEX128,
-                     CN_UINT8}) {
+  for (cn_dtype d :
+       {CN_FLOAT64, CN_FLOAT32, CN_INT32, CN_COMPLEX128, CN_UINT8}) {
     INFO(cn_dtype_name(d));
     Arr a = make(d, {400, 700}, gen(d, 280000, 9));
     for (Op op : {SUM, MEAN, MIN, MAX, NANMAX, VAR, NANSTD, ANY, PROD}) {
@@ -1101,19 +1190,18 @@ TEST_CASE("reduction argument errors", "[reduce][errors]") {
                    CN_ERR_VALUE, "repeated axis");
     CN_REQUIRE_ERR(call(op, &out, a, 1, nullptr, 0, CN_DTYPE_DEFAULT, nullptr),
                    CN_ERR_VALUE, "naxes");
-    CN_REQUIRE_ERR(call(op, &out, a, -5, nullptr, 0, CN_DTYPE_DEFAULT,
-                        nullptr),
+    CN_REQUIRE_ERR(call(op, &out, a, -5, nullptr, 0, CN_DTYPE_DEFAULT, nullptr),
                    CN_ERR_VALUE, "naxes");
     CN_REQUIRE_ERR(call(op, &out, nullptr, CN_ALL_AXES, nullptr, 0,
                         CN_DTYPE_DEFAULT, nullptr),
-                   CN_ERR_VALUE, std::string("cn_") + op_name(op) +
-                                     ": argument 'a' is NULL");
+                   CN_ERR_VALUE,
+                   std::string("cn_") + op_name(op) + ": argument 'a' is NULL");
     CN_REQUIRE_ERR(call(op, nullptr, a, CN_ALL_AXES, nullptr, 0,
                         CN_DTYPE_DEFAULT, nullptr),
                    CN_ERR_VALUE, "output pointer is NULL");
-    CN_REQUIRE_ERR(call(op, &out, a, CN_ALL_AXES, nullptr, 0, (cn_dtype)12345,
-                        nullptr),
-                   CN_ERR_TYPE, "argument 'dtype'");
+    CN_REQUIRE_ERR(
+        call(op, &out, a, CN_ALL_AXES, nullptr, 0, (cn_dtype)12345, nullptr),
+        CN_ERR_TYPE, "argument 'dtype'");
     // dst: wrong shape, read-only, wrong kind, released
     Arr d2;
     CN_REQUIRE_OK(cn_zeros(d2.out(), 1, std::vector<int64_t>{2}.data(),
@@ -1145,9 +1233,9 @@ TEST_CASE("reduction argument errors", "[reduce][errors]") {
     cn_array_release(g);
     CN_REQUIRE_ERR(call(op, &out, a, 1, &ax0, 0, CN_DTYPE_DEFAULT, g),
                    CN_ERR_VALUE, "argument 'dst' is a released");
-    CN_REQUIRE_ERR(call(op, &out, g, CN_ALL_AXES, nullptr, 0,
-                        CN_DTYPE_DEFAULT, nullptr),
-                   CN_ERR_VALUE, "argument 'a' is a released");
+    CN_REQUIRE_ERR(
+        call(op, &out, g, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr),
+        CN_ERR_VALUE, "argument 'a' is a released");
     REQUIRE(out == sentinel);
     REQUIRE(values(a) == before);
     REQUIRE(values(d3) == std::vector<CL>(3, CL(0)));
@@ -1156,12 +1244,11 @@ TEST_CASE("reduction argument errors", "[reduce][errors]") {
   Arr i = make(CN_INT32, {3}, {CL(1), CL(2), CL(3)});
   CN_REQUIRE_ERR(cn_mean(&out, i, CN_ALL_AXES, nullptr, 0, CN_INT32, nullptr),
                  CN_ERR_TYPE, "float or complex");
-  CN_REQUIRE_ERR(cn_std(&out, i, CN_ALL_AXES, nullptr, 0, 0, CN_INT64,
-                        nullptr),
+  CN_REQUIRE_ERR(cn_std(&out, i, CN_ALL_AXES, nullptr, 0, 0, CN_INT64, nullptr),
                  CN_ERR_TYPE, "float or complex");
-  CN_REQUIRE_ERR(cn_var(&out, a, CN_ALL_AXES, nullptr, 0, NAN,
-                        CN_DTYPE_DEFAULT, nullptr),
-                 CN_ERR_VALUE, "argument 'ddof' is nan");
+  CN_REQUIRE_ERR(
+      cn_var(&out, a, CN_ALL_AXES, nullptr, 0, NAN, CN_DTYPE_DEFAULT, nullptr),
+      CN_ERR_VALUE, "argument 'ddof' is nan");
   REQUIRE(out == sentinel);
 }
 
@@ -1180,8 +1267,8 @@ TEST_CASE("arg and scan argument errors", "[reduce][errors]") {
     CN_REQUIRE_ERR(call_arg(op, nullptr, a, 0, 0, nullptr), CN_ERR_VALUE,
                    "output pointer");
     Arr df, d2;
-    CN_REQUIRE_OK(cn_zeros(df.out(), 1, std::vector<int64_t>{3}.data(),
-                           CN_BOOL, CN_ORDER_C));
+    CN_REQUIRE_OK(cn_zeros(df.out(), 1, std::vector<int64_t>{3}.data(), CN_BOOL,
+                           CN_ORDER_C));
     CN_REQUIRE_ERR(call_arg(op, &out, a, 0, 0, df), CN_ERR_TYPE, "same_kind");
     CN_REQUIRE_OK(cn_zeros(d2.out(), 1, std::vector<int64_t>{2}.data(),
                            CN_INT64, CN_ORDER_C));

@@ -10,22 +10,28 @@ using namespace i4;
 
 // NumPy's order on doubles: NaN last, -0.0 == 0.0.
 static bool np_less(double a, double b) {
-  if (std::isnan(a)) return false;
-  if (std::isnan(b)) return true;
+  if (std::isnan(a))
+    return false;
+  if (std::isnan(b))
+    return true;
   return a < b;
 }
 
 TEST_CASE("sort and argsort of every real dtype, stable, NaN last", "[sort]") {
   std::mt19937_64 g(42);
   for (cn_dtype dt : all_dtypes()) {
-    if (is_complex(dt)) continue;
+    if (is_complex(dt))
+      continue;
     INFO(cn_dtype_name(dt));
     for (int64_t n : {0, 1, 5, 47, 48, 49, 1000, 70000}) {
       std::vector<double> v(n);
       bool uns = dt == CN_BOOL || dt == CN_UINT8 || dt == CN_UINT16 ||
                  dt == CN_UINT32 || dt == CN_UINT64;
-      for (auto &x : v) x = (double)(int64_t)(g() % 200) - (uns ? 0 : 100);
-      if (dt == CN_BOOL) for (auto &x : v) x = x != 0 ? 1 : 0;
+      for (auto &x : v)
+        x = (double)(int64_t)(g() % 200) - (uns ? 0 : 100);
+      if (dt == CN_BOOL)
+        for (auto &x : v)
+          x = x != 0 ? 1 : 0;
       Arr a = cast(f64(v, {n}), dt);
       std::vector<double> av = dvec(a); // values as the dtype sees them
       Arr s, p;
@@ -38,16 +44,19 @@ TEST_CASE("sort and argsort of every real dtype, stable, NaN last", "[sort]") {
       auto pv = ivec(p);
       std::vector<int64_t> want(n);
       std::iota(want.begin(), want.end(), 0);
-      std::stable_sort(want.begin(), want.end(),
-                       [&](int64_t x, int64_t y) { return np_less(av[x], av[y]); });
+      std::stable_sort(want.begin(), want.end(), [&](int64_t x, int64_t y) {
+        return np_less(av[x], av[y]);
+      });
       REQUIRE(pv == want);
-      for (int64_t i = 0; i < n; i++) REQUIRE(sv[i] == av[want[i]]);
+      for (int64_t i = 0; i < n; i++)
+        REQUIRE(sv[i] == av[want[i]]);
     }
   }
 }
 
 TEST_CASE("float sorting: NaN, inf, -0.0, large lanes in parallel", "[sort]") {
-  std::vector<double> v = {3, NAN, -INFINITY, 0.0, -0.0, INFINITY, -NAN, -1, 0.0};
+  std::vector<double> v = {3,        NAN,  -INFINITY, 0.0, -0.0,
+                           INFINITY, -NAN, -1,        0.0};
   Arr a = f64(v, {(int64_t)v.size()});
   Arr p;
   CN_REQUIRE_OK(cn_argsort(p.out(), a, 0));
@@ -64,7 +73,8 @@ TEST_CASE("float sorting: NaN, inf, -0.0, large lanes in parallel", "[sort]") {
   std::mt19937_64 g(7);
   std::normal_distribution<double> nd;
   std::vector<double> big(n);
-  for (auto &x : big) x = nd(g);
+  for (auto &x : big)
+    x = nd(g);
   big[17] = NAN;
   Arr b = f64(big, {n});
   CN_REQUIRE_OK(cn_argsort(p.out(), b, 0));
@@ -75,7 +85,8 @@ TEST_CASE("float sorting: NaN, inf, -0.0, large lanes in parallel", "[sort]") {
   for (int64_t i = 0; i < n; i++) {
     REQUIRE_FALSE(seen[pv[i]]);
     seen[pv[i]] = 1;
-    if (i + 1 < n - 1) REQUIRE(big[pv[i]] <= big[pv[i + 1]]);
+    if (i + 1 < n - 1)
+      REQUIRE(big[pv[i]] <= big[pv[i + 1]]);
   }
   REQUIRE(pv[n - 1] == 17);
   std::vector<double> ref = big;
@@ -120,8 +131,8 @@ TEST_CASE("sort along axes of strided arrays, complex order", "[sort]") {
       for (int i = 0; i + 1 < 50; i++)
         REQUIRE(cv[(o * 50 + i) * 3 + j] < cv[(o * 50 + i + 1) * 3 + j]);
   // complex: real first, then imaginary, NaNs last
-  std::vector<std::complex<double>> z = {
-      {1, 2}, {NAN, 0}, {1, NAN}, {1, 1}, {0, 5}, {NAN, NAN}, {-1, 0}};
+  std::vector<std::complex<double>> z = {{1, 2}, {NAN, 0},   {1, NAN}, {1, 1},
+                                         {0, 5}, {NAN, NAN}, {-1, 0}};
   Arr za = from_vec(z, {7}, CN_COMPLEX128);
   CN_REQUIRE_OK(cn_argsort(p.out(), za, 0));
   REQUIRE(ivec(p) == std::vector<int64_t>{6, 4, 3, 0, 2, 1, 5});
@@ -146,8 +157,10 @@ TEST_CASE("partition and argpartition", "[sort]") {
   for (cn_dtype dt : {CN_FLOAT64, CN_INT32, CN_UINT8, CN_FLOAT32}) {
     int64_t n = 1001;
     std::vector<double> v(n);
-    for (auto &x : v) x = (double)(g() % 100);
-    if (dt == CN_FLOAT64) v[5] = NAN;
+    for (auto &x : v)
+      x = (double)(g() % 100);
+    if (dt == CN_FLOAT64)
+      v[5] = NAN;
     Arr a = cast(f64(v, {n}), dt);
     auto av = dvec(a);
     std::vector<double> ref = av;
@@ -161,8 +174,10 @@ TEST_CASE("partition and argpartition", "[sort]") {
     for (int64_t k : {n - 1, (int64_t)500, (int64_t)3}) {
       REQUIRE(same({rv[k]}, {ref[k]}));
       REQUIRE(same({av[pv[k]]}, {ref[k]}));
-      for (int64_t i = 0; i < k; i++) REQUIRE_FALSE(np_less(rv[k], rv[i]));
-      for (int64_t i = k + 1; i < n; i++) REQUIRE_FALSE(np_less(rv[i], rv[k]));
+      for (int64_t i = 0; i < k; i++)
+        REQUIRE_FALSE(np_less(rv[k], rv[i]));
+      for (int64_t i = k + 1; i < n; i++)
+        REQUIRE_FALSE(np_less(rv[i], rv[k]));
     }
     std::vector<double> sorted_r = rv;
     std::sort(sorted_r.begin(), sorted_r.end(), np_less);
@@ -217,7 +232,8 @@ TEST_CASE("unique with index, inverse, counts", "[sort]") {
   REQUIRE(shape_of(inv) == shp{3, 3});
   auto av = dvec(a);
   auto iv = ivec(inv);
-  for (int k = 0; k < 9; k++) REQUIRE(same({vv[iv[k]]}, {av[k]}));
+  for (int k = 0; k < 9; k++)
+    REQUIRE(same({vv[iv[k]]}, {av[k]}));
   CN_REQUIRE_OK(cn_unique(v.out(), nullptr, nullptr, c.out(), a, 0));
   REQUIRE(dvec(v).size() == 6);
   REQUIRE(ivec(c).back() == 1);

@@ -9,10 +9,13 @@ using namespace i4;
 using V = std::vector<double>;
 
 static bool close(const V &a, const V &b, double tol = 1e-12) {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size())
+    return false;
   for (size_t i = 0; i < a.size(); i++) {
-    if (std::isnan(a[i]) && std::isnan(b[i])) continue;
-    if (!(std::fabs(a[i] - b[i]) <= tol * (1 + std::fabs(b[i])))) return false;
+    if (std::isnan(a[i]) && std::isnan(b[i]))
+      continue;
+    if (!(std::fabs(a[i] - b[i]) <= tol * (1 + std::fabs(b[i]))))
+      return false;
   }
   return true;
 }
@@ -55,21 +58,28 @@ TEST_CASE("percentile methods match NumPy", "[stats]") {
   REQUIRE(shape_of(r) == shp{1, 4, 1});
   // NaN handling
   Arr n = f64({1, NAN, 3, 2}, {4});
-  CN_REQUIRE_OK(cn_percentile(r.out(), n, scalar_f(50), CN_ALL_AXES, nullptr, 0, 0));
+  CN_REQUIRE_OK(
+      cn_percentile(r.out(), n, scalar_f(50), CN_ALL_AXES, nullptr, 0, 0));
   REQUIRE(std::isnan(dvec(r)[0]));
-  CN_REQUIRE_OK(cn_nanpercentile(r.out(), n, scalar_f(50), CN_ALL_AXES, nullptr, 0, 0));
+  CN_REQUIRE_OK(
+      cn_nanpercentile(r.out(), n, scalar_f(50), CN_ALL_AXES, nullptr, 0, 0));
   REQUIRE(dvec(r)[0] == 2);
-  CN_REQUIRE_OK(cn_nanquantile(r.out(), n, scalar_f(1), CN_ALL_AXES, nullptr, 0, 0));
+  CN_REQUIRE_OK(
+      cn_nanquantile(r.out(), n, scalar_f(1), CN_ALL_AXES, nullptr, 0, 0));
   REQUIRE(dvec(r)[0] == 3);
   cn_array out = nullptr;
-  CN_REQUIRE_ERR(cn_percentile(&out, a, scalar_f(101), CN_ALL_AXES, nullptr, 0, 0),
-                 CN_ERR_VALUE, "percentiles must be in the range [0, 100]");
-  CN_REQUIRE_ERR(cn_quantile(&out, a, scalar_f(-0.1), CN_ALL_AXES, nullptr, 0, 0),
-                 CN_ERR_VALUE, "quantiles must be in the range [0, 1]");
-  CN_REQUIRE_ERR(cn_quantile(&out, a, scalar_f(0.5), CN_ALL_AXES, nullptr, 9, 0),
-                 CN_ERR_VALUE, "method");
+  CN_REQUIRE_ERR(
+      cn_percentile(&out, a, scalar_f(101), CN_ALL_AXES, nullptr, 0, 0),
+      CN_ERR_VALUE, "percentiles must be in the range [0, 100]");
+  CN_REQUIRE_ERR(
+      cn_quantile(&out, a, scalar_f(-0.1), CN_ALL_AXES, nullptr, 0, 0),
+      CN_ERR_VALUE, "quantiles must be in the range [0, 1]");
+  CN_REQUIRE_ERR(
+      cn_quantile(&out, a, scalar_f(0.5), CN_ALL_AXES, nullptr, 9, 0),
+      CN_ERR_VALUE, "method");
   int32_t bad = 3;
-  CN_REQUIRE_ERR(cn_quantile(&out, m, q3, 1, &bad, 0, 0), CN_ERR_INDEX, "axis 3");
+  CN_REQUIRE_ERR(cn_quantile(&out, m, q3, 1, &bad, 0, 0), CN_ERR_INDEX,
+                 "axis 3");
   std::vector<std::complex<double>> z = {{1, 1}};
   Arr za = from_vec(z, {1}, CN_COMPLEX128);
   CN_REQUIRE_ERR(cn_median(&out, za, CN_ALL_AXES, nullptr, 0), CN_ERR_TYPE,
@@ -82,7 +92,8 @@ TEST_CASE("median against sorting", "[stats]") {
   std::normal_distribution<double> nd;
   for (int64_t n : {1, 2, 3, 10, 101, 1000, 100001}) {
     V v(n);
-    for (auto &x : v) x = std::floor(nd(g) * 10); // many ties
+    for (auto &x : v)
+      x = std::floor(nd(g) * 10); // many ties
     Arr a = f64(v, {n});
     Arr r;
     CN_REQUIRE_OK(cn_median(r.out(), a, CN_ALL_AXES, nullptr, 0));
@@ -140,7 +151,8 @@ TEST_CASE("average, cov, corrcoef", "[stats]") {
   CN_REQUIRE_OK(cn_cov(r.out(), f64({1, 2, 4}, {3}), nullptr, 1, 1, -1));
   REQUIRE(close(dvec(r), V{14.0 / 9}));
   CN_REQUIRE_OK(cn_corrcoef(r.out(), m, nullptr, 1));
-  REQUIRE(close(dvec(r), V{1.0, -0.9819805060619656, -0.9819805060619656, 1.0}));
+  REQUIRE(
+      close(dvec(r), V{1.0, -0.9819805060619656, -0.9819805060619656, 1.0}));
   CN_REQUIRE_ERR(cn_cov(&out, arange(8, {2, 2, 2}), nullptr, 1, 0, -1),
                  CN_ERR_VALUE, "more than 2");
   CN_REQUIRE_ERR(cn_cov(&out, x, f64({1, 2}, {2}), 1, 0, -1), CN_ERR_SHAPE,
@@ -151,40 +163,50 @@ TEST_CASE("average, cov, corrcoef", "[stats]") {
 TEST_CASE("histogram, histogram2d, bincount, digitize", "[stats]") {
   Arr a = f64({1, 2, 2, 3, 4, 10}, {6});
   Arr h, e;
-  CN_REQUIRE_OK(cn_histogram(h.out(), e.out(), a, 3, nullptr, 0, 0, 0, nullptr, 0));
+  CN_REQUIRE_OK(
+      cn_histogram(h.out(), e.out(), a, 3, nullptr, 0, 0, 0, nullptr, 0));
   REQUIRE(ivec(h) == std::vector<int64_t>{4, 1, 1});
   REQUIRE(dvec(e) == V{1, 4, 7, 10});
   Arr edges = f64({0, 2, 5, 10}, {4});
-  CN_REQUIRE_OK(cn_histogram(h.out(), nullptr, a, 0, edges, 0, 0, 0, nullptr, 0));
+  CN_REQUIRE_OK(
+      cn_histogram(h.out(), nullptr, a, 0, edges, 0, 0, 0, nullptr, 0));
   REQUIRE(ivec(h) == std::vector<int64_t>{1, 4, 1});
   Arr d = f64({0.5, 1.5}, {2});
-  CN_REQUIRE_OK(cn_histogram(h.out(), nullptr, d, 2, nullptr, 1, 0, 2, nullptr, 1));
+  CN_REQUIRE_OK(
+      cn_histogram(h.out(), nullptr, d, 2, nullptr, 1, 0, 2, nullptr, 1));
   REQUIRE(dvec(h) == V{0.5, 0.5});
   Arr wts = f64({1, 1, 1, 1, 1, 0.5}, {6});
-  CN_REQUIRE_OK(cn_histogram(h.out(), nullptr, a, 3, nullptr, 1, 0, 10, wts, 0));
+  CN_REQUIRE_OK(
+      cn_histogram(h.out(), nullptr, a, 3, nullptr, 1, 0, 10, wts, 0));
   REQUIRE(dvec(h) == V{4, 1, 0.5}); // bins [0,3.33) [3.33,6.67) [6.67,10]
   // naive oracle on random data with a range
   std::mt19937_64 g(1);
   std::uniform_real_distribution<double> ud(-1, 2);
   V big(10000);
-  for (auto &x : big) x = ud(g);
+  for (auto &x : big)
+    x = ud(g);
   Arr ba = f64(big, {10000});
-  CN_REQUIRE_OK(cn_histogram(h.out(), e.out(), ba, 7, nullptr, 1, 0, 1, nullptr, 0));
+  CN_REQUIRE_OK(
+      cn_histogram(h.out(), e.out(), ba, 7, nullptr, 1, 0, 1, nullptr, 0));
   auto ev = dvec(e);
   std::vector<int64_t> want(7, 0);
   for (double x : big)
     for (int k = 0; k < 7; k++)
-      if (x >= ev[k] && (x < ev[k + 1] || (k == 6 && x == ev[7]))) want[k]++;
+      if (x >= ev[k] && (x < ev[k + 1] || (k == 6 && x == ev[7])))
+        want[k]++;
   REQUIRE(ivec(h) == want);
   cn_array out = nullptr;
   Arr nonmono = f64({0, 2, 1}, {3});
-  CN_REQUIRE_ERR(cn_histogram(&out, nullptr, a, 0, nonmono, 0, 0, 0, nullptr, 0),
-                 CN_ERR_VALUE, "monotonically");
+  CN_REQUIRE_ERR(
+      cn_histogram(&out, nullptr, a, 0, nonmono, 0, 0, 0, nullptr, 0),
+      CN_ERR_VALUE, "monotonically");
   Arr na = f64({1, NAN}, {2});
-  CN_REQUIRE_ERR(cn_histogram(&out, nullptr, na, 2, nullptr, 0, 0, 0, nullptr, 0),
-                 CN_ERR_VALUE, "not finite");
-  CN_REQUIRE_ERR(cn_histogram(&out, nullptr, a, 0, nullptr, 0, 0, 0, nullptr, 0),
-                 CN_ERR_VALUE, ">= 1");
+  CN_REQUIRE_ERR(
+      cn_histogram(&out, nullptr, na, 2, nullptr, 0, 0, 0, nullptr, 0),
+      CN_ERR_VALUE, "not finite");
+  CN_REQUIRE_ERR(
+      cn_histogram(&out, nullptr, a, 0, nullptr, 0, 0, 0, nullptr, 0),
+      CN_ERR_VALUE, ">= 1");
 
   Arr hx = f64({0, 1, 1, 2}, {4}), hy = f64({0, 0, 1, 2}, {4});
   CN_REQUIRE_OK(cn_histogram2d(h.out(), nullptr, nullptr, hx, hy, 2, 2, nullptr,
@@ -243,7 +265,8 @@ TEST_CASE("ptp, diff, gradient", "[stats]") {
   REQUIRE(ivec(r) == std::vector<int64_t>{0, 1, 1});
   cn_array out = nullptr;
   CN_REQUIRE_ERR(cn_diff(&out, a, -1, 0), CN_ERR_VALUE, "non-negative");
-  CN_REQUIRE_ERR(cn_diff(&out, scalar_f(1), 1, 0), CN_ERR_VALUE, "one dimensional");
+  CN_REQUIRE_ERR(cn_diff(&out, scalar_f(1), 1, 0), CN_ERR_VALUE,
+                 "one dimensional");
 
   Arr f = f64({1, 2, 4, 7, 11}, {5});
   CN_REQUIRE_OK(cn_gradient(r.out(), f, 0, 1.0, 1));

@@ -75,15 +75,16 @@ static cn_status cpu_take(cn_array_s *out, const cn_array_s *a,
   cn_walk_bytes(ab, a);
   cn_walk_bytes(ob, out);
   int64_t total = s.nouter * k;
-  if (total == 0 || s.ninner == 0) return CN_OK;
+  if (total == 0 || s.ninner == 0)
+    return CN_OK;
   int nth = cn_cpu_threads_for(total * s.ninner);
 #pragma omp parallel for num_threads(nth) schedule(static)
   for (int64_t j = 0; j < total; j++) {
     int64_t o = j / k, q = j % k;
-    const char *src = a->data + outer_offset(o, s.nout, s.oshape, ab) +
-                      ix[q] * ab[axis];
-    char *dst = out->data + outer_offset(o, s.nout, s.oshape, ob) +
-                q * ob[axis];
+    const char *src =
+        a->data + outer_offset(o, s.nout, s.oshape, ab) + ix[q] * ab[axis];
+    char *dst =
+        out->data + outer_offset(o, s.nout, s.oshape, ob) + q * ob[axis];
     copy_block(dst, ob + axis + 1, src, ab + axis + 1, s.nin, s.ishape,
                s.ninner, size);
   }
@@ -99,7 +100,8 @@ static cn_status cpu_put(cn_array_s *a, const cn_array_s *idx, int32_t axis,
   int64_t ab[CN_MAX_DIMS], vb[CN_MAX_DIMS];
   cn_walk_bytes(ab, a);
   cn_walk_bytes(vb, values);
-  if (s.nouter == 0 || k == 0 || s.ninner == 0) return CN_OK;
+  if (s.nouter == 0 || k == 0 || s.ninner == 0)
+    return CN_OK;
   /* Different outer positions write disjoint places; within one, the index
    * order is kept so the last write wins. */
   int nth = cn_cpu_threads_for(s.nouter > 1 ? s.nouter * k * s.ninner : 0);
@@ -116,7 +118,8 @@ static cn_status cpu_put(cn_array_s *a, const cn_array_s *idx, int32_t axis,
 
 static cn_status cpu_take_along(cn_array_s *out, const cn_array_s *a,
                                 const cn_array_s *idx, int32_t axis) {
-  if (out->size == 0) return CN_OK;
+  if (out->size == 0)
+    return CN_OK;
   int64_t st[3][CN_MAX_DIMS];
   cn_walk_bytes(st[0], out);
   cn_walk_bytes(st[1], idx);
@@ -149,7 +152,8 @@ static cn_status cpu_take_along(cn_array_s *out, const cn_array_s *a,
 
 static cn_status cpu_put_along(cn_array_s *a, const cn_array_s *idx,
                                int32_t axis, const cn_array_s *values) {
-  if (idx->size == 0) return CN_OK;
+  if (idx->size == 0)
+    return CN_OK;
   int64_t st[3][CN_MAX_DIMS];
   cn_walk_bytes(st[0], values);
   cn_walk_bytes(st[1], idx);
@@ -172,10 +176,11 @@ static cn_status cpu_put_along(cn_array_s *a, const cn_array_s *idx,
 
 /* Contiguous truth loops per dtype, generated once. */
 #define CN_NZ_TYPES(X)                                                         \
-  X(CN_BOOL, uint8_t) X(CN_INT8, int8_t) X(CN_UINT8, uint8_t)                  \
-  X(CN_INT16, int16_t) X(CN_UINT16, uint16_t) X(CN_INT32, int32_t)             \
-  X(CN_UINT32, uint32_t) X(CN_INT64, int64_t) X(CN_UINT64, uint64_t)           \
-  X(CN_FLOAT32, float) X(CN_FLOAT64, double)
+  X(CN_BOOL, uint8_t)                                                          \
+  X(CN_INT8, int8_t) X(CN_UINT8, uint8_t) X(CN_INT16, int16_t)                 \
+      X(CN_UINT16, uint16_t) X(CN_INT32, int32_t) X(CN_UINT32, uint32_t)       \
+          X(CN_INT64, int64_t) X(CN_UINT64, uint64_t) X(CN_FLOAT32, float)     \
+              X(CN_FLOAT64, double)
 
 static cn_status cpu_flatnonzero(cn_array_s **out, const cn_array_s *a) {
   int64_t n = a->size;
@@ -200,9 +205,11 @@ static cn_status cpu_flatnonzero(cn_array_s **out, const cn_array_s *a) {
     const T *p = (const T *)a->data;                                           \
     if (pass) {                                                                \
       for (int64_t i = lo; i < hi; i++)                                        \
-        if (p[i] != 0) w_out[cnt++] = i;                                       \
+        if (p[i] != 0)                                                         \
+          w_out[cnt++] = i;                                                    \
     } else {                                                                   \
-      for (int64_t i = lo; i < hi; i++) cnt += p[i] != 0;                      \
+      for (int64_t i = lo; i < hi; i++)                                        \
+        cnt += p[i] != 0;                                                      \
     }                                                                          \
     break;                                                                     \
   }
@@ -212,7 +219,8 @@ static cn_status cpu_flatnonzero(cn_array_s **out, const cn_array_s *a) {
           int64_t is = cn_itemsize(a->dtype);
           for (int64_t i = lo; i < hi; i++)
             if (cn_elem_truth(a->data + i * is, a->dtype)) {
-              if (pass) w_out[cnt] = i;
+              if (pass)
+                w_out[cnt] = i;
               cnt++;
             }
         }
@@ -224,21 +232,25 @@ static cn_status cpu_flatnonzero(cn_array_s **out, const cn_array_s *a) {
                      (const int64_t(*)[CN_MAX_DIMS])st, lo);
         for (int64_t i = lo; i < hi; i++) {
           if (cn_elem_truth(w.ptr[0], a->dtype)) {
-            if (pass) w_out[cnt] = i;
+            if (pass)
+              w_out[cnt] = i;
             cnt++;
           }
           cn_walk_next(&w);
         }
       }
-      if (!pass) counts[c + 1] = cnt;
+      if (!pass)
+        counts[c + 1] = cnt;
     }
     if (!pass) {
       counts[0] = 0;
-      for (int c = 0; c < nch; c++) counts[c + 1] += counts[c];
+      for (int c = 0; c < nch; c++)
+        counts[c + 1] += counts[c];
       int64_t total = counts[nch];
       cn_status st2 = cn_array_new(out, a->buf->backend, a->buf->device_id,
                                    CN_INT64, 1, &total, CN_ORDER_C);
-      if (st2 != CN_OK) return st2;
+      if (st2 != CN_OK)
+        return st2;
       res = (int64_t *)(*out)->data;
     }
   }

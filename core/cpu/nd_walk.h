@@ -24,10 +24,12 @@ static inline void cn_walk_init(cn_walk *w, int32_t nd, const int64_t *shape,
                                 int64_t start) {
   w->nd = nd;
   w->nop = nop;
-  for (int32_t d = 0; d < nd; d++) w->shape[d] = shape[d];
+  for (int32_t d = 0; d < nd; d++)
+    w->shape[d] = shape[d];
   for (int32_t k = 0; k < nop; k++) {
     w->ptr[k] = base[k];
-    for (int32_t d = 0; d < nd; d++) w->strides[k][d] = strides[k][d];
+    for (int32_t d = 0; d < nd; d++)
+      w->strides[k][d] = strides[k][d];
   }
   for (int32_t d = nd - 1; d >= 0; d--) {
     int64_t e = shape[d] > 0 ? shape[d] : 1;
@@ -42,7 +44,8 @@ static inline void cn_walk_init(cn_walk *w, int32_t nd, const int64_t *shape,
 static inline void cn_walk_next(cn_walk *w) {
   for (int32_t d = w->nd - 1; d >= 0; d--) {
     if (++w->ctr[d] < w->shape[d]) {
-      for (int32_t k = 0; k < w->nop; k++) w->ptr[k] += w->strides[k][d];
+      for (int32_t k = 0; k < w->nop; k++)
+        w->ptr[k] += w->strides[k][d];
       return;
     }
     w->ctr[d] = 0;
@@ -54,32 +57,62 @@ static inline void cn_walk_next(cn_walk *w) {
 /* Byte strides of an array (its element strides times the itemsize). */
 static inline void cn_walk_bytes(int64_t *out, const cn_array_s *a) {
   int64_t is = cn_itemsize(a->dtype);
-  for (int32_t d = 0; d < a->ndim; d++) out[d] = a->strides[d] * is;
+  for (int32_t d = 0; d < a->ndim; d++)
+    out[d] = a->strides[d] * is;
 }
 
 /* Copies one element of `size` bytes (sizes 1..16). */
 static inline void cn_copy_elem(char *dst, const char *src, int64_t size) {
   switch (size) {
-  case 1: *dst = *src; break;
-  case 2: memcpy(dst, src, 2); break;
-  case 4: memcpy(dst, src, 4); break;
-  case 8: memcpy(dst, src, 8); break;
-  case 16: memcpy(dst, src, 16); break;
-  default: memcpy(dst, src, (size_t)size); break;
+  case 1:
+    *dst = *src;
+    break;
+  case 2:
+    memcpy(dst, src, 2);
+    break;
+  case 4:
+    memcpy(dst, src, 4);
+    break;
+  case 8:
+    memcpy(dst, src, 8);
+    break;
+  case 16:
+    memcpy(dst, src, 16);
+    break;
+  default:
+    memcpy(dst, src, (size_t)size);
+    break;
   }
 }
 
 /* Truth value of one element (NaN is true, -0.0 false). */
 static inline bool cn_elem_truth(const char *p, cn_dtype dt) {
   switch (dt) {
-  case CN_FLOAT32: { float v; memcpy(&v, p, 4); return v != 0.0f; }
-  case CN_FLOAT64: { double v; memcpy(&v, p, 8); return v != 0.0; }
-  case CN_COMPLEX64: { float v[2]; memcpy(v, p, 8); return v[0] != 0.0f || v[1] != 0.0f; }
-  case CN_COMPLEX128: { double v[2]; memcpy(v, p, 16); return v[0] != 0.0 || v[1] != 0.0; }
+  case CN_FLOAT32: {
+    float v;
+    memcpy(&v, p, 4);
+    return v != 0.0f;
+  }
+  case CN_FLOAT64: {
+    double v;
+    memcpy(&v, p, 8);
+    return v != 0.0;
+  }
+  case CN_COMPLEX64: {
+    float v[2];
+    memcpy(v, p, 8);
+    return v[0] != 0.0f || v[1] != 0.0f;
+  }
+  case CN_COMPLEX128: {
+    double v[2];
+    memcpy(v, p, 16);
+    return v[0] != 0.0 || v[1] != 0.0;
+  }
   default: {
     int64_t n = cn_itemsize(dt);
     for (int64_t i = 0; i < n; i++)
-      if (p[i]) return true;
+      if (p[i])
+        return true;
     return false;
   }
   }

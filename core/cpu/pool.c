@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "../cuda_api.h"
 #include "cpu.h"
 
 #define POOL_MIN_BYTES ((size_t)1 << 20) /* below this, plain malloc */
@@ -115,6 +116,13 @@ void cn_cpu_free(int32_t device, void *ptr, size_t nbytes) {
 }
 
 void cn_free_memory(void) {
+  /* Device and pinned pools first (only when CUDA was loaded). */
+  const cn_backend_ops *cuda = cn_cuda_backend_if_loaded();
+  if (cuda != NULL && cuda->cuda_api != NULL) {
+    int64_t freed = 0;
+    cuda->cuda_api->pool_free_all_blocks(-2);
+    cuda->cuda_api->pinned_free_all_blocks(&freed);
+  }
   pthread_mutex_lock(&g_lock);
   pool_block *all[POOL_CLASSES];
   memcpy(all, g_free, sizeof all);

@@ -61,7 +61,8 @@ static inline double es_normal(elem_stream *s) {
 }
 
 static double gamma_sample(elem_stream *s, double k) {
-  if (k <= 0.0) return 0.0;
+  if (k <= 0.0)
+    return 0.0;
   if (k < 1.0) {
     double g = gamma_sample(s, k + 1.0);
     double u = es_double(s);
@@ -76,18 +77,23 @@ static double gamma_sample(elem_stream *s, double k) {
     } while (v <= 0.0);
     v = v * v * v;
     double u = es_double(s);
-    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return d * v;
-    if (log(u) < 0.5 * x * x + d * (1.0 - v + log(v))) return d * v;
+    if (u < 1.0 - 0.0331 * (x * x) * (x * x))
+      return d * v;
+    if (log(u) < 0.5 * x * x + d * (1.0 - v + log(v)))
+      return d * v;
   }
 }
 
 /* Hormann's BTRS (transformed rejection with squeeze), p <= 0.5; inversion
  * for small n p. */
 static int64_t binomial_sample(elem_stream *s, int64_t n, double p) {
-  if (n == 0 || p == 0.0) return 0;
-  if (p == 1.0) return n;
+  if (n == 0 || p == 0.0)
+    return 0;
+  if (p == 1.0)
+    return n;
   bool flip = p > 0.5;
-  if (flip) p = 1.0 - p;
+  if (flip)
+    p = 1.0 - p;
   double q = 1.0 - p;
   int64_t k;
   if ((double)n * p < 10.0) {
@@ -99,10 +105,12 @@ static int64_t binomial_sample(elem_stream *s, int64_t n, double p) {
       while (u > px) {
         u -= px;
         k++;
-        if (k > n) break;
+        if (k > n)
+          break;
         px *= g / (double)k - r;
       }
-      if (k <= n) break;
+      if (k <= n)
+        break;
     }
   } else {
     double spq = sqrt((double)n * p * q);
@@ -115,14 +123,15 @@ static int64_t binomial_sample(elem_stream *s, int64_t n, double p) {
       double u = es_double(s) - 0.5, v = es_double(s);
       double us = 0.5 - fabs(u);
       double kk = floor((2.0 * a / us + b) * u + c);
-      if (kk < 0.0 || kk > (double)n) continue;
+      if (kk < 0.0 || kk > (double)n)
+        continue;
       if (us >= 0.07 && v <= vr) {
         k = (int64_t)kk;
         break;
       }
       v = log(v * alpha / (a / (us * us) + b));
       if (v <= h - lgamma(kk + 1.0) - lgamma((double)n - kk + 1.0) +
-                    (kk - m) * lpq) {
+                   (kk - m) * lpq) {
         k = (int64_t)kk;
         break;
       }
@@ -134,14 +143,17 @@ static int64_t binomial_sample(elem_stream *s, int64_t n, double p) {
 /* Knuth's product method for small lam, Hormann's PTRS otherwise (as
  * NumPy). */
 static int64_t poisson_sample(elem_stream *s, double lam) {
-  if (lam == 0.0) return 0;
+  if (lam == 0.0)
+    return 0;
   if (lam < 10.0) {
     double enlam = exp(-lam), prod = 1.0;
     int64_t k = 0;
     for (;;) {
       prod *= es_double(s);
-      if (prod > enlam) k++;
-      else return k;
+      if (prod > enlam)
+        k++;
+      else
+        return k;
     }
   }
   double slam = sqrt(lam), loglam = log(lam);
@@ -151,8 +163,10 @@ static int64_t poisson_sample(elem_stream *s, double lam) {
     double u = es_double(s) - 0.5, v = es_double(s);
     double us = 0.5 - fabs(u);
     double k = floor((2 * a / us + b) * u + lam + 0.43);
-    if (us >= 0.07 && v <= vr) return (int64_t)k;
-    if (k < 0 || (us < 0.013 && v > us)) continue;
+    if (us >= 0.07 && v <= vr)
+      return (int64_t)k;
+    if (k < 0 || (us < 0.013 && v > us))
+      continue;
     if (log(v) + log(invalpha) - log(a / (us * us) + b) <=
         -lam + k * loglam - lgamma(k + 1))
       return (int64_t)k;
@@ -161,7 +175,8 @@ static int64_t poisson_sample(elem_stream *s, double lam) {
 
 /* Lemire's unbiased bounded integer in [0, m1] (m1 = m - 1). */
 static uint64_t bounded(elem_stream *s, uint64_t m1) {
-  if (m1 == UINT64_MAX) return es_u64(s);
+  if (m1 == UINT64_MAX)
+    return es_u64(s);
   uint64_t m = m1 + 1;
   if (m <= ((uint64_t)1 << 32)) {
     uint64_t x = es_u32(s);
@@ -255,11 +270,14 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
   int64_t n = out->size;
   bool f32 = out->dtype == CN_FLOAT32;
   int per = 1;
-  if (dist == CN_RNG_RANDOM && f32) per = 4;
-  else if (dist <= CN_RNG_EXPONENTIAL) per = 2;
+  if (dist == CN_RNG_RANDOM && f32)
+    per = 4;
+  else if (dist <= CN_RNG_EXPONENTIAL)
+    per = 2;
   int64_t nblocks = (n + per - 1) / per;
   *used = (uint64_t)nblocks;
-  if (n == 0) return CN_OK;
+  if (n == 0)
+    return CN_OK;
   int nth = cn_cpu_threads_for(n * 4);
   double p0 = params ? params[0] : 0.0, p1 = params ? params[1] : 0.0;
   float *of = (float *)out->data;
@@ -274,8 +292,10 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
       int64_t base = g * 8;
       for (int j = 0; j < 8 && base + j < n; j++) {
         double x = p0 + p1 * v[j];
-        if (f32) of[base + j] = (float)x;
-        else od[base + j] = x;
+        if (f32)
+          of[base + j] = (float)x;
+        else
+          od[base + j] = x;
       }
     }
     return CN_OK;
@@ -291,7 +311,8 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
       if (per == 4) {
         for (int j = 0; j < 4; j++) {
           int64_t i = blk * 4 + j;
-          if (i < n) of[i] = (float)(w[j] >> 8) * TWO_M24;
+          if (i < n)
+            of[i] = (float)(w[j] >> 8) * TWO_M24;
         }
         continue;
       }
@@ -324,10 +345,12 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
       int64_t i = blk * 2;
       if (f32) {
         of[i] = (float)v[0];
-        if (i + 1 < n) of[i + 1] = (float)v[1];
+        if (i + 1 < n)
+          of[i + 1] = (float)v[1];
       } else {
         od[i] = v[0];
-        if (i + 1 < n) od[i + 1] = v[1];
+        if (i + 1 < n)
+          od[i + 1] = v[1];
       }
     }
     return CN_OK;
@@ -364,8 +387,10 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
     default:
       break;
     }
-    if (f32) of[i] = (float)v;
-    else od[i] = v;
+    if (f32)
+      of[i] = (float)v;
+    else
+      od[i] = v;
   }
   return CN_OK;
 }

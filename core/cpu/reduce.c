@@ -183,8 +183,8 @@ static void red_fold(const cn_red_kernel *k, const red_geom *g, int d,
 }
 
 /* Byte offsets of kept index o (over kept axes [0, nk)). */
-static void red_kept_offsets(const red_geom *g, int nk, int64_t o,
-                             int64_t *oi, int64_t *oo, int64_t *oa) {
+static void red_kept_offsets(const red_geom *g, int nk, int64_t o, int64_t *oi,
+                             int64_t *oo, int64_t *oa) {
   int64_t a = 0, b = 0, c = 0;
   for (int d = nk - 1; d >= 0 && o > 0; d--) {
     int64_t i = o % g->kshape[d];
@@ -209,8 +209,8 @@ static void red_per_output(const cn_red_kernel *k, const red_geom *g,
   const int64_t nout = g->nout;
   if (!split_ok || nthreads <= 1 || nout >= nthreads ||
       g->rshape[0] < 2 * nthreads) {
-#pragma omp parallel for num_threads(nthreads) schedule(static)               \
-    if (nthreads > 1)
+#pragma omp parallel for num_threads(nthreads)                                 \
+    schedule(static) if (nthreads > 1)
     for (int64_t o = 0; o < nout; o++) {
       int64_t oi, oo, oa;
       _Alignas(16) char st[CN_RK_STATE_MAX];
@@ -403,9 +403,8 @@ static cn_status red_run(const cn_red_kernel *k, const red_geom *g,
    * reduction is too short for a leaf to pay its call. */
   const int64_t kin = iabs64(g->kin[nk - 1]), rin = iabs64(g->rin[nr - 1]);
   const bool rows =
-      g->kshape[nk - 1] > 1 &&
-      ((kin < rin && g->rshape[nr - 1] > 1) ||
-       (g->nred < 16 && g->kshape[nk - 1] >= 16));
+      g->kshape[nk - 1] > 1 && ((kin < rin && g->rshape[nr - 1] > 1) ||
+                                (g->nred < 16 && g->kshape[nk - 1] >= 16));
   if (rows)
     return red_row_mode(k, g, nthreads, split_ok);
   red_per_output(k, g, nthreads, split_ok);
@@ -420,7 +419,8 @@ static void red_for_each(cn_array_s *a, const cn_array_s *b, red_elem_fn f,
   if (a->size == 0)
     return;
   const int nd = a->ndim;
-  const int64_t asz = cn_itemsize(a->dtype), bsz = b ? cn_itemsize(b->dtype) : 0;
+  const int64_t asz = cn_itemsize(a->dtype),
+                bsz = b ? cn_itemsize(b->dtype) : 0;
   int64_t idx[CN_MAX_DIMS] = {0};
   char *pa = a->data;
   const char *pb = b ? b->data : NULL;
@@ -469,7 +469,9 @@ static int red_plain_kind(int kind) {
   }
 }
 
-static bool red_inexact(cn_dtype dt) { return cn_is_float(dt) || cn_is_complex(dt); }
+static bool red_inexact(cn_dtype dt) {
+  return cn_is_float(dt) || cn_is_complex(dt);
+}
 
 static cn_status red_apply(int kind, const cn_array_s *in, uint64_t mask,
                            cn_array_s *out, const cn_array_s *aux) {
@@ -486,9 +488,9 @@ static cn_status red_apply(int kind, const cn_array_s *in, uint64_t mask,
                    kind == CN_RED_NANARGMIN || kind == CN_RED_NANARGMAX;
   red_geom g;
   red_geom_build(&g, in, mask, out, aux, !arg);
-  cn_status st = red_run(k, &g,
-                         !(red_inexact(in->dtype) &&
-                           (kk == CN_RED_PROD || kk == CN_RED_NANPROD)));
+  cn_status st = red_run(
+      k, &g,
+      !(red_inexact(in->dtype) && (kk == CN_RED_PROD || kk == CN_RED_NANPROD)));
   if (st != CN_OK)
     return st;
   if (kk == CN_RED_NANARGMIN || kk == CN_RED_NANARGMAX) {
@@ -529,8 +531,8 @@ static void red_div(char *a, const char *b, void *ctx_) {
     break;
   case CN_COMPLEX64: {
     float _Complex z = *(float _Complex *)a;
-    *(float _Complex *)a = __builtin_complex((float)(__real__ z / d),
-                                             (float)(__imag__ z / d));
+    *(float _Complex *)a =
+        __builtin_complex((float)(__real__ z / d), (float)(__imag__ z / d));
     break;
   }
   case CN_COMPLEX128: {
@@ -549,9 +551,8 @@ static void red_divide(cn_array_s *a, const cn_array_s *cnt, double n,
   red_for_each(a, cnt, red_div, &c);
 }
 
-cn_status cn_cpu_moments(const cn_array_s *in, uint64_t axis_mask,
-                         double ddof, bool nan_skip, cn_array_s *mean,
-                         cn_array_s *var) {
+cn_status cn_cpu_moments(const cn_array_s *in, uint64_t axis_mask, double ddof,
+                         bool nan_skip, cn_array_s *mean, cn_array_s *var) {
   const cn_dtype dt = in->dtype;
   const cn_array_s *shape_of = mean ? mean : var;
   if (!shape_of)

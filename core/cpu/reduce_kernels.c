@@ -65,9 +65,11 @@ RK_TYPES(RK_DEF_STORE)
  * "some NaN" and "some number" flags. Returns how many leading elements it
  * consumed; *res is their extreme ignoring NaN (or the initial value). */
 #define RK_DEF_VEXT(N, T, IT, K, INIT, LESS)                                   \
-  __attribute__((target_clones("avx2", "default"))) static int64_t             \
-      N##_##K##_vext(const char *p, int64_t n, T *res, int *anynan,            \
-                     int *anynum) {                                            \
+  __attribute__((target_clones(                                                \
+      "avx2", "default"))) static int64_t N##_##K##_vext(const char *p,        \
+                                                         int64_t n, T *res,    \
+                                                         int *anynan,          \
+                                                         int *anynum) {        \
     typedef T vt __attribute__((vector_size(32)));                             \
     typedef IT vi __attribute__((vector_size(32)));                            \
     enum { L = 32 / sizeof(T) };                                               \
@@ -78,7 +80,7 @@ RK_TYPES(RK_DEF_STORE)
     int64_t i = 0;                                                             \
     for (; i + 2 * L <= n; i += 2 * L) {                                       \
       vt x0, x1;                                                               \
-      memcpy(&x0, p + i * (int64_t)sizeof(T), sizeof x0);                     \
+      memcpy(&x0, p + i * (int64_t)sizeof(T), sizeof x0);                      \
       memcpy(&x1, p + (i + L) * (int64_t)sizeof(T), sizeof x1);                \
       vi m0 = LESS(x0, a0), m1 = LESS(x1, a1);                                 \
       a0 = (vt)(((vi)x0 & m0) | ((vi)a0 & ~m0));                               \
@@ -115,7 +117,8 @@ RK_DEF_VEXTS(f64, double, int64_t)
 #define RK_FAST_INT(N, K, T, acc, p, n, s, i)
 #define RK_FAST_UINT(N, K, T, acc, p, n, s, i)
 #define RK_FAST_CPX(N, K, T, acc, p, n, s, i)
-#define RK_FAST_FLT(N, K, T, acc, p, n, s, i) RK_FASTK_##K(N, T, acc, p, n, s, i)
+#define RK_FAST_FLT(N, K, T, acc, p, n, s, i)                                  \
+  RK_FASTK_##K(N, T, acc, p, n, s, i)
 #define RK_FASTK_PROD(N, T, acc, p, n, s, i)
 #define RK_FASTK_ANY(N, T, acc, p, n, s, i)
 #define RK_FASTK_ALL(N, T, acc, p, n, s, i)
@@ -142,10 +145,9 @@ RK_DEF_VEXTS(f64, double, int64_t)
 /* ---- folds: order-free kinds (prod, min/max, any/all, count) --------- */
 
 #define RK_DEF_FOLD(N, K, T, A, CLS, INIT, STEP, MERGE, LANES)                 \
-  RK_INLINE A N##_##K##_fold(A acc, const char *p, int64_t n, int64_t s) {    \
+  RK_INLINE A N##_##K##_fold(A acc, const char *p, int64_t n, int64_t s) {     \
     int64_t i = 0;                                                             \
-    RK_FAST_##CLS(N, K, T, acc, p, n, s, i)                                    \
-    if (LANES && n - i >= 32) {                                                \
+    RK_FAST_##CLS(N, K, T, acc, p, n, s, i) if (LANES && n - i >= 32) {        \
       /* Eight independent lanes so that the loop vectorises. */               \
       A r[8];                                                                  \
       for (int k = 0; k < 8; k++)                                              \
@@ -165,7 +167,7 @@ RK_DEF_VEXTS(f64, double, int64_t)
     for (int64_t j = 0; j < m; j++)                                            \
       a[j] = INIT;                                                             \
   }                                                                            \
-  static void N##_##K##_leaf(void *st, const char *p, int64_t n, int64_t s,   \
+  static void N##_##K##_leaf(void *st, const char *p, int64_t n, int64_t s,    \
                              int64_t base, const char *aux) {                  \
     A *a = (A *)st;                                                            \
     if (s == (int64_t)sizeof(T))                                               \
@@ -173,7 +175,7 @@ RK_DEF_VEXTS(f64, double, int64_t)
     else                                                                       \
       *a = N##_##K##_fold(*a, p, n, s);                                        \
   }                                                                            \
-  static void N##_##K##_rows(void *st, const char *p, int64_t m, int64_t s,   \
+  static void N##_##K##_rows(void *st, const char *p, int64_t m, int64_t s,    \
                              int64_t idx, const char *aux, int64_t saux) {     \
     A *a = (A *)st;                                                            \
     if (s == (int64_t)sizeof(T)) {                                             \
@@ -201,7 +203,7 @@ RK_DEF_VEXTS(f64, double, int64_t)
   (RK_ISNAN_##C(x) ? (A)0 : (A)RK_SQ_##C((x) - (m)))
 
 #define RK_DEF_PAIRWISE(N, K, T, A, CLS, E)                                    \
-  RK_INLINE A N##_##K##_blk(const char *p, int64_t n, int64_t s, T m) {       \
+  RK_INLINE A N##_##K##_blk(const char *p, int64_t n, int64_t s, T m) {        \
     int64_t i;                                                                 \
     A res;                                                                     \
     if (n < RK_PW_ACC) {                                                       \
@@ -224,7 +226,7 @@ RK_DEF_VEXTS(f64, double, int64_t)
       res += E(CLS, A, RK_LD(T, p + i * s), m);                                \
     return res;                                                                \
   }                                                                            \
-  __attribute__((target_clones("avx2", "default"))) static A N##_##K##_pwc(   \
+  __attribute__((target_clones("avx2", "default"))) static A N##_##K##_pwc(    \
       const char *p, int64_t n, T m) {                                         \
     if (n <= RK_PW_BLOCK)                                                      \
       return N##_##K##_blk(p, n, (int64_t)sizeof(T), m);                       \
@@ -246,7 +248,7 @@ RK_DEF_VEXTS(f64, double, int64_t)
     for (int64_t j = 0; j < m; j++)                                            \
       a[j] = (A)0;                                                             \
   }                                                                            \
-  static void N##_##K##_leaf(void *st, const char *p, int64_t n, int64_t s,   \
+  static void N##_##K##_leaf(void *st, const char *p, int64_t n, int64_t s,    \
                              int64_t base, const char *aux) {                  \
     A *a = (A *)st;                                                            \
     T m = aux ? RK_LD(T, aux) : (T)0;                                          \
@@ -255,7 +257,7 @@ RK_DEF_VEXTS(f64, double, int64_t)
     else                                                                       \
       *a += N##_##K##_pws(p, n, s, m);                                         \
   }                                                                            \
-  static void N##_##K##_rows(void *st, const char *p, int64_t m, int64_t s,   \
+  static void N##_##K##_rows(void *st, const char *p, int64_t m, int64_t s,    \
                              int64_t idx, const char *aux, int64_t saux) {     \
     A *a = (A *)st;                                                            \
     if (aux) {                                                                 \
@@ -297,17 +299,17 @@ RK_DEF_VEXTS(f64, double, int64_t)
   static void N##_##K##_init(void *st, int64_t m) {                            \
     N##_argst *a = (N##_argst *)st;                                            \
     for (int64_t j = 0; j < m; j++) {                                          \
-      memset(&a[j].v, 0, sizeof a[j].v);                                      \
+      memset(&a[j].v, 0, sizeof a[j].v);                                       \
       a[j].i = -1;                                                             \
     }                                                                          \
   }                                                                            \
-  static void N##_##K##_leaf(void *st_, const char *p, int64_t n, int64_t s,  \
+  static void N##_##K##_leaf(void *st_, const char *p, int64_t n, int64_t s,   \
                              int64_t base, const char *aux) {                  \
     N##_argst *st = (N##_argst *)st_;                                          \
     int64_t i = 0;                                                             \
     if (s == (int64_t)sizeof(T) && n >= RK_ARG_BLOCK) {                        \
-      /* Only the extreme of each block is compared; the first block to      \
-       * reach the final extreme is searched once at the end. */              \
+      /* Only the extreme of each block is compared; the first block to        \
+       * reach the final extreme is searched once at the end. */               \
       N##_argst cand;                                                          \
       cand.i = -1;                                                             \
       memset(&cand.v, 0, sizeof cand.v);                                       \
@@ -320,7 +322,8 @@ RK_DEF_VEXTS(f64, double, int64_t)
         }                                                                      \
       }                                                                        \
       if (cand.i >= 0) {                                                       \
-        const T *x = (const T *)(const void *)(p + cand.i * (int64_t)sizeof(T)); \
+        const T *x =                                                           \
+            (const T *)(const void *)(p + cand.i * (int64_t)sizeof(T));        \
         const int bnan = RK_ISNAN_##CLS(cand.v);                               \
         for (int64_t j = 0; j < RK_ARG_BLOCK; j++) {                           \
           if (bnan ? RK_ISNAN_##CLS(x[j]) : x[j] == cand.v) {                  \
@@ -341,7 +344,7 @@ RK_DEF_VEXTS(f64, double, int64_t)
       }                                                                        \
     }                                                                          \
   }                                                                            \
-  static void N##_##K##_rows(void *st, const char *p, int64_t m, int64_t s,   \
+  static void N##_##K##_rows(void *st, const char *p, int64_t m, int64_t s,    \
                              int64_t idx, const char *aux, int64_t saux) {     \
     N##_argst *a = (N##_argst *)st;                                            \
     for (int64_t j = 0; j < m; j++) {                                          \
@@ -363,22 +366,24 @@ RK_DEF_VEXTS(f64, double, int64_t)
 /* ---- per-dtype instantiation ----------------------------------------- */
 
 #define RK_ENTRY(N, K, A, STORE, PW)                                           \
-  {sizeof(A),    PW,          N##_##K##_init,  N##_##K##_leaf,                 \
-   N##_##K##_rows, N##_##K##_merge, STORE}
+  {                                                                            \
+    sizeof(A), PW, N##_##K##_init, N##_##K##_leaf, N##_##K##_rows,             \
+        N##_##K##_merge, STORE                                                 \
+  }
 
 #define RK_DEF_TYPE(N, T, DT, CLS, W, WN, R, RN, LO, HI)                       \
   RK_DEF_PAIRWISE(N, SUM, T, W, CLS, RK_E_SUM)                                 \
-  RK_DEF_FOLD(N, PROD, T, W, CLS, (W)1, RK_STEP_PROD, RK_STEP_PROD_MERGE_, 0)     \
-  RK_DEF_FOLD(N, MIN, T, T, CLS, (T)(HI), RK_STEP_MIN, RK_STEP_MIN, 1)            \
-  RK_DEF_FOLD(N, MAX, T, T, CLS, (T)(LO), RK_STEP_MAX, RK_STEP_MAX, 1)            \
+  RK_DEF_FOLD(N, PROD, T, W, CLS, (W)1, RK_STEP_PROD, RK_STEP_PROD_MERGE_, 0)  \
+  RK_DEF_FOLD(N, MIN, T, T, CLS, (T)(HI), RK_STEP_MIN, RK_STEP_MIN, 1)         \
+  RK_DEF_FOLD(N, MAX, T, T, CLS, (T)(LO), RK_STEP_MAX, RK_STEP_MAX, 1)         \
   RK_DEF_FOLD(N, NANMIN, T, T, CLS, RK_NANINIT_##CLS(T, HI), RK_STEP_NANMIN,   \
-              RK_STEP_NANMIN, 1)                                                  \
+              RK_STEP_NANMIN, 1)                                               \
   RK_DEF_FOLD(N, NANMAX, T, T, CLS, RK_NANINIT_##CLS(T, LO), RK_STEP_NANMAX,   \
-              RK_STEP_NANMAX, 1)                                                  \
+              RK_STEP_NANMAX, 1)                                               \
   RK_DEF_FOLD(N, ANY, T, uint8_t, CLS, (uint8_t)0, RK_STEP_ANY,                \
-              RK_STEP_ANY_MERGE_, 1)                                              \
+              RK_STEP_ANY_MERGE_, 1)                                           \
   RK_DEF_FOLD(N, ALL, T, uint8_t, CLS, (uint8_t)1, RK_STEP_ALL,                \
-              RK_STEP_ALL_MERGE_, 1)                                              \
+              RK_STEP_ALL_MERGE_, 1)                                           \
   typedef struct N##_argst {                                                   \
     T v;                                                                       \
     int64_t i;                                                                 \
@@ -389,41 +394,49 @@ RK_DEF_VEXTS(f64, double, int64_t)
   RK_DEF_ARG(N, ARGMIN, T, CLS, RK_BETTER_ARGMIN, MIN, (T)(HI))                \
   RK_DEF_ARG(N, ARGMAX, T, CLS, RK_BETTER_ARGMAX, MAX, (T)(LO))                \
   RK_IF_INEXACT_##CLS(                                                         \
-      RK_DEF_PAIRWISE(N, NANSUM, T, W, CLS, RK_E_NANSUM)                       \
-      RK_DEF_FOLD(N, NANPROD, T, W, CLS, (W)1, RK_STEP_NANPROD,                \
-                  RK_STEP_PROD_MERGE_, 0)                                         \
-      RK_DEF_ARG(N, NANARGMIN, T, CLS, RK_BETTER_NANARGMIN, NANMIN,            \
-                 RK_NANINIT_##CLS(T, HI))                                      \
-      RK_DEF_ARG(N, NANARGMAX, T, CLS, RK_BETTER_NANARGMAX, NANMAX,            \
-                 RK_NANINIT_##CLS(T, LO))                                      \
-      RK_DEF_PAIRWISE(N, SQDEV, T, R, CLS, RK_E_SQDEV)                         \
-      RK_DEF_PAIRWISE(N, NANSQDEV, T, R, CLS, RK_E_NANSQDEV)                   \
-      RK_DEF_FOLD(N, COUNTNN, T, int64_t, CLS, (int64_t)0, RK_STEP_COUNTNN,    \
-                  RK_MERGE_SUM, 1))                                               \
-  RK_IF_INTEGRAL_##CLS(RK_DEF_PAIRWISE(N, DSUM, T, double, CLS, RK_E_SUM))     \
-  static const cn_red_kernel rk_table_##N[CN_RK_NKINDS] = {                    \
-      [CN_RED_SUM] = RK_ENTRY(N, SUM, W, rk_store_##WN,                        \
-                              RK_IS_INEXACT_##CLS),                            \
-      [CN_RED_PROD] = RK_ENTRY(N, PROD, W, rk_store_##WN, false),              \
-      [CN_RED_MIN] = RK_ENTRY(N, MIN, T, rk_store_##N, false),                 \
-      [CN_RED_MAX] = RK_ENTRY(N, MAX, T, rk_store_##N, false),                 \
-      [CN_RED_NANMIN] = RK_ENTRY(N, NANMIN, T, rk_store_##N, false),           \
-      [CN_RED_NANMAX] = RK_ENTRY(N, NANMAX, T, rk_store_##N, false),           \
-      [CN_RED_ANY] = RK_ENTRY(N, ANY, uint8_t, rk_store_u8, false),            \
-      [CN_RED_ALL] = RK_ENTRY(N, ALL, uint8_t, rk_store_u8, false),            \
-      [CN_RED_ARGMIN] = RK_ENTRY(N, ARGMIN, N##_argst, N##_arg_store, false),  \
-      [CN_RED_ARGMAX] = RK_ENTRY(N, ARGMAX, N##_argst, N##_arg_store, false),  \
-      RK_IF_INEXACT_##CLS(                                                     \
-          [CN_RED_NANSUM] = RK_ENTRY(N, NANSUM, W, rk_store_##WN, true),       \
-          [CN_RED_NANPROD] = RK_ENTRY(N, NANPROD, W, rk_store_##WN, false),    \
-          [CN_RED_NANARGMIN] =                                                 \
-              RK_ENTRY(N, NANARGMIN, N##_argst, N##_arg_store, false),         \
-          [CN_RED_NANARGMAX] =                                                 \
-              RK_ENTRY(N, NANARGMAX, N##_argst, N##_arg_store, false),         \
-          [CN_RK_SQDEV] = RK_ENTRY(N, SQDEV, R, rk_store_##RN, true),          \
-          [CN_RK_NANSQDEV] = RK_ENTRY(N, NANSQDEV, R, rk_store_##RN, true),    \
-          [CN_RK_COUNTNN] =                                                    \
-              RK_ENTRY(N, COUNTNN, int64_t, rk_store_i64, false), )};          \
+      RK_DEF_PAIRWISE(N, NANSUM, T, W, CLS, RK_E_NANSUM) RK_DEF_FOLD(          \
+          N, NANPROD, T, W, CLS, (W)1, RK_STEP_NANPROD, RK_STEP_PROD_MERGE_,   \
+          0) RK_DEF_ARG(N, NANARGMIN, T, CLS, RK_BETTER_NANARGMIN, NANMIN,     \
+                        RK_NANINIT_##CLS(T, HI))                               \
+          RK_DEF_ARG(N, NANARGMAX, T, CLS, RK_BETTER_NANARGMAX, NANMAX,        \
+                     RK_NANINIT_##CLS(T, LO))                                  \
+              RK_DEF_PAIRWISE(N, SQDEV, T, R, CLS, RK_E_SQDEV)                 \
+                  RK_DEF_PAIRWISE(N, NANSQDEV, T, R, CLS, RK_E_NANSQDEV)       \
+                      RK_DEF_FOLD(N, COUNTNN, T, int64_t, CLS, (int64_t)0,     \
+                                  RK_STEP_COUNTNN, RK_MERGE_SUM, 1))           \
+      RK_IF_INTEGRAL_##CLS(RK_DEF_PAIRWISE(                                    \
+          N, DSUM, T, double, CLS,                                             \
+          RK_E_SUM)) static const cn_red_kernel rk_table_##N[CN_RK_NKINDS] = { \
+          [CN_RED_SUM] =                                                       \
+              RK_ENTRY(N, SUM, W, rk_store_##WN, RK_IS_INEXACT_##CLS),         \
+          [CN_RED_PROD] = RK_ENTRY(N, PROD, W, rk_store_##WN, false),          \
+          [CN_RED_MIN] = RK_ENTRY(N, MIN, T, rk_store_##N, false),             \
+          [CN_RED_MAX] = RK_ENTRY(N, MAX, T, rk_store_##N, false),             \
+          [CN_RED_NANMIN] = RK_ENTRY(N, NANMIN, T, rk_store_##N, false),       \
+          [CN_RED_NANMAX] = RK_ENTRY(N, NANMAX, T, rk_store_##N, false),       \
+          [CN_RED_ANY] = RK_ENTRY(N, ANY, uint8_t, rk_store_u8, false),        \
+          [CN_RED_ALL] = RK_ENTRY(N, ALL, uint8_t, rk_store_u8, false),        \
+          [CN_RED_ARGMIN] =                                                    \
+              RK_ENTRY(N, ARGMIN, N##_argst, N##_arg_store, false),            \
+          [CN_RED_ARGMAX] =                                                    \
+              RK_ENTRY(N, ARGMAX, N##_argst, N##_arg_store, false),            \
+          RK_IF_INEXACT_##CLS([CN_RED_NANSUM] =                                \
+                                  RK_ENTRY(N, NANSUM, W, rk_store_##WN, true), \
+                              [CN_RED_NANPROD] = RK_ENTRY(                     \
+                                  N, NANPROD, W, rk_store_##WN, false),        \
+                              [CN_RED_NANARGMIN] =                             \
+                                  RK_ENTRY(N, NANARGMIN, N##_argst,            \
+                                           N##_arg_store, false),              \
+                              [CN_RED_NANARGMAX] =                             \
+                                  RK_ENTRY(N, NANARGMAX, N##_argst,            \
+                                           N##_arg_store, false),              \
+                              [CN_RK_SQDEV] =                                  \
+                                  RK_ENTRY(N, SQDEV, R, rk_store_##RN, true),  \
+                              [CN_RK_NANSQDEV] = RK_ENTRY(                     \
+                                  N, NANSQDEV, R, rk_store_##RN, true),        \
+                              [CN_RK_COUNTNN] =                                \
+                                  RK_ENTRY(N, COUNTNN, int64_t, rk_store_i64,  \
+                                           false), )};                         \
   RK_IF_INTEGRAL_##CLS(static const cn_red_kernel rk_dsum_##N =                \
                            RK_ENTRY(N, DSUM, double, rk_store_f64, true);)
 
@@ -438,8 +451,7 @@ RK_DEF_VEXTS(f64, double, int64_t)
 
 RK_TYPES(RK_DEF_TYPE)
 
-const cn_red_kernel *cn_red_kernel_get(int kind, cn_dtype in,
-                                       bool acc_double) {
+const cn_red_kernel *cn_red_kernel_get(int kind, cn_dtype in, bool acc_double) {
   if (kind < 0 || kind >= CN_RK_NKINDS)
     return NULL;
   const cn_red_kernel *k = NULL;
@@ -447,9 +459,8 @@ const cn_red_kernel *cn_red_kernel_get(int kind, cn_dtype in,
 #define RK_CASE(N, T, DT, CLS, W, WN, R, RN, LO, HI)                           \
   case DT:                                                                     \
     RK_IF_INTEGRAL_##CLS(if (acc_double) return kind == CN_RED_SUM             \
-                                                    ? &rk_dsum_##N             \
-                                                    : NULL;)                   \
-    k = &rk_table_##N[kind];                                                   \
+                             ? &rk_dsum_##N                                    \
+                             : NULL;) k = &rk_table_##N[kind];                 \
     break;
     RK_TYPES(RK_CASE)
 #undef RK_CASE

@@ -74,8 +74,9 @@
 #define RK_MUL_CPX(a, b)                                                       \
   ({                                                                           \
     __typeof__(a) ma_ = (a), mb_ = (b);                                        \
-    __builtin_complex(__real__ ma_ * __real__ mb_ - __imag__ ma_ * __imag__ mb_,\
-                      __real__ ma_ * __imag__ mb_ + __imag__ ma_ * __real__ mb_);\
+    __builtin_complex(                                                         \
+        __real__ ma_ *__real__ mb_ - __imag__ ma_ * __imag__ mb_,              \
+        __real__ ma_ * __imag__ mb_ + __imag__ ma_ * __real__ mb_);            \
   })
 
 /* |d|^2 in the real type. */
@@ -83,7 +84,7 @@
 #define RK_SQ_CPX(d)                                                           \
   ({                                                                           \
     __typeof__(d) sd_ = (d);                                                   \
-    __real__ sd_ *__real__ sd_ + __imag__ sd_ * __imag__ sd_;                  \
+    __real__ sd_ *__real__ sd_ + __imag__ sd_ *__imag__ sd_;                   \
   })
 
 /* Code kept only for some classes. */

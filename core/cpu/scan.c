@@ -140,8 +140,8 @@ cn_status cn_cpu_scan(cn_reduce_kind kind, const cn_array_s *in,
     const int64_t tile = (int64_t)(SCAN_TILE_BYTES / k->acc_size);
     const int64_t ntiles = (m + tile - 1) / tile;
     const int64_t units = (g.nlines / m) * ntiles;
-#pragma omp parallel for num_threads(nthreads) schedule(static)               \
-    if (nthreads > 1)
+#pragma omp parallel for num_threads(nthreads)                                 \
+    schedule(static) if (nthreads > 1)
     for (int64_t u = 0; u < units; u++) {
       _Alignas(16) char acc[SCAN_TILE_BYTES];
       int64_t oi, oo, j0 = (u % ntiles) * tile;
@@ -164,8 +164,8 @@ cn_status cn_cpu_scan(cn_reduce_kind kind, const cn_array_s *in,
     }
     return CN_OK;
   }
-#pragma omp parallel for num_threads(nthreads) schedule(static)               \
-    if (nthreads > 1)
+#pragma omp parallel for num_threads(nthreads)                                 \
+    schedule(static) if (nthreads > 1)
   for (int64_t l = 0; l < g.nlines; l++) {
     _Alignas(16) char acc[16];
     int64_t oi, oo;

@@ -21,11 +21,13 @@ static void insertion_sort(uint64_t *k, int64_t *ix, int64_t n) {
     int64_t iv = ix ? ix[i] : 0, j = i - 1;
     while (j >= 0 && k[j] > kv) {
       k[j + 1] = k[j];
-      if (ix) ix[j + 1] = ix[j];
+      if (ix)
+        ix[j + 1] = ix[j];
       j--;
     }
     k[j + 1] = kv;
-    if (ix) ix[j + 1] = iv;
+    if (ix)
+      ix[j + 1] = iv;
   }
 }
 
@@ -38,13 +40,16 @@ static bool radix_sort(uint64_t *k, uint64_t *kt, int64_t *ix, int64_t *ixt,
     insertion_sort(k, ix, n);
     return false;
   }
-  if (nth > RADIX_MAX_THREADS) nth = RADIX_MAX_THREADS;
-  if (nth < 1) nth = 1;
+  if (nth > RADIX_MAX_THREADS)
+    nth = RADIX_MAX_THREADS;
+  if (nth < 1)
+    nth = 1;
   /* Histograms of every byte in one read, to skip constant bytes. */
   static _Thread_local int64_t hist[8][256];
   memset(hist, 0, sizeof hist);
   int64_t(*th)[8][256] = nth > 1 ? calloc((size_t)nth, sizeof *th) : NULL;
-  if (nth > 1 && !th) nth = 1;
+  if (nth > 1 && !th)
+    nth = 1;
   if (nth > 1) {
 #pragma omp parallel num_threads(nth)
     {
@@ -56,16 +61,19 @@ static bool radix_sort(uint64_t *k, uint64_t *kt, int64_t *ix, int64_t *ixt,
       int64_t lo = n * t / nth, hi = n * (t + 1) / nth;
       for (int64_t i = lo; i < hi; i++) {
         uint64_t v = k[i];
-        for (int b = 0; b < nbytes; b++) th[t][b][(v >> (8 * b)) & 255]++;
+        for (int b = 0; b < nbytes; b++)
+          th[t][b][(v >> (8 * b)) & 255]++;
       }
     }
     for (int t = 0; t < nth; t++)
       for (int b = 0; b < nbytes; b++)
-        for (int d = 0; d < 256; d++) hist[b][d] += th[t][b][d];
+        for (int d = 0; d < 256; d++)
+          hist[b][d] += th[t][b][d];
   } else {
     for (int64_t i = 0; i < n; i++) {
       uint64_t v = k[i];
-      for (int b = 0; b < nbytes; b++) hist[b][(v >> (8 * b)) & 255]++;
+      for (int b = 0; b < nbytes; b++)
+        hist[b][(v >> (8 * b)) & 255]++;
     }
   }
   bool swapped = false;
@@ -73,8 +81,10 @@ static bool radix_sort(uint64_t *k, uint64_t *kt, int64_t *ix, int64_t *ixt,
     int shift = 8 * b;
     bool trivial = false;
     for (int d = 0; d < 256; d++)
-      if (hist[b][d] == n) trivial = true;
-    if (trivial) continue;
+      if (hist[b][d] == n)
+        trivial = true;
+    if (trivial)
+      continue;
     if (nth == 1) {
       int64_t off[256], s = 0;
       for (int d = 0; d < 256; d++) {
@@ -107,7 +117,8 @@ static bool radix_sort(uint64_t *k, uint64_t *kt, int64_t *ix, int64_t *ixt,
         int64_t lo = n * t / nth, hi = n * (t + 1) / nth;
         int64_t *c = th[t][0];
         memset(c, 0, sizeof(int64_t) * 256);
-        for (int64_t i = lo; i < hi; i++) c[(k[i] >> shift) & 255]++;
+        for (int64_t i = lo; i < hi; i++)
+          c[(k[i] >> shift) & 255]++;
 #pragma omp barrier
 #pragma omp single
         {
@@ -150,7 +161,7 @@ static bool radix_sort(uint64_t *k, uint64_t *kt, int64_t *ix, int64_t *ixt,
 
 /* Stable merge sort of indices by NumPy's complex order. */
 #define CN_CPLX_MERGE(NAME, T)                                                 \
-  static void NAME(int64_t *ix, int64_t *tmp, int64_t n, const T *v) {        \
+  static void NAME(int64_t *ix, int64_t *tmp, int64_t n, const T *v) {         \
     for (int64_t w = 1; w < n; w *= 2) {                                       \
       for (int64_t lo = 0; lo < n; lo += 2 * w) {                              \
         int64_t mid = lo + w < n ? lo + w : n;                                 \
@@ -162,8 +173,10 @@ static bool radix_sort(uint64_t *k, uint64_t *kt, int64_t *ix, int64_t *ixt,
           else                                                                 \
             tmp[o++] = ix[i++];                                                \
         }                                                                      \
-        while (i < mid) tmp[o++] = ix[i++];                                    \
-        while (j < hi) tmp[o++] = ix[j++];                                     \
+        while (i < mid)                                                        \
+          tmp[o++] = ix[i++];                                                  \
+        while (j < hi)                                                         \
+          tmp[o++] = ix[j++];                                                  \
       }                                                                        \
       memcpy(ix, tmp, sizeof(int64_t) * (size_t)n);                            \
     }                                                                          \
@@ -185,16 +198,19 @@ static bool lane_alloc(lane_buf *b, int64_t n, bool idx, bool cplx,
   if (!cplx) {
     b->k = malloc(sz * 8);
     b->kt = malloc(sz * 8);
-    if (!b->k || !b->kt) return false;
+    if (!b->k || !b->kt)
+      return false;
   }
   if (idx || cplx) {
     b->ix = malloc(sz * 8);
     b->ixt = malloc(sz * 8);
-    if (!b->ix || !b->ixt) return false;
+    if (!b->ix || !b->ixt)
+      return false;
   }
   if (cplx) {
     b->vals = malloc(sz * (size_t)itemsize);
-    if (!b->vals) return false;
+    if (!b->vals)
+      return false;
   }
   return true;
 }
@@ -218,11 +234,15 @@ static void sort_lane(lane_buf *b, const char *src, int64_t ss, int64_t n,
       memcpy(b->vals + i * is, src + i * ss, (size_t)is);
       b->ix[i] = i;
     }
-    if (dt == CN_COMPLEX64) merge_c64(b->ix, b->ixt, n, (const float *)b->vals);
-    else merge_c128(b->ix, b->ixt, n, (const double *)b->vals);
+    if (dt == CN_COMPLEX64)
+      merge_c64(b->ix, b->ixt, n, (const float *)b->vals);
+    else
+      merge_c128(b->ix, b->ixt, n, (const double *)b->vals);
     for (int64_t i = 0; i < n; i++) {
-      if (dv) memcpy(dv + i * ds, b->vals + b->ix[i] * is, (size_t)is);
-      if (dp) dp[i * ps] = b->ix[i];
+      if (dv)
+        memcpy(dv + i * ds, b->vals + b->ix[i] * is, (size_t)is);
+      if (dp)
+        dp[i * ps] = b->ix[i];
     }
     return;
   }
@@ -232,27 +252,32 @@ static void sort_lane(lane_buf *b, const char *src, int64_t ss, int64_t n,
   if (dt == CN_FLOAT64 && ss == 8) {
     const double *p = (const double *)src;
 #pragma omp parallel for num_threads(nthk) schedule(static)
-    for (int64_t i = 0; i < n; i++) k[i] = cn_key_f64(p[i], canon);
+    for (int64_t i = 0; i < n; i++)
+      k[i] = cn_key_f64(p[i], canon);
   } else if (dt == CN_INT64 && ss == 8) {
     const int64_t *p = (const int64_t *)src;
 #pragma omp parallel for num_threads(nthk) schedule(static)
-    for (int64_t i = 0; i < n; i++) k[i] = (uint64_t)p[i] ^ ((uint64_t)1 << 63);
+    for (int64_t i = 0; i < n; i++)
+      k[i] = (uint64_t)p[i] ^ ((uint64_t)1 << 63);
   } else {
 #pragma omp parallel for num_threads(nthk) schedule(static)
-    for (int64_t i = 0; i < n; i++) k[i] = cn_key_of(src + i * ss, dt, canon);
+    for (int64_t i = 0; i < n; i++)
+      k[i] = cn_key_of(src + i * ss, dt, canon);
   }
   int64_t *ix = NULL;
   if (dp) {
     ix = b->ix;
 #pragma omp parallel for num_threads(nthk) schedule(static)
-    for (int64_t i = 0; i < n; i++) ix[i] = i;
+    for (int64_t i = 0; i < n; i++)
+      ix[i] = i;
   }
   bool sw = radix_sort(b->k, b->kt, ix, b->ixt, n, (int)is, nth);
   const uint64_t *rk = sw ? b->kt : b->k;
   const int64_t *rix = sw ? b->ixt : b->ix;
   if (dp) {
 #pragma omp parallel for num_threads(nthk) schedule(static)
-    for (int64_t i = 0; i < n; i++) dp[i * ps] = rix[i];
+    for (int64_t i = 0; i < n; i++)
+      dp[i * ps] = rix[i];
     if (dv) {
 #pragma omp parallel for num_threads(nthk) schedule(static)
       for (int64_t i = 0; i < n; i++)
@@ -262,24 +287,28 @@ static void sort_lane(lane_buf *b, const char *src, int64_t ss, int64_t n,
     if (dt == CN_FLOAT64 && ds == 8) {
       double *o = (double *)dv;
 #pragma omp parallel for num_threads(nthk) schedule(static)
-      for (int64_t i = 0; i < n; i++) o[i] = cn_unkey_f64(rk[i]);
+      for (int64_t i = 0; i < n; i++)
+        o[i] = cn_unkey_f64(rk[i]);
     } else if (dt == CN_INT64 && ds == 8) {
       int64_t *o = (int64_t *)dv;
 #pragma omp parallel for num_threads(nthk) schedule(static)
       for (int64_t i = 0; i < n; i++)
         o[i] = (int64_t)(rk[i] ^ ((uint64_t)1 << 63));
     } else {
-      for (int64_t i = 0; i < n; i++) cn_unkey_to(dv + i * ds, rk[i], dt);
+      for (int64_t i = 0; i < n; i++)
+        cn_unkey_to(dv + i * ds, rk[i], dt);
     }
   }
 }
 
 static cn_status cpu_sort(cn_array_s *vals, cn_array_s *perm,
                           const cn_array_s *a, int32_t axis) {
-  if (a->size == 0) return CN_OK;
+  if (a->size == 0)
+    return CN_OK;
   int64_t n = a->shape[axis], is = cn_itemsize(a->dtype);
   int64_t nlanes = a->size / n, q = 1;
-  for (int32_t d = axis + 1; d < a->ndim; d++) q *= a->shape[d];
+  for (int32_t d = axis + 1; d < a->ndim; d++)
+    q *= a->shape[d];
   int64_t ss = a->strides[axis] * is;
   int nth = cn_cpu_threads_for(a->size);
   bool cplx = cn_is_complex(a->dtype);
@@ -307,7 +336,8 @@ static cn_status cpu_sort(cn_array_s *vals, cn_array_s *perm,
     }
 #pragma omp for schedule(dynamic, 16)
     for (int64_t lane = 0; lane < nlanes; lane++) {
-      if (!ok) continue;
+      if (!ok)
+        continue;
       /* Lane = (outer o, inner j): element offsets in a and in the
        * C-contiguous outputs. */
       int64_t o = lane / q, j = lane % q, off = 0, rem = o;

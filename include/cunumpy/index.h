@@ -49,8 +49,8 @@ CN_API cn_status cn_take(cn_array *out, cn_array a, cn_array indices,
  * every axis but `axis`; out[..., j, ...] = a[..., indices[..., j, ...], ...].
  * CN_AXIS_NONE: a is flattened and indices must be 1-d. CN_ERR_SHAPE when
  * ndims differ or shapes do not broadcast, CN_ERR_INDEX out of range. */
-CN_API cn_status cn_take_along_axis(cn_array *out, cn_array a,
-                                    cn_array indices, int32_t axis);
+CN_API cn_status cn_take_along_axis(cn_array *out, cn_array a, cn_array indices,
+                                    int32_t axis);
 
 /* a.flat[indices] = values, in place. values is flattened and repeated
  * cyclically when shorter than indices (as NumPy's put); an empty values
@@ -116,7 +116,8 @@ CN_API cn_status cn_flatnonzero(cn_array *out, cn_array a);
 CN_API cn_status cn_count_nonzero(cn_array *out, cn_array a, int32_t naxes,
                                   const int32_t *axes, int32_t keepdims);
 
-/* ---- selection ------------------------------------------------------------ */
+/* ---- selection ------------------------------------------------------------
+ */
 
 /* Slices of a along axis (CN_AXIS_NONE: flattened) where the 1-d condition
  * is true (any dtype, truth as bool cast). condition may be shorter than the
@@ -134,8 +135,7 @@ CN_API cn_status cn_extract(cn_array *out, cn_array condition, cn_array a);
  * dtype. mode as cn_take. dst (may be NULL) as cn_take's. CN_ERR_VALUE for
  * n == 0. */
 CN_API cn_status cn_choose(cn_array *out, cn_array index, int32_t n,
-                           const cn_array *choices, int32_t mode,
-                           cn_array dst);
+                           const cn_array *choices, int32_t mode, cn_array dst);
 
 #ifdef __cplusplus
 }

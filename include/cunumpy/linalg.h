@@ -89,15 +89,17 @@ CN_API cn_status cn_linalg_cholesky(cn_array *out, cn_array a, int32_t upper);
 typedef enum cn_qr_mode {
   CN_QR_REDUCED = 0,  /* q (M, K), r (K, N), K = min(M, N) */
   CN_QR_COMPLETE = 1, /* q (M, M), r (M, N) */
-  CN_QR_R = 2,        /* r (K, N) only; q must be NULL */
+  CN_QR_R = 2,        /* r (K, N) only */
   CN_QR_FORCE_INT32_ = 0x7fffffff
 } cn_qr_mode;
-/* QR factorisation. q may be NULL only in mode CN_QR_R. */
+/* QR factorisation. In mode CN_QR_R, q is not written (it may be NULL);
+ * the other modes need it. */
 CN_API cn_status cn_linalg_qr(cn_array *q, cn_array *r, cn_array a,
                               cn_qr_mode mode);
 /* Singular values s (real, descending); with compute_uv, u and vh such that
- * u @ diag(s) @ vh == a (full_matrices: square u and vh). u and vh must be
- * NULL when !compute_uv. LinAlgError when the SVD does not converge. */
+ * u @ diag(s) @ vh == a (full_matrices: square u and vh). Without
+ * compute_uv, u and vh are not written (they may be NULL). LinAlgError when
+ * the SVD does not converge. */
 CN_API cn_status cn_linalg_svd(cn_array *u, cn_array *s, cn_array *vh,
                                cn_array a, int32_t full_matrices,
                                int32_t compute_uv);

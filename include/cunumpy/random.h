@@ -73,9 +73,9 @@ CN_API cn_status cn_random_integers(cn_array *out, cn_rng rng, int64_t low,
                                     int32_t ndim, const int64_t *shape,
                                     cn_dtype dtype);
 /* Exponential with the given scale (> 0... 0 gives zeros). */
-CN_API cn_status cn_random_exponential(cn_array *out, cn_rng rng,
-                                       double scale, int32_t ndim,
-                                       const int64_t *shape, cn_dtype dtype);
+CN_API cn_status cn_random_exponential(cn_array *out, cn_rng rng, double scale,
+                                       int32_t ndim, const int64_t *shape,
+                                       cn_dtype dtype);
 /* Gamma(shape k, scale) by Marsaglia-Tsang; CN_ERR_VALUE for k < 0 or
  * scale < 0. */
 CN_API cn_status cn_random_gamma(cn_array *out, cn_rng rng, double k,

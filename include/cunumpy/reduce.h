@@ -6,7 +6,14 @@
  * with extent 1. dtype CN_DTYPE_DEFAULT selects NumPy's accumulator dtype
  * (sum/prod of bool or small ints give int64 / uint64, floats keep theirs).
  * dst (may be NULL) receives the result, as NumPy's out=; *out is then a new
- * reference to dst. Inputs are never modified. */
+ * reference to dst. Inputs are never modified.
+ * Explicit dtypes: sum/prod/cumsum/cumprod accumulate in dtype (inputs are
+ * cast to it first unless it is their own or their wide accumulator);
+ * mean/var/std need a float or complex dtype (else CN_ERR_TYPE); min/max
+ * convert their result; any/all ignore it (it must still be a valid dtype).
+ * dst must have the result's shape (CN_ERR_SHAPE), be writeable
+ * (CN_ERR_VALUE), live with a (CN_ERR_DEVICE), and take the result dtype
+ * under same_kind casting (CN_ERR_TYPE). */
 #ifndef CUNUMPY_REDUCE_H
 #define CUNUMPY_REDUCE_H
 

@@ -48,9 +48,8 @@ CN_API cn_status cn_lexsort(cn_array *out, int32_t n, const cn_array *keys,
  * default in NumPy 2), else each NaN is its own value. Together these give
  * the Array API's unique_all / unique_counts / unique_inverse /
  * unique_values. */
-CN_API cn_status cn_unique(cn_array *values, cn_array *index,
-                           cn_array *inverse, cn_array *counts, cn_array a,
-                           int32_t equal_nan);
+CN_API cn_status cn_unique(cn_array *values, cn_array *index, cn_array *inverse,
+                           cn_array *counts, cn_array a, int32_t equal_nan);
 
 /* Sides for cn_searchsorted. */
 #define CN_SIDE_LEFT 0

@@ -42,8 +42,8 @@ CN_API cn_status cn_percentile(cn_array *out, cn_array a, cn_array q,
                                int32_t naxes, const int32_t *axes,
                                int32_t method, int32_t keepdims);
 CN_API cn_status cn_quantile(cn_array *out, cn_array a, cn_array q,
-                             int32_t naxes, const int32_t *axes,
-                             int32_t method, int32_t keepdims);
+                             int32_t naxes, const int32_t *axes, int32_t method,
+                             int32_t keepdims);
 CN_API cn_status cn_nanpercentile(cn_array *out, cn_array a, cn_array q,
                                   int32_t naxes, const int32_t *axes,
                                   int32_t method, int32_t keepdims);
@@ -109,8 +109,8 @@ CN_API cn_status cn_diff(cn_array *out, cn_array a, int32_t n, int32_t axis);
  * inside, one-sided of edge_order 1 or 2 at the ends. float64 result
  * (float32 for float32). CN_ERR_VALUE when the axis has fewer than
  * edge_order + 1 elements or edge_order is not 1 or 2. */
-CN_API cn_status cn_gradient(cn_array *out, cn_array a, int32_t axis,
-                             double dx, int32_t edge_order);
+CN_API cn_status cn_gradient(cn_array *out, cn_array a, int32_t axis, double dx,
+                             int32_t edge_order);
 
 /* Modes of convolve / correlate. */
 #define CN_CONV_FULL 0

@@ -17,7 +17,7 @@ settings.register_profile(
                                                "25")),
     deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                           HealthCheck.data_too_large],
-    derandomize=True, print_blob=True)
+    derandomize=True, print_blob=True, database=None)
 settings.load_profile("cunumpy")
 
 DTYPES = [np.dtype(n) for n in (
