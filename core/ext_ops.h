@@ -1,7 +1,5 @@
 /* Dispatch to the backend-table members issue 4 appended (take, put, sort,
- * rng_fill, ...). A plugin built with a shorter table has none of them; a
- * CPU table that was not yet given them by its setup gets them here, so the
- * CPU path never depends on the order tables are built in. */
+ * rng_fill, ...); a backend that lacks one leaves it NULL. */
 #ifndef CUNUMPY_EXT_OPS_H
 #define CUNUMPY_EXT_OPS_H
 
@@ -9,8 +7,7 @@
 
 #include "internal.h"
 
-/* The table to use for a's device: members past the backend's table_size
- * read as NULL. Never NULL itself. */
+/* The table of a's device. Never NULL. */
 CN_INTERNAL const cn_backend_ops *cn_ext_ops(const cn_array_s *a);
 
 /* Returns CN_ERR_UNSUPPORTED naming fn and the backend when member is NULL. */

@@ -5,31 +5,10 @@
 
 #include "linalg_util.h"
 
-#include <pthread.h>
-
-#include "cpu/cpu_linalg.h"
-
-static cn_backend_ops g_cpu_la;
-static pthread_once_t g_cpu_la_once = PTHREAD_ONCE_INIT;
-
-static void build_cpu_la(void) {
-  g_cpu_la = *cn_cpu_backend();
-  g_cpu_la.table_size = sizeof(cn_backend_ops);
-  if (!g_cpu_la.matmul || !g_cpu_la.lapack)
-    cn_cpu_linalg_fill(&g_cpu_la);
-  if (!g_cpu_la.fft)
-    cn_cpu_fft_fill(&g_cpu_la);
-}
-
+/* The CPU table is filled once by its setup and a plugin with a shorter
+ * table is refused by the loader, so every table has these members. */
 const cn_backend_ops *cn_la_ops(const cn_array_s *a) {
-  const cn_backend_ops *b = a->buf->backend;
-  if (b->device_type == CN_DEVICE_CPU &&
-      (b->table_size < sizeof(cn_backend_ops) || !b->matmul || !b->lapack ||
-       !b->fft)) {
-    pthread_once(&g_cpu_la_once, build_cpu_la);
-    return &g_cpu_la;
-  }
-  return b;
+  return a->buf->backend;
 }
 
 void cn_la_end(cn_la_scope *s) {

@@ -124,11 +124,9 @@ static cn_status cast_copy(cn_array_s **out, const cn_array_s *a, cn_dtype dt) {
 /* 1-d view of a (a copy when a is not C-contiguous). New reference. */
 static cn_status flat_view(cn_array_s **out, const cn_array_s *a) {
   int64_t n = a->size, one = 1;
-  if (a->ndim == 1) {
-    cn_array_retain((cn_array)a);
-    *out = (cn_array_s *)a;
-    return CN_OK;
-  }
+  /* always a new handle: callers release it when it is not a */
+  if (a->ndim == 1)
+    return cn_array_view(out, a, a->data, 1, a->shape, a->strides);
   if (cn_array_is_c_contig(a))
     return cn_array_view(out, a, a->data, 1, &n, &one);
   cn_array_s *c;

@@ -36,7 +36,8 @@ cn_status cn_shape_size(int64_t *out, int32_t ndim, const int64_t *shape,
      * when another extent is 0, so strides stay representable. */
     if (shape[i] > 0 && __builtin_mul_overflow(span, shape[i], &span))
       overflow = true;
-    size *= shape[i];
+    if (!overflow) /* size <= span, so it cannot overflow either */
+      size *= shape[i];
   }
   int64_t bytes;
   if (overflow || __builtin_mul_overflow(span, itemsize > 0 ? itemsize : 1, &bytes))

@@ -116,7 +116,8 @@ enum { BAND_MIN = 1 << 16, BAND_SAMPLE = 1 << 14 };
 /* Floyd-Rivest style selection of x(k) and x(k + 1) among the n non-NaN
  * values of x[0, len) without copying x: a sorted sample brackets rank k
  * with two pivots, one pass counts the values below the lower pivot and
- * gathers those between the pivots into band (capacity cap), and the ranks
+ * gathers those between the pivots into band (room for len values; more
+ * than cap of them counts as a miss), and the ranks
  * are selected inside the band. Returns false (nothing computed) when the
  * bracket missed or the band overflowed; the caller then selects on a full
  * copy. */
@@ -138,16 +139,17 @@ static bool band_pair(const double *x, int64_t len, int64_t n, int64_t k,
   double lo_p = has_lo ? sample[p - d] : -INFINITY;
   double hi_p = has_hi ? sample[p + d + 1] : INFINITY;
   int64_t below = 0, nb = 0;
+  /* Branch-free: half the values fall below the lower pivot, at random.
+   * band has room for len values; only the count is capped. NaNs fail
+   * both comparisons. */
   for (int64_t i = 0; i < len; i++) {
     double v = x[i];
-    if (v < lo_p)
-      below++;
-    else if (v <= hi_p) {
-      if (nb == cap)
-        return false;
-      band[nb++] = v;
-    }
+    below += v < lo_p;
+    band[nb] = v;
+    nb += (v >= lo_p) & (v <= hi_p);
   }
+  if (nb > cap)
+    return false;
   int64_t k2 = k + 1 < n ? k + 1 : k;
   if (k < below || k2 >= below + nb)
     return false;

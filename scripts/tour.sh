@@ -14,9 +14,9 @@ if [ -f examples/tour.py ] && [ -d build/python ]; then
   echo "== Python ================================================="
   PYTHONPATH=build/python "$PY" examples/tour.py
 fi
-if [ -x build/examples/fortran/heat ]; then
+if [ -x build/bindings/fortran/heat_f90 ]; then
   echo "== Fortran ================================================"
-  ./build/examples/fortran/heat
+  ./build/bindings/fortran/heat_f90
 fi
 echo "== Benchmark: cunumpy (C) vs NumPy ========================="
 "$PY" benchmarks/bench_core.py build

@@ -90,6 +90,22 @@ TEST_CASE("documented counter mapping, reproducibility, state", "[random]") {
                               : ((uint64_t)w[3] << 32 | w[2]);
     REQUIRE(v[i] == (double)(u >> 11) * 0x1p-53);
   }
+  // normals: Box-Muller on the block's two 64-bit words (1 ulp of libm)
+  Rng rn(seed);
+  Arr z;
+  int64_t nz = 21;
+  CN_REQUIRE_OK(cn_random_normal(z.out(), rn, 0.5, 2.0, 1, &nz, CN_FLOAT64));
+  auto zv = to_vec<double>(z);
+  for (int64_t i = 0; i < nz; i++) {
+    uint32_t c[4] = {(uint32_t)(i / 2), 0, 0, 0}, w[4];
+    cn_philox4x32_10(w, c, key);
+    uint64_t ua = (uint64_t)w[1] << 32 | w[0], ub = (uint64_t)w[3] << 32 | w[2];
+    double r =
+        std::sqrt(-2.0 * std::log((double)(ua >> 11) * 0x1p-53 + 0x1p-53));
+    double t = 2.0 * M_PI * ((double)(ub >> 11) * 0x1p-53);
+    double want = 0.5 + 2.0 * (i % 2 == 0 ? r * std::cos(t) : r * std::sin(t));
+    REQUIRE(std::fabs(zv[i] - want) <= 4e-15 * (1 + std::fabs(want)));
+  }
   // 7 values used 4 blocks: the next fill starts at block 4
   uint32_t st[CN_RNG_STATE_WORDS];
   CN_REQUIRE_OK(cn_rng_get_state(st, r));

@@ -1308,3 +1308,24 @@ TEST_CASE("arg and scan argument errors", "[reduce][errors]") {
   REQUIRE(out == sentinel);
   REQUIRE(values(a) == before);
 }
+
+TEST_CASE("integer sums and scans wrap around as NumPy's", "[reduce]") {
+  Arr a = from_vec(std::vector<int64_t>{INT64_MAX, 1, 1}, {3}, CN_INT64);
+  Arr c, s;
+  CN_REQUIRE_OK(cn_cumsum(c.out(), a, CN_AXIS_NONE, CN_DTYPE_DEFAULT,
+                          nullptr));
+  REQUIRE(to_vec<int64_t>(c) ==
+          std::vector<int64_t>{INT64_MAX, INT64_MIN, INT64_MIN + 1});
+  CN_REQUIRE_OK(cn_sum(s.out(), a, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
+                       nullptr));
+  REQUIRE(to_vec<int64_t>(s)[0] == INT64_MIN + 1);
+  Arr p;
+  CN_REQUIRE_OK(cn_prod(p.out(), a, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
+                        nullptr));
+  REQUIRE(to_vec<int64_t>(p)[0] == INT64_MAX);
+  Arr cp;
+  Arr b = from_vec(std::vector<int64_t>{INT64_MAX, 2}, {2}, CN_INT64);
+  CN_REQUIRE_OK(cn_cumprod(cp.out(), b, CN_AXIS_NONE, CN_DTYPE_DEFAULT,
+                           nullptr));
+  REQUIRE(to_vec<int64_t>(cp)[1] == -2);
+}

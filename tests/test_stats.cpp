@@ -120,6 +120,57 @@ TEST_CASE("median against sorting", "[stats]") {
   REQUIRE(std::isnan(dvec(r)[0]));
 }
 
+TEST_CASE("quantiles of long lanes (sampled band selection)", "[stats]") {
+  std::mt19937_64 g(11);
+  std::uniform_real_distribution<double> ud(-5, 5);
+  int64_t n = 300000;
+  V v(n);
+  for (auto &x : v)
+    x = ud(g);
+  for (int64_t i = 0; i < n; i += 97)
+    v[i] = NAN;
+  for (int64_t i = 1; i < n; i += 13)
+    v[i] = 1.25; // a heavy tie
+  Arr a = f64(v, {n});
+  V ok;
+  for (double x : v)
+    if (!std::isnan(x))
+      ok.push_back(x);
+  std::sort(ok.begin(), ok.end());
+  int64_t m = (int64_t)ok.size();
+  V qs = {0, 0.001, 0.25, 0.5, 0.6, 0.999, 1};
+  Arr q = f64(qs, {7});
+  for (int meth = 0; meth < 5; meth++) {
+    Arr r;
+    CN_REQUIRE_OK(cn_nanquantile(r.out(), a, q, CN_ALL_AXES, nullptr, meth, 0));
+    auto got = dvec(r);
+    for (size_t j = 0; j < qs.size(); j++) {
+      double h = qs[j] * (m - 1);
+      int64_t lo = (int64_t)std::floor(h);
+      double t = h - lo, x0 = ok[lo], x1 = ok[std::min(lo + 1, m - 1)], w;
+      if (meth == 1)
+        w = x0;
+      else if (meth == 2)
+        w = t > 0 ? x1 : x0;
+      else if (meth == 3)
+        w = (int64_t)std::nearbyint(h) > lo ? x1 : x0;
+      else if (meth == 4)
+        w = t > 0 ? x1 - (x1 - x0) * 0.5 : x0;
+      else
+        w = t == 0 ? x0
+                   : (t >= 0.5 ? x1 - (x1 - x0) * (1 - t) : x0 + (x1 - x0) * t);
+      INFO("method " << meth << " q " << qs[j]);
+      REQUIRE(got[j] == w);
+    }
+  }
+  Arr r;
+  CN_REQUIRE_OK(cn_nanmedian(r.out(), a, CN_ALL_AXES, nullptr, 0));
+  double med = m % 2 ? ok[m / 2] : (ok[m / 2 - 1] + ok[m / 2]) / 2;
+  REQUIRE(dvec(r)[0] == med);
+  CN_REQUIRE_OK(cn_median(r.out(), a, CN_ALL_AXES, nullptr, 0));
+  REQUIRE(std::isnan(dvec(r)[0]));
+}
+
 TEST_CASE("average, cov, corrcoef", "[stats]") {
   Arr a = f64({1, 2, 3, 4}, {2, 2});
   Arr w = f64({1, 3}, {2});

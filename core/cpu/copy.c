@@ -113,6 +113,43 @@ static void copy_tile(const assign_ctx *c, char *d, const int64_t *dstr,
     run_row(c, d + j0 * dstr[0], dstr[1], s + j0 * sstr[0], sstr[1], n1);
 }
 
+/* Everything a work item of an assign needs. */
+typedef struct assign_plan {
+  const assign_ctx *c;
+  const cn_iter_shape *it;
+  bool tiled;
+  int32_t keep;
+  int64_t n0, t0, t1, inner, ds, ss;
+} assign_plan;
+
+/* Work item w: one row, or one tile of one 2-d slab when tiled. */
+static void assign_item(const assign_plan *p, char *dbase, const char *sbase,
+                        int64_t w) {
+  const cn_iter_shape *it = p->it;
+  int32_t nd = it->ndim;
+  int64_t o = w / (p->t0 * p->t1), tile = w % (p->t0 * p->t1);
+  char *d = dbase;
+  const char *s = sbase;
+  int64_t rem = o;
+  for (int i = nd - p->keep - 1; i >= 0; i--) {
+    int64_t idx = rem % it->shape[i];
+    rem /= it->shape[i];
+    d += idx * it->strides[0][i];
+    s += idx * it->strides[1][i];
+  }
+  if (!p->tiled) {
+    run_row(p->c, d, p->ds, s, p->ss, p->inner);
+    return;
+  }
+  int64_t b0 = tile / p->t1 * TILE, b1 = tile % p->t1 * TILE;
+  int64_t dstr[2] = {it->strides[0][nd - 2], p->ds};
+  int64_t sstr[2] = {it->strides[1][nd - 2], p->ss};
+  copy_tile(p->c, d + b0 * dstr[0] + b1 * p->ds, dstr,
+            s + b0 * sstr[0] + b1 * p->ss, sstr,
+            p->n0 - b0 < TILE ? p->n0 - b0 : TILE,
+            p->inner - b1 < TILE ? p->inner - b1 : TILE);
+}
+
 cn_status cn_cpu_assign(cn_array_s *dst, const cn_array_s *src) {
   if (dst->size == 0)
     return CN_OK;
@@ -142,8 +179,14 @@ cn_status cn_cpu_assign(cn_array_s *dst, const cn_array_s *src) {
   int64_t t1 = tiled ? (inner + TILE - 1) / TILE : 1;
   int64_t items = outer * t0 * t1;
 
+  assign_plan p = {&c, &it, tiled, keep, n0, t0, t1, inner, ds, ss};
   int nth = cn_cpu_threads_for(dst->size);
-  if (items == 1 && nth > 1) {
+  if (nth <= 1) { /* no OpenMP region at all: small calls stay cheap */
+    for (int64_t w = 0; w < items; w++)
+      assign_item(&p, dst->data, src->data, w);
+    return CN_OK;
+  }
+  if (items == 1) {
     /* one long row: split it across threads */
 #pragma omp parallel num_threads(nth)
     {
@@ -153,31 +196,49 @@ cn_status cn_cpu_assign(cn_array_s *dst, const cn_array_s *src) {
     }
     return CN_OK;
   }
-#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1 && items > 1)
-  for (int64_t w = 0; w < items; w++) {
-    int64_t o = w / (t0 * t1), tile = w % (t0 * t1);
-    char *d = dst->data;
-    const char *s = src->data;
-    int64_t rem = o;
-    for (int i = nd - keep - 1; i >= 0; i--) {
-      int64_t idx = rem % it.shape[i];
-      rem /= it.shape[i];
-      d += idx * it.strides[0][i];
-      s += idx * it.strides[1][i];
-    }
-    if (tiled) {
-      int64_t b0 = tile / t1 * TILE, b1 = tile % t1 * TILE;
-      int64_t dstr[2] = {it.strides[0][nd - 2], ds};
-      int64_t sstr[2] = {it.strides[1][nd - 2], ss};
-      copy_tile(&c, d + b0 * dstr[0] + b1 * ds, dstr,
-                s + b0 * sstr[0] + b1 * ss, sstr,
-                n0 - b0 < TILE ? n0 - b0 : TILE,
-                inner - b1 < TILE ? inner - b1 : TILE);
-    } else {
-      run_row(&c, d, ds, s, ss, inner);
-    }
-  }
+#pragma omp parallel for num_threads(nth) schedule(static)
+  for (int64_t w = 0; w < items; w++)
+    assign_item(&p, dst->data, src->data, w);
   return CN_OK;
+}
+
+/* Writes n copies of an itemsize-byte value with stride ds (bytes). */
+static void fill_row(char *d, int64_t ds, int64_t n, const void *value,
+                     int64_t isz, bool zero) {
+  if (zero && ds == isz) {
+    memset(d, 0, (size_t)(n * isz));
+    return;
+  }
+#define FILL_W(T)                                                              \
+  {                                                                            \
+    T v;                                                                       \
+    memcpy(&v, value, sizeof v);                                               \
+    for (int64_t i = 0; i < n; i++)                                            \
+      *(T *)(void *)(d + i * ds) = v;                                          \
+    return;                                                                    \
+  }
+  switch (isz) {
+  case 1: FILL_W(uint8_t)
+  case 2: FILL_W(uint16_t)
+  case 4: FILL_W(uint32_t)
+  case 8: FILL_W(uint64_t)
+  default:
+    for (int64_t i = 0; i < n; i++)
+      memcpy(d + i * ds, value, (size_t)isz);
+  }
+#undef FILL_W
+}
+
+static void fill_outer(const cn_iter_shape *it, char *base, int64_t o,
+                       const void *value, int64_t isz, bool zero) {
+  int32_t nd = it->ndim;
+  char *d = base;
+  int64_t rem = o;
+  for (int i = nd - 2; i >= 0; i--) {
+    d += (rem % it->shape[i]) * it->strides[0][i];
+    rem /= it->shape[i];
+  }
+  fill_row(d, it->strides[0][nd - 1], it->shape[nd - 1], value, isz, zero);
 }
 
 cn_status cn_cpu_fill(cn_array_s *dst, const void *value) {
@@ -196,34 +257,23 @@ cn_status cn_cpu_fill(cn_array_s *dst, const void *value) {
   for (int64_t b = 0; b < isz; b++)
     if (((const unsigned char *)value)[b]) zero = false;
   int nth = cn_cpu_threads_for(dst->size);
-  if (outer == 1 && nth > 1) {
+  if (nth <= 1) {
+    for (int64_t o = 0; o < outer; o++)
+      fill_outer(&it, dst->data, o, value, isz, zero);
+    return CN_OK;
+  }
+  if (outer == 1) {
     /* one long row: split it */
 #pragma omp parallel num_threads(nth)
     {
       int t = omp_get_thread_num(), T = omp_get_num_threads();
       int64_t lo = inner * t / T, hi = inner * (t + 1) / T;
-      char *d = dst->data + lo * ds;
-      if (zero && ds == isz)
-        memset(d, 0, (size_t)((hi - lo) * isz));
-      else
-        for (int64_t i = lo; i < hi; i++, d += ds)
-          memcpy(d, value, (size_t)isz);
+      fill_row(dst->data + lo * ds, ds, hi - lo, value, isz, zero);
     }
     return CN_OK;
   }
-#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
-  for (int64_t o = 0; o < outer; o++) {
-    char *d = dst->data;
-    int64_t rem = o;
-    for (int i = nd - 2; i >= 0; i--) {
-      d += (rem % it.shape[i]) * it.strides[0][i];
-      rem /= it.shape[i];
-    }
-    if (zero && ds == isz)
-      memset(d, 0, (size_t)(inner * isz));
-    else
-      for (int64_t i = 0; i < inner; i++, d += ds)
-        memcpy(d, value, (size_t)isz);
-  }
+#pragma omp parallel for num_threads(nth) schedule(static)
+  for (int64_t o = 0; o < outer; o++)
+    fill_outer(&it, dst->data, o, value, isz, zero);
   return CN_OK;
 }

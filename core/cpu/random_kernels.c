@@ -211,38 +211,53 @@ static uint64_t bounded(elem_stream *s, uint64_t m1) {
 __attribute__((target("avx2,fma"))) static void
 normal_group4(double *out8, const uint32_t key[2], const uint32_t counter[4],
               uint64_t first) {
-  uint32_t c0[4], c1[4], c2[4], c3[4];
+  /* Lane j holds block first + j, one 32-bit counter word per 64-bit
+   * element, so _mm256_mul_epu32 gives Philox's 32x32->64 products. */
+  uint64_t w[4][4];
   for (int j = 0; j < 4; j++) {
     uint32_t c[4];
     memcpy(c, counter, sizeof c);
     c[3] = 0;
     cn_philox_add(c, first + (uint64_t)j);
-    c0[j] = c[0];
-    c1[j] = c[1];
-    c2[j] = c[2];
-    c3[j] = c[3];
+    for (int t = 0; t < 4; t++)
+      w[t][j] = c[t];
   }
+  __m256i c0 = _mm256_loadu_si256((const __m256i *)w[0]);
+  __m256i c1 = _mm256_loadu_si256((const __m256i *)w[1]);
+  __m256i c2 = _mm256_loadu_si256((const __m256i *)w[2]);
+  __m256i c3 = _mm256_loadu_si256((const __m256i *)w[3]);
+  const __m256i m0 = _mm256_set1_epi64x(CN_PHILOX_M0);
+  const __m256i m1 = _mm256_set1_epi64x(CN_PHILOX_M1);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffffll);
   uint32_t k0 = key[0], k1 = key[1];
   for (int r = 0; r < 10; r++) {
-    for (int j = 0; j < 4; j++) {
-      uint64_t p0 = (uint64_t)CN_PHILOX_M0 * c0[j];
-      uint64_t p1 = (uint64_t)CN_PHILOX_M1 * c2[j];
-      uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1[j] ^ k0;
-      uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3[j] ^ k1;
-      c1[j] = (uint32_t)p1;
-      c3[j] = (uint32_t)p0;
-      c0[j] = n0;
-      c2[j] = n2;
-    }
+    __m256i p0 = _mm256_mul_epu32(c0, m0);
+    __m256i p1 = _mm256_mul_epu32(c2, m1);
+    __m256i n0 =
+        _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), c1),
+                         _mm256_set1_epi64x(k0));
+    __m256i n2 =
+        _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p0, 32), c3),
+                         _mm256_set1_epi64x(k1));
+    c1 = _mm256_and_si256(p1, lo32);
+    c3 = _mm256_and_si256(p0, lo32);
+    c0 = n0;
+    c2 = n2;
     k0 += CN_PHILOX_W0;
     k1 += CN_PHILOX_W1;
   }
+  /* ua = w1:w0, ub = w3:w2, then their top 53 bits. */
+  __m256i ua =
+      _mm256_srli_epi64(_mm256_or_si256(c0, _mm256_slli_epi64(c1, 32)), 11);
+  __m256i ub =
+      _mm256_srli_epi64(_mm256_or_si256(c2, _mm256_slli_epi64(c3, 32)), 11);
+  uint64_t a4[4], b4[4];
+  _mm256_storeu_si256((__m256i *)a4, ua);
+  _mm256_storeu_si256((__m256i *)b4, ub);
   double u1[4], th[4];
   for (int j = 0; j < 4; j++) {
-    uint64_t ua = (uint64_t)c0[j] | ((uint64_t)c1[j] << 32);
-    uint64_t ub = (uint64_t)c2[j] | ((uint64_t)c3[j] << 32);
-    u1[j] = (double)(ua >> 11) * TWO_M53 + TWO_M53;
-    th[j] = 2.0 * CN_PI * ((double)(ub >> 11) * TWO_M53);
+    u1[j] = (double)a4[j] * TWO_M53 + TWO_M53;
+    th[j] = 2.0 * CN_PI * ((double)b4[j] * TWO_M53);
   }
   __m256d lg = Sleef_logd4_u10avx2(_mm256_loadu_pd(u1));
   __m256d rr = _mm256_sqrt_pd(_mm256_mul_pd(_mm256_set1_pd(-2.0), lg));
