@@ -7,35 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    if ((x) != CN_OK) {                                                        \
-      fprintf(stderr, "%s failed: %s\n", #x, cn_last_error());                 \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
-/* Best of `reps` timings of body, in ms; body makes `res` and we drop it. */
-#define TIME(name, reps, ...)                                               \
-  do {                                                                         \
-    double best = 1e30;                                                        \
-    for (int r_ = 0; r_ < (reps); r_++) {                                      \
-      cn_array res = NULL;                                                     \
-      double t0_ = now();                                                      \
-      __VA_ARGS__;                                                             \
-      double t1_ = now();                                                      \
-      cn_array_release(res);                                                   \
-      if (t1_ - t0_ < best) best = t1_ - t0_;                                  \
-    }                                                                          \
-    printf("%s %.4f\n", name, best * 1e3);                                     \
-    fflush(stdout);                                                            \
-  } while (0)
+#include "bench_util.h"
 
 int main(int argc, char **argv) {
   int64_t n = argc > 1 ? atoll(argv[1]) : 10000000;

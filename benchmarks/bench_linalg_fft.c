@@ -10,37 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    if ((x) != CN_OK) {                                                        \
-      fprintf(stderr, "%s failed: %s\n", #x, cn_last_error());                 \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
-#define TIME(name, reps, ...)                                                  \
-  do {                                                                         \
-    double best = 1e30;                                                        \
-    for (int r_ = 0; r_ < (reps); r_++) {                                      \
-      cn_array res = NULL, res2 = NULL, res3 = NULL;                           \
-      double t0_ = now();                                                      \
-      __VA_ARGS__;                                                             \
-      double t1_ = now();                                                      \
-      cn_array_release(res);                                                   \
-      cn_array_release(res2);                                                  \
-      cn_array_release(res3);                                                  \
-      if (t1_ - t0_ < best)                                                    \
-        best = t1_ - t0_;                                                      \
-    }                                                                          \
-    printf("%s %.4f\n", name, best * 1e3);                                     \
-    fflush(stdout);                                                            \
-  } while (0)
+#include "bench_util.h"
 
 /* Array of the given shape filled by the formula, then cast to dt; with
  * diag > 0 that value is added to the diagonal of a square matrix and with

@@ -6,21 +6,12 @@ BLAS/LAPACK rows >= 0.95, FFT rows >= 1.5.
 
 usage: bench_linalg_fft_numpy.py BUILD_DIR [reps] [row-filter]
 """
-import os
-import subprocess
 import sys
-import time
 
 import numpy as np
 
-
-def best(f, reps):
-    t = 1e30
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        t = min(t, time.perf_counter() - t0)
-    return t * 1e3
+import bench_util
+from bench_util import best
 
 
 def make(shape, dtype, diag=0.0, sym=False):
@@ -83,14 +74,8 @@ def numpy_rows(reps, only):
 
 
 def engine_rows(build, reps, only):
-    exe = os.path.join(build, "benchmarks", "bench_linalg_fft")
-    args = [exe, str(reps)] + ([only] if only else [])
-    out = subprocess.run(args, check=True, capture_output=True, text=True)
-    rows = {}
-    for line in out.stdout.splitlines():
-        name, ms = line.split()
-        rows[name] = float(ms)
-    return rows
+    return bench_util.engine_rows(build, "bench_linalg_fft",
+                                  [reps] + ([only] if only else []))
 
 
 def main():

@@ -6,21 +6,12 @@ cunumpy is faster). Targets (issue 4): sort >= 1.0, random >= 1.0.
 
 usage: bench_sort_random.py BUILD_DIR [n] [reps]
 """
-import os
-import subprocess
 import sys
-import time
 
 import numpy as np
 
-
-def best(f, reps):
-    t = 1e30
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        t = min(t, time.perf_counter() - t0)
-    return t * 1e3
+import bench_util
+from bench_util import best
 
 
 def splitmix64(i):
@@ -50,11 +41,7 @@ def numpy_rows(n, reps):
 
 
 def engine_rows(build, n, reps, threads):
-    exe = os.path.join(build, "benchmarks", "bench_sort_random")
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    out = subprocess.run([exe, str(n), str(reps)], env=env, check=True,
-                         capture_output=True, text=True).stdout
-    return {k: float(v) for k, v in (l.split() for l in out.splitlines())}
+    return bench_util.engine_rows(build, "bench_sort_random", [n, reps], threads)
 
 
 def main():

@@ -123,15 +123,7 @@ cn_status cn_take(cn_array *out, cn_array a, cn_array indices, int32_t axis,
     return st;
   cn_array_s *src = NULL;
   int32_t ax = 0;
-  if (axis == CN_AXIS_NONE) {
-    st = cn_ravel(&src, a, CN_ORDER_C);
-  } else {
-    st = cn_normalize_axis(&ax, axis, a->ndim, fn);
-    if (st == CN_OK) {
-      cn_array_retain(a);
-      src = a;
-    }
-  }
+  st = cn_axis_source(&src, &ax, a, axis, fn);
   if (st != CN_OK)
     return st;
   cn_array_s *idx = NULL, *r = NULL;
@@ -213,19 +205,11 @@ cn_status cn_take_along_axis(cn_array *out, cn_array a, cn_array indices,
                     fn, cn_dtype_name(indices->dtype));
   cn_array_s *src = NULL;
   int32_t ax = 0;
-  if (axis == CN_AXIS_NONE) {
-    if (indices->ndim != 1)
-      return cn_error(CN_ERR_SHAPE,
-                      "%s: when axis is None, indices must be 1-d, got %d-d",
-                      fn, (int)indices->ndim);
-    st = cn_ravel(&src, a, CN_ORDER_C);
-  } else {
-    st = cn_normalize_axis(&ax, axis, a->ndim, fn);
-    if (st == CN_OK) {
-      cn_array_retain(a);
-      src = a;
-    }
-  }
+  if (axis == CN_AXIS_NONE && indices->ndim != 1)
+    return cn_error(CN_ERR_SHAPE,
+                    "%s: when axis is None, indices must be 1-d, got %d-d", fn,
+                    (int)indices->ndim);
+  st = cn_axis_source(&src, &ax, a, axis, fn);
   if (st != CN_OK)
     return st;
   int64_t shape[CN_MAX_DIMS];
@@ -852,15 +836,7 @@ cn_status cn_compress(cn_array *out, cn_array condition, cn_array a,
                     fn, (int)condition->ndim);
   cn_array_s *src = NULL;
   int32_t ax = 0;
-  if (axis == CN_AXIS_NONE) {
-    st = cn_ravel(&src, a, CN_ORDER_C);
-  } else {
-    st = cn_normalize_axis(&ax, axis, a->ndim, fn);
-    if (st == CN_OK) {
-      cn_array_retain(a);
-      src = a;
-    }
-  }
+  st = cn_axis_source(&src, &ax, a, axis, fn);
   if (st != CN_OK)
     return st;
   cn_array_s *lin = NULL, *r = NULL;

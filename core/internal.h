@@ -301,6 +301,12 @@ CN_INTERNAL cn_status cn_normalize_axis(int32_t *out, int32_t axis,
 CN_INTERNAL cn_status cn_axes_mask(uint64_t *out, int32_t naxes,
                                    const int32_t *axes, int32_t ndim,
                                    const char *fn);
+/* Resolves a single-axis argument: for CN_AXIS_NONE a raveled view (or
+ * copy) of a and axis 0, else a new reference to a and the normalised axis.
+ * *src is a new reference on success. */
+CN_INTERNAL cn_status cn_axis_source(cn_array_s **src, int32_t *ax,
+                                     cn_array_s *a, int32_t axis,
+                                     const char *fn);
 /* Broadcast shape of n arrays; error names fn. */
 CN_INTERNAL cn_status cn_broadcast_shape_arrays(int32_t *out_ndim,
                                                 int64_t *out_shape, int32_t n,

@@ -420,15 +420,7 @@ cn_status cn_repeat(cn_array *out, cn_array a, cn_array repeats, int32_t axis) {
   cn_array_s *src = NULL;
   int32_t ax = 0;
   cn_status st;
-  if (axis == CN_AXIS_NONE) {
-    st = cn_ravel(&src, a, CN_ORDER_C);
-  } else {
-    st = cn_normalize_axis(&ax, axis, a->ndim, fn);
-    if (st == CN_OK) {
-      cn_array_retain(a);
-      src = a;
-    }
-  }
+  st = cn_axis_source(&src, &ax, a, axis, fn);
   if (st != CN_OK)
     return st;
   int64_t n = src->shape[ax];

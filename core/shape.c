@@ -188,3 +188,18 @@ fail:;
                   fmt_shape(b1, sizeof b1, a->ndim, a->shape),
                   fmt_shape(b2, sizeof b2, ndim, shape));
 }
+
+cn_status cn_axis_source(cn_array_s **src, int32_t *ax, cn_array_s *a,
+                         int32_t axis, const char *fn) {
+  if (axis == CN_AXIS_NONE) {
+    *ax = 0;
+    cn_status st = cn_ravel(src, a, CN_ORDER_C);
+    return st == CN_OK ? st : cn_error_prefix(st, fn);
+  }
+  cn_status st = cn_normalize_axis(ax, axis, a->ndim, fn);
+  if (st != CN_OK)
+    return st;
+  cn_array_retain(a);
+  *src = a;
+  return CN_OK;
+}

@@ -13,27 +13,12 @@
 #include "index_util.h"
 #include "sort_keys.h"
 
-/* Resolves axis (CN_AXIS_NONE flattens) into a source array and an axis. */
-static cn_status sort_source(cn_array_s **src, int32_t *ax, cn_array_s *a,
-                             int32_t axis, const char *fn) {
-  if (axis == CN_AXIS_NONE) {
-    *ax = 0;
-    return cn_ravel(src, a, CN_ORDER_C);
-  }
-  cn_status st = cn_normalize_axis(ax, axis, a->ndim, fn);
-  if (st != CN_OK)
-    return st;
-  cn_array_retain(a);
-  *src = a;
-  return CN_OK;
-}
-
 static cn_status sort_impl(cn_array *vals, cn_array *perm, cn_array a,
                            int32_t axis, const char *fn) {
   CN_CHECK_ARRAY(a, fn, "a");
   cn_array_s *src = NULL, *v = NULL, *p = NULL;
   int32_t ax;
-  cn_status st = sort_source(&src, &ax, a, axis, fn);
+  cn_status st = cn_axis_source(&src, &ax, a, axis, fn);
   if (st != CN_OK)
     return st;
   CN_EXT_SLOT(sortk, src, sort, fn);
@@ -143,7 +128,7 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
     /* A full sort is a valid partition; complex keys have no integer map. */
     cn_array_s *src = NULL;
     int32_t ax;
-    cn_status st = sort_source(&src, &ax, a, axis, fn);
+    cn_status st = cn_axis_source(&src, &ax, a, axis, fn);
     if (st != CN_OK)
       return st;
     int64_t n = src->shape[ax];
@@ -159,7 +144,7 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
   }
   cn_array_s *src = NULL, *h = NULL, *hc = NULL, *r = NULL, *dev = NULL;
   int32_t ax;
-  cn_status st = sort_source(&src, &ax, a, axis, fn);
+  cn_status st = cn_axis_source(&src, &ax, a, axis, fn);
   if (st != CN_OK)
     return st;
   int64_t n = src->shape[ax];
