@@ -1468,3 +1468,48 @@ TEST_CASE("vector (SLEEF) and scalar libm paths agree over wide ranges",
     }
   }
 }
+
+TEST_CASE("large outputs are exact, aligned or not",
+          "[ufunc][large]") {
+  // 2^21 + 3 float64 (16 MiB + 24 bytes): several threads, odd tail
+  const int64_t n = (1 << 21) + 3;
+  std::vector<double> va(n), vb(n);
+  for (int64_t i = 0; i < n; i++) {
+    va[i] = (double)i * 0.5;
+    vb[i] = (double)(i % 97) - 48.0;
+  }
+  Arr a = from_vec(va, {n}, CN_FLOAT64);
+  Arr b = from_vec(vb, {n}, CN_FLOAT64);
+  Arr s;
+  CN_REQUIRE_OK(cn_add(s.out(), a, b, nullptr));
+  auto got = to_vec<double>(s);
+  for (int64_t i = 0; i < n; i++)
+    REQUIRE(got[i] == va[i] + vb[i]);
+  // an output starting 8 bytes into its buffer: unaligned head and tail
+  int64_t big = n + 1;
+  Arr dbuf, dst, sa, sb;
+  CN_REQUIRE_OK(cn_zeros(dbuf.out(), 1, &big, CN_FLOAT64, CN_ORDER_C));
+  CN_REQUIRE_OK(cn_slice_axis(dst.out(), dbuf, 0, 1, CN_SLICE_NONE, 1));
+  Arr r;
+  CN_REQUIRE_OK(cn_multiply(r.out(), a, b, dst));
+  auto all = to_vec<double>(dbuf);
+  REQUIRE(all[0] == 0.0);
+  for (int64_t i = 0; i < n; i++)
+    REQUIRE(all[i + 1] == va[i] * vb[i]);
+  // a wide output dtype (complex128) and a narrow one (bool)
+  Arr c, cmp;
+  CN_REQUIRE_OK(cn_astype(c.out(), a, CN_COMPLEX128, 1));
+  Arr c2;
+  CN_REQUIRE_OK(cn_negative(c2.out(), c, nullptr));
+  auto gc = to_vec<std::complex<double>>(c2);
+  REQUIRE(gc[n - 1] == std::complex<double>(-va[n - 1], 0.0));
+  REQUIRE(gc[12345] == std::complex<double>(-va[12345], 0.0));
+  int64_t nb = (int64_t)17 << 20; // bool output of 17 MiB
+  Arr x, y;
+  CN_REQUIRE_OK(cn_arange(x.out(), 0, (double)nb, 1, CN_FLOAT32));
+  CN_REQUIRE_OK(cn_isfinite(y.out(), x, nullptr));
+  auto gb = to_vec<uint8_t>(y);
+  for (int64_t i = 0; i < nb; i += 4099)
+    REQUIRE(gb[i] == 1);
+  REQUIRE(gb[nb - 1] == 1);
+}
