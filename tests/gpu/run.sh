@@ -31,33 +31,64 @@ if [[ $dry != 1 ]]; then
   fi
 fi
 
-log "configure ($build, CUDA on, sm_90)"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUNUMPY_CUDA=ON \
-  -DCMAKE_CUDA_ARCHITECTURES=90 -DCUNUMPY_FORTRAN=OFF \
-  -DCUNUMPY_BENCHMARKS=OFF >"$build.configure.log" 2>&1 ||
-  { tail -40 "$build.configure.log"; exit 1; }
+bundle=${GPU_BUNDLE:-}
+pyjob=
+if [[ -n $bundle ]]; then
+  # Prebuilt by tests/gpu/bundle.sh on a machine with the CUDA toolkit: no
+  # build step here, and no Debian packages needed on this machine.
+  log "unpack the prebuilt bundle $bundle"
+  B="$root/$build"
+  rm -rf "$B" && mkdir -p "$B" && tar -C "$B" -xJf "$bundle"
+  bin="$B/bin"
+  nvrtc_dir=
+  for d in ${CUDA_HOME:-/usr/local/cuda}/lib64 \
+    ${CUDA_HOME:-/usr/local/cuda}/targets/x86_64-linux/lib /usr/local/cuda/lib; do
+    [[ -e $d/libnvrtc.so.13 ]] && { nvrtc_dir=$d; break; }
+  done
+  [[ -z $nvrtc_dir ]] && nvrtc_dir=$(dirname "$(find / -name 'libnvrtc.so.13' \
+    -not -path '/proc/*' 2>/dev/null | head -1)")
+  echo "NVRTC from $nvrtc_dir"
+  export LD_LIBRARY_PATH="$B/lib:$B/deps:$nvrtc_dir:${LD_LIBRARY_PATH:-}"
+  # The Python module for this machine's python3, compiled in the
+  # background while the C checks run.
+  pyinc=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+  ext=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+  (cc -O1 -shared -fPIC -w -I"$pyinc" -I"$B/include" -I"$B/core" \
+    "$B/cn_wrap.c" -L"$B/lib" -lcunumpy -Wl,-rpath,"$B/lib" \
+    -o "$B/python/cunumpy/_cnlib$ext" >"$B/pymodule.log" 2>&1) &
+  pyjob=$!
+  log "CUDA tests"
+  "$bin/test_cuda"
+  "$bin/cuda_plugin_probe" "$B/lib/libcunumpy_cuda.so"
+else
+  log "configure ($build, CUDA on, sm_90)"
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUNUMPY_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DCUNUMPY_FORTRAN=OFF \
+    -DCUNUMPY_BENCHMARKS=OFF >"$build.configure.log" 2>&1 ||
+    { tail -40 "$build.configure.log"; exit 1; }
 
-log "build"
-targets=(cunumpy cunumpy_cuda test_cuda cuda_nvrtc_kernels cuda_plugin_probe
-  cuda_gpu_check cuda_bench_gpu)
-py_target=$(cmake --build "$build" --target help 2>/dev/null |
-  grep -oE '(_cunumpy|cunumpy_python|_core|python_module)[A-Za-z_]*' |
-  head -1 || true)
-[[ -n $py_target ]] && targets+=("$py_target")
-cmake --build "$build" -j"$jobs" --target "${targets[@]}"
+  log "build"
+  targets=(cunumpy cunumpy_cuda test_cuda cuda_nvrtc_kernels cuda_plugin_probe
+    cuda_gpu_check cuda_bench_gpu)
+  py_target=$(cmake --build "$build" --target help 2>/dev/null |
+    grep -oE '(_cunumpy|cunumpy_python|_core|python_module)[A-Za-z_]*' |
+    head -1 || true)
+  [[ -n $py_target ]] && targets+=("$py_target")
+  cmake --build "$build" -j"$jobs" --target "${targets[@]}"
+  bin="$build/tests"
+
+  log "CUDA tests (ctest)"
+  ctest_re='^(test_cuda|cuda_)'
+  # the dry run skips the long NVRTC compile tests (the ordinary CI runs them)
+  [[ $dry == 1 ]] && ctest_re='^(test_cuda|cuda_plugin_probe|cuda_nvrtc_cache)$'
+  (cd "$build" && ctest -R "$ctest_re" -j"$jobs" --output-on-failure \
+    --timeout 240)
+fi
 
 # A fresh kernel cache, so the run measures compilation and exercises the
 # disk cache on the second pass.
 export CUNUMPY_KERNEL_CACHE="$root/$build/kernel-cache"
 rm -rf "$CUNUMPY_KERNEL_CACHE"
-bin="$build/tests"
-
-log "CUDA tests (ctest)"
-ctest_re='^(test_cuda|cuda_)'
-# the dry run skips the long NVRTC compile tests (the ordinary CI runs them)
-[[ $dry == 1 ]] && ctest_re='^(test_cuda|cuda_plugin_probe|cuda_nvrtc_cache)$'
-(cd "$build" && ctest -R "$ctest_re" -j"$jobs" --output-on-failure \
-  --timeout 240)
 
 status=0
 log "GPU vs CPU: every op, cast and reduction (three processes)"
@@ -101,15 +132,24 @@ if [[ $dry != 1 ]]; then
     status=1
 fi
 
-log "DLPack / __cuda_array_interface__ with CuPy"
-pydir=$(find "$build" -name '__init__.py' -path '*cunumpy*' -printf '%h\n' \
-  2>/dev/null | head -1 || true)
-if [[ $dry != 1 && -n $pydir ]] &&
-  PYTHONPATH="$(dirname "$pydir"):${PYTHONPATH:-}" python3 -c 'import cunumpy, cupy' 2>/dev/null; then
-  PYTHONPATH="$(dirname "$pydir"):${PYTHONPATH:-}" \
-    timeout 120 python3 "$here/dlpack_cupy.py" || status=1
+log "Python binding on the GPU (and zero-copy with CuPy)"
+if [[ -n $pyjob ]]; then
+  wait "$pyjob" || { echo "FAIL: building the Python module"; tail -20 "$B/pymodule.log"; status=1; }
+  pydir="$B/python/cunumpy"
 else
-  echo "SKIPPED: no importable Python binding (or no CuPy) in $build"
+  pydir=$(find "$build" -name '__init__.py' -path '*cunumpy*' -printf '%h\n' \
+    2>/dev/null | head -1 || true)
+fi
+if [[ $dry != 1 && -n $pydir ]] &&
+  PYTHONPATH="$(dirname "$pydir"):${PYTHONPATH:-}" python3 -c 'import cunumpy' 2>/dev/null; then
+  PYTHONPATH="$(dirname "$pydir"):${PYTHONPATH:-}" \
+    timeout 180 python3 "$here/python_gpu.py" || status=1
+  if python3 -c 'import cupy' 2>/dev/null; then
+    PYTHONPATH="$(dirname "$pydir"):${PYTHONPATH:-}" \
+      timeout 120 python3 "$here/dlpack_cupy.py" || status=1
+  fi
+else
+  echo "SKIPPED: no importable Python binding in $build"
 fi
 
 log "benchmark: cunumpy vs CuPy, N=$n"

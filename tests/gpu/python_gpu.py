@@ -1,0 +1,152 @@
+"""The Python binding on a GPU (run by tests/gpu/run.sh): arrays made on
+the CUDA backend, operators, ufuncs, reductions, views, indexing and
+transfers, each compared with NumPy on the same values; plus the CuNumpy
+backend API and __cuda_array_interface__ / DLPack zero-copy with CuPy when
+CuPy is importable. Prints one line per failure and a summary."""
+import sys
+import traceback
+
+import numpy as np
+
+import cunumpy as xp
+
+failures = 0
+cases = 0
+
+
+def check(what, fn):
+    global failures, cases
+    cases += 1
+    try:
+        ok = fn()
+    except Exception:  # a crash is a failure with its traceback
+        failures += 1
+        print(f"FAIL {what}: raised")
+        traceback.print_exc(limit=3, file=sys.stdout)
+        return
+    if ok is False:
+        failures += 1
+        print(f"FAIL {what}")
+
+
+def same(got, want, rtol=1e-6):
+    assert xp.is_gpu(got), "result is not on the GPU"
+    g = xp.to_numpy(got)
+    if g.dtype != np.asarray(want).dtype or g.shape != np.shape(want):
+        print(f"  got {g.dtype}{g.shape}, want "
+              f"{np.asarray(want).dtype}{np.shape(want)}")
+        return False
+    if g.dtype.kind in "fc":
+        ok = np.allclose(g, want, rtol=rtol, atol=0, equal_nan=True)
+    else:
+        ok = np.array_equal(g, want)
+    if not ok:
+        print(f"  got {g.ravel()[:6]}, want {np.asarray(want).ravel()[:6]}")
+    return ok
+
+
+check("cuda available", lambda: xp.cuda_available())
+xp.set_backend("cuda")
+check("get_backend() == cuda", lambda: xp.get_backend() == "cuda")
+check("device_count() >= 1", lambda: xp.device_count() >= 1)
+
+rng = np.random.default_rng(0)
+dtypes = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64",
+          "float32", "float64", "complex64", "complex128"]
+for dt in dtypes:
+    a = (rng.standard_normal((5, 7)) * 10).astype(dt)
+    b = (rng.standard_normal((7,)) * 10 + 1).astype(dt)
+    da, db = xp.asarray(a), xp.asarray(b)
+    check(f"asarray/get {dt}", lambda: same(da, a))
+    if dt != "bool":
+        check(f"a+b broadcast {dt}", lambda: same(da + db, a + b))
+        check(f"a*b {dt}", lambda: same(da * db, a * b))
+        check(f"a-2 {dt}", lambda: same(da - 2, a - 2))
+        check(f"sum axis 0 {dt}", lambda: same(da.sum(axis=0), a.sum(axis=0)))
+        check(f"sum {dt}", lambda: same(da.sum(), a.sum(), 1e-5))
+    check(f"a==b {dt}", lambda: same(da == db, a == b))
+    check(f"a[::-2, 1:6:2] {dt}",
+          lambda: same(da[::-2, 1:6:2], a[::-2, 1:6:2]))
+    check(f"a.T copy {dt}", lambda: same(da.T.copy(), a.T.copy()))
+    check(f"astype float64 {dt}",
+          lambda: same(da.astype("float64"), a.astype("float64")))
+    if dt[0] in "fc":
+        check(f"sqrt {dt}", lambda: same(xp.sqrt(da), np.sqrt(a), 1e-5))
+        check(f"exp {dt}", lambda: same(xp.exp(da / 10), np.exp(a / 10), 1e-5))
+        check(f"mean axis 1 {dt}",
+              lambda: same(da.mean(axis=1), a.mean(axis=1), 1e-5))
+    if dt[0] in "iuf":
+        check(f"max {dt}", lambda: same(da.max(axis=1), a.max(axis=1)))
+        check(f"argmin {dt}", lambda: same(da.argmin(), a.argmin()))
+        check(f"cumsum {dt}",
+              lambda: same(da.cumsum(axis=1), a.cumsum(axis=1), 1e-5))
+
+x = np.linspace(-3, 3, 1_000_003)
+dx = xp.asarray(x)
+check("large sin", lambda: same(xp.sin(dx), np.sin(x), 1e-12))
+check("large std", lambda: same(dx.std(), x.std(), 1e-10))
+check("large where", lambda: same(xp.where(dx > 0, dx, -dx), np.abs(x)))
+check("large float32 sum", lambda: same(dx.astype("float32").sum(),
+                                        x.astype("float32").sum(), 1e-5))
+
+
+def setitem():
+    d = xp.zeros((4, 5))
+    d[1:3, ::2] = 7.0
+    h = np.zeros((4, 5))
+    h[1:3, ::2] = 7.0
+    return same(d, h)
+
+
+check("setitem slice", setitem)
+check("fancy index", lambda: same(dx[xp.asarray([3, 1, 0])], x[[3, 1, 0]]))
+check("bool mask", lambda: same(dx[dx > 2.9], x[x > 2.9]))
+check("0-d item", lambda: float(dx[5]) == x[5])
+check("memory_info", lambda: xp.memory_info()["used_bytes"] > 0)
+check("synchronize", lambda: xp.synchronize() is None)
+
+
+def with_stream():
+    with xp.stream() as s:
+        r = xp.asarray(x) * 2
+    xp.synchronize()
+    return same(r, x * 2)
+
+
+check("stream()", with_stream)
+check("__cuda_array_interface__",
+      lambda: dx.__cuda_array_interface__["shape"] == (1_000_003,))
+check("__dlpack_device__", lambda: dx.__dlpack_device__()[0] == 2)
+
+try:
+    import cupy as cp
+except ImportError:
+    cp = None
+    print("CuPy not importable: zero-copy checks skipped")
+if cp is not None:
+    def ptr(a):
+        return a.__cuda_array_interface__["data"][0]
+
+    def to_cupy_zero_copy():
+        c = cp.asarray(dx)  # through __cuda_array_interface__
+        return ptr(c) == ptr(dx) and bool(cp.allclose(c, cp.asarray(x)))
+
+    def from_cupy_dlpack():
+        c = cp.arange(10.0)
+        d = xp.from_dlpack(c)
+        c[0] = 42.0
+        cp.cuda.Device().synchronize()
+        return ptr(d) == ptr(c) and float(d[0]) == 42.0
+
+    def to_cupy_dlpack():
+        c = cp.from_dlpack(dx)
+        return ptr(c) == ptr(dx)
+
+    check("cupy.asarray(cunumpy) zero-copy", to_cupy_zero_copy)
+    check("from_dlpack(cupy) zero-copy", from_cupy_dlpack)
+    check("cupy.from_dlpack(cunumpy) zero-copy", to_cupy_dlpack)
+
+xp.set_backend("cpu")
+check("back on cpu", lambda: xp.is_cpu(xp.zeros(3)))
+print(f"python_gpu: {cases} cases, {failures} failures")
+sys.exit(1 if failures else 0)
