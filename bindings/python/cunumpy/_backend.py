@@ -120,10 +120,17 @@ def to_cunumpy(a):
 
 
 def to_cupy(a):
-    """a copied to the current CUDA device; CudaUnavailableError (an
-    ImportError) when there is none."""
+    """a on the current CUDA device as a CuPy array when CuPy is importable
+    (zero-copy through __cuda_array_interface__ for cunumpy GPU arrays),
+    else as a cunumpy GPU array; CudaUnavailableError (an ImportError) when
+    no GPU is usable."""
     from ._api import to_device
-    return to_device(a, "cuda")
+    d = to_device(a, "cuda")
+    try:
+        import cupy
+    except ImportError:
+        return d
+    return cupy.asarray(d)
 
 
 def default_float_dtype():
