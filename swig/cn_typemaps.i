@@ -169,6 +169,7 @@ CNPY_OUT_SCALAR(int32_t, PyLong_FromLong((long)*$1))
 CNPY_OUT_SCALAR(double, PyFloat_FromDouble(*$1))
 CNPY_OUT_SCALAR(cn_dtype, PyLong_FromLong((long)*$1))
 CNPY_OUT_SCALAR(cn_dtype_kind, PyLong_FromLong((long)*$1))
+CNPY_OUT_SCALAR(cn_fft_planner, PyLong_FromLong((long)*$1))
 CNPY_OUT_SCALAR(void *, PyLong_FromVoidPtr(*$1))
 
 /* SWIG drops qualifiers when it looks for a typemap, so the output
@@ -253,8 +254,8 @@ CNPY_OUT_SCALAR(void *, PyLong_FromVoidPtr(*$1))
   $2 = tmp;
 }
 %typemap(in) (int32_t ns, const int64_t *s) (int64_t tmp[CN_MAX_DIMS]) {
-  if ($input == Py_None) {
-    $1 = -1;
+  if ($input == Py_None) { /* s=None: the C API's (0, NULL) */
+    $1 = 0;
     $2 = NULL;
   } else {
     if (cnpy_shape_arg($input, &$1, tmp) < 0)

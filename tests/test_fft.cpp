@@ -426,3 +426,100 @@ TEST_CASE("fft edge cases and errors", "[fft][errors]") {
       cn_irfftn(hr.out(), h, 0, nullptr, -1, nullptr, CN_FFT_NORM_BACKWARD));
   require_close(vals(h), hb, 0);
 }
+
+TEST_CASE("measured planning: same results, inputs untouched", "[fft]") {
+  cn_fft_planner was;
+  CN_REQUIRE_OK(cn_fft_get_planner(&was));
+  REQUIRE(was == CN_FFT_PLANNER_ESTIMATE);
+  CN_REQUIRE_OK(cn_fft_clear_plan_cache());
+  int64_t plans = -1, cap = -1;
+  CN_REQUIRE_OK(cn_fft_plan_cache_info(&plans, &cap));
+  REQUIRE(plans == 0);
+  REQUIRE(cap > 0);
+  for (cn_dtype dt : {CN_COMPLEX128, CN_FLOAT32, CN_FLOAT64}) {
+    INFO("dtype " << cn_dtype_name(dt));
+    double tol = is_single(dt) ? 1e-5 : 1e-12;
+    // a negative-stride view of a strided 3-d array, big enough for the
+    // pass-wise (in-place) path, and a small 1-d one
+    Arr base = rand_arr({40, 3, 300}, dt, 900), t, v;
+    int32_t perm[3] = {1, 2, 0};
+    CN_REQUIRE_OK(cn_permute_dims(t.out(), base, 3, perm));
+    int32_t fl[1] = {1};
+    CN_REQUIRE_OK(cn_flip(v.out(), t, 1, fl));
+    Arr small = rand_arr({17}, dt, 901);
+    auto before = vals(base), before_small = vals(small);
+    std::vector<Arr> est(4), mea(4);
+    for (int pass = 0; pass < 2; pass++) {
+      CN_REQUIRE_OK(cn_fft_set_planner(pass ? CN_FFT_PLANNER_MEASURE
+                                            : CN_FFT_PLANNER_ESTIMATE));
+      auto &r = pass ? mea : est;
+      CN_REQUIRE_OK(cn_fftn(r[0].out(), v, 0, nullptr, -1, nullptr,
+                            CN_FFT_NORM_BACKWARD));
+      CN_REQUIRE_OK(
+          cn_fft(r[1].out(), small, CN_FFT_N_NONE, 0, CN_FFT_NORM_ORTHO));
+      CN_REQUIRE_OK(
+          cn_ifft(r[2].out(), v, CN_FFT_N_NONE, 1, CN_FFT_NORM_FORWARD));
+      if (is_cplx(dt))
+        CN_REQUIRE_OK(cn_fft(r[3].out(), small, 8, 0, CN_FFT_NORM_BACKWARD));
+      else
+        CN_REQUIRE_OK(cn_irfft(r[3].out(), small, 30, 0, CN_FFT_NORM_BACKWARD));
+    }
+    for (int i = 0; i < 4; i++)
+      require_close(vals(mea[i]), vals(est[i]), tol);
+    require_close(vals(base), before, 0);
+    require_close(vals(small), before_small, 0);
+  }
+  CN_REQUIRE_OK(cn_fft_plan_cache_info(&plans, &cap));
+  REQUIRE(plans > 0);
+  CN_REQUIRE_OK(cn_fft_set_planner(CN_FFT_PLANNER_ESTIMATE));
+  CN_REQUIRE_OK(cn_fft_clear_plan_cache());
+  CN_REQUIRE_OK(cn_fft_plan_cache_info(&plans, &cap));
+  REQUIRE(plans == 0);
+}
+
+TEST_CASE("FFTW wisdom round trip and errors", "[fft][errors]") {
+  std::string path = "fft_wisdom_test.txt", bad = "fft_wisdom_bad.txt";
+  CN_REQUIRE_OK(cn_fft_set_planner(CN_FFT_PLANNER_MEASURE));
+  Arr a = rand_arr({64}, CN_COMPLEX128, 910),
+      b = rand_arr({48}, CN_FLOAT32, 911);
+  Arr f, g;
+  CN_REQUIRE_OK(cn_fft(f.out(), a, CN_FFT_N_NONE, 0, CN_FFT_NORM_BACKWARD));
+  CN_REQUIRE_OK(cn_rfft(g.out(), b, CN_FFT_N_NONE, 0, CN_FFT_NORM_BACKWARD));
+  CN_REQUIRE_OK(cn_fft_set_planner(CN_FFT_PLANNER_ESTIMATE));
+  CN_REQUIRE_OK(cn_fft_save_wisdom(path.c_str()));
+  {
+    FILE *fp = fopen(path.c_str(), "r");
+    REQUIRE(fp != nullptr);
+    std::string text;
+    for (int c; (c = fgetc(fp)) != EOF;)
+      text += (char)c;
+    fclose(fp);
+    REQUIRE(text.find(" fftw_wisdom") != std::string::npos);
+    REQUIRE(text.find(" fftwf_wisdom") != std::string::npos);
+  }
+  CN_REQUIRE_OK(cn_fft_load_wisdom(path.c_str()));
+  FILE *fp = fopen(bad.c_str(), "w");
+  fputs("(not wisdom)\n", fp);
+  fclose(fp);
+  CN_REQUIRE_ERR(cn_fft_load_wisdom(bad.c_str()), CN_ERR_VALUE,
+                 "holds no valid FFTW wisdom");
+  CN_REQUIRE_ERR(cn_fft_load_wisdom("/nonexistent/dir/w.txt"), CN_ERR_VALUE,
+                 "cannot read '/nonexistent/dir/w.txt'");
+  CN_REQUIRE_ERR(cn_fft_save_wisdom("/nonexistent/dir/w.txt"), CN_ERR_VALUE,
+                 "cannot write");
+  CN_REQUIRE_ERR(cn_fft_load_wisdom(nullptr), CN_ERR_VALUE,
+                 "argument 'path' is NULL");
+  CN_REQUIRE_ERR(cn_fft_save_wisdom(nullptr), CN_ERR_VALUE,
+                 "argument 'path' is NULL");
+  CN_REQUIRE_ERR(cn_fft_set_planner((cn_fft_planner)7), CN_ERR_VALUE,
+                 "argument 'effort' is 7");
+  CN_REQUIRE_ERR(cn_fft_get_planner(nullptr), CN_ERR_VALUE, "'out' is NULL");
+  int64_t x = 0;
+  CN_REQUIRE_ERR(cn_fft_plan_cache_info(nullptr, &x), CN_ERR_VALUE,
+                 "argument 'plans' is NULL");
+  cn_fft_planner p;
+  CN_REQUIRE_OK(cn_fft_get_planner(&p));
+  REQUIRE(p == CN_FFT_PLANNER_ESTIMATE);
+  remove(path.c_str());
+  remove(bad.c_str());
+}

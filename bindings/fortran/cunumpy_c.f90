@@ -101,6 +101,12 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_FFT_NORM_ORTHO = 1
   integer(c_int32_t), parameter :: CN_FFT_NORM_FORWARD = 2
 
+  ! enum cn_fft_planner (fft.h)
+  integer(c_int32_t), parameter :: CN_FFT_PLANNER_ESTIMATE = 0
+  integer(c_int32_t), parameter :: CN_FFT_PLANNER_MEASURE = 1
+  integer(c_int32_t), parameter :: CN_FFT_PLANNER_PATIENT = 2
+  integer(c_int32_t), parameter :: CN_FFT_PLANNER_EXHAUSTIVE = 3
+
   ! enum cn_index_mode (index.h)
   integer(c_int32_t), parameter :: CN_INDEX_RAISE = 0
   integer(c_int32_t), parameter :: CN_INDEX_WRAP = 1
@@ -1168,6 +1174,43 @@ module cunumpy_c
       integer(c_int32_t), intent(in), optional :: axes(*)
       integer(c_int32_t) :: res
     end function c_cn_ifftshift
+    ! cn_status cn_fft_set_planner(cn_fft_planner effort)
+    function c_cn_fft_set_planner(effort) bind(c, name='cn_fft_set_planner') result(res)
+      import :: c_int32_t
+      integer(c_int32_t), value :: effort
+      integer(c_int32_t) :: res
+    end function c_cn_fft_set_planner
+    ! cn_status cn_fft_get_planner(cn_fft_planner * out)
+    function c_cn_fft_get_planner(out) bind(c, name='cn_fft_get_planner') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: out(*)
+      integer(c_int32_t) :: res
+    end function c_cn_fft_get_planner
+    ! cn_status cn_fft_save_wisdom(const char * path)
+    function c_cn_fft_save_wisdom(path) bind(c, name='cn_fft_save_wisdom') result(res)
+      import :: c_char, c_int32_t
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int32_t) :: res
+    end function c_cn_fft_save_wisdom
+    ! cn_status cn_fft_load_wisdom(const char * path)
+    function c_cn_fft_load_wisdom(path) bind(c, name='cn_fft_load_wisdom') result(res)
+      import :: c_char, c_int32_t
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int32_t) :: res
+    end function c_cn_fft_load_wisdom
+    ! cn_status cn_fft_plan_cache_info(int64_t * plans, int64_t * capacity)
+    function c_cn_fft_plan_cache_info(plans, capacity) bind(c, &
+        name='cn_fft_plan_cache_info') result(res)
+      import :: c_int32_t, c_int64_t
+      integer(c_int64_t) :: plans(*)
+      integer(c_int64_t) :: capacity(*)
+      integer(c_int32_t) :: res
+    end function c_cn_fft_plan_cache_info
+    ! cn_status cn_fft_clear_plan_cache()
+    function c_cn_fft_clear_plan_cache() bind(c, name='cn_fft_clear_plan_cache') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: res
+    end function c_cn_fft_clear_plan_cache
     ! cn_status cn_take(cn_array * out, cn_array a, cn_array indices, int32_t axis, int32_t mode,
     !     cn_array dst)
     function c_cn_take(out, a, indices, axis, mode, dst) bind(c, name='cn_take') result(res)

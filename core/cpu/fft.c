@@ -1,6 +1,8 @@
 /* FFTs on the CPU through FFTW3's guru64 interface, which takes the strided
  * layout of every operand directly (no gather copy). Plans are made with
- * FFTW_ESTIMATE (measuring a 2^22 plan takes far longer than running it) and
+ * FFTW_ESTIMATE by default (measuring a 2^22 plan takes far longer than
+ * running it; cn_fft_set_planner asks for measured plans, made on scratch
+ * buffers so the caller's data is never planned over) and
  * kept in a small LRU cache keyed on everything that changes a plan: kind,
  * precision, sign, every extent and stride, in-place-ness, the operands'
  * SIMD alignment and the thread count. Plans run through FFTW's new-array
@@ -9,8 +11,11 @@
 #include <fftw3.h>
 #include <omp.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../linalg_backend.h"
 #include "cpu.h"
@@ -27,7 +32,7 @@ void cn_cpu_fft_fill(cn_backend_ops *t) { t->fft = cn_cpu_fft; }
 #define CN_FFT_PASSES_MIN ((int64_t)1 << 15)
 
 typedef struct fft_key {
-  int32_t kind, dbl, sign, rank, hrank, inplace, nthreads;
+  int32_t kind, dbl, sign, rank, hrank, inplace, nthreads, effort;
   int32_t align_in, align_out;
   int64_t dims[CN_MAX_DIMS][3];
   int64_t hdims[CN_MAX_DIMS][3];
@@ -46,9 +51,89 @@ static fft_entry g_cache[CN_FFT_CACHE_SIZE];
 static uint64_t g_tick;
 static pthread_once_t g_fft_once = PTHREAD_ONCE_INIT;
 
+/* cn_fft_planner; read when a plan is made. */
+static _Atomic int g_effort = CN_FFT_PLANNER_ESTIMATE;
+
+static const char *const g_effort_names[] = {"estimate", "measure", "patient",
+                                             "exhaustive"};
+
 static void fft_init(void) {
   fftw_init_threads();
   fftwf_init_threads();
+  const char *env = getenv("CUNUMPY_FFT_PLANNER");
+  for (int i = 0; env && i < 4; i++)
+    if (strcasecmp(env, g_effort_names[i]) == 0)
+      atomic_store(&g_effort, i);
+}
+
+static unsigned effort_flags(int effort) {
+  static const unsigned f[] = {FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT,
+                               FFTW_EXHAUSTIVE};
+  return f[effort];
+}
+
+/* Lowest and highest element offsets a guru operand reaches (strides in
+ * elements, any sign). */
+static void guru_extent(const cn_fft_desc *d, bool in, int64_t *lo,
+                        int64_t *hi) {
+  *lo = *hi = 0;
+  for (int32_t i = 0; i < d->rank + d->howmany_rank; i++) {
+    bool h = i >= d->rank;
+    int32_t k = h ? i - d->rank : i;
+    int64_t n = h ? d->hn[k] : d->n[k];
+    int64_t st = h ? (in ? d->his[k] : d->hos[k]) : (in ? d->is[k] : d->os[k]);
+    if (d->kind != CN_FFT_C2C && !h && k == d->rank - 1 &&
+        (in ? d->kind == CN_FFT_C2R : d->kind == CN_FFT_R2C))
+      n = n / 2 + 1; /* the complex side of a real transform is halved */
+    int64_t reach = (n - 1) * st;
+    if (reach < 0)
+      *lo += reach;
+    else
+      *hi += reach;
+  }
+}
+
+/* Scratch operands for measured planning: the same strides and the same
+ * address modulo 64 (so FFTW's alignment check sees the real operands),
+ * zeroed so timing sees no denormals. *raw receives what to free. */
+static cn_status scratch_operands(const cn_fft_desc *d, bool dbl, void **raw,
+                                  char **in, char **out) {
+  size_t rs = dbl ? sizeof(double) : sizeof(float);
+  size_t es_in = d->kind == CN_FFT_R2C ? rs : 2 * rs;
+  size_t es_out = d->kind == CN_FFT_C2R ? rs : 2 * rs;
+  int64_t lo_i, hi_i, lo_o, hi_o;
+  guru_extent(d, true, &lo_i, &hi_i);
+  guru_extent(d, false, &lo_o, &hi_o);
+  /* Byte extents around each operand's element 0. */
+  int64_t bi0 = lo_i * (int64_t)es_in, bi1 = (hi_i + 1) * (int64_t)es_in;
+  int64_t bo0 = lo_o * (int64_t)es_out, bo1 = (hi_o + 1) * (int64_t)es_out;
+  bool inplace = d->in == d->out;
+  if (inplace) {
+    bi0 = bo0 = bi0 < bo0 ? bi0 : bo0;
+    bi1 = bo1 = bi1 > bo1 ? bi1 : bo1;
+  }
+  size_t span_i = (size_t)(bi1 - bi0),
+         span_o = inplace ? 0 : (size_t)(bo1 - bo0);
+  size_t total = span_i + span_o + 256;
+  char *mem = calloc(1, total);
+  if (!mem)
+    return cn_error(CN_ERR_MEMORY,
+                    "cn_fft: cannot allocate %zu bytes of planning scratch",
+                    total);
+  uintptr_t base = ((uintptr_t)mem + 63) & ~(uintptr_t)63;
+  uintptr_t p = base - (uintptr_t)bi0;
+  p += ((uintptr_t)d->in - p) & 63;
+  *in = (char *)p;
+  if (inplace) {
+    *out = *in;
+  } else {
+    uintptr_t b2 = (((uintptr_t)*in + (uintptr_t)bi1) + 63) & ~(uintptr_t)63;
+    uintptr_t q = b2 - (uintptr_t)bo0;
+    q += ((uintptr_t)d->out - q) & 63;
+    *out = (char *)q;
+  }
+  *raw = mem;
+  return CN_OK;
 }
 
 static void plan_destroy(bool dbl, void *p) {
@@ -58,7 +143,8 @@ static void plan_destroy(bool dbl, void *p) {
     fftwf_destroy_plan((fftwf_plan)p);
 }
 
-static void *plan_make(const cn_fft_desc *d, bool dbl, int nthreads) {
+static void *plan_make(const cn_fft_desc *d, bool dbl, int nthreads,
+                       int effort) {
   fftw_iodim64 dims[CN_MAX_DIMS], hd[CN_MAX_DIMS];
   for (int32_t i = 0; i < d->rank; i++) {
     dims[i].n = d->n[i];
@@ -70,7 +156,7 @@ static void *plan_make(const cn_fft_desc *d, bool dbl, int nthreads) {
     hd[i].is = d->his[i];
     hd[i].os = d->hos[i];
   }
-  unsigned flags = FFTW_ESTIMATE;
+  unsigned flags = effort_flags(effort);
   if (d->kind == CN_FFT_C2R)
     flags |= FFTW_DESTROY_INPUT;
   if (dbl) {
@@ -123,6 +209,7 @@ static cn_status plan_get(void **plan, int *slot, const cn_fft_desc *d,
   key.hrank = d->howmany_rank;
   key.inplace = d->in == d->out;
   key.nthreads = nthreads;
+  key.effort = atomic_load(&g_effort);
   key.align_in = dbl ? fftw_alignment_of((double *)d->in)
                      : fftwf_alignment_of((float *)d->in);
   key.align_out = dbl ? fftw_alignment_of((double *)d->out)
@@ -158,7 +245,23 @@ static cn_status plan_get(void **plan, int *slot, const cn_fft_desc *d,
       victim = i;
     }
   }
-  void *p = plan_make(d, dbl, nthreads);
+  void *p;
+  if (key.effort == CN_FFT_PLANNER_ESTIMATE) {
+    p = plan_make(d, dbl, nthreads, key.effort);
+  } else {
+    void *raw = NULL;
+    cn_fft_desc sd = *d;
+    char *si = NULL, *so = NULL;
+    cn_status st = scratch_operands(d, dbl, &raw, &si, &so);
+    if (st != CN_OK) {
+      pthread_mutex_unlock(&g_fft_lock);
+      return st;
+    }
+    sd.in = si;
+    sd.out = so;
+    p = plan_make(&sd, dbl, nthreads, key.effort);
+    free(raw);
+  }
   if (!p) {
     pthread_mutex_unlock(&g_fft_lock);
     return cn_error(CN_ERR_BACKEND,
@@ -534,5 +637,161 @@ cn_status cn_cpu_fft(const cn_fft_desc *d) {
         o[i] *= s;
     }
   }
+  return CN_OK;
+}
+
+/* ---- planner effort, wisdom and the plan cache (public, fft.h) -------- */
+
+cn_status cn_fft_set_planner(cn_fft_planner effort) {
+  if ((int)effort < CN_FFT_PLANNER_ESTIMATE ||
+      (int)effort > CN_FFT_PLANNER_EXHAUSTIVE)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_fft_set_planner: argument 'effort' is %d (expected "
+                    "0..3: estimate, measure, patient, exhaustive)",
+                    (int)effort);
+  pthread_once(&g_fft_once, fft_init);
+  atomic_store(&g_effort, (int)effort);
+  return CN_OK;
+}
+
+cn_status cn_fft_get_planner(cn_fft_planner *out) {
+  if (!out)
+    return cn_error(CN_ERR_VALUE, "cn_fft_get_planner: argument 'out' is NULL");
+  pthread_once(&g_fft_once, fft_init);
+  *out = (cn_fft_planner)atomic_load(&g_effort);
+  return CN_OK;
+}
+
+/* FFTW's emitter callback: appends one character to a FILE. */
+static void emit_char(char c, void *f) { fputc(c, (FILE *)f); }
+
+cn_status cn_fft_save_wisdom(const char *path) {
+  if (!path)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_fft_save_wisdom: argument 'path' is NULL");
+  pthread_once(&g_fft_once, fft_init);
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return cn_error(CN_ERR_VALUE, "cn_fft_save_wisdom: cannot write '%s'",
+                    path);
+  pthread_mutex_lock(&g_fft_lock); /* the planner's state is not thread-safe */
+  fftw_export_wisdom(emit_char, f);
+  fputc('\n', f);
+  fftwf_export_wisdom(emit_char, f);
+  fputc('\n', f);
+  pthread_mutex_unlock(&g_fft_lock);
+  bool bad = ferror(f) != 0;
+  if (fclose(f) != 0 || bad)
+    return cn_error(CN_ERR_VALUE, "cn_fft_save_wisdom: writing '%s' failed",
+                    path);
+  return CN_OK;
+}
+
+/* The whole file as a NUL-terminated string (caller frees), or NULL. */
+static char *read_all(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + len, 1, cap - len - 1, f);
+    len += got;
+    if (got == 0)
+      break;
+    if (len + 1 == cap) {
+      char *nb = realloc(buf, cap * 2);
+      if (!nb) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = nb;
+      cap *= 2;
+    }
+  }
+  fclose(f);
+  if (buf)
+    buf[len] = 0;
+  return buf;
+}
+
+cn_status cn_fft_load_wisdom(const char *path) {
+  if (!path)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_fft_load_wisdom: argument 'path' is NULL");
+  pthread_once(&g_fft_once, fft_init);
+  char *text = read_all(path);
+  if (!text)
+    return cn_error(CN_ERR_VALUE, "cn_fft_load_wisdom: cannot read '%s'", path);
+  /* The file holds the double-precision wisdom, then the single one; both
+   * are checked before either is merged, so a bad file changes nothing. */
+  char *single = strstr(text, " fftwf_wisdom");
+  while (single && single > text && *single != '(')
+    single--;
+  bool ok = single && single > text && strstr(text, " fftw_wisdom") &&
+            strstr(text, " fftw_wisdom") < single;
+  if (ok) {
+    *single = 0;
+    char *second = single + 1;
+    /* restore the '(' the split overwrote in a copy of the second half */
+    size_t n = strlen(second);
+    char *s2 = malloc(n + 2);
+    if (!s2) {
+      free(text);
+      return cn_error(CN_ERR_MEMORY, "cn_fft_load_wisdom: out of memory");
+    }
+    s2[0] = '(';
+    memcpy(s2 + 1, second, n + 1);
+    pthread_mutex_lock(&g_fft_lock);
+    /* FFTW has no dry-run parse: save the current wisdom to restore it when
+     * the second half fails after the first was merged. */
+    char *keep_d = fftw_export_wisdom_to_string();
+    ok = fftw_import_wisdom_from_string(text) != 0;
+    if (ok && fftwf_import_wisdom_from_string(s2) == 0) {
+      ok = false;
+      fftw_forget_wisdom();
+      if (keep_d)
+        fftw_import_wisdom_from_string(keep_d);
+    }
+    pthread_mutex_unlock(&g_fft_lock);
+    fftw_free(keep_d);
+    free(s2);
+  }
+  free(text);
+  if (!ok)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_fft_load_wisdom: '%s' holds no valid FFTW wisdom "
+                    "(expected what cn_fft_save_wisdom writes)",
+                    path);
+  return CN_OK;
+}
+
+cn_status cn_fft_plan_cache_info(int64_t *plans, int64_t *capacity) {
+  if (!plans || !capacity)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_fft_plan_cache_info: argument '%s' is "
+                    "NULL",
+                    plans ? "capacity" : "plans");
+  int64_t n = 0;
+  pthread_mutex_lock(&g_fft_lock);
+  for (int i = 0; i < CN_FFT_CACHE_SIZE; i++)
+    n += g_cache[i].used;
+  pthread_mutex_unlock(&g_fft_lock);
+  *plans = n;
+  *capacity = CN_FFT_CACHE_SIZE;
+  return CN_OK;
+}
+
+cn_status cn_fft_clear_plan_cache(void) {
+  pthread_mutex_lock(&g_fft_lock);
+  for (int i = 0; i < CN_FFT_CACHE_SIZE; i++) {
+    fft_entry *e = &g_cache[i];
+    if (e->used && e->users == 0) {
+      plan_destroy(e->key.dbl, e->plan);
+      e->used = false;
+    }
+  }
+  pthread_mutex_unlock(&g_fft_lock);
   return CN_OK;
 }

@@ -81,6 +81,36 @@ CN_API cn_status cn_fftshift(cn_array *out, cn_array a, int32_t naxes,
 CN_API cn_status cn_ifftshift(cn_array *out, cn_array a, int32_t naxes,
                               const int32_t *axes);
 
+/* FFTW planning effort for new plans (numpy has no such knob; pyFFTW and
+ * FFTW users know it): ESTIMATE (default) plans at once by heuristics;
+ * MEASURE / PATIENT / EXHAUSTIVE time candidate algorithms on scratch
+ * buffers (never on the caller's data) at the first transform of each
+ * shape, then run faster. The default comes from CUNUMPY_FFT_PLANNER
+ * (estimate|measure|patient|exhaustive) when set. CN_ERR_VALUE for another
+ * value. Plans already cached keep their effort. */
+typedef enum cn_fft_planner {
+  CN_FFT_PLANNER_ESTIMATE = 0,
+  CN_FFT_PLANNER_MEASURE = 1,
+  CN_FFT_PLANNER_PATIENT = 2,
+  CN_FFT_PLANNER_EXHAUSTIVE = 3,
+  CN_FFT_PLANNER_FORCE_INT32_ = 0x7fffffff
+} cn_fft_planner;
+CN_API cn_status cn_fft_set_planner(cn_fft_planner effort);
+CN_API cn_status cn_fft_get_planner(cn_fft_planner *out);
+
+/* FFTW wisdom (what measured planning learned), double and single
+ * precision, saved to / merged from a file, so a later process plans at
+ * once. CN_ERR_VALUE for a NULL path, a file that cannot be opened or
+ * written, or one that holds no valid wisdom (then nothing is merged). */
+CN_API cn_status cn_fft_save_wisdom(const char *path);
+CN_API cn_status cn_fft_load_wisdom(const char *path);
+
+/* The plan cache (bounded, LRU): *plans receives how many plans it holds
+ * and *capacity its bound; clear destroys every plan not in use by a
+ * running transform. */
+CN_API cn_status cn_fft_plan_cache_info(int64_t *plans, int64_t *capacity);
+CN_API cn_status cn_fft_clear_plan_cache(void);
+
 #ifdef __cplusplus
 }
 #endif

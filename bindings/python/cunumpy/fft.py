@@ -30,9 +30,17 @@ def _one(fn):
     return f
 
 
-def _many(fn, default_axes=None):
+def _many(fn, default_axes=None, one=None):
     def f(a, s=None, axes=default_axes, norm=None, out=None):
-        res = fn(a, s, axes, _norm(norm))
+        if one is not None and axes is not None and \
+                len(set(axes)) != len(axes):
+            # NumPy transforms a repeated axis again (last axis first).
+            ss = [None] * len(axes) if s is None else list(s)
+            res = a
+            for i in reversed(range(len(axes))):
+                res = one(res, ss[i], axes[i], norm)
+        else:
+            res = fn(a, s, axes, _norm(norm))
         if out is not None:
             out[...] = res
             return out
@@ -48,12 +56,12 @@ rfft = _one(_lib.cn_rfft)
 irfft = _one(_lib.cn_irfft)
 hfft = _one(_lib.cn_hfft)
 ihfft = _one(_lib.cn_ihfft)
-fftn = _many(_lib.cn_fftn)
-ifftn = _many(_lib.cn_ifftn)
+fftn = _many(_lib.cn_fftn, one=fft)
+ifftn = _many(_lib.cn_ifftn, one=ifft)
 rfftn = _many(_lib.cn_rfftn)
 irfftn = _many(_lib.cn_irfftn)
-fft2 = _many(_lib.cn_fft2, (-2, -1))
-ifft2 = _many(_lib.cn_ifft2, (-2, -1))
+fft2 = _many(_lib.cn_fft2, (-2, -1), one=fft)
+ifft2 = _many(_lib.cn_ifft2, (-2, -1), one=ifft)
 rfft2 = _many(_lib.cn_rfft2, (-2, -1))
 irfft2 = _many(_lib.cn_irfft2, (-2, -1))
 
@@ -72,3 +80,50 @@ def fftshift(x, axes=None):
 
 def ifftshift(x, axes=None):
     return _lib.cn_ifftshift(x, axes)
+
+
+# ---- FFTW planning (not in numpy.fft; pyFFTW-style knobs) -----------------
+
+__all__ += ["set_planner", "get_planner", "save_wisdom", "load_wisdom",
+            "plan_cache_info", "clear_plan_cache"]
+
+_PLANNERS = ("estimate", "measure", "patient", "exhaustive")
+
+
+def set_planner(effort):
+    """FFTW planning effort for new plans: "estimate" (default), "measure",
+    "patient" or "exhaustive". Measured plans cost time at the first
+    transform of each shape and run faster after; they are planned on
+    scratch buffers, never on your data."""
+    try:
+        i = _PLANNERS.index(str(effort).lower())
+    except ValueError:
+        raise ValueError(f"planner effort {effort!r}: expected one of "
+                         f"{', '.join(_PLANNERS)}") from None
+    _lib.cn_fft_set_planner(i)
+
+
+def get_planner():
+    """The current FFTW planning effort (see set_planner)."""
+    return _PLANNERS[_lib.cn_fft_get_planner()]
+
+
+def save_wisdom(path):
+    """Writes what measured planning learned (FFTW wisdom) to path."""
+    _lib.cn_fft_save_wisdom(str(path))
+
+
+def load_wisdom(path):
+    """Merges FFTW wisdom saved by save_wisdom; ValueError if path holds
+    none (then nothing changes)."""
+    _lib.cn_fft_load_wisdom(str(path))
+
+
+def plan_cache_info():
+    """(plans cached, capacity) of the bounded FFTW plan cache."""
+    return tuple(_lib.cn_fft_plan_cache_info())
+
+
+def clear_plan_cache():
+    """Destroys every cached plan not in use."""
+    _lib.cn_fft_clear_plan_cache()

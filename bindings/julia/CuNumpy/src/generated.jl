@@ -91,6 +91,12 @@ const CN_FFT_NORM_BACKWARD = Int32(0)
 const CN_FFT_NORM_ORTHO = Int32(1)
 const CN_FFT_NORM_FORWARD = Int32(2)
 
+# enum cn_fft_planner (fft.h)
+const CN_FFT_PLANNER_ESTIMATE = Int32(0)
+const CN_FFT_PLANNER_MEASURE = Int32(1)
+const CN_FFT_PLANNER_PATIENT = Int32(2)
+const CN_FFT_PLANNER_EXHAUSTIVE = Int32(3)
+
 # enum cn_index_mode (index.h)
 const CN_INDEX_RAISE = Int32(0)
 const CN_INDEX_WRAP = Int32(1)
@@ -653,6 +659,30 @@ cn_fftshift(out, a, naxes, axes) =
 # cn_status cn_ifftshift(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes)
 cn_ifftshift(out, a, naxes, axes) =
     ccall((:cn_ifftshift, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Int32}), out, a, naxes, axes)
+
+# cn_status cn_fft_set_planner(cn_fft_planner effort)
+cn_fft_set_planner(effort) =
+    ccall((:cn_fft_set_planner, libcunumpy), Int32, (Int32,), effort)
+
+# cn_status cn_fft_get_planner(cn_fft_planner * out)
+cn_fft_get_planner(out) =
+    ccall((:cn_fft_get_planner, libcunumpy), Int32, (Ptr{Int32},), out)
+
+# cn_status cn_fft_save_wisdom(const char * path)
+cn_fft_save_wisdom(path) =
+    ccall((:cn_fft_save_wisdom, libcunumpy), Int32, (Cstring,), path)
+
+# cn_status cn_fft_load_wisdom(const char * path)
+cn_fft_load_wisdom(path) =
+    ccall((:cn_fft_load_wisdom, libcunumpy), Int32, (Cstring,), path)
+
+# cn_status cn_fft_plan_cache_info(int64_t * plans, int64_t * capacity)
+cn_fft_plan_cache_info(plans, capacity) =
+    ccall((:cn_fft_plan_cache_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}), plans, capacity)
+
+# cn_status cn_fft_clear_plan_cache()
+cn_fft_clear_plan_cache() =
+    ccall((:cn_fft_clear_plan_cache, libcunumpy), Int32, ())
 
 # cn_status cn_take(cn_array * out, cn_array a, cn_array indices, int32_t axis, int32_t mode, cn_array dst)
 cn_take(out, a, indices, axis, mode, dst) =
