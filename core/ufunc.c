@@ -171,6 +171,10 @@ static cn_status cn_uf_loop_dtype(cn_dtype *out, int32_t op, cn_dtype p,
   /* NumPy's true division computes every integer input in float64 */
   if (op == CN_OPID_divide && (cn_is_integer(p) || cn_is_bool(p)))
     p = CN_FLOAT64;
+  /* NumPy has no bool loop for gcd / lcm and, unlike the shifts, does not
+   * take bool to int8 for them */
+  if ((op == CN_OPID_gcd || op == CN_OPID_lcm) && cn_is_bool(p))
+    return cn_error(CN_ERR_TYPE, "%s: no loop for dtype bool", fn);
   if (cn_loop_class_has(info->loops, p)) {
     *out = p;
     return CN_OK;

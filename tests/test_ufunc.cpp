@@ -145,6 +145,13 @@ const OpSpec kOps[] = {
     {"imag", 1, ALL, OREAL, 0},
     {"conj", 1, ALL, SAME, 0},
     {"angle", 1, INEXACT, OREAL, 2},
+    {"fmod", 2, NOCPLX, SAME, 0},
+    {"gcd", 2, INTEGER, SAME, 0},
+    {"lcm", 2, INTEGER, SAME, 0},
+    {"nextafter", 2, FLOAT, SAME, 0},
+    {"spacing", 1, FLOAT, SAME, 0},
+    {"logaddexp2", 2, FLOAT, SAME, 4},
+    {"heaviside", 2, FLOAT, SAME, 0},
 };
 const OpSpec *spec(const std::string &n) {
   for (auto &s : kOps)
@@ -446,6 +453,19 @@ bool oracle_int(const std::string &op, const DT &t, i128 a, i128 b, i128 c,
       r = sgn && a < 0 ? -1 : 0;
     else
       r = std::floor((LD)a / std::ldexp((LD)1, (int)b));
+  } else if (op == "fmod") {
+    r = b == 0 ? 0 : wrap(t, a - (a / b) * b); // i128 / truncates, as C
+  } else if (op == "gcd" || op == "lcm") {
+    i128 x = a < 0 ? -a : a, y = b < 0 ? -b : b, g;
+    for (i128 p = x, q = y; (g = p, q != 0);) {
+      i128 m = p % q;
+      p = q;
+      q = m;
+    }
+    if (op == "gcd")
+      r = wrap(t, g);
+    else // modular product, as the engine's unsigned arithmetic
+      r = g == 0 ? 0 : wrap(t, (i128)((u128)(x / g) * (u128)y));
   } else
     return false;
   return true;
@@ -453,7 +473,23 @@ bool oracle_int(const std::string &op, const DT &t, i128 a, i128 b, i128 c,
 
 LD pysign0(LD x) { return std::signbit(x) ? -0.0L : 0.0L; }
 
-bool oracle_float(const std::string &op, LD a, LD b, LD c, LD &r) {
+// One step from a (finite, of the float type of `bits`) towards +inf
+// (up) or -inf, from frexp: independent of libm's nextafter.
+LD float_step(LD a, bool up, int bits) {
+  int mant = bits == 32 ? 24 : 53, emin = bits == 32 ? -125 : -1021;
+  if (a == 0) {
+    LD tiny = std::ldexp((LD)1, emin - mant);
+    return up ? tiny : -tiny;
+  }
+  int e;
+  LD m = std::frexp(std::fabs(a), &e);
+  bool away = (a > 0) == up;
+  int ue = away || m != 0.5L ? e : e - 1;
+  LD ulp = std::ldexp((LD)1, std::max(ue, emin) - mant);
+  return a + (up ? ulp : -ulp);
+}
+
+bool oracle_float(const std::string &op, LD a, LD b, LD c, LD &r, int bits) {
   auto nan = std::numeric_limits<LD>::quiet_NaN();
   if (op == "add")
     r = a + b;
@@ -514,6 +550,35 @@ bool oracle_float(const std::string &op, LD a, LD b, LD c, LD &r) {
     r = std::hypot(a, b);
   else if (op == "copysign")
     r = std::copysign(a, b);
+  else if (op == "fmod")
+    r = std::fmod(a, b);
+  else if (op == "nextafter")
+    r = std::isnan(a) || std::isnan(b) ? nan
+        : a == b                       ? b
+        : std::isinf(a)
+            ? std::copysign(std::ldexp((LD)1, bits == 32 ? 128 : 1024) -
+                                std::ldexp((LD)1, (bits == 32 ? 128 : 1024) -
+                                                      (bits == 32 ? 24 : 53)),
+                            a)
+            : float_step(a, b > a, bits);
+  else if (op == "spacing") {
+    LD big =
+        std::ldexp((LD)1, bits == 32 ? 128 : 1024) -
+        std::ldexp((LD)1, (bits == 32 ? 128 : 1024) - (bits == 32 ? 24 : 53));
+    r = std::isinf(a) || std::isnan(a) ? nan
+        : std::fabs(a) == big          ? std::copysign(INFINITY, a)
+        : a == 0                       ? float_step(0, true, bits)
+                                       : float_step(a, a > 0, bits) - a;
+  } else if (op == "logaddexp2") {
+    if (std::isnan(a) || std::isnan(b))
+      r = nan;
+    else if (a == b)
+      r = a + 1;
+    else
+      r = std::max(a, b) +
+          std::log1p(std::exp2(-std::fabs(a - b))) / std::log(2.0L);
+  } else if (op == "heaviside")
+    r = std::isnan(a) ? nan : a < 0 ? 0 : a > 0 ? 1 : b;
   else if (op == "abs")
     r = std::fabs(a);
   else if (op == "negative")
@@ -758,7 +823,7 @@ CL oracle(const OpSpec &s, const DT &t, CL a, CL b, CL c) {
     return z;
   }
   if (t.kind == 'f')
-    ok = oracle_float(s.name, a.real(), b.real(), c.real(), r);
+    ok = oracle_float(s.name, a.real(), b.real(), c.real(), r, t.bits);
   else
     ok = oracle_int(s.name, t, (i128)a.real(), (i128)b.real(), (i128)c.real(),
                     r);
@@ -778,6 +843,12 @@ LD ulps(LD got, LD want, int bits) {
   int emin = bits == 32 ? -125 : -1021;
   LD ulp = std::ldexp((LD)1, std::max(e, emin) - mant);
   return std::fabs(got - want) / ulp;
+}
+
+// Ops whose result can cancel (max + a small positive term).
+bool cancels(const OpSpec &s) {
+  return s.name == std::string("logaddexp") ||
+         s.name == std::string("logaddexp2");
 }
 
 // Compares one result element; returns an empty string when it matches.
@@ -908,13 +979,12 @@ void check_op(const OpSpec &s, const DT &t, int layout) {
   std::ostringstream log;
   for (int64_t i = 0; i < m && bad < 5; i++) {
     CL want = oracle(s, t, va[i], s.nin > 1 ? vb[i] : 0, s.nin > 2 ? vc[i] : 0);
-    // logaddexp computes max + log1p(exp(-|a-b|)) as NumPy does: the sum
+    // logaddexp(2) computes max + log1p(exp(-|a-b|)) as NumPy does: the sum
     // cancels, so its error scales with the inputs, not the result
-    LD scale = s.name == std::string("logaddexp") &&
-                       std::isfinite(va[i].real()) &&
-                       std::isfinite(vb[i].real())
-                   ? std::max(std::fabs(va[i].real()), std::fabs(vb[i].real()))
-                   : 0;
+    LD scale =
+        cancels(s) && std::isfinite(va[i].real()) && std::isfinite(vb[i].real())
+            ? std::max(std::fabs(va[i].real()), std::fabs(vb[i].real()))
+            : 0;
     std::string msg = mismatch(s, ot, got[i], want, scale);
     if (!msg.empty()) {
       bad++;
@@ -957,10 +1027,10 @@ void check_op_scalar(const OpSpec &s, const DT &t) {
         if (s.name == std::string("power") && t.kind != 'f' && t.kind != 'c' &&
             mirror && (y.real() > 64 || y.real() < -8))
           continue; // exponent too large for the oracle's loop
-        LD scale = s.name == std::string("logaddexp") &&
-                           std::isfinite(x.real()) && std::isfinite(y.real())
-                       ? std::max(std::fabs(x.real()), std::fabs(y.real()))
-                       : 0;
+        LD scale =
+            cancels(s) && std::isfinite(x.real()) && std::isfinite(y.real())
+                ? std::max(std::fabs(x.real()), std::fabs(y.real()))
+                : 0;
         std::string msg =
             mismatch(s, ot, got[i], oracle(s, t, x, y, sv), scale);
         if (!msg.empty()) {
@@ -1469,8 +1539,7 @@ TEST_CASE("vector (SLEEF) and scalar libm paths agree over wide ranges",
   }
 }
 
-TEST_CASE("large outputs are exact, aligned or not",
-          "[ufunc][large]") {
+TEST_CASE("large outputs are exact, aligned or not", "[ufunc][large]") {
   // 2^21 + 3 float64 (16 MiB + 24 bytes): several threads, odd tail
   const int64_t n = (1 << 21) + 3;
   std::vector<double> va(n), vb(n);

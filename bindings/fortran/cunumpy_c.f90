@@ -3389,6 +3389,68 @@ module cunumpy_c
       type(c_ptr), value :: dst
       integer(c_int32_t) :: res
     end function c_cn_angle
+    ! cn_status cn_fmod(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_fmod(out, x1, x2, dst) bind(c, name='cn_fmod') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_fmod
+    ! cn_status cn_gcd(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_gcd(out, x1, x2, dst) bind(c, name='cn_gcd') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_gcd
+    ! cn_status cn_lcm(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_lcm(out, x1, x2, dst) bind(c, name='cn_lcm') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_lcm
+    ! cn_status cn_nextafter(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_nextafter(out, x1, x2, dst) bind(c, name='cn_nextafter') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_nextafter
+    ! cn_status cn_spacing(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_spacing(out, x, dst) bind(c, name='cn_spacing') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_spacing
+    ! cn_status cn_logaddexp2(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_logaddexp2(out, x1, x2, dst) bind(c, name='cn_logaddexp2') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_logaddexp2
+    ! cn_status cn_heaviside(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_heaviside(out, x1, x2, dst) bind(c, name='cn_heaviside') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_heaviside
     ! cn_status cn_where(cn_array * out, cn_array cond, cn_array x, cn_array y, cn_array dst)
     function c_cn_where(out, cond, x, y, dst) bind(c, name='cn_where') result(res)
       import :: c_int32_t, c_ptr

@@ -496,4 +496,80 @@ CN_K_CPLX(cn_c128_t, double, c128, , CMPLX)
 #define k_conj(a) _Generic((a), CN_KG_ALL(k_conj))(a)
 #define k_angle(a) _Generic((a), CN_KG_INEXACT(k_angle))(a)
 
+/* ---- more NumPy ufuncs: fmod, gcd, lcm, nextafter, spacing, logaddexp2,
+ * heaviside --------------------------------------------------------------- */
+
+/* C's remainder (sign of the dividend); x % 0 gives 0 and MIN % -1 gives 0
+ * instead of trapping, as NumPy's integer fmod. */
+/* NEG(a) is a < 0 for the signed types and 0 for the unsigned ones (no
+ * always-false comparisons). */
+#define CN_K_INT_MORE(T, S, U, NEG)                                            \
+  static inline T k_fmod_##S(T a, T b) {                                       \
+    if (b == 0 || (NEG(b) && b == (T)-1))                                      \
+      return 0;                                                                \
+    return (T)(a % b);                                                         \
+  }                                                                            \
+  static inline U k_uabs_##S(T a) { return NEG(a) ? (U)0 - (U)a : (U)a; }      \
+  /* Euclid on magnitudes in the unsigned type: gcd(MIN, 0) wraps as NumPy */  \
+  static inline T k_gcd_##S(T a, T b) {                                        \
+    U x = k_uabs_##S(a), y = k_uabs_##S(b);                                    \
+    while (y) {                                                                \
+      U t = x % y;                                                             \
+      x = y;                                                                   \
+      y = t;                                                                   \
+    }                                                                          \
+    return (T)x;                                                               \
+  }                                                                            \
+  static inline T k_lcm_##S(T a, T b) {                                        \
+    U g = (U)k_gcd_##S(a, b);                                                  \
+    if (g == 0)                                                                \
+      return 0;                                                                \
+    return (T)(k_uabs_##S(a) / g * k_uabs_##S(b));                             \
+  }
+#define CN_K_NEG_S(a) ((a) < 0)
+#define CN_K_NEG_U(a) ((void)(a), 0)
+CN_K_INT_MORE(int8_t, i8, uint8_t, CN_K_NEG_S)
+CN_K_INT_MORE(int16_t, i16, uint16_t, CN_K_NEG_S)
+CN_K_INT_MORE(int32_t, i32, uint32_t, CN_K_NEG_S)
+CN_K_INT_MORE(int64_t, i64, uint64_t, CN_K_NEG_S)
+CN_K_INT_MORE(uint8_t, u8, uint8_t, CN_K_NEG_U)
+CN_K_INT_MORE(uint16_t, u16, uint16_t, CN_K_NEG_U)
+CN_K_INT_MORE(uint32_t, u32, uint32_t, CN_K_NEG_U)
+CN_K_INT_MORE(uint64_t, u64, uint64_t, CN_K_NEG_U)
+
+#define CN_K_FLOAT_MORE(T, S, F)                                               \
+  static inline T k_fmod_##S(T a, T b) { return fmod##F(a, b); }               \
+  static inline T k_nextafter_##S(T a, T b) { return nextafter##F(a, b); }     \
+  /* distance to the next value away from zero (NumPy: +tiny for -0.0, inf     \
+   * past the largest value, NaN for inf and NaN) */                           \
+  static inline T k_spacing_##S(T a) {                                         \
+    if (a == 0)                                                                \
+      return nextafter##F((T)0, (T)1);                                         \
+    return nextafter##F(a, copysign##F((T)INFINITY, a)) - a;                   \
+  }                                                                            \
+  static inline T k_logaddexp2_##S(T a, T b) {                                 \
+    if (a == b) /* equal infinities too */                                     \
+      return a + 1;                                                            \
+    T d = a - b;                                                               \
+    if (d > 0)                                                                 \
+      return a + log1p##F(exp2##F(-d)) * (T)CN_K_LOG2E;                        \
+    if (d <= 0)                                                                \
+      return b + log1p##F(exp2##F(d)) * (T)CN_K_LOG2E;                         \
+    return d; /* NaN */                                                        \
+  }                                                                            \
+  static inline T k_heaviside_##S(T a, T b) {                                  \
+    return a < 0 ? (T)0 : a > 0 ? (T)1 : a == 0 ? b : a;                       \
+  }
+CN_K_FLOAT_MORE(float, f32, f)
+CN_K_FLOAT_MORE(double, f64, )
+
+#define k_fmod(a, b)                                                           \
+  _Generic((a), CN_KG_I(k_fmod), CN_KG_U(k_fmod), CN_KG_F(k_fmod))(a, b)
+#define k_gcd(a, b) _Generic((a), CN_KG_I(k_gcd), CN_KG_U(k_gcd))(a, b)
+#define k_lcm(a, b) _Generic((a), CN_KG_I(k_lcm), CN_KG_U(k_lcm))(a, b)
+#define k_nextafter(a, b) _Generic((a), CN_KG_F(k_nextafter))(a, b)
+#define k_spacing(a) _Generic((a), CN_KG_F(k_spacing))(a)
+#define k_logaddexp2(a, b) _Generic((a), CN_KG_F(k_logaddexp2))(a, b)
+#define k_heaviside(a, b) _Generic((a), CN_KG_F(k_heaviside))(a, b)
+
 #endif

@@ -452,6 +452,60 @@ template <class T> CN_DEV T k_logaddexp(T a, T b) {
   return d; // NaN
 }
 
+// ---- more NumPy ufuncs (core/cpu/scalar.h has the same semantics) ---------
+template <class T> CN_DEV T k_fmod(T a, T b) {
+  if constexpr (cn_tr<T>::is_float) {
+    return fmod(a, b);
+  } else {
+    if (b == 0 || (cn_tr<T>::is_signed && b == T(-1)))
+      return 0;
+    return (T)(a % b);
+  }
+}
+// |a| in T's own width (so gcd(MIN, 0) wraps to MIN, as NumPy).
+template <class T> CN_DEV unsigned long long cn_uabs(T a) {
+  unsigned long long m = (unsigned long long)(long long)a;
+  if (cn_tr<T>::is_signed && a < 0)
+    m = 0ull - m;
+  if (sizeof(T) < 8)
+    m &= (1ull << (8 * sizeof(T) % 64)) - 1;
+  return m;
+}
+template <class T> CN_DEV T k_gcd(T a, T b) {
+  unsigned long long x = cn_uabs(a), y = cn_uabs(b);
+  while (y) {
+    unsigned long long t = x % y;
+    x = y;
+    y = t;
+  }
+  return (T)x;
+}
+template <class T> CN_DEV T k_lcm(T a, T b) {
+  unsigned long long g = cn_uabs(k_gcd(a, b));
+  if (g == 0)
+    return 0;
+  return (T)(cn_uabs(a) / g * cn_uabs(b));
+}
+template <class T> CN_DEV T k_nextafter(T a, T b) { return nextafter(a, b); }
+template <class T> CN_DEV T k_spacing(T a) {
+  if (a == 0)
+    return nextafter(T(0), T(1));
+  return nextafter(a, copysign(cn_lim<T>::hi(), a)) - a;
+}
+template <class T> CN_DEV T k_logaddexp2(T a, T b) {
+  if (a == b)
+    return a + T(1);
+  T d = a - b;
+  if (d > 0)
+    return a + log1p(exp2(-d)) * T(1.442695040888963407359924681001892137);
+  if (d <= 0)
+    return b + log1p(exp2(d)) * T(1.442695040888963407359924681001892137);
+  return d;
+}
+template <class T> CN_DEV T k_heaviside(T a, T b) {
+  return a < 0 ? T(0) : a > 0 ? T(1) : a == 0 ? b : a;
+}
+
 template <class T> CN_DEV typename cn_tr<T>::real k_abs(T a) {
   if constexpr (cn_tr<T>::is_cplx)
     return cn_cabs(a);

@@ -222,6 +222,25 @@ CN_API cn_status cn_conj(cn_array *out, cn_array x, cn_array dst);
 /* Argument of x in radians. Loops: floats, complex. Result: real dtype of
  * the same precision. */
 CN_API cn_status cn_angle(cn_array *out, cn_array x, cn_array dst);
+/* C remainder of x1 / x2 (the sign of x1); integer x % 0 gives 0. Loops:
+ * integers, floats. */
+CN_API cn_status cn_fmod(cn_array *out, cn_array x1, cn_array x2, cn_array dst);
+/* Greatest common divisor of |x1| and |x2|. Loops: integers. */
+CN_API cn_status cn_gcd(cn_array *out, cn_array x1, cn_array x2, cn_array dst);
+/* Least common multiple of |x1| and |x2|. Loops: integers. */
+CN_API cn_status cn_lcm(cn_array *out, cn_array x1, cn_array x2, cn_array dst);
+/* The next representable value after x1 towards x2. Loops: floats. */
+CN_API cn_status cn_nextafter(cn_array *out, cn_array x1, cn_array x2,
+                              cn_array dst);
+/* Distance from x to the next value away from zero (NaN for inf). Loops:
+ * floats. */
+CN_API cn_status cn_spacing(cn_array *out, cn_array x, cn_array dst);
+/* log2(2**x1 + 2**x2) without overflow. Loops: floats. */
+CN_API cn_status cn_logaddexp2(cn_array *out, cn_array x1, cn_array x2,
+                               cn_array dst);
+/* Step function: 0 for x1 < 0, x2 for x1 == 0, 1 for x1 > 0. Loops: floats. */
+CN_API cn_status cn_heaviside(cn_array *out, cn_array x1, cn_array x2,
+                              cn_array dst);
 
 /* ---- hand-written ---------------------------------------------------- */
 

@@ -1592,6 +1592,34 @@ cn_conj(out, x, dst) =
 cn_angle(out, x, dst) =
     ccall((:cn_angle, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
 
+# cn_status cn_fmod(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_fmod(out, x1, x2, dst) =
+    ccall((:cn_fmod, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_gcd(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_gcd(out, x1, x2, dst) =
+    ccall((:cn_gcd, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_lcm(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_lcm(out, x1, x2, dst) =
+    ccall((:cn_lcm, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_nextafter(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_nextafter(out, x1, x2, dst) =
+    ccall((:cn_nextafter, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_spacing(cn_array * out, cn_array x, cn_array dst)
+cn_spacing(out, x, dst) =
+    ccall((:cn_spacing, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_logaddexp2(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_logaddexp2(out, x1, x2, dst) =
+    ccall((:cn_logaddexp2, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_heaviside(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_heaviside(out, x1, x2, dst) =
+    ccall((:cn_heaviside, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
 # cn_status cn_where(cn_array * out, cn_array cond, cn_array x, cn_array y, cn_array dst)
 cn_where(out, cond, x, y, dst) =
     ccall((:cn_where, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, cond, x, y, dst)
