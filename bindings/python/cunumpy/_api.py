@@ -1264,7 +1264,8 @@ def lexsort(keys, axis=-1):
 def unique(ar, return_index=False, return_inverse=False, return_counts=False,
            axis=None, *, equal_nan=True):
     if axis is not None:
-        raise NotImplementedError("unique with axis=")
+        return _unique_axis(asarray(ar), axis, return_index, return_inverse,
+                            return_counts)
     ar = asarray(ar)
     values, index, inverse, counts = _lib.cn_unique(ar, bool(equal_nan))
     extra = []
@@ -1274,6 +1275,53 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False,
         extra.append(_lib.cn_reshape(inverse, ar.shape, "C"))
     if return_counts:
         extra.append(counts)
+    return (values, *extra) if extra else values
+
+
+def _unique_axis(ar, axis, return_index, return_inverse, return_counts):
+    """unique(axis=): the distinct slices along axis in lexicographic
+    order (a stable lexsort of the flattened slices); inverse is 1-d over
+    the axis as in NumPy 2."""
+    if ar.ndim == 0:
+        raise _np.exceptions.AxisError(axis, 0)
+    axis = int(axis)
+    if not -ar.ndim <= axis < ar.ndim:
+        raise _np.exceptions.AxisError(axis, ar.ndim)
+    ax = axis % ar.ndim
+    moved = moveaxis(ar, ax, 0)
+    n = moved.shape[0]
+    rest = moved.shape[1:]
+    m = 1
+    for d in rest:
+        m *= d
+    rows = reshape(moved, (n, m))
+    if n and m:
+        perm = lexsort([rows[:, j] for j in range(m - 1, -1, -1)])
+    else:
+        perm = arange(n)
+    srt = take(rows, perm, axis=0)
+    if n:
+        first = asarray([True])
+        if m:
+            change = any(srt[1:] != srt[:-1], axis=1)
+        else:
+            change = zeros((n - 1,), dtype=bool)
+        mask = concatenate([first, change])
+    else:
+        mask = zeros((0,), dtype=bool)
+    keep = flatnonzero(mask)
+    values = take(srt, keep, axis=0)
+    values = moveaxis(reshape(values, (values.shape[0],) + rest), 0, ax)
+    extra = []
+    if return_index:
+        extra.append(take(perm, keep))
+    if return_inverse:
+        inv = empty((n,), dtype=_np.int64)
+        if n:
+            inv[perm] = cumsum(mask) - 1
+        extra.append(inv)
+    if return_counts:
+        extra.append(diff(concatenate([keep, asarray([n])])))
     return (values, *extra) if extra else values
 
 
@@ -1317,10 +1365,29 @@ def setdiff1d(ar1, ar2, assume_unique=False):
     return _lib.cn_setdiff1d(ar1, ar2)
 
 
+def setxor1d(ar1, ar2, assume_unique=False):
+    """Sorted unique values in exactly one of the inputs."""
+    return _lib.cn_setdiff1d(_lib.cn_union1d(ar1, ar2),
+                             _lib.cn_intersect1d(ar1, ar2))
+
+
+def _raise_axis(axis, ndim):
+    raise _np.exceptions.AxisError(axis, ndim)
+
+
 # ---- statistics (include/cunumpy/stats.h) -------------------------------------------
 
 _QUANTILE_METHODS = {"linear": 0, "lower": 1, "higher": 2, "nearest": 3,
-                     "midpoint": 4}
+                     "midpoint": 4, "inverted_cdf": 5,
+                     "averaged_inverted_cdf": 6, "closest_observation": 7,
+                     "interpolated_inverted_cdf": 8, "hazen": 9,
+                     "weibull": 10, "median_unbiased": 11,
+                     "normal_unbiased": 12}
+
+
+# methods that pick an order statistic (the input's dtype is kept)
+_QUANTILE_PICKING = ("lower", "higher", "nearest", "inverted_cdf",
+                     "closest_observation")
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -1335,7 +1402,16 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 def _quantile(fn, a, q, axis, method, keepdims, out):
     if method not in _QUANTILE_METHODS:
-        raise NotImplementedError(f"quantile method {method!r}")
+        raise ValueError(f"{method!r} is not a valid method. Use one of: "
+                         f"{', '.join(_QUANTILE_METHODS)}")
+    if method not in _QUANTILE_PICKING and \
+            not isinstance(q, (int, float, _np.integer, _np.floating)):
+        # an array q takes part in the promotion, as in NumPy
+        a = asarray(a)
+        qdt = q.dtype if hasattr(q, "dtype") else _np.asarray(q).dtype
+        dt = _np.result_type(_np.dtype(a.dtype), qdt)
+        if dt != a.dtype and dt.kind == "f" and _np.dtype(a.dtype).kind == "f":
+            a = _lib.cn_astype(a, dt, 0)
     res = fn(a, q, axis, _QUANTILE_METHODS[method], keepdims)
     return res if out is None else _assign_out(out, res)
 
@@ -1360,15 +1436,138 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False,
     return _quantile(_lib.cn_nanquantile, a, q, axis, method, keepdims, out)
 
 
-def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    if returned or keepdims:
-        raise NotImplementedError("average(returned=, keepdims=)")
+def _average_core(a, weights, axis):
+    """cn_average over one axis (or all), complex input part by part."""
+    if _np.dtype(a.dtype).kind == "c":
+        return (_average_core(a.real, weights, axis) +
+                _average_core(a.imag, weights, axis) * 1j)
     return _lib.cn_average(a, weights, axis)
 
 
-def cov(m, y=None, rowvar=True, bias=False, ddof=None, **kwargs):
-    return _lib.cn_cov(m, y, bool(rowvar), bool(bias),
-                       -1 if ddof is None else int(ddof))
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    a = asarray(a)
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(sorted({int(x) % a.ndim if -a.ndim <= int(x) < a.ndim
+                             else _raise_axis(x, a.ndim) for x in axis}))
+        if len(axes) != len(axis):
+            raise ValueError("repeated axis")
+        if len(axes) == 1:
+            return average(a, axes[0], weights, returned, keepdims=keepdims)
+        # merge the axes into the last one, average over it
+        k = len(axes)
+        dst = tuple(range(a.ndim - k, a.ndim))
+        merged = reshape(moveaxis(a, axes, dst), tuple(
+            n for d, n in enumerate(a.shape) if d not in axes) + (-1,))
+        w = None
+        if weights is not None:
+            w = asarray(weights)
+            if w.shape != a.shape:
+                raise ValueError("Shape of weights must be consistent with "
+                                 "shape of a along specified axis.")
+            w = reshape(moveaxis(w, axes, dst), merged.shape)
+        res = average(merged, -1, w, returned)
+        if keepdims:
+            shape = tuple(1 if d in axes else n
+                          for d, n in enumerate(a.shape))
+            res = tuple(_lib.cn_reshape(r, shape, "C") for r in res) \
+                if returned else _lib.cn_reshape(res, shape, "C")
+        return res
+    avg = _average_core(a, weights, axis)
+    if keepdims:
+        axes = range(a.ndim) if axis is None else \
+            ((axis,) if isinstance(axis, (int, _np.integer)) else axis)
+        reduced = {x % a.ndim for x in axes}
+        avg = _lib.cn_reshape(avg, tuple(
+            1 if d in reduced else n for d, n in enumerate(a.shape)), "C")
+    if not returned:
+        return avg
+    # the sum of the weights (or the count) over the axes, avg's shape
+    if weights is None:
+        scl = asarray(a.size / avg.size if avg.size else 0.0,
+                      dtype=avg.dtype)
+    else:
+        w = asarray(weights)
+        if w.shape != a.shape:
+            # 1-d weights along a single axis, as cn_average accepts them
+            ax = axis if isinstance(axis, (int, _np.integer)) else axis[0]
+            shape = [1] * a.ndim
+            shape[ax % a.ndim] = w.shape[0]
+            w = _lib.cn_reshape(w, tuple(shape), "C")
+        w = broadcast_to(w, a.shape)
+        scl = sum(w, axis=axis, keepdims=keepdims)
+        scl = _lib.cn_astype(scl, avg.dtype, 0)
+    return avg, _lib.cn_copy(broadcast_to(scl, avg.shape), "C")
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
+        aweights=None, *, dtype=None):
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    if fweights is None and aweights is None:
+        res = _lib.cn_cov(m, y, bool(rowvar), bool(bias),
+                          -1 if ddof is None else int(ddof))
+        return res if dtype is None else _lib.cn_astype(res, dtype, 0)
+    return _cov_weighted(m, y, rowvar, bias, ddof, fweights, aweights, dtype)
+
+
+def _cov_weighted(m, y, rowvar, bias, ddof, fweights, aweights, dtype):
+    """cov with frequency / analytic weights, NumPy's algorithm."""
+    X = asarray(m)
+    if X.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    rdt = result_type(X.dtype, _np.float64) if dtype is None else dtype
+    X = _lib.cn_astype(X if X.ndim == 2 else reshape(X, (1, -1)), rdt, 0)
+    if not rowvar and X.shape[0] != 1:
+        X = X.T
+    if y is not None:
+        Y = asarray(y)
+        if Y.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+        Y = _lib.cn_astype(Y if Y.ndim == 2 else reshape(Y, (1, -1)), rdt, 0)
+        if not rowvar and Y.shape[0] != 1:
+            Y = Y.T
+        X = concatenate([X, Y], axis=0)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    w = None
+    for name, wt in (("fweights", fweights), ("aweights", aweights)):
+        if wt is None:
+            continue
+        wt = _np.asarray(wt.get() if hasattr(wt, "get") else wt)
+        if name == "fweights":
+            if not _np.all(wt == _np.around(wt)):
+                raise TypeError("fweights must be integer")
+        wt = wt.astype(_np.float64)
+        if wt.ndim > 1:
+            raise RuntimeError(f"cannot handle multidimensional {name}")
+        if wt.shape[0] != X.shape[1]:
+            raise RuntimeError(f"incompatible numbers of samples and {name}")
+        if _np.any(wt < 0):
+            raise ValueError(f"{name} cannot be negative")
+        w = wt if w is None else w * wt
+    aw = None if aweights is None else _np.asarray(
+        aweights.get() if hasattr(aweights, "get") else aweights,
+        dtype=_np.float64)
+    w_sum = float(w.sum())
+    if w_sum == 0:
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    wa = asarray(w)
+    avg = _average_core(X, wa, 1)
+    if ddof == 0:
+        fact = w_sum
+    elif aw is None:
+        fact = w_sum - ddof
+    else:
+        fact = w_sum - ddof * float((w * aw).sum()) / w_sum
+    if fact <= 0:
+        import warnings
+        warnings.warn("Degrees of freedom <= 0 for slice",
+                      RuntimeWarning, stacklevel=3)
+        fact = 0.0
+    Xc = X - reshape(avg, (-1, 1))
+    c = matmul(Xc, (Xc * wa).conj().T)
+    c = c * (1.0 / fact) if fact else c / fact
+    return squeeze(c)
 
 
 def corrcoef(x, y=None, rowvar=True, **kwargs):
@@ -1400,7 +1599,22 @@ def ptp(a, axis=None, out=None, keepdims=False):
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
     if prepend is not None or append is not None:
-        raise NotImplementedError("diff(prepend=, append=)")
+        a = asarray(a)
+        if a.ndim == 0:
+            raise ValueError("diff requires input that is at least one "
+                             "dimensional")
+        ax = axis % a.ndim if -a.ndim <= axis < a.ndim else axis
+        parts = []
+        for v in (prepend, a, append):
+            if v is None:
+                continue
+            v = asarray(v)
+            if v.ndim == 0:
+                shape = list(a.shape)
+                shape[ax] = 1
+                v = broadcast_to(v, tuple(shape))
+            parts.append(v)
+        a = concatenate(parts, axis=ax)
     return _lib.cn_diff(a, n, axis)
 
 
@@ -1427,7 +1641,25 @@ def correlate(a, v, mode="valid"):
 
 def interp(x, xp, fp, left=None, right=None, period=None):
     if period is not None:
-        raise NotImplementedError("interp(period=)")
+        # NumPy's algorithm: wrap into [0, period), sort, pad one period
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        period = abs(float(period))
+        x = asarray(x)
+        xp = asarray(xp)
+        fp = asarray(fp)
+        if xp.ndim != 1 or fp.ndim != 1:
+            raise ValueError("Data points must be 1-D sequences")
+        if xp.shape[0] != fp.shape[0]:
+            raise ValueError("fp and xp are not of the same length")
+        x = _lib.cn_astype(x, "float64", 0) % period
+        xp = _lib.cn_astype(xp, "float64", 0) % period
+        order = argsort(xp)
+        xp = take(xp, order)
+        fp = take(fp, order)
+        xp = concatenate([xp[-1:] - period, xp, xp[0:1] + period])
+        fp = concatenate([fp[-1:], fp, fp[0:1]])
+        left = right = None
     return _lib.cn_interp(x, xp, fp, left, right)
 
 

@@ -1,0 +1,247 @@
+"""Statistics and set functions beyond the basics, against NumPy: every
+quantile method, average(returned=, keepdims=), diff(prepend=, append=),
+interp(period=), setxor1d."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import cunumpy as xp
+
+METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+           "interpolated_inverted_cdf", "hazen", "weibull", "linear",
+           "median_unbiased", "normal_unbiased", "lower", "higher",
+           "nearest", "midpoint"]
+
+
+def check(ours, ref, **kw):
+    ours = ours.get() if hasattr(ours, "get") else np.asarray(ours)
+    assert ours.shape == np.shape(ref)
+    assert ours.dtype == np.asarray(ref).dtype, (ours.dtype, ref)
+    # float32: NumPy interpolates in float32, cunumpy in float64
+    tol = 1e-6 if ours.dtype in (np.float32, np.complex64) else 1e-12
+    np.testing.assert_allclose(ours, ref, rtol=tol, atol=tol,
+                               equal_nan=True, **kw)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7, 10])
+def test_quantile_methods_all_q(method, n):
+    a = np.random.default_rng(n).permutation(np.arange(n) * 1.5 - 2)
+    q = np.linspace(0, 1, 41)
+    check(xp.quantile(a, q, method=method), np.quantile(a, q, method=method))
+    check(xp.percentile(a, q * 100, method=method),
+          np.percentile(a, q * 100, method=method))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("dtype", ["int16", "int64", "float32", "float64"])
+def test_quantile_methods_axes_dtypes(method, dtype):
+    a = np.random.default_rng(1).integers(-50, 50, (4, 5, 6)).astype(dtype)
+    for axis, q in [(None, 0.3), (1, [0.1, 0.5, 0.95]), ((0, 2), 0.77),
+                    (-1, 0.0), (0, 1.0)]:
+        ref = np.quantile(a, q, axis=axis, method=method, keepdims=True)
+        check(xp.quantile(a, q, axis=axis, method=method, keepdims=True),
+              ref, err_msg=f"axis {axis} q {q}")
+    # non-contiguous input
+    b = a[::-1, ::2]
+    check(xp.quantile(xp.asarray(a)[::-1, ::2], 0.4, axis=1, method=method),
+          np.quantile(b, 0.4, axis=1, method=method))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_nanquantile_methods(method):
+    a = np.random.default_rng(2).normal(size=(6, 9))
+    a[a > 1.0] = np.nan
+    a[3] = np.nan
+    q = [0.0, 0.25, 0.6, 1.0]
+    with np.errstate(invalid="ignore"), pytest.warns(RuntimeWarning):
+        ref = np.nanquantile(a, q, axis=1, method=method)
+    check(xp.nanquantile(a, q, axis=1, method=method), ref)
+    check(xp.quantile(a, q, axis=1, method=method),
+          np.quantile(a, q, axis=1, method=method))
+
+
+@given(hnp.arrays(np.float64, st.integers(1, 30),
+                  elements=st.floats(-1e6, 1e6)),
+       st.floats(0, 1), st.sampled_from(METHODS))
+def test_quantile_methods_hypothesis(a, q, method):
+    check(xp.quantile(a, q, method=method), np.quantile(a, q, method=method))
+
+
+def test_quantile_bad_method():
+    with pytest.raises(ValueError):
+        np.quantile([1.0, 2.0], 0.5, method="bogus")
+    with pytest.raises(ValueError, match="not a valid method"):
+        xp.quantile([1.0, 2.0], 0.5, method="bogus")
+
+
+def check_average(a, **kw):
+    """average with and without returned=, against NumPy."""
+    ref = np.average(a, returned=True, **kw)
+    ours = xp.average(a, returned=True, **kw)
+    assert isinstance(ours, tuple) and len(ours) == 2
+    check(ours[0], ref[0])
+    check(ours[1], ref[1])
+    check(xp.average(a, **kw), np.average(a, **kw))
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1)])
+def test_average_returned_keepdims(axis, keepdims):
+    a = np.arange(24.0).reshape(2, 3, 4) ** 1.5
+    w = np.random.default_rng(0).random((2, 3, 4))
+    for weights in (None, w):
+        check_average(a, axis=axis, weights=weights, keepdims=keepdims)
+    # 1-d weights along one axis
+    if isinstance(axis, int):
+        check_average(a, axis=axis, weights=np.arange(1.0, a.shape[axis] + 1),
+                      keepdims=keepdims)
+
+
+def test_average_returned_int_input():
+    check_average(np.arange(12).reshape(3, 4), axis=0)
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_diff_prepend_append(n):
+    a = np.arange(12.0).reshape(3, 4) ** 2
+    cases = [dict(prepend=0.0), dict(append=5.0),
+             dict(prepend=-1.0, append=[[1.0], [2.0], [3.0]]),
+             dict(prepend=np.ones((3, 2)))]
+    for kw in cases:
+        check(xp.diff(a, n=n, axis=1, **kw), np.diff(a, n=n, axis=1, **kw))
+    check(xp.diff(a, n=n, axis=0, append=np.zeros((1, 4))),
+          np.diff(a, n=n, axis=0, append=np.zeros((1, 4))))
+    check(xp.diff(np.arange(5), n=n, prepend=10),
+          np.diff(np.arange(5), n=n, prepend=10))
+    check(xp.diff(np.array([], dtype=np.int64), append=3),
+          np.diff(np.array([], dtype=np.int64), append=3))
+    with pytest.raises(ValueError):
+        np.diff(a, axis=1, prepend=np.zeros((2, 2)))
+    with pytest.raises(ValueError):
+        xp.diff(a, axis=1, prepend=np.zeros((2, 2)))
+
+
+def test_interp_period():
+    x = np.array([-180.0, -170, -185, 185, -10, -5, 0, 365])
+    xp_ = np.array([190.0, -190, 350, -350])
+    fp = np.array([5.0, 10, 3, 4])
+    check(xp.interp(x, xp_, fp, period=360),
+          np.interp(x, xp_, fp, period=360))
+    rng = np.random.default_rng(4)
+    xq = rng.uniform(-20, 20, 50)
+    xs = rng.uniform(-10, 10, 12)
+    fs = rng.normal(size=12)
+    check(xp.interp(xq, xs, fs, period=7.5), np.interp(xq, xs, fs, period=7.5))
+    check(xp.interp(xq, xs, fs, period=-3), np.interp(xq, xs, fs, period=-3))
+    # left/right are ignored with a period
+    check(xp.interp(xq, xs, fs, left=-9, right=9, period=4),
+          np.interp(xq, xs, fs, left=-9, right=9, period=4))
+    with pytest.raises(ValueError):
+        np.interp(xq, xs, fs, period=0)
+    with pytest.raises(ValueError):
+        xp.interp(xq, xs, fs, period=0)
+    with pytest.raises(ValueError):
+        xp.interp(xq, xs, fs[:3], period=2)
+
+
+@given(hnp.arrays(np.int64, st.integers(0, 20), elements=st.integers(-5, 5)),
+       hnp.arrays(np.int64, st.integers(0, 20), elements=st.integers(-5, 5)))
+def test_setxor1d(a, b):
+    check(xp.setxor1d(a, b), np.setxor1d(a, b))
+
+
+def test_setxor1d_float_nan():
+    a = np.array([1.0, np.nan, 2.0, -0.0])
+    b = np.array([2.0, 3.0, 0.0])
+    check(xp.setxor1d(a, b), np.setxor1d(a, b))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, 2])
+def test_unique_axis(axis):
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 2, (6, 4, 3)).astype(np.float64)
+    a[2] = a[0]
+    a[:, 3] = a[:, 1]
+    ref = np.unique(a, axis=axis, return_index=True, return_inverse=True,
+                    return_counts=True)
+    ours = xp.unique(a, axis=axis, return_index=True, return_inverse=True,
+                     return_counts=True)
+    assert len(ours) == 4
+    for o, r in zip(ours, ref):
+        check(o, r)
+    check(xp.unique(a, axis=axis), np.unique(a, axis=axis))
+    # non-contiguous, int dtype
+    b = a[::-1, ::2].astype(np.int32)
+    check(xp.unique(xp.asarray(a)[::-1, ::2].astype(np.int32), axis=axis),
+          np.unique(b, axis=axis))
+
+
+def test_unique_axis_edges():
+    for a in [np.zeros((0, 3)), np.zeros((3, 0)), np.array([[1, 1], [1, 1]])]:
+        ref = np.unique(a, axis=0, return_index=True, return_inverse=True,
+                        return_counts=True)
+        ours = xp.unique(a, axis=0, return_index=True, return_inverse=True,
+                         return_counts=True)
+        for o, r in zip(ours, ref):
+            check(o, r)
+    with pytest.raises(np.exceptions.AxisError):
+        xp.unique(np.zeros((2, 2)), axis=2)
+
+
+@pytest.mark.parametrize("rowvar", [True, False])
+@pytest.mark.parametrize("ddof", [None, 0, 2])
+@pytest.mark.parametrize("bias", [False, True])
+def test_cov_weights(rowvar, ddof, bias):
+    rng = np.random.default_rng(9)
+    m = rng.normal(size=(3, 8))
+    if not rowvar:
+        m = m.T.copy()
+    y = rng.normal(size=(1, 8)) if rowvar else rng.normal(size=(8, 1))
+    fw = rng.integers(0, 4, 8)
+    fw[0] = 1
+    aw = rng.random(8)
+    for kw in [dict(fweights=fw), dict(aweights=aw),
+               dict(fweights=fw, aweights=aw)]:
+        check(xp.cov(m, rowvar=rowvar, ddof=ddof, bias=bias, **kw),
+              np.cov(m, rowvar=rowvar, ddof=ddof, bias=bias, **kw))
+        check(xp.cov(m, y, rowvar=rowvar, ddof=ddof, bias=bias, **kw),
+              np.cov(m, y, rowvar=rowvar, ddof=ddof, bias=bias, **kw))
+    # 1-d input, complex input, float32 dtype
+    v = rng.normal(size=8)
+    check(xp.cov(v, aweights=aw), np.cov(v, aweights=aw))
+    c = m + 1j * rng.normal(size=m.shape)
+    check(xp.cov(c, rowvar=rowvar, fweights=fw),
+          np.cov(c, rowvar=rowvar, fweights=fw))
+    ours = xp.cov(m, rowvar=rowvar, aweights=aw, dtype=np.float32).get()
+    ref = np.cov(m, rowvar=rowvar, aweights=aw, dtype=np.float32)
+    assert ours.dtype == ref.dtype
+    np.testing.assert_allclose(ours, ref, rtol=1e-5, atol=1e-6)
+
+
+def test_cov_weight_errors():
+    m = np.ones((2, 4))
+    for kw, exc in [(dict(fweights=[1, 2, 3]), RuntimeError),
+                    (dict(fweights=[[1, 1, 1, 1]]), RuntimeError),
+                    (dict(fweights=[1, -1, 1, 1]), ValueError),
+                    (dict(fweights=[1.5, 1, 1, 1]), TypeError),
+                    (dict(aweights=[1, 2]), RuntimeError),
+                    (dict(aweights=[1, -2, 1, 1]), ValueError)]:
+        with pytest.raises(exc):
+            np.cov(m, **kw)
+        with pytest.raises(exc):
+            xp.cov(m, **kw)
+
+
+def test_average_complex():
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(3, 4)) + 1j * rng.normal(size=(3, 4))
+    w = rng.random((3, 4))
+    for axis in (None, 0, 1, (0, 1)):
+        check_average(a, axis=axis, weights=w)
+        check_average(a, axis=axis)
+    check(xp.average(a.astype(np.complex64), axis=0),
+          np.average(a.astype(np.complex64), axis=0))
