@@ -245,3 +245,90 @@ def test_average_complex():
         check_average(a, axis=axis)
     check(xp.average(a.astype(np.complex64), axis=0),
           np.average(a.astype(np.complex64), axis=0))
+
+
+CPLX = np.array([3 + 1j, 1 - 2j, 3 - 1j, np.nan + 0j, 1 - 2j, 1j * np.nan,
+                 -0.0 + 0j, 3 + 1j, np.inf - 1j])
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_sets(dtype):
+    a = CPLX.astype(dtype)
+    b = np.array([1 - 2j, 0j, 5j, np.inf - 1j, 3 - 1j]).astype(dtype)
+    check(xp.union1d(a, b), np.union1d(a, b))
+    check(xp.intersect1d(a, b), np.intersect1d(a, b))
+    check(xp.setdiff1d(a, b), np.setdiff1d(a, b))
+    check(xp.setxor1d(a, b), np.setxor1d(a, b))
+    for inv in (False, True):
+        check(xp.isin(a.reshape(3, 3), b, invert=inv),
+              np.isin(a.reshape(3, 3), b, invert=inv))
+    # mixed real / complex
+    check(xp.isin(np.array([1.0, 3.0, 2.0]), b), np.isin([1.0, 3.0, 2.0], b))
+    check(xp.union1d(np.array([2.0, 1.0]), b), np.union1d([2.0, 1.0], b))
+    s = np.sort(a)
+    v = np.array([[1 - 2j, 3 + 0j], [np.nan + 0j, -5 + 0j]]).astype(dtype)
+    for side in ("left", "right"):
+        check(xp.searchsorted(s, v, side=side),
+              np.searchsorted(s, v, side=side))
+        check(xp.searchsorted(s, b, side=side),
+              np.searchsorted(s, b, side=side))
+    order = np.argsort(a)
+    check(xp.searchsorted(a, v, sorter=order),
+          np.searchsorted(a, v, sorter=order))
+
+
+@given(hnp.arrays(np.complex128, st.integers(0, 12),
+                  elements=st.complex_numbers(max_magnitude=3,
+                                              allow_nan=False).map(
+                      lambda z: complex(round(z.real), round(z.imag)))),
+       hnp.arrays(np.complex128, st.integers(0, 12),
+                  elements=st.complex_numbers(max_magnitude=3,
+                                              allow_nan=False).map(
+                      lambda z: complex(round(z.real), round(z.imag)))))
+def test_complex_sets_hypothesis(a, b):
+    check(xp.isin(a, b), np.isin(a, b))
+    check(xp.intersect1d(a, b), np.intersect1d(a, b))
+    check(xp.setdiff1d(a, b), np.setdiff1d(a, b))
+    s = np.sort(a)
+    check(xp.searchsorted(s, b), np.searchsorted(s, b))
+    check(xp.searchsorted(s, b, side="right"),
+          np.searchsorted(s, b, side="right"))
+
+
+def test_complex_stats():
+    rng = np.random.default_rng(12)
+    a = rng.normal(size=7) + 1j * rng.normal(size=7)
+    v = rng.normal(size=3) - 2j * rng.normal(size=3)
+    r = rng.normal(size=3)
+    for mode in ("full", "same", "valid"):
+        check(xp.convolve(a, v, mode), np.convolve(a, v, mode))
+        check(xp.convolve(r, a, mode), np.convolve(r, a, mode))
+        check(xp.correlate(a, v, mode), np.correlate(a, v, mode))
+        check(xp.correlate(v, a, mode), np.correlate(v, a, mode))
+        check(xp.correlate(a, r, mode), np.correlate(a, r, mode))
+        check(xp.correlate(r, a, mode), np.correlate(r, a, mode))
+    with pytest.raises(ValueError):
+        np.convolve(a, v, "bogus")
+    with pytest.raises(ValueError):
+        xp.convolve(a, v, "bogus")
+    m = rng.normal(size=(3, 6)) + 1j * rng.normal(size=(3, 6))
+    check(xp.cov(m), np.cov(m))
+    check(xp.cov(m, rowvar=False, bias=True), np.cov(m, rowvar=False,
+                                                     bias=True))
+    check(xp.cov(m[0], m[1].real), np.cov(m[0], m[1].real))
+    check(xp.corrcoef(m), np.corrcoef(m))
+    check(xp.corrcoef(m[0], m[2]), np.corrcoef(m[0], m[2]))
+    check(xp.trapezoid(a), np.trapezoid(a))
+    check(xp.trapezoid(m, axis=0), np.trapezoid(m, axis=0))
+    check(xp.trapezoid(m, x=np.arange(6.0) ** 2),
+          np.trapezoid(m, x=np.arange(6.0) ** 2))
+    xs = np.array([0.0, 1.0, 2.5, 4.0])
+    fp = np.array([1 + 1j, 2 - 1j, 3j, -1.0 + 0j])
+    xq = np.array([-1.0, 0.5, 2.0, 3.9, 5.0])
+    check(xp.interp(xq, xs, fp), np.interp(xq, xs, fp))
+    check(xp.interp(xq, xs, fp, left=9j, right=-1 + 2j),
+          np.interp(xq, xs, fp, left=9j, right=-1 + 2j))
+    check(xp.interp(xq, xs, fp, period=3.0),
+          np.interp(xq, xs, fp, period=3.0))
+    check(xp.diff(a, prepend=1j, append=[2 - 2j]),
+          np.diff(a, prepend=1j, append=[2 - 2j]))

@@ -1342,33 +1342,89 @@ def unique_all(x, /):
     return unique(x, True, True, True)
 
 
+def _any_complex(*arrays):
+    return _builtins.any(_np.dtype(asarray(x).dtype).kind == "c"
+                         for x in arrays)
+
+
+def _count_before(a, v, right):
+    """For each v, the number of a's elements sorting before it in NumPy's
+    order (complex lexicographic, NaNs last); equal ones count when right.
+    From one stable sort of both: v's position minus its rank in v."""
+    n, m = a.shape[0], v.shape[0]
+    both = concatenate([a, v] if right else [v, a])
+    order = argsort(both, stable=True)
+    pos = empty((n + m,), dtype=_np.int64)
+    pos[order] = arange(n + m)
+    pv = pos[n:] if right else pos[:m]
+    rank = empty((m,), dtype=_np.int64)
+    rank[argsort(pv)] = arange(m)
+    return pv - rank
+
+
 def searchsorted(a, v, side="left", sorter=None):
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
-    return _lib.cn_searchsorted(a, v, side == "right", sorter)
+    if not _any_complex(a, v):
+        return _lib.cn_searchsorted(a, v, side == "right", sorter)
+    a, v = asarray(a), asarray(v)
+    if a.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if sorter is not None:
+        a = take(a, sorter)
+    dt = result_type(a.dtype, v.dtype)
+    res = _count_before(_lib.cn_astype(a, dt, 0),
+                        _lib.cn_astype(ravel(v), dt, 0), side == "right")
+    return reshape(res, v.shape)
 
 
 def isin(element, test_elements, assume_unique=False, invert=False, *,
          kind=None):
-    return _lib.cn_isin(element, test_elements, bool(invert))
+    if not _any_complex(element, test_elements):
+        return _lib.cn_isin(element, test_elements, bool(invert))
+    # complex: NumPy's sort-based method on the unique values
+    element = asarray(element)
+    ar1, rev = unique(element, return_inverse=True)
+    ar2 = unique(test_elements)
+    dt = result_type(ar1.dtype, ar2.dtype)
+    ar = concatenate([_lib.cn_astype(ar1, dt, 0), _lib.cn_astype(ar2, dt, 0)])
+    order = argsort(ar, stable=True)
+    sar = take(ar, order)
+    flag = concatenate([sar[1:] == sar[:-1], asarray([False])]) \
+        if sar.shape[0] else zeros((0,), dtype=bool)
+    ret = empty((ar.shape[0],), dtype=bool)
+    ret[order] = flag
+    res = take(ret[:ar1.shape[0]], ravel(rev))
+    if invert:
+        res = ~res
+    return reshape(res, element.shape)
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    return _lib.cn_intersect1d(ar1, ar2)
+    if not _any_complex(ar1, ar2):
+        return _lib.cn_intersect1d(ar1, ar2)
+    aux = sort(concatenate([unique(ar1), unique(ar2)]))
+    if aux.shape[0] < 2:
+        return aux[:0]
+    return aux[:-1][aux[1:] == aux[:-1]]
 
 
 def union1d(ar1, ar2):
-    return _lib.cn_union1d(ar1, ar2)
+    if not _any_complex(ar1, ar2):
+        return _lib.cn_union1d(ar1, ar2)
+    return unique(concatenate([ravel(asarray(ar1)), ravel(asarray(ar2))]))
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
-    return _lib.cn_setdiff1d(ar1, ar2)
+    if not _any_complex(ar1, ar2):
+        return _lib.cn_setdiff1d(ar1, ar2)
+    u = unique(ar1)
+    return u[isin(u, ar2, invert=True)]
 
 
 def setxor1d(ar1, ar2, assume_unique=False):
     """Sorted unique values in exactly one of the inputs."""
-    return _lib.cn_setdiff1d(_lib.cn_union1d(ar1, ar2),
-                             _lib.cn_intersect1d(ar1, ar2))
+    return setdiff1d(union1d(ar1, ar2), intersect1d(ar1, ar2))
 
 
 def _raise_axis(axis, ndim):
@@ -1503,7 +1559,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
         aweights=None, *, dtype=None):
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
-    if fweights is None and aweights is None:
+    if fweights is None and aweights is None and \
+            not _any_complex(m, *(() if y is None else (y,))):
         res = _lib.cn_cov(m, y, bool(rowvar), bool(bias),
                           -1 if ddof is None else int(ddof))
         return res if dtype is None else _lib.cn_astype(res, dtype, 0)
@@ -1529,7 +1586,8 @@ def _cov_weighted(m, y, rowvar, bias, ddof, fweights, aweights, dtype):
         X = concatenate([X, Y], axis=0)
     if ddof is None:
         ddof = 0 if bias else 1
-    w = None
+    w = _np.ones(X.shape[1]) if fweights is None and aweights is None \
+        else None
     for name, wt in (("fweights", fweights), ("aweights", aweights)):
         if wt is None:
             continue
@@ -1570,8 +1628,17 @@ def _cov_weighted(m, y, rowvar, bias, ddof, fweights, aweights, dtype):
     return squeeze(c)
 
 
-def corrcoef(x, y=None, rowvar=True, **kwargs):
-    return _lib.cn_corrcoef(x, y, bool(rowvar))
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    if not _any_complex(x, *(() if y is None else (y,))):
+        res = _lib.cn_corrcoef(x, y, bool(rowvar))
+        return res if dtype is None else _lib.cn_astype(res, dtype, 0)
+    # complex: NumPy's normalisation of cov by the real standard deviations
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return c / c
+    std = UFUNCS["sqrt"](diagonal(c).real)
+    c = c / reshape(std, (-1, 1)) / reshape(std, (1, -1))
+    return clip(c.real, -1, 1) + clip(c.imag, -1, 1) * 1j
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
@@ -1631,12 +1698,51 @@ def gradient(f, *varargs, axis=None, edge_order=1):
 _CONV_MODES = {"full": 0, "same": 1, "valid": 2}
 
 
+def _conv_mode(mode):
+    if mode not in _CONV_MODES:
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' "
+                         f"(got {mode!r})")
+    return _CONV_MODES[mode]
+
+
+def _parts(x):
+    """Real and imaginary parts (the imaginary part of a real array is
+    None)."""
+    x = asarray(x)
+    if _np.dtype(x.dtype).kind == "c":
+        return x.real, x.imag
+    return x, None
+
+
+def _bilinear(fn, a, v, *args):
+    """fn (real and bilinear, as convolve) on complex a, v from the real
+    calls on their parts."""
+    ar, ai = _parts(a)
+    vr, vi = _parts(v)
+    re = fn(ar, vr, *args)
+    im = None
+    if ai is not None and vi is not None:
+        re = re - fn(ai, vi, *args)
+    for x, y in ((ar, vi), (ai, vr)):
+        if x is not None and y is not None:
+            t = fn(x, y, *args)
+            im = t if im is None else im + t
+    return re if im is None else re + im * 1j
+
+
 def convolve(a, v, mode="full"):
-    return _lib.cn_convolve(a, v, _CONV_MODES[mode])
+    m = _conv_mode(mode)
+    if not _any_complex(a, v):
+        return _lib.cn_convolve(a, v, m)
+    return _bilinear(_lib.cn_convolve, a, v, m)
 
 
 def correlate(a, v, mode="valid"):
-    return _lib.cn_correlate(a, v, _CONV_MODES[mode])
+    m = _conv_mode(mode)
+    if not _any_complex(a, v):
+        return _lib.cn_correlate(a, v, m)
+    # NumPy correlates with the conjugate of v
+    return _bilinear(_lib.cn_correlate, a, asarray(v).conj(), m)
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
@@ -1660,8 +1766,23 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         xp = concatenate([xp[-1:] - period, xp, xp[0:1] + period])
         fp = concatenate([fp[-1:], fp, fp[0:1]])
         left = right = None
+    if _any_complex(fp) or isinstance(left, complex) or \
+            isinstance(right, complex):
+        # linear in fp (and in left/right): the parts separately
+        fr, fi = _parts(fp)
+        fi = zeros(fr.shape) if fi is None else fi
+        lr, li = (None, None) if left is None else \
+            (complex(left).real, complex(left).imag)
+        rr, ri = (None, None) if right is None else \
+            (complex(right).real, complex(right).imag)
+        return (_lib.cn_interp(x, xp, fr, lr, rr) +
+                _lib.cn_interp(x, xp, fi, li, ri) * 1j)
     return _lib.cn_interp(x, xp, fp, left, right)
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
+    if _any_complex(y):
+        yr, yi = _parts(y)
+        return (_lib.cn_trapezoid((yr, x), float(dx), axis) +
+                _lib.cn_trapezoid((yi, x), float(dx), axis) * 1j)
     return _lib.cn_trapezoid((y, x), float(dx), axis)
