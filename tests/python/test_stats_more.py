@@ -332,3 +332,48 @@ def test_complex_stats():
           np.interp(xq, xs, fp, period=3.0))
     check(xp.diff(a, prepend=1j, append=[2 - 2j]),
           np.diff(a, prepend=1j, append=[2 - 2j]))
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient_full(edge_order):
+    rng = np.random.default_rng(5)
+    f = rng.normal(size=(5, 6, 4))
+    xs = np.cumsum(rng.random(5) + 0.1)
+    ys = np.cumsum(rng.random(6) + 0.1)
+    zs = np.arange(4) * 3  # integer, uniform
+    cases = [((), {}), ((0.5,), {}), ((xs, ys, zs), {}), ((xs, 2.0, zs), {}),
+             ((ys,), dict(axis=1)), ((ys, xs), dict(axis=(1, 0))),
+             ((2.0,), dict(axis=(-1, 0))), ((xs,), dict(axis=-3))]
+    for args, kw in cases:
+        ref = np.gradient(f, *args, edge_order=edge_order, **kw)
+        ours = xp.gradient(f, *args, edge_order=edge_order, **kw)
+        if isinstance(ref, (list, tuple)):
+            assert isinstance(ours, tuple) and len(ours) == len(ref)
+            for o, r in zip(ours, ref):
+                check(o, r)
+        else:
+            check(ours, ref)
+    # integer and complex f, 1-d with coordinates
+    fi = np.array([1, 4, 9, 16, 25, 36])
+    x1 = np.array([0.0, 0.5, 2.0, 2.5, 4.0, 7.0])
+    check(xp.gradient(fi, x1, edge_order=edge_order),
+          np.gradient(fi, x1, edge_order=edge_order))
+    fc = fi * (1 + 2j)
+    check(xp.gradient(fc, x1, edge_order=edge_order),
+          np.gradient(fc, x1, edge_order=edge_order))
+    check(xp.gradient(fc, edge_order=edge_order),
+          np.gradient(fc, edge_order=edge_order))
+
+
+def test_gradient_errors():
+    f = np.arange(6.0).reshape(2, 3)
+    for args, kw, exc in [((1.0, 2.0, 3.0), {}, TypeError),
+                          ((np.ones((2, 2)), 1.0), {}, ValueError),
+                          ((np.arange(3.0), 1.0), {}, ValueError),
+                          ((), dict(edge_order=3), ValueError),
+                          ((), dict(axis=2), np.exceptions.AxisError),
+                          ((), dict(axis=0, edge_order=2), ValueError)]:
+        with pytest.raises(exc):
+            np.gradient(f, *args, **kw)
+        with pytest.raises(exc):
+            xp.gradient(f, *args, **kw)
