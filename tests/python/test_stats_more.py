@@ -377,3 +377,18 @@ def test_gradient_errors():
             np.gradient(f, *args, **kw)
         with pytest.raises(exc):
             xp.gradient(f, *args, **kw)
+
+
+@given(hnp.arrays(np.int64, st.integers(0, 15), elements=st.integers(-4, 4)),
+       hnp.arrays(np.int64, st.integers(0, 15), elements=st.integers(-4, 4)))
+def test_intersect1d_return_indices(a, b):
+    ref = np.intersect1d(a, b, return_indices=True)
+    ours = xp.intersect1d(a, b, return_indices=True)
+    assert len(ours) == 3
+    for o, r in zip(ours, ref):
+        check(o, r)
+    c = (a + 1j * (a % 2)).astype(np.complex128)
+    d = (b + 1j * (b % 2)).astype(np.complex128)
+    for o, r in zip(xp.intersect1d(c, d, return_indices=True),
+                    np.intersect1d(c, d, return_indices=True)):
+        check(o, r)

@@ -1401,12 +1401,20 @@ def isin(element, test_elements, assume_unique=False, invert=False, *,
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    if not _any_complex(ar1, ar2):
+    if not return_indices and not _any_complex(ar1, ar2):
         return _lib.cn_intersect1d(ar1, ar2)
-    aux = sort(concatenate([unique(ar1), unique(ar2)]))
-    if aux.shape[0] < 2:
-        return aux[:0]
-    return aux[:-1][aux[1:] == aux[:-1]]
+    # NumPy's algorithm: equal neighbours in the sorted unique values
+    u1, i1 = unique(ar1, return_index=True)
+    u2, i2 = unique(ar2, return_index=True)
+    aux = concatenate([u1, u2])
+    order = argsort(aux, stable=True)
+    aux = take(aux, order)
+    mask = aux[1:] == aux[:-1]
+    res = aux[:-1][mask]
+    if not return_indices:
+        return res
+    return (res, take(i1, order[:-1][mask]),
+            take(i2, order[1:][mask] - u1.shape[0]))
 
 
 def union1d(ar1, ar2):
