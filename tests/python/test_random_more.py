@@ -235,3 +235,37 @@ def test_spawn_and_state():
     with pytest.raises(ValueError):
         g.spawn(-1)
     assert g.spawn(0) == []
+
+
+def test_multinomial():
+    rng, ref = xp.random.default_rng(8), np.random.default_rng(8)
+    p = np.array([0.2, 0.5, 0.1, 0.2])
+    for n, size in [(10, None), (10, 5), (np.array([3, 50]), None),
+                    (np.array([[3], [50]]), (2, 4)), (0, 3)]:
+        a = rng.multinomial(n, p, size=size)
+        b = ref.multinomial(n, p, size=size)
+        assert a.shape == b.shape and np.dtype(a.dtype) == b.dtype
+        assert np.all(a.get().sum(axis=-1) == np.broadcast_to(n, b.shape[:-1]))
+    x = rng.multinomial(100, p, size=20000).get()
+    m = x.mean(axis=0)
+    assert np.all(np.abs(m - 100 * p) < 5 * np.sqrt(100 * p * (1 - p) / 20000))
+    c = np.cov(x.T)
+    want = 100 * (np.diag(p) - np.outer(p, p))
+    assert np.allclose(c, want, atol=0.05 * 100 * 0.25)
+    # each count is binomial(n, p_i): KS against NumPy's
+    y = ref.multinomial(100, p, size=20000)
+    for i in range(4):
+        d, crit = ks2(x[:, i], y[:, i])
+        assert d < 1.2 * crit
+    # p summing below 1 puts the rest in the last category, as NumPy
+    z = rng.multinomial(10, [0.1, 0.1], size=1000).get()
+    assert z[:, 1].mean() > 8
+    for bad in [dict(n=-1, pvals=p), dict(n=5, pvals=[0.8, 0.8, 0.1]),
+                dict(n=5, pvals=[-0.1, 1.1])]:
+        with pytest.raises(ValueError):
+            ref.multinomial(**bad)
+        with pytest.raises(ValueError):
+            rng.multinomial(**bad)
+    # stacked pvals (NumPy 2 broadcasts them) are not supported here
+    with pytest.raises(ValueError, match="1-d"):
+        rng.multinomial(5, [[0.5, 0.5]])

@@ -17,7 +17,8 @@ __all__ = ["Generator", "default_rng", "seed", "rand", "randn", "random",
            "choice", "permutation", "shuffle", "exponential", "poisson",
            "binomial", "gamma", "beta", "lognormal", "laplace", "logistic",
            "rayleigh", "weibull", "pareto", "chisquare", "triangular",
-           "geometric", "standard_exponential", "standard_gamma"]
+           "geometric", "standard_exponential", "standard_gamma",
+           "multinomial"]
 
 
 def _shape(size):
@@ -194,6 +195,36 @@ class Generator:
 
     def geometric(self, p, size=None, dtype=None):
         return self._dist("geometric", (p,), size, dtype)
+
+    def multinomial(self, n, pvals, size=None):
+        """Counts over len(pvals) categories by conditional binomials
+        (array-valued binomial draws, one per category but the last)."""
+        pv = _np.asarray(pvals.get() if hasattr(pvals, "get") else pvals,
+                         dtype=_np.float64)
+        if pv.ndim != 1:
+            raise ValueError("pvals must be a 1-d sequence")
+        if pv.size == 0:
+            raise ValueError("pvals must have at least one entry")
+        if _np.any(pv < 0) or _np.any(pv > 1) or _np.any(_np.isnan(pv)):
+            raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
+        if pv[:-1].sum() > 1.0 + 1e-12:
+            raise ValueError("sum(pvals[:-1]) > 1.0")
+        nn = _np.asarray(n)
+        if nn.dtype.kind not in "biu" or _np.any(nn < 0):
+            raise ValueError("n < 0" if nn.dtype.kind in "biu" else
+                             "n must be an integer")
+        shape = _out_shape((nn,), size)
+        from ._api import asarray, stack
+        rem = asarray(_np.broadcast_to(nn.astype(_np.int64), shape))
+        left, cols = 1.0, []
+        for p in pv[:-1]:
+            q = min(max(p / left, 0.0), 1.0) if left > 0 else 0.0
+            x = self._dist("binomial", (rem, q), shape, None)
+            cols.append(x)
+            rem = rem - x
+            left -= p
+        cols.append(rem)
+        return stack(cols, axis=-1)
 
     def choice(self, a, size=None, replace=True, p=None, axis=0,
                shuffle=True):
@@ -383,3 +414,7 @@ def standard_exponential(size=None):
 
 def standard_gamma(shape, size=None):
     return _default().standard_gamma(shape, size)
+
+
+def multinomial(n, pvals, size=None):
+    return _default().multinomial(n, pvals, size)
