@@ -392,3 +392,26 @@ def test_intersect1d_return_indices(a, b):
     for o, r in zip(xp.intersect1d(c, d, return_indices=True),
                     np.intersect1d(c, d, return_indices=True)):
         check(o, r)
+
+
+@given(hnp.arrays(np.complex128, st.integers(0, 20),
+                  elements=st.sampled_from([0j, 1 + 0j, -1j, 2 - 1j, -0.0 + 0j,
+                                            complex(np.nan, 0),
+                                            complex(0, np.nan),
+                                            complex(2, np.nan),
+                                            complex(np.nan, -3),
+                                            complex(np.nan, np.nan),
+                                            complex(np.inf, 1)])))
+def test_complex_sort_unique_nan_order(a):
+    """NumPy's complex order: NaN-free values, then R + nan j by R, then
+    nan + R j by R, then nan + nan j."""
+    ours = xp.sort(a).get()
+    ref = np.sort(a)
+    np.testing.assert_array_equal(ours.real, ref.real)
+    np.testing.assert_array_equal(ours.imag, ref.imag)
+    np.testing.assert_array_equal(xp.argsort(a, stable=True).get(),
+                                  np.argsort(a, stable=True))
+    u, c = xp.unique(a, return_counts=True)
+    ru, rc = np.unique(a, return_counts=True)
+    np.testing.assert_array_equal(u.get(), ru)
+    np.testing.assert_array_equal(c.get(), rc)

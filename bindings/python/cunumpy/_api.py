@@ -1347,61 +1347,19 @@ def _any_complex(*arrays):
                          for x in arrays)
 
 
-def _count_before(a, v, right):
-    """For each v, the number of a's elements sorting before it in NumPy's
-    order (complex lexicographic, NaNs last); equal ones count when right.
-    From one stable sort of both: v's position minus its rank in v."""
-    n, m = a.shape[0], v.shape[0]
-    both = concatenate([a, v] if right else [v, a])
-    order = argsort(both, stable=True)
-    pos = empty((n + m,), dtype=_np.int64)
-    pos[order] = arange(n + m)
-    pv = pos[n:] if right else pos[:m]
-    rank = empty((m,), dtype=_np.int64)
-    rank[argsort(pv)] = arange(m)
-    return pv - rank
-
-
 def searchsorted(a, v, side="left", sorter=None):
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
-    if not _any_complex(a, v):
-        return _lib.cn_searchsorted(a, v, side == "right", sorter)
-    a, v = asarray(a), asarray(v)
-    if a.ndim != 1:
-        raise ValueError("object too deep for desired array")
-    if sorter is not None:
-        a = take(a, sorter)
-    dt = result_type(a.dtype, v.dtype)
-    res = _count_before(_lib.cn_astype(a, dt, 0),
-                        _lib.cn_astype(ravel(v), dt, 0), side == "right")
-    return reshape(res, v.shape)
+    return _lib.cn_searchsorted(a, v, side == "right", sorter)
 
 
 def isin(element, test_elements, assume_unique=False, invert=False, *,
          kind=None):
-    if not _any_complex(element, test_elements):
-        return _lib.cn_isin(element, test_elements, bool(invert))
-    # complex: NumPy's sort-based method on the unique values
-    element = asarray(element)
-    ar1, rev = unique(element, return_inverse=True)
-    ar2 = unique(test_elements)
-    dt = result_type(ar1.dtype, ar2.dtype)
-    ar = concatenate([_lib.cn_astype(ar1, dt, 0), _lib.cn_astype(ar2, dt, 0)])
-    order = argsort(ar, stable=True)
-    sar = take(ar, order)
-    flag = concatenate([sar[1:] == sar[:-1], asarray([False])]) \
-        if sar.shape[0] else zeros((0,), dtype=bool)
-    ret = empty((ar.shape[0],), dtype=bool)
-    ret[order] = flag
-    res = take(ret[:ar1.shape[0]], ravel(rev))
-    if invert:
-        res = ~res
-    return reshape(res, element.shape)
+    return _lib.cn_isin(element, test_elements, bool(invert))
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    if not return_indices and not _any_complex(ar1, ar2):
+    if not return_indices:
         return _lib.cn_intersect1d(ar1, ar2)
     # NumPy's algorithm: equal neighbours in the sorted unique values
     u1, i1 = unique(ar1, return_index=True)
@@ -1418,21 +1376,17 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 
 def union1d(ar1, ar2):
-    if not _any_complex(ar1, ar2):
-        return _lib.cn_union1d(ar1, ar2)
-    return unique(concatenate([ravel(asarray(ar1)), ravel(asarray(ar2))]))
+    return _lib.cn_union1d(ar1, ar2)
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
-    if not _any_complex(ar1, ar2):
-        return _lib.cn_setdiff1d(ar1, ar2)
-    u = unique(ar1)
-    return u[isin(u, ar2, invert=True)]
+    return _lib.cn_setdiff1d(ar1, ar2)
 
 
 def setxor1d(ar1, ar2, assume_unique=False):
     """Sorted unique values in exactly one of the inputs."""
-    return setdiff1d(union1d(ar1, ar2), intersect1d(ar1, ar2))
+    return _lib.cn_setdiff1d(_lib.cn_union1d(ar1, ar2),
+                             _lib.cn_intersect1d(ar1, ar2))
 
 
 def _raise_axis(axis, ndim):
