@@ -156,11 +156,14 @@ struct cn_backend_ops {
   cn_status (*sort)(cn_array_s *vals, cn_array_s *perm, const cn_array_s *a,
                     int32_t axis);
   /* Fills out (C-contiguous) from the Philox4x32-10 stream (key, counter)
-   * with distribution dist (cn_rng_dist in core/random_impl.h) and its
-   * parameters; *used returns the number of 128-bit counter blocks used. */
+   * with distribution dist (cn_rng_dist in core/philox.h) and its
+   * parameters: params[k] (3 doubles), or, where pa is not NULL and pa[k]
+   * is, per-element values from pa[k] (C-contiguous, out's size and
+   * device; float64, or int64 for INTEGERS). *used returns the number of
+   * 128-bit counter blocks used. */
   cn_status (*rng_fill)(cn_array_s *out, int32_t dist, const uint32_t key[2],
                         const uint32_t counter[4], const double *params,
-                        uint64_t *used);
+                        const cn_array_s *const *pa, uint64_t *used);
 
   /* ---- issue 4 (linear algebra, FFT): filled on the CPU by
    * cn_cpu_linalg_fill / cn_cpu_fft_fill (core/cpu/cpu_linalg.h); the

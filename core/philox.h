@@ -14,16 +14,27 @@
  *    t = 2 pi (u_b >> 11) * 2^-53, values r cos t and r sin t.
  *    EXPONENTIAL: -log1p(-uniform).
  *  - RANDOM float32: 4 values per block, (w >> 8) * 2^-24.
- *  - INTEGERS, GAMMA, BETA, BINOMIAL, POISSON: 1 value per block: value i
+ *    LOGNORMAL: exp of a NORMAL value. UNIFORM-based (LAPLACE, LOGISTIC,
+ *    TRIANGULAR) and EXPONENTIAL-based (RAYLEIGH, WEIBULL, PARETO) values
+ *    come from the same u through cn_rng_from_u below; LAPLACE and
+ *    LOGISTIC use the open uniform ((u >> 12) + 0.5) * 2^-52 in (0, 1).
+ *  - INTEGERS, GAMMA, BETA, BINOMIAL, POISSON, CHISQUARE, GEOMETRIC: 1
+ *    value per block: value i
  *    reads the words of block C+i, then, if its rejection loop needs more,
  *    those of the same counter with c3 = 1, 2, ... (the retry rounds).
  *    INTEGERS with count m: m == 2^64: the raw u64 w1:w0; m <= 2^32:
  *    Lemire's multiply-shift on successive 32-bit words with rejection of
  *    low < (2^32 - m) mod m; else the same on successive 64-bit words.
+ *    GEOMETRIC: floor(E / -log1p(-p)) + 1 with E = -log1p(-u) from the
+ *    block's first 64-bit word; CHISQUARE(df): 2 GAMMA(df / 2).
+ * Parameters may vary per element (array-valued parameters): value i uses
+ * the parameters of element i and the same counter blocks as with scalar
+ * parameters, so the stream never depends on the parameters' shapes.
  * The state's counter then advances by the number of blocks used. */
 #ifndef CUNUMPY_PHILOX_H
 #define CUNUMPY_PHILOX_H
 
+#include <math.h>
 #include <stdint.h>
 
 #define CN_PHILOX_M0 0xD2511F53u
@@ -72,7 +83,70 @@ typedef enum cn_rng_dist {
   CN_RNG_GAMMA = 5,       /* params: shape, scale */
   CN_RNG_BETA = 6,        /* params: a, b */
   CN_RNG_BINOMIAL = 7,    /* params: n, p (out int64) */
-  CN_RNG_POISSON = 8      /* params: lam (out int64) */
+  CN_RNG_POISSON = 8,     /* params: lam (out int64) */
+  CN_RNG_LOGNORMAL = 9,   /* params: mean, sigma */
+  CN_RNG_LAPLACE = 10,    /* params: loc, scale */
+  CN_RNG_LOGISTIC = 11,   /* params: loc, scale */
+  CN_RNG_RAYLEIGH = 12,   /* params: scale */
+  CN_RNG_WEIBULL = 13,    /* params: a */
+  CN_RNG_PARETO = 14,     /* params: a */
+  CN_RNG_TRIANGULAR = 15, /* params: left, mode, right */
+  CN_RNG_CHISQUARE = 16,  /* params: df */
+  CN_RNG_GEOMETRIC = 17   /* params: p (out int64) */
 } cn_rng_dist;
+
+/* Values per 128-bit block of a fill of dist (float32 RANDOM: 4). */
+static inline int cn_rng_per_block(int32_t dist, int f32) {
+  if (dist == CN_RNG_RANDOM)
+    return f32 ? 4 : 2;
+  if (dist <= CN_RNG_EXPONENTIAL ||
+      (dist >= CN_RNG_LOGNORMAL && dist <= CN_RNG_TRIANGULAR))
+    return 2;
+  return 1;
+}
+
+/* A value of a 2-per-block distribution other than NORMAL / LOGNORMAL from
+ * the 64-bit word x of its block, with parameters p[0..2]. */
+static inline double cn_rng_from_u(int32_t dist, uint64_t x, const double *p) {
+  double u = (double)(x >> 11) * (1.0 / 9007199254740992.0);
+  double uo = ((double)(x >> 12) + 0.5) * (1.0 / 4503599627370496.0);
+  switch (dist) {
+  case CN_RNG_UNIFORM:
+    return p[0] + (p[1] - p[0]) * u;
+  case CN_RNG_EXPONENTIAL:
+    return -p[0] * log1p(-u);
+  case CN_RNG_LAPLACE:
+    return uo < 0.5 ? p[0] + p[1] * log(2.0 * uo)
+                    : p[0] - p[1] * log(2.0 * (1.0 - uo));
+  case CN_RNG_LOGISTIC:
+    return p[0] + p[1] * log(uo / (1.0 - uo));
+  case CN_RNG_RAYLEIGH:
+    return p[0] * sqrt(-2.0 * log1p(-u));
+  case CN_RNG_WEIBULL:
+    return p[0] == 0.0 ? 0.0 : pow(-log1p(-u), 1.0 / p[0]);
+  case CN_RNG_PARETO:
+    return expm1(-log1p(-u) / p[0]);
+  case CN_RNG_TRIANGULAR: {
+    double base = p[2] - p[0], lb = p[1] - p[0];
+    return u <= lb / base ? p[0] + sqrt(u * lb * base)
+                          : p[2] - sqrt((1.0 - u) * (p[2] - p[1]) * base);
+  }
+  default:
+    return u;
+  }
+}
+
+/* A NORMAL / LOGNORMAL value from a standard normal z. */
+static inline double cn_rng_from_z(int32_t dist, double z, const double *p) {
+  double v = p[0] + p[1] * z;
+  return dist == CN_RNG_LOGNORMAL ? exp(v) : v;
+}
+
+/* GEOMETRIC(p) from the 64-bit word x (int64, saturating). */
+static inline int64_t cn_rng_geometric(uint64_t x, double p) {
+  double u = (double)(x >> 11) * (1.0 / 9007199254740992.0);
+  double k = floor(-log1p(-u) / -log1p(-p)) + 1.0;
+  return k >= 9.2e18 ? INT64_MAX : (int64_t)k;
+}
 
 #endif

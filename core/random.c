@@ -170,7 +170,8 @@ static cn_status check_shape(int32_t ndim, const int64_t *shape,
  * dtype. */
 static cn_status fill(cn_array *out, cn_rng rng, int32_t dist, int32_t ndim,
                       const int64_t *shape, cn_dtype kdt, cn_dtype dtype,
-                      const double *params, const char *fn) {
+                      const double *params, const cn_array_s *const *pa,
+                      const char *fn) {
   cn_status st = check_shape(ndim, shape, fn);
   if (st != CN_OK)
     return st;
@@ -188,7 +189,7 @@ static cn_status fill(cn_array *out, cn_rng rng, int32_t dist, int32_t ndim,
   }
   pthread_mutex_lock(&rng->lock);
   uint64_t used = 0;
-  st = t->rng_fill(r, dist, rng->key, rng->ctr, params, &used);
+  st = t->rng_fill(r, dist, rng->key, rng->ctr, params, pa, &used);
   if (st == CN_OK)
     cn_philox_add(rng->ctr, used);
   pthread_mutex_unlock(&rng->lock);
@@ -225,7 +226,7 @@ static cn_status float_dtype(cn_dtype *dt, const char *fn) {
 cn_status cn_random_random(cn_array *out, cn_rng rng, int32_t ndim,
                            const int64_t *shape, cn_dtype dtype) {
   FLOAT_PROLOGUE("cn_random_random");
-  return fill(out, rng, CN_RNG_RANDOM, ndim, shape, dtype, dtype, NULL,
+  return fill(out, rng, CN_RNG_RANDOM, ndim, shape, dtype, dtype, NULL, NULL,
               "cn_random_random");
 }
 
@@ -238,8 +239,8 @@ cn_status cn_random_uniform(cn_array *out, cn_rng rng, double low, double high,
                     "cn_random_uniform: bounds must be finite (low %g, high "
                     "%g)",
                     low, high);
-  double p[2] = {low, high};
-  return fill(out, rng, CN_RNG_UNIFORM, ndim, shape, dtype, dtype, p,
+  double p[3] = {low, high, 0};
+  return fill(out, rng, CN_RNG_UNIFORM, ndim, shape, dtype, dtype, p, NULL,
               "cn_random_uniform");
 }
 
@@ -248,16 +249,16 @@ cn_status cn_random_normal(cn_array *out, cn_rng rng, double loc, double scale,
   FLOAT_PROLOGUE("cn_random_normal");
   if (!(scale >= 0))
     return cn_error(CN_ERR_VALUE, "cn_random_normal: scale < 0 (%g)", scale);
-  double p[2] = {loc, scale};
-  return fill(out, rng, CN_RNG_NORMAL, ndim, shape, dtype, dtype, p,
+  double p[3] = {loc, scale, 0};
+  return fill(out, rng, CN_RNG_NORMAL, ndim, shape, dtype, dtype, p, NULL,
               "cn_random_normal");
 }
 
 cn_status cn_random_standard_normal(cn_array *out, cn_rng rng, int32_t ndim,
                                     const int64_t *shape, cn_dtype dtype) {
   FLOAT_PROLOGUE("cn_random_standard_normal");
-  double p[2] = {0.0, 1.0};
-  return fill(out, rng, CN_RNG_NORMAL, ndim, shape, dtype, dtype, p,
+  double p[3] = {0.0, 1.0, 0.0};
+  return fill(out, rng, CN_RNG_NORMAL, ndim, shape, dtype, dtype, p, NULL,
               "cn_random_standard_normal");
 }
 
@@ -268,8 +269,8 @@ cn_status cn_random_exponential(cn_array *out, cn_rng rng, double scale,
   if (!(scale >= 0))
     return cn_error(CN_ERR_VALUE, "cn_random_exponential: scale < 0 (%g)",
                     scale);
-  double p[2] = {scale, 0};
-  return fill(out, rng, CN_RNG_EXPONENTIAL, ndim, shape, dtype, dtype, p,
+  double p[3] = {scale, 0};
+  return fill(out, rng, CN_RNG_EXPONENTIAL, ndim, shape, dtype, dtype, p, NULL,
               "cn_random_exponential");
 }
 
@@ -281,8 +282,8 @@ cn_status cn_random_gamma(cn_array *out, cn_rng rng, double k, double scale,
                     "cn_random_gamma: shape %g and scale %g "
                     "must be >= 0",
                     k, scale);
-  double p[2] = {k, scale};
-  return fill(out, rng, CN_RNG_GAMMA, ndim, shape, dtype, dtype, p,
+  double p[3] = {k, scale};
+  return fill(out, rng, CN_RNG_GAMMA, ndim, shape, dtype, dtype, p, NULL,
               "cn_random_gamma");
 }
 
@@ -292,8 +293,8 @@ cn_status cn_random_beta(cn_array *out, cn_rng rng, double a, double b,
   if (!(a > 0) || !(b > 0))
     return cn_error(CN_ERR_VALUE, "cn_random_beta: a %g and b %g must be > 0",
                     a, b);
-  double p[2] = {a, b};
-  return fill(out, rng, CN_RNG_BETA, ndim, shape, dtype, dtype, p,
+  double p[3] = {a, b};
+  return fill(out, rng, CN_RNG_BETA, ndim, shape, dtype, dtype, p, NULL,
               "cn_random_beta");
 }
 
@@ -339,10 +340,11 @@ cn_status cn_random_integers(cn_array *out, cn_rng rng, int64_t low,
                     "] is out of bounds for %s",
                     fn, low, hi, cn_dtype_name(dtype));
   uint64_t m1 = (uint64_t)hi - (uint64_t)low;
-  double p[2];
+  double p[3] = {0, 0, 0};
   memcpy(&p[0], &low, 8);
   memcpy(&p[1], &m1, 8);
-  return fill(out, rng, CN_RNG_INTEGERS, ndim, shape, CN_INT64, dtype, p, fn);
+  return fill(out, rng, CN_RNG_INTEGERS, ndim, shape, CN_INT64, dtype, p, NULL,
+              fn);
 }
 
 cn_status cn_random_binomial(cn_array *out, cn_rng rng, int64_t n, double pr,
@@ -358,8 +360,9 @@ cn_status cn_random_binomial(cn_array *out, cn_rng rng, int64_t n, double pr,
     return cn_error(CN_ERR_VALUE,
                     "%s: need n >= 0 and 0 <= p <= 1 (n %" PRId64 ", p %g)", fn,
                     n, pr);
-  double p[2] = {(double)n, pr};
-  return fill(out, rng, CN_RNG_BINOMIAL, ndim, shape, CN_INT64, dtype, p, fn);
+  double p[3] = {(double)n, pr};
+  return fill(out, rng, CN_RNG_BINOMIAL, ndim, shape, CN_INT64, dtype, p, NULL,
+              fn);
 }
 
 cn_status cn_random_poisson(cn_array *out, cn_rng rng, double lam, int32_t ndim,
@@ -373,8 +376,257 @@ cn_status cn_random_poisson(cn_array *out, cn_rng rng, double lam, int32_t ndim,
   if (!(lam >= 0) || lam > 1e10)
     return cn_error(CN_ERR_VALUE, "%s: lam must be in [0, 1e10], got %g", fn,
                     lam);
-  double p[2] = {lam, 0};
-  return fill(out, rng, CN_RNG_POISSON, ndim, shape, CN_INT64, dtype, p, fn);
+  double p[3] = {lam, 0};
+  return fill(out, rng, CN_RNG_POISSON, ndim, shape, CN_INT64, dtype, p, NULL,
+              fn);
+}
+
+/* ---- distributions by name, array-valued parameters --------------------- */
+
+/* What a parameter must satisfy. */
+enum {
+  R_ANY,     /* anything (NaN gives NaN) */
+  R_FINITE,  /* finite */
+  R_NONNEG,  /* >= 0 */
+  R_POS,     /* > 0 */
+  R_PROB,    /* in [0, 1] */
+  R_PROBPOS, /* in (0, 1] */
+  R_LAM,     /* in [0, 1e10] */
+  R_INT      /* int64 (integers' bounds: checked against the dtype) */
+};
+
+static const char *const k_rule_text[] = {"",
+                                          "be finite",
+                                          "be >= 0",
+                                          "be > 0",
+                                          "be in [0, 1]",
+                                          "be in (0, 1]",
+                                          "be in [0, 1e10]",
+                                          ""};
+
+typedef struct dist_spec {
+  const char *name;
+  int32_t id;
+  int32_t nparams;
+  bool is_int;
+  const char *pname[3];
+  uint8_t rule[3];
+} dist_spec;
+
+static const dist_spec k_dists[] = {
+    {"uniform",
+     CN_RNG_UNIFORM,
+     2,
+     false,
+     {"low", "high"},
+     {R_FINITE, R_FINITE}},
+    {"normal", CN_RNG_NORMAL, 2, false, {"loc", "scale"}, {R_ANY, R_NONNEG}},
+    {"lognormal",
+     CN_RNG_LOGNORMAL,
+     2,
+     false,
+     {"mean", "sigma"},
+     {R_ANY, R_NONNEG}},
+    {"exponential", CN_RNG_EXPONENTIAL, 1, false, {"scale"}, {R_NONNEG}},
+    {"gamma", CN_RNG_GAMMA, 2, false, {"shape", "scale"}, {R_NONNEG, R_NONNEG}},
+    {"beta", CN_RNG_BETA, 2, false, {"a", "b"}, {R_POS, R_POS}},
+    {"chisquare", CN_RNG_CHISQUARE, 1, false, {"df"}, {R_POS}},
+    {"laplace", CN_RNG_LAPLACE, 2, false, {"loc", "scale"}, {R_ANY, R_NONNEG}},
+    {"logistic",
+     CN_RNG_LOGISTIC,
+     2,
+     false,
+     {"loc", "scale"},
+     {R_ANY, R_NONNEG}},
+    {"rayleigh", CN_RNG_RAYLEIGH, 1, false, {"scale"}, {R_NONNEG}},
+    {"weibull", CN_RNG_WEIBULL, 1, false, {"a"}, {R_NONNEG}},
+    {"pareto", CN_RNG_PARETO, 1, false, {"a"}, {R_POS}},
+    {"triangular",
+     CN_RNG_TRIANGULAR,
+     3,
+     false,
+     {"left", "mode", "right"},
+     {R_FINITE, R_FINITE, R_FINITE}},
+    {"binomial", CN_RNG_BINOMIAL, 2, true, {"n", "p"}, {R_LAM, R_PROB}},
+    {"poisson", CN_RNG_POISSON, 1, true, {"lam"}, {R_LAM}},
+    {"geometric", CN_RNG_GEOMETRIC, 1, true, {"p"}, {R_PROBPOS}},
+    {"integers", CN_RNG_INTEGERS, 2, true, {"low", "high"}, {R_INT, R_INT}},
+};
+
+static bool rule_ok(int rule, double x) {
+  switch (rule) {
+  case R_FINITE:
+    return isfinite(x);
+  case R_NONNEG:
+    return x >= 0;
+  case R_POS:
+    return x > 0;
+  case R_PROB:
+    return x >= 0 && x <= 1;
+  case R_PROBPOS:
+    return x > 0 && x <= 1;
+  case R_LAM:
+    return x >= 0 && x <= 1e10;
+  default:
+    return true;
+  }
+}
+
+/* Checks element i's parameters (host values) against spec. */
+static cn_status check_params(const dist_spec *d, const double *q,
+                              const int64_t *iq, int64_t i, cn_dtype dtype,
+                              const char *fn) {
+  for (int k = 0; k < d->nparams; k++)
+    if (!rule_ok(d->rule[k], q[k]))
+      return cn_error(
+          CN_ERR_VALUE,
+          "%s: %s: argument '%s' must %s (got %g at index %" PRId64 ")", fn,
+          d->name, d->pname[k], k_rule_text[d->rule[k]], q[k], i);
+  if (d->id == CN_RNG_UNIFORM && !isfinite(q[1] - q[0]))
+    return cn_error(CN_ERR_VALUE,
+                    "%s: uniform: high - low overflows (low %g, high %g at "
+                    "index %" PRId64 ")",
+                    fn, q[0], q[1], i);
+  if (d->id == CN_RNG_TRIANGULAR &&
+      !(q[0] <= q[1] && q[1] <= q[2] && q[0] < q[2]))
+    return cn_error(CN_ERR_VALUE,
+                    "%s: triangular: need left <= mode <= right and left < "
+                    "right (got %g, %g, %g at index %" PRId64 ")",
+                    fn, q[0], q[1], q[2], i);
+  if (d->id == CN_RNG_INTEGERS) {
+    int bits = (int)cn_itemsize(dtype) * 8;
+    int64_t dmin = cn_is_unsigned_int(dtype) ? 0
+                   : bits == 64              ? INT64_MIN
+                                             : -((int64_t)1 << (bits - 1));
+    int64_t dmax = bits == 64 ? INT64_MAX
+                   : cn_is_unsigned_int(dtype)
+                       ? (((int64_t)1 << bits) - 1)
+                       : (((int64_t)1 << (bits - 1)) - 1);
+    if (iq[0] > iq[1])
+      return cn_error(CN_ERR_VALUE,
+                      "%s: integers: low > high (%" PRId64 ", %" PRId64
+                      " at index %" PRId64 ")",
+                      fn, iq[0], iq[1], i);
+    if (iq[0] < dmin || iq[1] > dmax)
+      return cn_error(CN_ERR_VALUE,
+                      "%s: integers: range [%" PRId64 ", %" PRId64
+                      "] at index %" PRId64 " is out of bounds for %s",
+                      fn, iq[0], iq[1], i, cn_dtype_name(dtype));
+  }
+  return CN_OK;
+}
+
+static void release3(cn_array_s **a) {
+  for (int k = 0; k < 3; k++) {
+    cn_array_release(a[k]);
+    a[k] = NULL;
+  }
+}
+
+cn_status cn_random_dist(cn_array *out, cn_rng rng, const char *dist,
+                         cn_array p0, cn_array p1, cn_array p2, int32_t ndim,
+                         const int64_t *shape, cn_dtype dtype) {
+  const char *fn = "cn_random_dist";
+  CN_CHECK_OUT(out, fn);
+  CHECK_RNG(rng, fn);
+  if (!dist)
+    return cn_error(CN_ERR_VALUE, "%s: argument 'dist' is NULL", fn);
+  const dist_spec *d = NULL;
+  for (size_t k = 0; k < sizeof k_dists / sizeof k_dists[0]; k++)
+    if (strcmp(k_dists[k].name, dist) == 0)
+      d = &k_dists[k];
+  if (!d)
+    return cn_error(CN_ERR_VALUE, "%s: unknown distribution '%s'", fn, dist);
+  cn_array ps[3] = {p0, p1, p2};
+  static const char *const argn[3] = {"p0", "p1", "p2"};
+  for (int k = 0; k < 3; k++) {
+    if (k >= d->nparams) {
+      if (ps[k])
+        return cn_error(CN_ERR_VALUE,
+                        "%s: %s takes %d parameter(s), but argument '%s' is "
+                        "given",
+                        fn, d->name, (int)d->nparams, argn[k]);
+      continue;
+    }
+    if (!ps[k])
+      return cn_error(CN_ERR_VALUE, "%s: %s: argument '%s' (%s) is NULL", fn,
+                      d->name, argn[k], d->pname[k]);
+    CN_CHECK_ARRAY(ps[k], fn, argn[k]);
+    if (cn_is_complex(ps[k]->dtype) ||
+        (d->rule[k] == R_INT && !cn_is_integer(ps[k]->dtype)))
+      return cn_error(CN_ERR_TYPE, "%s: %s: argument '%s' has dtype %s", fn,
+                      d->name, d->pname[k], cn_dtype_name(ps[k]->dtype));
+  }
+  cn_status st = d->is_int ? int_dtype(&dtype, fn) : float_dtype(&dtype, fn);
+  if (st == CN_OK)
+    st = check_shape(ndim, shape, fn);
+  if (st != CN_OK)
+    return st;
+  /* Host copies: scalars (size 1) stay scalars; the others are broadcast
+   * to shape and made contiguous (integers' bounds: both or neither). */
+  bool any_array = false;
+  for (int k = 0; k < d->nparams; k++)
+    any_array |= ps[k]->size != 1;
+  cn_array_s *h[3] = {NULL, NULL, NULL};
+  bool per_elem[3] = {false, false, false};
+  cn_dtype pdt = d->id == CN_RNG_INTEGERS ? CN_INT64 : CN_FLOAT64;
+  for (int k = 0; k < d->nparams && st == CN_OK; k++) {
+    cn_array_s *b = NULL, *hb = NULL;
+    per_elem[k] = ps[k]->size != 1 || (d->id == CN_RNG_INTEGERS && any_array);
+    st = cn_broadcast_to(&b, ps[k], ndim, shape);
+    if (st == CN_OK)
+      st = cn_to_host(&hb, per_elem[k] ? b : ps[k]);
+    if (st == CN_OK)
+      st = cn_as_contig(&h[k], hb, pdt);
+    cn_array_release(b);
+    cn_array_release(hb);
+  }
+  if (st != CN_OK) {
+    release3(h);
+    return cn_error_prefix(st, fn);
+  }
+  /* Checks every element (scalars once). */
+  int64_t n = 1;
+  for (int k = 0; k < d->nparams; k++)
+    if (per_elem[k])
+      n = h[k]->size;
+  double q[3] = {0, 0, 0};
+  int64_t iq[3] = {0, 0, 0};
+  for (int64_t i = 0; i < n && st == CN_OK; i++) {
+    for (int k = 0; k < d->nparams; k++) {
+      int64_t j = per_elem[k] ? i : 0;
+      if (pdt == CN_INT64) {
+        iq[k] = ((const int64_t *)h[k]->data)[j];
+        q[k] = (double)iq[k];
+      } else {
+        q[k] = ((const double *)h[k]->data)[j];
+      }
+    }
+    st = check_params(d, q, iq, i, dtype, fn);
+  }
+  /* Scalar parameters (INTEGERS: low, m - 1 as bits). */
+  double params[3] = {0, 0, 0};
+  for (int k = 0; k < d->nparams && st == CN_OK; k++)
+    if (!per_elem[k] && h[k]->size > 0)
+      params[k] = pdt == CN_INT64 ? (double)((const int64_t *)h[k]->data)[0]
+                                  : ((const double *)h[k]->data)[0];
+  if (st == CN_OK && d->id == CN_RNG_INTEGERS && !any_array) {
+    int64_t lo = ((const int64_t *)h[0]->data)[0];
+    uint64_t m1 = (uint64_t)((const int64_t *)h[1]->data)[0] - (uint64_t)lo;
+    memcpy(&params[0], &lo, 8);
+    memcpy(&params[1], &m1, 8);
+  }
+  /* Per-element parameters go to the device of the result. */
+  cn_array_s *pa[3] = {NULL, NULL, NULL};
+  for (int k = 0; k < d->nparams && st == CN_OK; k++)
+    if (per_elem[k])
+      st = cn_to_active(&pa[k], h[k]);
+  release3(h);
+  if (st == CN_OK)
+    st = fill(out, rng, d->id, ndim, shape, d->is_int ? CN_INT64 : dtype, dtype,
+              params, any_array ? (const cn_array_s *const *)pa : NULL, fn);
+  release3(pa);
+  return st;
 }
 
 /* ---- sequential draws on the host -----------------------------------------

@@ -406,22 +406,46 @@ cn_status cn_unique(cn_array *values, cn_array *index, cn_array *inverse,
 /* ---- searching
  * --------------------------------------------------------------- */
 
-/* Host keys (canonical) of a cast to dtype, C order. */
+/* Key words per element: 1 for real dtypes; 3 for complex, (class,
+ * key(re), key(im)) with class 0 for no NaN, 1 for R + nan j, 2 for
+ * nan + R j, 3 for nan + nan j and NaN parts keyed 0, so that comparing
+ * the words in order is NumPy's complex order (NaNs last) and equal keys
+ * of class 0 are equal values. */
+static int key_words(cn_dtype dt) { return cn_is_complex(dt) ? 3 : 1; }
+
+static void complex_key(uint64_t *w, double re, double im) {
+  bool nr = re != re, ni = im != im;
+  w[0] = (uint64_t)(nr ? 2 : 0) + (uint64_t)(ni ? 1 : 0);
+  w[1] = nr ? 0 : cn_key_f64(re, true);
+  w[2] = ni ? 0 : cn_key_f64(im, true);
+}
+
+/* Host keys (canonical, key_words(dt) words each) of a cast to dtype, C
+ * order. */
 static cn_status host_keys(uint64_t **keys, const cn_array_s *a, cn_dtype dt) {
   cn_array_s *h = NULL, *c = NULL;
   cn_status st = cn_to_host(&h, (cn_array)a);
   if (st == CN_OK)
     st = cn_as_contig(&c, h, dt);
   uint64_t *k = NULL;
+  int nw = key_words(dt);
   if (st == CN_OK) {
-    k = malloc(sizeof(uint64_t) * (size_t)(c->size > 0 ? c->size : 1));
+    k = malloc(sizeof(uint64_t) * (size_t)nw *
+               (size_t)(c->size > 0 ? c->size : 1));
     if (!k)
       st = cn_error(CN_ERR_MEMORY, "out of memory");
   }
   if (st == CN_OK) {
     int64_t is = cn_itemsize(dt);
-    for (int64_t i = 0; i < c->size; i++)
-      k[i] = cn_key_of(c->data + i * is, dt, true);
+    for (int64_t i = 0; i < c->size; i++) {
+      const char *p = c->data + i * is;
+      if (dt == CN_COMPLEX128)
+        complex_key(k + 3 * i, ((const double *)p)[0], ((const double *)p)[1]);
+      else if (dt == CN_COMPLEX64)
+        complex_key(k + 3 * i, ((const float *)p)[0], ((const float *)p)[1]);
+      else
+        k[i] = cn_key_of(p, dt, true);
+    }
   }
   cn_array_release(h);
   cn_array_release(c);
@@ -433,23 +457,26 @@ static cn_status host_keys(uint64_t **keys, const cn_array_s *a, cn_dtype dt) {
   return CN_OK;
 }
 
-static cn_status common_real(cn_dtype *dt, const cn_array_s *a,
-                             const cn_array_s *b, const char *fn) {
-  cn_status st = cn_result_type(dt, a->dtype, b->dtype);
-  if (st != CN_OK)
-    return st;
-  if (cn_is_complex(*dt))
-    return cn_error(CN_ERR_TYPE, "%s: complex inputs are not supported (%s)",
-                    fn, cn_dtype_name(*dt));
-  return CN_OK;
+static cn_status common_type(cn_dtype *dt, const cn_array_s *a,
+                             const cn_array_s *b) {
+  return cn_result_type(dt, a->dtype, b->dtype);
 }
 
-static int64_t lower_bound(const uint64_t *k, int64_t n, uint64_t x,
-                           bool right) {
+/* Compares keys of nw words: <0, 0, >0. */
+static int key_cmp(const uint64_t *a, const uint64_t *b, int nw) {
+  for (int w = 0; w < nw; w++)
+    if (a[w] != b[w])
+      return a[w] < b[w] ? -1 : 1;
+  return 0;
+}
+
+static int64_t lower_bound(const uint64_t *k, int64_t n, const uint64_t *x,
+                           int nw, bool right) {
   int64_t lo = 0, hi = n;
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
-    if (right ? k[mid] <= x : k[mid] < x)
+    int c = key_cmp(k + mid * nw, x, nw);
+    if (right ? c <= 0 : c < 0)
       lo = mid + 1;
     else
       hi = mid;
@@ -478,7 +505,7 @@ cn_status cn_searchsorted(cn_array *out, cn_array a, cn_array v, int32_t side,
   if (st != CN_OK)
     return st;
   cn_dtype dt;
-  if ((st = common_real(&dt, a, v, fn)) != CN_OK)
+  if ((st = common_type(&dt, a, v)) != CN_OK)
     return st;
   cn_array_s *src = NULL, *sidx = NULL, *r = NULL, *dev = NULL;
   if (sorter) {
@@ -512,7 +539,8 @@ cn_status cn_searchsorted(cn_array *out, cn_array a, cn_array v, int32_t side,
   if (st == CN_OK) {
     int64_t *o = (int64_t *)r->data;
     for (int64_t i = 0; i < v->size; i++)
-      o[i] = lower_bound(ka, src->size, kv2[i], side == CN_SIDE_RIGHT);
+      o[i] = lower_bound(ka, src->size, kv2 + i * key_words(dt), key_words(dt),
+                         side == CN_SIDE_RIGHT);
     st = cn_idx_to_device_of(&dev, r, a);
   }
   free(ka);
@@ -552,7 +580,7 @@ cn_status cn_isin(cn_array *out, cn_array element, cn_array test_elements,
   if (st != CN_OK)
     return st;
   cn_dtype dt;
-  if ((st = common_real(&dt, element, test_elements, fn)) != CN_OK)
+  if ((st = common_type(&dt, element, test_elements)) != CN_OK)
     return st;
   /* Sorting happens in the promoted dtype so equal values share keys. */
   cn_array_s *tc = NULL, *r = NULL, *dev = NULL;
@@ -569,11 +597,13 @@ cn_status cn_isin(cn_array *out, cn_array element, cn_array test_elements,
   if (st == CN_OK) {
     uint8_t *o = (uint8_t *)r->data;
     uint64_t nan_key = dt == CN_FLOAT32 ? 0xffffffffu : ~(uint64_t)0;
+    int nw = key_words(dt);
     for (int64_t i = 0; i < element->size; i++) {
-      int64_t p = lower_bound(kt, nt, ke[i], false);
+      const uint64_t *x = ke + i * nw;
+      int64_t p = lower_bound(kt, nt, x, nw, false);
       /* NaN is never equal to anything, itself included. */
-      bool found =
-          p < nt && kt[p] == ke[i] && !(cn_is_float(dt) && ke[i] == nan_key);
+      bool nan = nw == 3 ? x[0] != 0 : (cn_is_float(dt) && x[0] == nan_key);
+      bool found = p < nt && key_cmp(kt + p * nw, x, nw) == 0 && !nan;
       o[i] = (uint8_t)(found != (invert != 0));
     }
     st = cn_idx_to_device_of(&dev, r, element);
@@ -614,7 +644,7 @@ static cn_status set_args(cn_dtype *dt, cn_array a, cn_array b,
   cn_status st = cn_ext_same_device(2, pair, fn);
   if (st != CN_OK)
     return st;
-  return common_real(dt, a, b, fn);
+  return common_type(dt, a, b);
 }
 
 cn_status cn_intersect1d(cn_array *out, cn_array a, cn_array b) {

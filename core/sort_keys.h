@@ -155,22 +155,23 @@ static inline void cn_unkey_to(void *p, uint64_t k, cn_dtype dt) {
   }
 }
 
-/* NumPy's complex order: real parts first, then imaginary parts, NaNs last
- * in each. */
+/* NumPy's complex order (npysort's cfloat less): values without NaN by
+ * (real, imaginary), then R + nan j by R, then nan + R j by R, then
+ * nan + nan j. */
 static inline bool cn_cplx_less(double ar, double ai, double br, double bi) {
-  bool an = ar != ar, bn = br != br;
-  if (!an && !bn) {
-    if (ar < br)
-      return true;
-    if (ar > br)
-      return false;
-  } else if (an != bn) {
-    return bn;
-  }
-  bool ain = ai != ai, bin = bi != bi;
-  if (!ain && !bin)
+  int ca = (ar != ar) * 2 + (ai != ai), cb = (br != br) * 2 + (bi != bi);
+  if (ca != cb)
+    return ca < cb;
+  switch (ca) {
+  case 0:
+    return ar < br || (ar == br && ai < bi);
+  case 1:
+    return ar < br;
+  case 2:
     return ai < bi;
-  return bin && !ain;
+  default:
+    return false;
+  }
 }
 
 #endif

@@ -176,9 +176,73 @@ static void lane_pair(const double *x, int64_t len, int64_t n, int64_t k,
   pair_select(buf, c, k, a, b);
 }
 
+/* Rank k of the lower order statistic and weight t of the next one for
+ * quantile q of n values under one of NumPy's methods past MIDPOINT:
+ * virtual index n q + (alpha + q (1 - alpha - beta)) - 1 for the
+ * continuous ones, clamped to the ranks; the discontinuous ones pick a
+ * rank. */
+static void virtual_rank(int32_t method, int64_t n, double q, int64_t *k,
+                         double *t) {
+  double nd = (double)n, h, al = 0, be = 0;
+  *t = 0;
+  switch (method) {
+  case CN_QUANTILE_INVERTED_CDF:
+  case CN_QUANTILE_CLOSEST_OBSERVATION: {
+    h = method == CN_QUANTILE_INVERTED_CDF ? nd * q - 1 : nd * q - 1 - 0.5;
+    double f = floor(h);
+    /* closest_observation: the nearest even 1-based rank at g = 0, that
+     * is an odd 0-based one (NumPy 2's rule). */
+    bool keep = h == f && (method == CN_QUANTILE_INVERTED_CDF ||
+                           f - 2.0 * floor(f / 2.0) == 1.0);
+    double r = keep ? f : f + 1;
+    *k = r < 0 ? 0 : (r > nd - 1 ? n - 1 : (int64_t)r);
+    return;
+  }
+  case CN_QUANTILE_AVERAGED_INVERTED_CDF:
+    h = nd * q - 1;
+    break;
+  case CN_QUANTILE_INTERPOLATED_INVERTED_CDF:
+    be = 1;
+    break;
+  case CN_QUANTILE_HAZEN:
+    al = be = 0.5;
+    break;
+  case CN_QUANTILE_MEDIAN_UNBIASED:
+    al = be = 1.0 / 3.0;
+    break;
+  case CN_QUANTILE_NORMAL_UNBIASED:
+    al = be = 3.0 / 8.0;
+    break;
+  default: /* WEIBULL */
+    break;
+  }
+  if (method != CN_QUANTILE_AVERAGED_INVERTED_CDF)
+    h = nd * q + (al + q * (1 - al - be)) - 1;
+  if (!(h >= 0)) {
+    *k = 0;
+    return;
+  }
+  if (h >= nd - 1) {
+    *k = n - 1;
+    return;
+  }
+  double f = floor(h);
+  *k = (int64_t)f;
+  *t = h - f;
+  if (method == CN_QUANTILE_AVERAGED_INVERTED_CDF)
+    *t = *t == 0 ? 0.5 : 1.0;
+}
+
 /* One quantile q in [0, 1] of the lane's n non-NaN values. */
 static double quantile1(const double *x, int64_t len, int64_t n, double q,
                         int32_t method, bool nan_skip, double *buf) {
+  if (method > CN_QUANTILE_MIDPOINT) {
+    int64_t k;
+    double t, a, b;
+    virtual_rank(method, n, q, &k, &t);
+    lane_pair(x, len, n, k, nan_skip, buf, &a, &b);
+    return t > 0 ? lerp(a, b, t) : a;
+  }
   double h = q * (double)(n - 1);
   int64_t lo = (int64_t)floor(h);
   if (lo > n - 1)
@@ -210,7 +274,7 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
   cn_status st = cn_require_real(a, fn, "a");
   if (st != CN_OK)
     return st;
-  if (method < CN_QUANTILE_LINEAR || method > CN_QUANTILE_MIDPOINT)
+  if (method < CN_QUANTILE_LINEAR || method > CN_QUANTILE_NORMAL_UNBIASED)
     return cn_error(CN_ERR_VALUE, "%s: unknown method %d", fn, (int)method);
   cn_array_s *hq = NULL;
   int64_t nq = 1;
@@ -294,8 +358,10 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
   }
   free(buf);
   cn_dtype rdt = a->dtype == CN_FLOAT32 ? CN_FLOAT32 : CN_FLOAT64;
-  if (q && (method == CN_QUANTILE_LOWER || method == CN_QUANTILE_HIGHER ||
-            method == CN_QUANTILE_NEAREST))
+  if (q &&
+      (method == CN_QUANTILE_LOWER || method == CN_QUANTILE_HIGHER ||
+       method == CN_QUANTILE_NEAREST || method == CN_QUANTILE_INVERTED_CDF ||
+       method == CN_QUANTILE_CLOSEST_OBSERVATION))
     rdt = a->dtype;
   cn_lanes_free(&L);
   cn_array_release(hq);

@@ -474,6 +474,85 @@ CNPY_OPAQUE(cn_event)
  * owns one and releases it once. */
 CNPY_OPAQUE(cn_rng)
 
+/* cn_rng_spawn(n, parent) -> list of n new generator handles. */
+%typemap(in) (cn_rng *outs, int32_t n) (cn_rng *tmp = NULL) {
+  long v = PyLong_AsLong($input);
+  if (v == -1 && PyErr_Occurred())
+    SWIG_fail;
+  if (v < 0 || v > INT32_MAX) {
+    PyErr_Format(PyExc_ValueError, "spawn count %ld out of range", v);
+    SWIG_fail;
+  }
+  tmp = (cn_rng *)calloc((size_t)(v > 0 ? v : 1), sizeof(cn_rng));
+  if (!tmp) {
+    PyErr_NoMemory();
+    SWIG_fail;
+  }
+  $1 = tmp;
+  $2 = (int32_t)v;
+}
+%typemap(argout) (cn_rng *outs, int32_t n) {
+  PyObject *lst = PyList_New($2);
+  if (!lst)
+    SWIG_fail;
+  for (int32_t i = 0; i < $2; i++) {
+    PyObject *h = PyLong_FromVoidPtr((void *)$1[i]);
+    if (!h) {
+      Py_DECREF(lst);
+      SWIG_fail;
+    }
+    PyList_SET_ITEM(lst, i, h);
+  }
+  $result = cnpy_append($result, lst);
+  if (!$result)
+    SWIG_fail;
+}
+%typemap(freearg) (cn_rng *outs, int32_t n) {
+  free(tmp$argnum);
+}
+
+/* Generator state: a tuple of CN_RNG_STATE_WORDS ints, both ways. */
+%typemap(in, numinputs=0) uint32_t *state (uint32_t tmp[CN_RNG_STATE_WORDS]) {
+  $1 = tmp;
+}
+%typemap(argout) uint32_t *state {
+  PyObject *t = PyTuple_New(CN_RNG_STATE_WORDS);
+  if (!t)
+    SWIG_fail;
+  for (int i = 0; i < CN_RNG_STATE_WORDS; i++)
+    PyTuple_SET_ITEM(t, i, PyLong_FromUnsignedLong($1[i]));
+  $result = cnpy_append($result, t);
+  if (!$result)
+    SWIG_fail;
+}
+%typemap(in) const uint32_t *state (uint32_t tmp[CN_RNG_STATE_WORDS]) {
+  PyObject *seq = PySequence_Fast($input, "state must be a sequence of ints");
+  if (!seq)
+    SWIG_fail;
+  if (PySequence_Fast_GET_SIZE(seq) != CN_RNG_STATE_WORDS) {
+    Py_DECREF(seq);
+    PyErr_Format(PyExc_ValueError, "state must have %d words",
+                 CN_RNG_STATE_WORDS);
+    SWIG_fail;
+  }
+  for (int i = 0; i < CN_RNG_STATE_WORDS; i++) {
+    unsigned long w =
+        PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(seq, i));
+    if (PyErr_Occurred() || w > 0xffffffffUL) {
+      Py_DECREF(seq);
+      if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "state words are 32-bit");
+      SWIG_fail;
+    }
+    tmp[i] = (uint32_t)w;
+  }
+  Py_DECREF(seq);
+  $1 = tmp;
+}
+
+/* cn_random_dist's parameters: None is NULL. */
+%apply cn_array optional_ { cn_array p0, cn_array p1, cn_array p2 };
+
 /* cn_trapezoid(y, x, ...): x is optional but "x" names required inputs
  * elsewhere, so this pair comes from Python as one tuple (y, x or None). */
 %typemap(in) (cn_array y, cn_array x)

@@ -55,9 +55,6 @@
 %ignore cn_scalar;
 %ignore cn_release_fn;
 %ignore cn_tensordot;
-%ignore cn_rng_spawn;
-%ignore cn_rng_get_state;
-%ignore cn_rng_set_state;
 %ignore cn_rng_retain;
 %ignore DLPackVersion;
 %ignore DLDevice;

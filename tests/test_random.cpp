@@ -2,7 +2,7 @@
 // vectors, the documented counter -> value mapping, reproducibility, and
 // statistical tests (moments, Kolmogorov-Smirnov, chi-square) at fixed
 // seeds.
-#include "issue4_util.hpp"
+#include "random_testutil.hpp"
 
 #include <algorithm>
 #include <set>
@@ -12,44 +12,10 @@
 using namespace i4;
 
 namespace {
-struct Rng {
-  cn_rng h = nullptr;
-  explicit Rng(uint64_t seed) { REQUIRE(cn_rng_create(&h, seed) == CN_OK); }
-  explicit Rng(cn_rng r) : h(r) {}
-  ~Rng() { cn_rng_release(h); }
-  operator cn_rng() const { return h; }
-};
-
 std::vector<double> draw(cn_status st, Arr &a) {
   REQUIRE(st == CN_OK);
   return dvec(a);
 }
-
-double mean(const std::vector<double> &v) {
-  long double s = 0;
-  for (double x : v)
-    s += x;
-  return (double)(s / v.size());
-}
-double var(const std::vector<double> &v) {
-  double m = mean(v);
-  long double s = 0;
-  for (double x : v)
-    s += (x - m) * (x - m);
-  return (double)(s / v.size());
-}
-// Kolmogorov-Smirnov statistic times sqrt(n) against cdf.
-template <class F> double ks(std::vector<double> v, F cdf) {
-  std::sort(v.begin(), v.end());
-  double d = 0, n = (double)v.size();
-  for (size_t i = 0; i < v.size(); i++) {
-    double c = cdf(v[i]);
-    d = std::max({d, std::fabs(c - i / n), std::fabs((i + 1) / n - c)});
-  }
-  return d * std::sqrt(n);
-}
-// 1.95 is the 0.001 critical value of sqrt(n) D.
-const double KS_CRIT = 1.95;
 } // namespace
 
 TEST_CASE("Philox4x32-10 known-answer vectors", "[random]") {

@@ -136,6 +136,14 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_QUANTILE_HIGHER = 2
   integer(c_int32_t), parameter :: CN_QUANTILE_NEAREST = 3
   integer(c_int32_t), parameter :: CN_QUANTILE_MIDPOINT = 4
+  integer(c_int32_t), parameter :: CN_QUANTILE_INVERTED_CDF = 5
+  integer(c_int32_t), parameter :: CN_QUANTILE_AVERAGED_INVERTED_CDF = 6
+  integer(c_int32_t), parameter :: CN_QUANTILE_CLOSEST_OBSERVATION = 7
+  integer(c_int32_t), parameter :: CN_QUANTILE_INTERPOLATED_INVERTED_CDF = 8
+  integer(c_int32_t), parameter :: CN_QUANTILE_HAZEN = 9
+  integer(c_int32_t), parameter :: CN_QUANTILE_WEIBULL = 10
+  integer(c_int32_t), parameter :: CN_QUANTILE_MEDIAN_UNBIASED = 11
+  integer(c_int32_t), parameter :: CN_QUANTILE_NORMAL_UNBIASED = 12
 
   ! enum cn_status (status.h)
   integer(c_int32_t), parameter :: CN_OK = 0
@@ -2075,6 +2083,22 @@ module cunumpy_c
       integer(c_int32_t), value :: dtype
       integer(c_int32_t) :: res
     end function c_cn_random_poisson
+    ! cn_status cn_random_dist(cn_array * out, cn_rng rng, const char * dist, cn_array p0, cn_array
+    !     p1, cn_array p2, int32_t ndim, const int64_t * shape, cn_dtype dtype)
+    function c_cn_random_dist(out, rng, dist, p0, p1, p2, ndim, shape, dtype) bind(c, &
+        name='cn_random_dist') result(res)
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: rng
+      character(kind=c_char), intent(in) :: dist(*)
+      type(c_ptr), value :: p0
+      type(c_ptr), value :: p1
+      type(c_ptr), value :: p2
+      integer(c_int32_t), value :: ndim
+      integer(c_int64_t), intent(in), optional :: shape(*)
+      integer(c_int32_t), value :: dtype
+      integer(c_int32_t) :: res
+    end function c_cn_random_dist
     ! cn_status cn_random_choice(cn_array * out, cn_rng rng, cn_array a, int64_t pop, int32_t ndim,
     !     const int64_t * shape, int32_t replace, cn_array p)
     function c_cn_random_choice(out, rng, a, pop, ndim, shape, replace, p) bind(c, &

@@ -279,43 +279,98 @@ static bool have_avx2(void) {
   return cached == 1;
 }
 
+/* Parameters of element i: per-element where pa[k] is given. */
+static inline void elem_params(double q[3], const double *params,
+                               const cn_array_s *const *pa, int64_t i) {
+  for (int k = 0; k < 3; k++)
+    q[k] = pa && pa[k] ? ((const double *)pa[k]->data)[i] : params[k];
+}
+
+static inline void store(cn_array_s *out, int64_t i, double v) {
+  if (out->dtype == CN_FLOAT32)
+    ((float *)out->data)[i] = (float)v;
+  else
+    ((double *)out->data)[i] = v;
+}
+
+/* One value of a 1-per-block distribution (element i, parameters q). */
+static void one_per_block(cn_array_s *out, int32_t dist, elem_stream *s,
+                          const double *q, const cn_array_s *const *pa,
+                          int64_t i) {
+  int64_t *oi = (int64_t *)out->data;
+  switch (dist) {
+  case CN_RNG_INTEGERS: {
+    int64_t ilow;
+    uint64_t m1;
+    if (pa && pa[0]) {
+      ilow = ((const int64_t *)pa[0]->data)[i];
+      m1 = (uint64_t)((const int64_t *)pa[1]->data)[i] - (uint64_t)ilow;
+    } else {
+      memcpy(&ilow, &q[0], 8);
+      memcpy(&m1, &q[1], 8);
+    }
+    oi[i] = (int64_t)((uint64_t)ilow + bounded(s, m1));
+    return;
+  }
+  case CN_RNG_BINOMIAL:
+    oi[i] = binomial_sample(s, (int64_t)q[0], q[1]);
+    return;
+  case CN_RNG_POISSON:
+    oi[i] = poisson_sample(s, q[0]);
+    return;
+  case CN_RNG_GEOMETRIC:
+    oi[i] = cn_rng_geometric(es_u64(s), q[0]);
+    return;
+  case CN_RNG_GAMMA:
+    store(out, i, q[1] * gamma_sample(s, q[0]));
+    return;
+  case CN_RNG_CHISQUARE:
+    store(out, i, 2.0 * gamma_sample(s, 0.5 * q[0]));
+    return;
+  case CN_RNG_BETA: {
+    double x = gamma_sample(s, q[0]), y = gamma_sample(s, q[1]);
+    store(out, i,
+          x + y > 0 ? x / (x + y) : (es_double(s) < q[0] / (q[0] + q[1])));
+    return;
+  }
+  default:
+    store(out, i, 0.0);
+    return;
+  }
+}
+
 static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
                               const uint32_t key[2], const uint32_t counter[4],
-                              const double *params, uint64_t *used) {
+                              const double *params, const cn_array_s *const *pa,
+                              uint64_t *used) {
   int64_t n = out->size;
   bool f32 = out->dtype == CN_FLOAT32;
-  int per = 1;
-  if (dist == CN_RNG_RANDOM && f32)
-    per = 4;
-  else if (dist <= CN_RNG_EXPONENTIAL)
-    per = 2;
+  int per = cn_rng_per_block(dist, f32);
   int64_t nblocks = (n + per - 1) / per;
   *used = (uint64_t)nblocks;
   if (n == 0)
     return CN_OK;
   int nth = cn_cpu_threads_for(n * 4);
-  double p0 = params ? params[0] : 0.0, p1 = params ? params[1] : 0.0;
-  float *of = (float *)out->data;
-  double *od = (double *)out->data;
-  int64_t *oi = (int64_t *)out->data;
-  if (dist == CN_RNG_NORMAL && have_avx2()) {
+  const double zero[3] = {0.0, 0.0, 0.0};
+  if (!params)
+    params = zero;
+  bool by_z = dist == CN_RNG_NORMAL || dist == CN_RNG_LOGNORMAL;
+  if (by_z && have_avx2()) {
     int64_t ngroups = (nblocks + 3) / 4;
 #pragma omp parallel for num_threads(nth) schedule(static)
     for (int64_t g = 0; g < ngroups; g++) {
-      double v[8];
+      double v[8], q[3];
       normal_group4(v, key, counter, (uint64_t)g * 4);
       int64_t base = g * 8;
       for (int j = 0; j < 8 && base + j < n; j++) {
-        double x = p0 + p1 * v[j];
-        if (f32)
-          of[base + j] = (float)x;
-        else
-          od[base + j] = x;
+        elem_params(q, params, pa, base + j);
+        store(out, base + j, cn_rng_from_z(dist, v[j], q));
       }
     }
     return CN_OK;
   }
   if (per > 1) {
+    float *of = (float *)out->data;
 #pragma omp parallel for num_threads(nth) schedule(static)
     for (int64_t blk = 0; blk < nblocks; blk++) {
       uint32_t c[4], w[4];
@@ -334,78 +389,37 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
       uint64_t ua = (uint64_t)w[0] | ((uint64_t)w[1] << 32);
       uint64_t ub = (uint64_t)w[2] | ((uint64_t)w[3] << 32);
       double v[2];
-      switch (dist) {
-      case CN_RNG_NORMAL: {
+      if (by_z) {
         double r = sqrt(-2.0 * log((double)(ua >> 11) * TWO_M53 + TWO_M53));
         double t = 2.0 * CN_PI * (double)(ub >> 11) * TWO_M53;
         double sn, cs;
         sincos(t, &sn, &cs);
-        v[0] = p0 + p1 * (r * cs);
-        v[1] = p0 + p1 * (r * sn);
-        break;
+        v[0] = r * cs;
+        v[1] = r * sn;
       }
-      case CN_RNG_UNIFORM:
-        v[0] = p0 + (p1 - p0) * ((double)(ua >> 11) * TWO_M53);
-        v[1] = p0 + (p1 - p0) * ((double)(ub >> 11) * TWO_M53);
-        break;
-      case CN_RNG_EXPONENTIAL:
-        v[0] = -p0 * log1p(-(double)(ua >> 11) * TWO_M53);
-        v[1] = -p0 * log1p(-(double)(ub >> 11) * TWO_M53);
-        break;
-      default:
-        v[0] = (double)(ua >> 11) * TWO_M53;
-        v[1] = (double)(ub >> 11) * TWO_M53;
-        break;
-      }
-      int64_t i = blk * 2;
-      if (f32) {
-        of[i] = (float)v[0];
-        if (i + 1 < n)
-          of[i + 1] = (float)v[1];
-      } else {
-        od[i] = v[0];
-        if (i + 1 < n)
-          od[i + 1] = v[1];
+      for (int j = 0; j < 2; j++) {
+        int64_t i = blk * 2 + j;
+        if (i >= n)
+          break;
+        double q[3];
+        elem_params(q, params, pa, i);
+        store(out, i,
+              by_z ? cn_rng_from_z(dist, v[j], q)
+                   : cn_rng_from_u(dist, j ? ub : ua, q));
       }
     }
     return CN_OK;
   }
-  int64_t ilow = 0;
-  uint64_t m1 = 0;
-  if (dist == CN_RNG_INTEGERS) {
-    memcpy(&ilow, &params[0], 8);
-    memcpy(&m1, &params[1], 8);
-  }
 #pragma omp parallel for num_threads(nth) schedule(static)
   for (int64_t i = 0; i < n; i++) {
     elem_stream s;
+    double q[3];
     es_init(&s, key, counter, (uint64_t)i);
-    double v = 0.0;
-    switch (dist) {
-    case CN_RNG_INTEGERS:
-      oi[i] = (int64_t)((uint64_t)ilow + bounded(&s, m1));
-      continue;
-    case CN_RNG_BINOMIAL:
-      oi[i] = binomial_sample(&s, (int64_t)p0, p1);
-      continue;
-    case CN_RNG_POISSON:
-      oi[i] = poisson_sample(&s, p0);
-      continue;
-    case CN_RNG_GAMMA:
-      v = p1 * gamma_sample(&s, p0);
-      break;
-    case CN_RNG_BETA: {
-      double x = gamma_sample(&s, p0), y = gamma_sample(&s, p1);
-      v = x + y > 0 ? x / (x + y) : (es_double(&s) < p0 / (p0 + p1) ? 1 : 0);
-      break;
-    }
-    default:
-      break;
-    }
-    if (f32)
-      of[i] = (float)v;
+    if (dist == CN_RNG_INTEGERS)
+      memcpy(q, params, sizeof q);
     else
-      od[i] = v;
+      elem_params(q, params, pa, i);
+    one_per_block(out, dist, &s, q, pa, i);
   }
   return CN_OK;
 }

@@ -12,7 +12,7 @@
  * Results are new C-contiguous arrays of shape (ndim, shape) on the active
  * backend; dtype CN_DTYPE_DEFAULT gives float64 (int64 for integer
  * distributions). A generator may be shared between threads (calls are
- * serialised on it). Parameters are scalars. */
+ * serialised on it). cn_random_dist takes array-valued parameters. */
 #ifndef CUNUMPY_RANDOM_H
 #define CUNUMPY_RANDOM_H
 
@@ -95,6 +95,27 @@ CN_API cn_status cn_random_binomial(cn_array *out, cn_rng rng, int64_t n,
 CN_API cn_status cn_random_poisson(cn_array *out, cn_rng rng, double lam,
                                    int32_t ndim, const int64_t *shape,
                                    cn_dtype dtype);
+
+/* Samples of distribution dist with array-valued parameters p0, p1, p2
+ * (NULL past the distribution's count), each broadcast to (ndim, shape)
+ * as NumPy's Generator does with size=; value i uses element i's
+ * parameters and the same counter blocks as the scalar functions above.
+ * dist and its parameters: "uniform" (low, high), "normal" (loc,
+ * scale >= 0), "lognormal" (mean, sigma >= 0), "exponential" (scale >= 0),
+ * "gamma" (shape >= 0, scale >= 0), "beta" (a > 0, b > 0), "chisquare"
+ * (df > 0), "laplace" / "logistic" (loc, scale >= 0), "rayleigh"
+ * (scale >= 0), "weibull" (a >= 0), "pareto" (a > 0), "triangular" (left
+ * <= mode <= right, left < right), float dtypes; "binomial" (n >= 0, p in
+ * [0, 1]), "poisson" (lam in [0, 1e10]), "geometric" (p in (0, 1]),
+ * "integers" (integer low <= high: the closed range), integer dtypes.
+ * CN_ERR_VALUE for an unknown name, a parameter out of its domain (the
+ * message names it and its index) or a missing/extra parameter;
+ * CN_ERR_SHAPE when a parameter does not broadcast to the shape;
+ * CN_ERR_TYPE for complex parameters or a wrong dtype. */
+CN_API cn_status cn_random_dist(cn_array *out, cn_rng rng, const char *dist,
+                                cn_array p0, cn_array p1, cn_array p2,
+                                int32_t ndim, const int64_t *shape,
+                                cn_dtype dtype);
 
 /* Samples of shape (ndim, shape) from the 1-d array a, or from arange(pop)
  * when a is NULL (int64). replace = 0 draws without replacement

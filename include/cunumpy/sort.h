@@ -60,12 +60,14 @@ CN_API cn_status cn_unique(cn_array *values, cn_array *index, cn_array *inverse,
  * (any integer) indices that sort a. Compared in the promoted dtype of a
  * and v. int64 result of v's shape. CN_ERR_SHAPE for a not 1-d or a sorter
  * of the wrong length, CN_ERR_INDEX for a sorter index out of range,
- * CN_ERR_VALUE for a bad side, CN_ERR_TYPE for complex inputs. */
+ * CN_ERR_VALUE for a bad side. Complex values compare in NumPy's order
+ * (real part, then imaginary part; values with NaNs last). */
 CN_API cn_status cn_searchsorted(cn_array *out, cn_array a, cn_array v,
                                  int32_t side, cn_array sorter);
 
 /* Bool array of element's shape: whether each element occurs in
- * test_elements (negated with invert). Real and bool dtypes. */
+ * test_elements (negated with invert). Any dtype (complex too); NaN
+ * (a complex value with a NaN part) is in nothing. */
 CN_API cn_status cn_isin(cn_array *out, cn_array element,
                          cn_array test_elements, int32_t invert);
 /* Sorted unique values present in both a and b (flattened), in their

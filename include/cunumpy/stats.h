@@ -23,6 +23,16 @@ typedef enum cn_quantile_method {
   CN_QUANTILE_HIGHER = 2,
   CN_QUANTILE_NEAREST = 3, /* round half to even on the virtual index */
   CN_QUANTILE_MIDPOINT = 4,
+  /* NumPy's other methods (Hyndman and Fan), as numpy.quantile defines
+   * them; INVERTED_CDF and CLOSEST_OBSERVATION keep the input dtype. */
+  CN_QUANTILE_INVERTED_CDF = 5,
+  CN_QUANTILE_AVERAGED_INVERTED_CDF = 6,
+  CN_QUANTILE_CLOSEST_OBSERVATION = 7,
+  CN_QUANTILE_INTERPOLATED_INVERTED_CDF = 8,
+  CN_QUANTILE_HAZEN = 9,
+  CN_QUANTILE_WEIBULL = 10,
+  CN_QUANTILE_MEDIAN_UNBIASED = 11,
+  CN_QUANTILE_NORMAL_UNBIASED = 12,
   CN_QUANTILE_FORCE_INT32_ = 0x7fffffff
 } cn_quantile_method;
 

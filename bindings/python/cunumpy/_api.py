@@ -1264,7 +1264,8 @@ def lexsort(keys, axis=-1):
 def unique(ar, return_index=False, return_inverse=False, return_counts=False,
            axis=None, *, equal_nan=True):
     if axis is not None:
-        raise NotImplementedError("unique with axis=")
+        return _unique_axis(asarray(ar), axis, return_index, return_inverse,
+                            return_counts)
     ar = asarray(ar)
     values, index, inverse, counts = _lib.cn_unique(ar, bool(equal_nan))
     extra = []
@@ -1274,6 +1275,53 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False,
         extra.append(_lib.cn_reshape(inverse, ar.shape, "C"))
     if return_counts:
         extra.append(counts)
+    return (values, *extra) if extra else values
+
+
+def _unique_axis(ar, axis, return_index, return_inverse, return_counts):
+    """unique(axis=): the distinct slices along axis in lexicographic
+    order (a stable lexsort of the flattened slices); inverse is 1-d over
+    the axis as in NumPy 2."""
+    if ar.ndim == 0:
+        raise _np.exceptions.AxisError(axis, 0)
+    axis = int(axis)
+    if not -ar.ndim <= axis < ar.ndim:
+        raise _np.exceptions.AxisError(axis, ar.ndim)
+    ax = axis % ar.ndim
+    moved = moveaxis(ar, ax, 0)
+    n = moved.shape[0]
+    rest = moved.shape[1:]
+    m = 1
+    for d in rest:
+        m *= d
+    rows = reshape(moved, (n, m))
+    if n and m:
+        perm = lexsort([rows[:, j] for j in range(m - 1, -1, -1)])
+    else:
+        perm = arange(n)
+    srt = take(rows, perm, axis=0)
+    if n:
+        first = asarray([True])
+        if m:
+            change = any(srt[1:] != srt[:-1], axis=1)
+        else:
+            change = zeros((n - 1,), dtype=bool)
+        mask = concatenate([first, change])
+    else:
+        mask = zeros((0,), dtype=bool)
+    keep = flatnonzero(mask)
+    values = take(srt, keep, axis=0)
+    values = moveaxis(reshape(values, (values.shape[0],) + rest), 0, ax)
+    extra = []
+    if return_index:
+        extra.append(take(perm, keep))
+    if return_inverse:
+        inv = empty((n,), dtype=_np.int64)
+        if n:
+            inv[perm] = cumsum(mask) - 1
+        extra.append(inv)
+    if return_counts:
+        extra.append(diff(concatenate([keep, asarray([n])])))
     return (values, *extra) if extra else values
 
 
@@ -1294,6 +1342,11 @@ def unique_all(x, /):
     return unique(x, True, True, True)
 
 
+def _any_complex(*arrays):
+    return _builtins.any(_np.dtype(asarray(x).dtype).kind == "c"
+                         for x in arrays)
+
+
 def searchsorted(a, v, side="left", sorter=None):
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
@@ -1306,7 +1359,20 @@ def isin(element, test_elements, assume_unique=False, invert=False, *,
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    return _lib.cn_intersect1d(ar1, ar2)
+    if not return_indices:
+        return _lib.cn_intersect1d(ar1, ar2)
+    # NumPy's algorithm: equal neighbours in the sorted unique values
+    u1, i1 = unique(ar1, return_index=True)
+    u2, i2 = unique(ar2, return_index=True)
+    aux = concatenate([u1, u2])
+    order = argsort(aux, stable=True)
+    aux = take(aux, order)
+    mask = aux[1:] == aux[:-1]
+    res = aux[:-1][mask]
+    if not return_indices:
+        return res
+    return (res, take(i1, order[:-1][mask]),
+            take(i2, order[1:][mask] - u1.shape[0]))
 
 
 def union1d(ar1, ar2):
@@ -1317,10 +1383,29 @@ def setdiff1d(ar1, ar2, assume_unique=False):
     return _lib.cn_setdiff1d(ar1, ar2)
 
 
+def setxor1d(ar1, ar2, assume_unique=False):
+    """Sorted unique values in exactly one of the inputs."""
+    return _lib.cn_setdiff1d(_lib.cn_union1d(ar1, ar2),
+                             _lib.cn_intersect1d(ar1, ar2))
+
+
+def _raise_axis(axis, ndim):
+    raise _np.exceptions.AxisError(axis, ndim)
+
+
 # ---- statistics (include/cunumpy/stats.h) -------------------------------------------
 
 _QUANTILE_METHODS = {"linear": 0, "lower": 1, "higher": 2, "nearest": 3,
-                     "midpoint": 4}
+                     "midpoint": 4, "inverted_cdf": 5,
+                     "averaged_inverted_cdf": 6, "closest_observation": 7,
+                     "interpolated_inverted_cdf": 8, "hazen": 9,
+                     "weibull": 10, "median_unbiased": 11,
+                     "normal_unbiased": 12}
+
+
+# methods that pick an order statistic (the input's dtype is kept)
+_QUANTILE_PICKING = ("lower", "higher", "nearest", "inverted_cdf",
+                     "closest_observation")
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -1335,7 +1420,16 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 def _quantile(fn, a, q, axis, method, keepdims, out):
     if method not in _QUANTILE_METHODS:
-        raise NotImplementedError(f"quantile method {method!r}")
+        raise ValueError(f"{method!r} is not a valid method. Use one of: "
+                         f"{', '.join(_QUANTILE_METHODS)}")
+    if method not in _QUANTILE_PICKING and \
+            not isinstance(q, (int, float, _np.integer, _np.floating)):
+        # an array q takes part in the promotion, as in NumPy
+        a = asarray(a)
+        qdt = q.dtype if hasattr(q, "dtype") else _np.asarray(q).dtype
+        dt = _np.result_type(_np.dtype(a.dtype), qdt)
+        if dt != a.dtype and dt.kind == "f" and _np.dtype(a.dtype).kind == "f":
+            a = _lib.cn_astype(a, dt, 0)
     res = fn(a, q, axis, _QUANTILE_METHODS[method], keepdims)
     return res if out is None else _assign_out(out, res)
 
@@ -1360,19 +1454,153 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False,
     return _quantile(_lib.cn_nanquantile, a, q, axis, method, keepdims, out)
 
 
-def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    if returned or keepdims:
-        raise NotImplementedError("average(returned=, keepdims=)")
+def _average_core(a, weights, axis):
+    """cn_average over one axis (or all), complex input part by part."""
+    if _np.dtype(a.dtype).kind == "c":
+        return (_average_core(a.real, weights, axis) +
+                _average_core(a.imag, weights, axis) * 1j)
     return _lib.cn_average(a, weights, axis)
 
 
-def cov(m, y=None, rowvar=True, bias=False, ddof=None, **kwargs):
-    return _lib.cn_cov(m, y, bool(rowvar), bool(bias),
-                       -1 if ddof is None else int(ddof))
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    a = asarray(a)
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(sorted({int(x) % a.ndim if -a.ndim <= int(x) < a.ndim
+                             else _raise_axis(x, a.ndim) for x in axis}))
+        if len(axes) != len(axis):
+            raise ValueError("repeated axis")
+        if len(axes) == 1:
+            return average(a, axes[0], weights, returned, keepdims=keepdims)
+        # merge the axes into the last one, average over it
+        k = len(axes)
+        dst = tuple(range(a.ndim - k, a.ndim))
+        merged = reshape(moveaxis(a, axes, dst), tuple(
+            n for d, n in enumerate(a.shape) if d not in axes) + (-1,))
+        w = None
+        if weights is not None:
+            w = asarray(weights)
+            if w.shape != a.shape:
+                raise ValueError("Shape of weights must be consistent with "
+                                 "shape of a along specified axis.")
+            w = reshape(moveaxis(w, axes, dst), merged.shape)
+        res = average(merged, -1, w, returned)
+        if keepdims:
+            shape = tuple(1 if d in axes else n
+                          for d, n in enumerate(a.shape))
+            res = tuple(_lib.cn_reshape(r, shape, "C") for r in res) \
+                if returned else _lib.cn_reshape(res, shape, "C")
+        return res
+    avg = _average_core(a, weights, axis)
+    if keepdims:
+        axes = range(a.ndim) if axis is None else \
+            ((axis,) if isinstance(axis, (int, _np.integer)) else axis)
+        reduced = {x % a.ndim for x in axes}
+        avg = _lib.cn_reshape(avg, tuple(
+            1 if d in reduced else n for d, n in enumerate(a.shape)), "C")
+    if not returned:
+        return avg
+    # the sum of the weights (or the count) over the axes, avg's shape
+    if weights is None:
+        scl = asarray(a.size / avg.size if avg.size else 0.0,
+                      dtype=avg.dtype)
+    else:
+        w = asarray(weights)
+        if w.shape != a.shape:
+            # 1-d weights along a single axis, as cn_average accepts them
+            ax = axis if isinstance(axis, (int, _np.integer)) else axis[0]
+            shape = [1] * a.ndim
+            shape[ax % a.ndim] = w.shape[0]
+            w = _lib.cn_reshape(w, tuple(shape), "C")
+        w = broadcast_to(w, a.shape)
+        scl = sum(w, axis=axis, keepdims=keepdims)
+        scl = _lib.cn_astype(scl, avg.dtype, 0)
+    return avg, _lib.cn_copy(broadcast_to(scl, avg.shape), "C")
 
 
-def corrcoef(x, y=None, rowvar=True, **kwargs):
-    return _lib.cn_corrcoef(x, y, bool(rowvar))
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
+        aweights=None, *, dtype=None):
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    if fweights is None and aweights is None and \
+            not _any_complex(m, *(() if y is None else (y,))):
+        res = _lib.cn_cov(m, y, bool(rowvar), bool(bias),
+                          -1 if ddof is None else int(ddof))
+        return res if dtype is None else _lib.cn_astype(res, dtype, 0)
+    return _cov_weighted(m, y, rowvar, bias, ddof, fweights, aweights, dtype)
+
+
+def _cov_weighted(m, y, rowvar, bias, ddof, fweights, aweights, dtype):
+    """cov with frequency / analytic weights, NumPy's algorithm."""
+    X = asarray(m)
+    if X.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    rdt = result_type(X.dtype, _np.float64) if dtype is None else dtype
+    X = _lib.cn_astype(X if X.ndim == 2 else reshape(X, (1, -1)), rdt, 0)
+    if not rowvar and X.shape[0] != 1:
+        X = X.T
+    if y is not None:
+        Y = asarray(y)
+        if Y.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+        Y = _lib.cn_astype(Y if Y.ndim == 2 else reshape(Y, (1, -1)), rdt, 0)
+        if not rowvar and Y.shape[0] != 1:
+            Y = Y.T
+        X = concatenate([X, Y], axis=0)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    w = _np.ones(X.shape[1]) if fweights is None and aweights is None \
+        else None
+    for name, wt in (("fweights", fweights), ("aweights", aweights)):
+        if wt is None:
+            continue
+        wt = _np.asarray(wt.get() if hasattr(wt, "get") else wt)
+        if name == "fweights":
+            if not _np.all(wt == _np.around(wt)):
+                raise TypeError("fweights must be integer")
+        wt = wt.astype(_np.float64)
+        if wt.ndim > 1:
+            raise RuntimeError(f"cannot handle multidimensional {name}")
+        if wt.shape[0] != X.shape[1]:
+            raise RuntimeError(f"incompatible numbers of samples and {name}")
+        if _np.any(wt < 0):
+            raise ValueError(f"{name} cannot be negative")
+        w = wt if w is None else w * wt
+    aw = None if aweights is None else _np.asarray(
+        aweights.get() if hasattr(aweights, "get") else aweights,
+        dtype=_np.float64)
+    w_sum = float(w.sum())
+    if w_sum == 0:
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    wa = asarray(w)
+    avg = _average_core(X, wa, 1)
+    if ddof == 0:
+        fact = w_sum
+    elif aw is None:
+        fact = w_sum - ddof
+    else:
+        fact = w_sum - ddof * float((w * aw).sum()) / w_sum
+    if fact <= 0:
+        import warnings
+        warnings.warn("Degrees of freedom <= 0 for slice",
+                      RuntimeWarning, stacklevel=3)
+        fact = 0.0
+    Xc = X - reshape(avg, (-1, 1))
+    c = matmul(Xc, (Xc * wa).conj().T)
+    c = c * (1.0 / fact) if fact else c / fact
+    return squeeze(c)
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    if not _any_complex(x, *(() if y is None else (y,))):
+        res = _lib.cn_corrcoef(x, y, bool(rowvar))
+        return res if dtype is None else _lib.cn_astype(res, dtype, 0)
+    # complex: NumPy's normalisation of cov by the real standard deviations
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return c / c
+    std = UFUNCS["sqrt"](diagonal(c).real)
+    c = c / reshape(std, (-1, 1)) / reshape(std, (1, -1))
+    return clip(c.real, -1, 1) + clip(c.imag, -1, 1) * 1j
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
@@ -1400,36 +1628,215 @@ def ptp(a, axis=None, out=None, keepdims=False):
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
     if prepend is not None or append is not None:
-        raise NotImplementedError("diff(prepend=, append=)")
+        a = asarray(a)
+        if a.ndim == 0:
+            raise ValueError("diff requires input that is at least one "
+                             "dimensional")
+        ax = axis % a.ndim if -a.ndim <= axis < a.ndim else axis
+        parts = []
+        for v in (prepend, a, append):
+            if v is None:
+                continue
+            v = asarray(v)
+            if v.ndim == 0:
+                shape = list(a.shape)
+                shape[ax] = 1
+                v = broadcast_to(v, tuple(shape))
+            parts.append(v)
+        a = concatenate(parts, axis=ax)
     return _lib.cn_diff(a, n, axis)
 
 
 def gradient(f, *varargs, axis=None, edge_order=1):
+    """NumPy's gradient: per axis a scalar spacing (cn_gradient) or 1-d
+    coordinates (non-uniform second-order differences)."""
     f = asarray(f)
-    dx = float(varargs[0]) if varargs else 1.0
-    if f.ndim == 1 or axis is not None:
-        return _lib.cn_gradient(f, 0 if axis is None else axis, dx,
-                                edge_order)
-    return tuple(_lib.cn_gradient(f, ax, dx, edge_order)
-                 for ax in range(f.ndim))
+    N = f.ndim
+    if axis is None:
+        axes = tuple(range(N))
+    else:
+        axes = (axis,) if isinstance(axis, (int, _np.integer)) else \
+            tuple(axis)
+        for ax in axes:
+            if not -N <= ax < N:
+                raise _np.exceptions.AxisError(ax, N)
+        axes = tuple(int(ax) % N for ax in axes)
+        if len(set(axes)) != len(axes):
+            raise ValueError("repeated axis")
+    n = len(varargs)
+    if n == 0:
+        dx = [1.0] * len(axes)
+    elif n == 1 and _np.ndim(varargs[0]) == 0:
+        dx = [varargs[0]] * len(axes)
+    elif n == len(axes):
+        dx = []
+        for i, d in enumerate(varargs):
+            d = _np.asarray(d.get() if hasattr(d, "get") else d)
+            if d.ndim == 0:
+                dx.append(d[()])
+                continue
+            if d.ndim != 1:
+                raise ValueError("distances must be either scalars or 1d")
+            if len(d) != f.shape[axes[i]]:
+                raise ValueError("when 1d, distances must match the length "
+                                 "of the corresponding dimension")
+            if d.dtype.kind in "iub":
+                d = d.astype(_np.float64)
+            step = _np.diff(d)
+            dx.append(step[0] if step.size and (step == step[0]).all()
+                      else step)
+    else:
+        raise TypeError("invalid number of arguments")
+    if edge_order > 2:
+        raise ValueError("'edge_order' greater than 2 not supported")
+    out = []
+    for ax, h in zip(axes, dx):
+        if f.shape[ax] < edge_order + 1:
+            raise ValueError("Shape of array too small to calculate a "
+                             "numerical gradient, at least (edge_order + 1) "
+                             "elements are required.")
+        if _np.ndim(h) == 0 and _np.dtype(f.dtype).kind != "c" and \
+                _np.isrealobj(h):
+            out.append(_lib.cn_gradient(f, ax, float(h), edge_order))
+        else:
+            out.append(_gradient_axis(f, ax, h, edge_order))
+    return out[0] if len(axes) == 1 else tuple(out)
+
+
+def _gradient_axis(f, axis, h, edge_order):
+    """One axis of gradient in NumPy's formulas (h scalar or the n - 1
+    coordinate steps), complex f or h included."""
+    if _np.dtype(f.dtype).kind in "iub":
+        f = _lib.cn_astype(f, "float64", 0)
+    g = moveaxis(f, axis, 0)
+    cshape = (-1,) + (1,) * (g.ndim - 1)
+    uniform = _np.ndim(h) == 0
+
+    def coef(v):
+        return asarray(v) if _np.ndim(v) == 0 else \
+            reshape(asarray(_np.ascontiguousarray(v)), cshape)
+
+    if uniform:
+        inner = (g[2:] - g[:-2]) / (2.0 * h)
+    else:
+        d1, d2 = h[:-1], h[1:]
+        a = -d2 / (d1 * (d1 + d2))
+        b = (d2 - d1) / (d1 * d2)
+        c = d1 / (d2 * (d1 + d2))
+        inner = coef(a) * g[:-2] + coef(b) * g[1:-1] + coef(c) * g[2:]
+    if edge_order == 1:
+        h0, hn = (h, h) if uniform else (h[0], h[-1])
+        first = (g[1:2] - g[0:1]) / h0
+        last = (g[-1:] - g[-2:-1]) / hn
+    else:
+        if uniform:
+            a, b, c = -1.5 / h, 2.0 / h, -0.5 / h
+        else:
+            d1, d2 = h[0], h[1]
+            a = -(2.0 * d1 + d2) / (d1 * (d1 + d2))
+            b = (d1 + d2) / (d1 * d2)
+            c = -d1 / (d2 * (d1 + d2))
+        first = a * g[0:1] + b * g[1:2] + c * g[2:3]
+        if uniform:
+            a, b, c = 0.5 / h, -2.0 / h, 1.5 / h
+        else:
+            d1, d2 = h[-2], h[-1]
+            a = d2 / (d1 * (d1 + d2))
+            b = -(d2 + d1) / (d1 * d2)
+            c = (2.0 * d2 + d1) / (d2 * (d1 + d2))
+        last = a * g[-3:-2] + b * g[-2:-1] + c * g[-1:]
+    res = concatenate([first, inner, last], axis=0)
+    return moveaxis(res, 0, axis)
 
 
 _CONV_MODES = {"full": 0, "same": 1, "valid": 2}
 
 
+def _conv_mode(mode):
+    if mode not in _CONV_MODES:
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' "
+                         f"(got {mode!r})")
+    return _CONV_MODES[mode]
+
+
+def _parts(x):
+    """Real and imaginary parts (the imaginary part of a real array is
+    None)."""
+    x = asarray(x)
+    if _np.dtype(x.dtype).kind == "c":
+        return x.real, x.imag
+    return x, None
+
+
+def _bilinear(fn, a, v, *args):
+    """fn (real and bilinear, as convolve) on complex a, v from the real
+    calls on their parts."""
+    ar, ai = _parts(a)
+    vr, vi = _parts(v)
+    re = fn(ar, vr, *args)
+    im = None
+    if ai is not None and vi is not None:
+        re = re - fn(ai, vi, *args)
+    for x, y in ((ar, vi), (ai, vr)):
+        if x is not None and y is not None:
+            t = fn(x, y, *args)
+            im = t if im is None else im + t
+    return re if im is None else re + im * 1j
+
+
 def convolve(a, v, mode="full"):
-    return _lib.cn_convolve(a, v, _CONV_MODES[mode])
+    m = _conv_mode(mode)
+    if not _any_complex(a, v):
+        return _lib.cn_convolve(a, v, m)
+    return _bilinear(_lib.cn_convolve, a, v, m)
 
 
 def correlate(a, v, mode="valid"):
-    return _lib.cn_correlate(a, v, _CONV_MODES[mode])
+    m = _conv_mode(mode)
+    if not _any_complex(a, v):
+        return _lib.cn_correlate(a, v, m)
+    # NumPy correlates with the conjugate of v
+    return _bilinear(_lib.cn_correlate, a, asarray(v).conj(), m)
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
     if period is not None:
-        raise NotImplementedError("interp(period=)")
+        # NumPy's algorithm: wrap into [0, period), sort, pad one period
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        period = abs(float(period))
+        x = asarray(x)
+        xp = asarray(xp)
+        fp = asarray(fp)
+        if xp.ndim != 1 or fp.ndim != 1:
+            raise ValueError("Data points must be 1-D sequences")
+        if xp.shape[0] != fp.shape[0]:
+            raise ValueError("fp and xp are not of the same length")
+        x = _lib.cn_astype(x, "float64", 0) % period
+        xp = _lib.cn_astype(xp, "float64", 0) % period
+        order = argsort(xp)
+        xp = take(xp, order)
+        fp = take(fp, order)
+        xp = concatenate([xp[-1:] - period, xp, xp[0:1] + period])
+        fp = concatenate([fp[-1:], fp, fp[0:1]])
+        left = right = None
+    if _any_complex(fp) or isinstance(left, complex) or \
+            isinstance(right, complex):
+        # linear in fp (and in left/right): the parts separately
+        fr, fi = _parts(fp)
+        fi = zeros(fr.shape) if fi is None else fi
+        lr, li = (None, None) if left is None else \
+            (complex(left).real, complex(left).imag)
+        rr, ri = (None, None) if right is None else \
+            (complex(right).real, complex(right).imag)
+        return (_lib.cn_interp(x, xp, fr, lr, rr) +
+                _lib.cn_interp(x, xp, fi, li, ri) * 1j)
     return _lib.cn_interp(x, xp, fp, left, right)
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
+    if _any_complex(y):
+        yr, yi = _parts(y)
+        return (_lib.cn_trapezoid((yr, x), float(dx), axis) +
+                _lib.cn_trapezoid((yi, x), float(dx), axis) * 1j)
     return _lib.cn_trapezoid((y, x), float(dx), axis)

@@ -15,7 +15,10 @@ from . import _cnlib as _lib
 __all__ = ["Generator", "default_rng", "seed", "rand", "randn", "random",
            "uniform", "normal", "standard_normal", "integers", "randint",
            "choice", "permutation", "shuffle", "exponential", "poisson",
-           "binomial", "gamma", "beta"]
+           "binomial", "gamma", "beta", "lognormal", "laplace", "logistic",
+           "rayleigh", "weibull", "pareto", "chisquare", "triangular",
+           "geometric", "standard_exponential", "standard_gamma",
+           "multinomial"]
 
 
 def _shape(size):
@@ -31,60 +34,197 @@ def _seed_value(seed):
     return int(seed) & (2**64 - 1)
 
 
+def _is_scalar(x):
+    return isinstance(x, (int, float, bool, _np.integer, _np.floating,
+                          _np.bool_))
+
+
+def _pshape(x):
+    shape = getattr(x, "shape", None)
+    return tuple(shape) if shape is not None else _np.shape(x)
+
+
+def _out_shape(params, size):
+    """NumPy's rule: size when given (the parameters must broadcast to it),
+    else the parameters' broadcast shape."""
+    if size is not None:
+        return tuple(size) if isinstance(size, (tuple, list)) else (size,)
+    return tuple(_np.broadcast_shapes(*[_pshape(p) for p in params]))
+
+
 class Generator:
-    """A random generator owning one cn_rng (released once)."""
+    """A random generator owning one cn_rng (released once).
 
-    def __init__(self, seed=None):
+    Parameters may be arrays (broadcast as NumPy's Generator does); the
+    same seed and the same spawn path give the same stream on every
+    backend."""
+
+    def __init__(self, seed=None, *, _handle=None):
         self._rng = None
-        self._rng = _lib.cn_rng_create(_seed_value(seed))
+        self._rng = _handle if _handle is not None else \
+            _lib.cn_rng_create(_seed_value(seed))
 
-    def __del__(self):
+    def __del__(self, _release=_lib.cn_rng_release):
         rng, self._rng = self._rng, None
         if rng:
-            _lib.cn_rng_release(rng)
+            _release(rng)
+
+    # ---- streams and state ----------------------------------------------
+
+    def spawn(self, n_children):
+        """n_children independent generators (NumPy's Generator.spawn);
+        the parent's spawn count advances, so successive calls differ."""
+        return [Generator(_handle=h)
+                for h in _lib.cn_rng_spawn(int(n_children), self._rng)]
+
+    @property
+    def bit_generator(self):
+        return _BitGenerator(self)
+
+    # ---- distributions ---------------------------------------------------
+
+    def _dist(self, name, params, size, dtype):
+        """Array-parameter path: cn_random_dist with params padded to 3."""
+        shape = _out_shape(params, size)
+        p = list(params) + [None] * (3 - len(params))
+        return _lib.cn_random_dist(self._rng, name, p[0], p[1], p[2], shape,
+                                   dtype)
 
     def random(self, size=None, dtype=None, out=None):
         res = _lib.cn_random_random(self._rng, _shape(size), dtype)
         return res if out is None else _put(out, res)
 
     def uniform(self, low=0.0, high=1.0, size=None, dtype=None):
-        return _lib.cn_random_uniform(self._rng, float(low), float(high),
-                                      _shape(size), dtype)
+        if _is_scalar(low) and _is_scalar(high):
+            return _lib.cn_random_uniform(self._rng, float(low), float(high),
+                                          _shape(size), dtype)
+        return self._dist("uniform", (low, high), size, dtype)
 
     def standard_normal(self, size=None, dtype=None, out=None):
         res = _lib.cn_random_standard_normal(self._rng, _shape(size), dtype)
         return res if out is None else _put(out, res)
 
     def normal(self, loc=0.0, scale=1.0, size=None, dtype=None):
-        return _lib.cn_random_normal(self._rng, float(loc), float(scale),
-                                     _shape(size), dtype)
+        if _is_scalar(loc) and _is_scalar(scale):
+            return _lib.cn_random_normal(self._rng, float(loc), float(scale),
+                                         _shape(size), dtype)
+        return self._dist("normal", (loc, scale), size, dtype)
 
     def integers(self, low, high=None, size=None, dtype=_np.int64,
                  endpoint=False):
         if high is None:
             low, high = 0, low
-        return _lib.cn_random_integers(self._rng, int(low), int(high),
-                                       bool(endpoint), _shape(size), dtype)
+        if _is_scalar(low) and _is_scalar(high):
+            return _lib.cn_random_integers(self._rng, int(low), int(high),
+                                           bool(endpoint), _shape(size),
+                                           dtype)
+        lo = _np.asarray(low)
+        hi = _np.asarray(high)
+        if lo.dtype.kind not in "biu" or hi.dtype.kind not in "biu":
+            raise TypeError("integers: low and high must be integers")
+        lo = lo.astype(_np.int64)
+        hi = hi.astype(_np.int64)
+        if not endpoint:
+            if (hi <= lo).any():
+                raise ValueError("integers: low >= high")
+            hi = hi - 1
+        return self._dist("integers", (lo, hi), size, dtype)
 
     def exponential(self, scale=1.0, size=None, dtype=None):
-        return _lib.cn_random_exponential(self._rng, float(scale),
-                                          _shape(size), dtype)
+        if _is_scalar(scale):
+            return _lib.cn_random_exponential(self._rng, float(scale),
+                                              _shape(size), dtype)
+        return self._dist("exponential", (scale,), size, dtype)
+
+    def standard_exponential(self, size=None, dtype=None, method="inv",
+                             out=None):
+        res = _lib.cn_random_exponential(self._rng, 1.0, _shape(size), dtype)
+        return res if out is None else _put(out, res)
 
     def gamma(self, shape, scale=1.0, size=None, dtype=None):
-        return _lib.cn_random_gamma(self._rng, float(shape), float(scale),
-                                    _shape(size), dtype)
+        if _is_scalar(shape) and _is_scalar(scale):
+            return _lib.cn_random_gamma(self._rng, float(shape), float(scale),
+                                        _shape(size), dtype)
+        return self._dist("gamma", (shape, scale), size, dtype)
+
+    def standard_gamma(self, shape, size=None, dtype=None, out=None):
+        res = self.gamma(shape, 1.0, size, dtype)
+        return res if out is None else _put(out, res)
 
     def beta(self, a, b, size=None, dtype=None):
-        return _lib.cn_random_beta(self._rng, float(a), float(b),
-                                   _shape(size), dtype)
+        if _is_scalar(a) and _is_scalar(b):
+            return _lib.cn_random_beta(self._rng, float(a), float(b),
+                                       _shape(size), dtype)
+        return self._dist("beta", (a, b), size, dtype)
 
     def binomial(self, n, p, size=None, dtype=None):
-        return _lib.cn_random_binomial(self._rng, int(n), float(p),
-                                       _shape(size), dtype)
+        if _is_scalar(n) and _is_scalar(p):
+            return _lib.cn_random_binomial(self._rng, int(n), float(p),
+                                           _shape(size), dtype)
+        return self._dist("binomial", (n, p), size, dtype)
 
     def poisson(self, lam=1.0, size=None, dtype=None):
-        return _lib.cn_random_poisson(self._rng, float(lam), _shape(size),
-                                      dtype)
+        if _is_scalar(lam):
+            return _lib.cn_random_poisson(self._rng, float(lam), _shape(size),
+                                          dtype)
+        return self._dist("poisson", (lam,), size, dtype)
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None, dtype=None):
+        return self._dist("lognormal", (mean, sigma), size, dtype)
+
+    def laplace(self, loc=0.0, scale=1.0, size=None, dtype=None):
+        return self._dist("laplace", (loc, scale), size, dtype)
+
+    def logistic(self, loc=0.0, scale=1.0, size=None, dtype=None):
+        return self._dist("logistic", (loc, scale), size, dtype)
+
+    def rayleigh(self, scale=1.0, size=None, dtype=None):
+        return self._dist("rayleigh", (scale,), size, dtype)
+
+    def weibull(self, a, size=None, dtype=None):
+        return self._dist("weibull", (a,), size, dtype)
+
+    def pareto(self, a, size=None, dtype=None):
+        return self._dist("pareto", (a,), size, dtype)
+
+    def chisquare(self, df, size=None, dtype=None):
+        return self._dist("chisquare", (df,), size, dtype)
+
+    def triangular(self, left, mode, right, size=None, dtype=None):
+        return self._dist("triangular", (left, mode, right), size, dtype)
+
+    def geometric(self, p, size=None, dtype=None):
+        return self._dist("geometric", (p,), size, dtype)
+
+    def multinomial(self, n, pvals, size=None):
+        """Counts over len(pvals) categories by conditional binomials
+        (array-valued binomial draws, one per category but the last)."""
+        pv = _np.asarray(pvals.get() if hasattr(pvals, "get") else pvals,
+                         dtype=_np.float64)
+        if pv.ndim != 1:
+            raise ValueError("pvals must be a 1-d sequence")
+        if pv.size == 0:
+            raise ValueError("pvals must have at least one entry")
+        if _np.any(pv < 0) or _np.any(pv > 1) or _np.any(_np.isnan(pv)):
+            raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
+        if pv[:-1].sum() > 1.0 + 1e-12:
+            raise ValueError("sum(pvals[:-1]) > 1.0")
+        nn = _np.asarray(n)
+        if nn.dtype.kind not in "biu" or _np.any(nn < 0):
+            raise ValueError("n < 0" if nn.dtype.kind in "biu" else
+                             "n must be an integer")
+        shape = _out_shape((nn,), size)
+        from ._api import asarray, stack
+        rem = asarray(_np.broadcast_to(nn.astype(_np.int64), shape))
+        left, cols = 1.0, []
+        for p in pv[:-1]:
+            q = min(max(p / left, 0.0), 1.0) if left > 0 else 0.0
+            x = self._dist("binomial", (rem, q), shape, None)
+            cols.append(x)
+            rem = rem - x
+            left -= p
+        cols.append(rem)
+        return stack(cols, axis=-1)
 
     def choice(self, a, size=None, replace=True, p=None, axis=0,
                shuffle=True):
@@ -104,6 +244,40 @@ class Generator:
 
     def shuffle(self, x, axis=0):
         _lib.cn_random_shuffle(self._rng, x)
+
+
+class _BitGenerator:
+    """The generator's Philox4x32-10 state, as NumPy's bit_generator:
+    state is a dict {'bit_generator': 'Philox4x32', 'state': {'key': (k0,
+    k1), 'counter': (c0, c1, c2, c3)}, 'spawn_count': n}; assigning one
+    restores it."""
+
+    def __init__(self, gen):
+        self._gen = gen
+
+    @property
+    def state(self):
+        w = _lib.cn_rng_get_state(self._gen._rng)
+        return {"bit_generator": "Philox4x32",
+                "state": {"key": tuple(w[0:2]), "counter": tuple(w[2:6])},
+                "spawn_count": w[6] | (w[7] << 32)}
+
+    @state.setter
+    def state(self, value):
+        if not isinstance(value, dict) or \
+                value.get("bit_generator") != "Philox4x32":
+            raise ValueError("state must be a dict from a cunumpy "
+                             "Philox4x32 bit_generator")
+        st = value["state"]
+        key, ctr = tuple(st["key"]), tuple(st["counter"])
+        if len(key) != 2 or len(ctr) != 4:
+            raise ValueError("state: key needs 2 words and counter 4")
+        sc = int(value.get("spawn_count", 0))
+        _lib.cn_rng_set_state(self._gen._rng,
+                              key + ctr + (sc & 0xffffffff, sc >> 32))
+
+    def spawn(self, n_children):
+        return [g.bit_generator for g in self._gen.spawn(n_children)]
 
 
 def _put(out, res):
@@ -196,3 +370,51 @@ def gamma(shape, scale=1.0, size=None):
 
 def beta(a, b, size=None):
     return _default().beta(a, b, size)
+
+
+def lognormal(mean=0.0, sigma=1.0, size=None):
+    return _default().lognormal(mean, sigma, size)
+
+
+def laplace(loc=0.0, scale=1.0, size=None):
+    return _default().laplace(loc, scale, size)
+
+
+def logistic(loc=0.0, scale=1.0, size=None):
+    return _default().logistic(loc, scale, size)
+
+
+def rayleigh(scale=1.0, size=None):
+    return _default().rayleigh(scale, size)
+
+
+def weibull(a, size=None):
+    return _default().weibull(a, size)
+
+
+def pareto(a, size=None):
+    return _default().pareto(a, size)
+
+
+def chisquare(df, size=None):
+    return _default().chisquare(df, size)
+
+
+def triangular(left, mode, right, size=None):
+    return _default().triangular(left, mode, right, size)
+
+
+def geometric(p, size=None):
+    return _default().geometric(p, size)
+
+
+def standard_exponential(size=None):
+    return _default().standard_exponential(size)
+
+
+def standard_gamma(shape, size=None):
+    return _default().standard_gamma(shape, size)
+
+
+def multinomial(n, pvals, size=None):
+    return _default().multinomial(n, pvals, size)

@@ -126,6 +126,14 @@ const CN_QUANTILE_LOWER = Int32(1)
 const CN_QUANTILE_HIGHER = Int32(2)
 const CN_QUANTILE_NEAREST = Int32(3)
 const CN_QUANTILE_MIDPOINT = Int32(4)
+const CN_QUANTILE_INVERTED_CDF = Int32(5)
+const CN_QUANTILE_AVERAGED_INVERTED_CDF = Int32(6)
+const CN_QUANTILE_CLOSEST_OBSERVATION = Int32(7)
+const CN_QUANTILE_INTERPOLATED_INVERTED_CDF = Int32(8)
+const CN_QUANTILE_HAZEN = Int32(9)
+const CN_QUANTILE_WEIBULL = Int32(10)
+const CN_QUANTILE_MEDIAN_UNBIASED = Int32(11)
+const CN_QUANTILE_NORMAL_UNBIASED = Int32(12)
 
 # enum cn_status (status.h)
 const CN_OK = Int32(0)
@@ -1039,6 +1047,10 @@ cn_random_binomial(out, rng, n, p, ndim, shape, dtype) =
 # cn_status cn_random_poisson(cn_array * out, cn_rng rng, double lam, int32_t ndim, const int64_t * shape, cn_dtype dtype)
 cn_random_poisson(out, rng, lam, ndim, shape, dtype) =
     ccall((:cn_random_poisson, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Float64, Int32, Ptr{Int64}, Int32), out, rng, lam, ndim, shape, dtype)
+
+# cn_status cn_random_dist(cn_array * out, cn_rng rng, const char * dist, cn_array p0, cn_array p1, cn_array p2, int32_t ndim, const int64_t * shape, cn_dtype dtype)
+cn_random_dist(out, rng, dist, p0, p1, p2, ndim, shape, dtype) =
+    ccall((:cn_random_dist, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Cstring, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Ptr{Int64}, Int32), out, rng, dist, p0, p1, p2, ndim, shape, dtype)
 
 # cn_status cn_random_choice(cn_array * out, cn_rng rng, cn_array a, int64_t pop, int32_t ndim, const int64_t * shape, int32_t replace, cn_array p)
 cn_random_choice(out, rng, a, pop, ndim, shape, replace, p) =

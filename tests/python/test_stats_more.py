@@ -1,0 +1,417 @@
+"""Statistics and set functions beyond the basics, against NumPy: every
+quantile method, average(returned=, keepdims=), diff(prepend=, append=),
+interp(period=), setxor1d."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import cunumpy as xp
+
+METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+           "interpolated_inverted_cdf", "hazen", "weibull", "linear",
+           "median_unbiased", "normal_unbiased", "lower", "higher",
+           "nearest", "midpoint"]
+
+
+def check(ours, ref, **kw):
+    ours = ours.get() if hasattr(ours, "get") else np.asarray(ours)
+    assert ours.shape == np.shape(ref)
+    assert ours.dtype == np.asarray(ref).dtype, (ours.dtype, ref)
+    # float32: NumPy interpolates in float32, cunumpy in float64
+    tol = 1e-6 if ours.dtype in (np.float32, np.complex64) else 1e-12
+    np.testing.assert_allclose(ours, ref, rtol=tol, atol=tol,
+                               equal_nan=True, **kw)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7, 10])
+def test_quantile_methods_all_q(method, n):
+    a = np.random.default_rng(n).permutation(np.arange(n) * 1.5 - 2)
+    q = np.linspace(0, 1, 41)
+    check(xp.quantile(a, q, method=method), np.quantile(a, q, method=method))
+    check(xp.percentile(a, q * 100, method=method),
+          np.percentile(a, q * 100, method=method))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("dtype", ["int16", "int64", "float32", "float64"])
+def test_quantile_methods_axes_dtypes(method, dtype):
+    a = np.random.default_rng(1).integers(-50, 50, (4, 5, 6)).astype(dtype)
+    for axis, q in [(None, 0.3), (1, [0.1, 0.5, 0.95]), ((0, 2), 0.77),
+                    (-1, 0.0), (0, 1.0)]:
+        ref = np.quantile(a, q, axis=axis, method=method, keepdims=True)
+        check(xp.quantile(a, q, axis=axis, method=method, keepdims=True),
+              ref, err_msg=f"axis {axis} q {q}")
+    # non-contiguous input
+    b = a[::-1, ::2]
+    check(xp.quantile(xp.asarray(a)[::-1, ::2], 0.4, axis=1, method=method),
+          np.quantile(b, 0.4, axis=1, method=method))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_nanquantile_methods(method):
+    a = np.random.default_rng(2).normal(size=(6, 9))
+    a[a > 1.0] = np.nan
+    a[3] = np.nan
+    q = [0.0, 0.25, 0.6, 1.0]
+    with np.errstate(invalid="ignore"), pytest.warns(RuntimeWarning):
+        ref = np.nanquantile(a, q, axis=1, method=method)
+    check(xp.nanquantile(a, q, axis=1, method=method), ref)
+    check(xp.quantile(a, q, axis=1, method=method),
+          np.quantile(a, q, axis=1, method=method))
+
+
+@given(hnp.arrays(np.float64, st.integers(1, 30),
+                  elements=st.floats(-1e6, 1e6)),
+       st.floats(0, 1), st.sampled_from(METHODS))
+def test_quantile_methods_hypothesis(a, q, method):
+    check(xp.quantile(a, q, method=method), np.quantile(a, q, method=method))
+
+
+def test_quantile_bad_method():
+    with pytest.raises(ValueError):
+        np.quantile([1.0, 2.0], 0.5, method="bogus")
+    with pytest.raises(ValueError, match="not a valid method"):
+        xp.quantile([1.0, 2.0], 0.5, method="bogus")
+
+
+def check_average(a, **kw):
+    """average with and without returned=, against NumPy."""
+    ref = np.average(a, returned=True, **kw)
+    ours = xp.average(a, returned=True, **kw)
+    assert isinstance(ours, tuple) and len(ours) == 2
+    check(ours[0], ref[0])
+    check(ours[1], ref[1])
+    check(xp.average(a, **kw), np.average(a, **kw))
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1)])
+def test_average_returned_keepdims(axis, keepdims):
+    a = np.arange(24.0).reshape(2, 3, 4) ** 1.5
+    w = np.random.default_rng(0).random((2, 3, 4))
+    for weights in (None, w):
+        check_average(a, axis=axis, weights=weights, keepdims=keepdims)
+    # 1-d weights along one axis
+    if isinstance(axis, int):
+        check_average(a, axis=axis, weights=np.arange(1.0, a.shape[axis] + 1),
+                      keepdims=keepdims)
+
+
+def test_average_returned_int_input():
+    check_average(np.arange(12).reshape(3, 4), axis=0)
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_diff_prepend_append(n):
+    a = np.arange(12.0).reshape(3, 4) ** 2
+    cases = [dict(prepend=0.0), dict(append=5.0),
+             dict(prepend=-1.0, append=[[1.0], [2.0], [3.0]]),
+             dict(prepend=np.ones((3, 2)))]
+    for kw in cases:
+        check(xp.diff(a, n=n, axis=1, **kw), np.diff(a, n=n, axis=1, **kw))
+    check(xp.diff(a, n=n, axis=0, append=np.zeros((1, 4))),
+          np.diff(a, n=n, axis=0, append=np.zeros((1, 4))))
+    check(xp.diff(np.arange(5), n=n, prepend=10),
+          np.diff(np.arange(5), n=n, prepend=10))
+    check(xp.diff(np.array([], dtype=np.int64), append=3),
+          np.diff(np.array([], dtype=np.int64), append=3))
+    with pytest.raises(ValueError):
+        np.diff(a, axis=1, prepend=np.zeros((2, 2)))
+    with pytest.raises(ValueError):
+        xp.diff(a, axis=1, prepend=np.zeros((2, 2)))
+
+
+def test_interp_period():
+    x = np.array([-180.0, -170, -185, 185, -10, -5, 0, 365])
+    xp_ = np.array([190.0, -190, 350, -350])
+    fp = np.array([5.0, 10, 3, 4])
+    check(xp.interp(x, xp_, fp, period=360),
+          np.interp(x, xp_, fp, period=360))
+    rng = np.random.default_rng(4)
+    xq = rng.uniform(-20, 20, 50)
+    xs = rng.uniform(-10, 10, 12)
+    fs = rng.normal(size=12)
+    check(xp.interp(xq, xs, fs, period=7.5), np.interp(xq, xs, fs, period=7.5))
+    check(xp.interp(xq, xs, fs, period=-3), np.interp(xq, xs, fs, period=-3))
+    # left/right are ignored with a period
+    check(xp.interp(xq, xs, fs, left=-9, right=9, period=4),
+          np.interp(xq, xs, fs, left=-9, right=9, period=4))
+    with pytest.raises(ValueError):
+        np.interp(xq, xs, fs, period=0)
+    with pytest.raises(ValueError):
+        xp.interp(xq, xs, fs, period=0)
+    with pytest.raises(ValueError):
+        xp.interp(xq, xs, fs[:3], period=2)
+
+
+@given(hnp.arrays(np.int64, st.integers(0, 20), elements=st.integers(-5, 5)),
+       hnp.arrays(np.int64, st.integers(0, 20), elements=st.integers(-5, 5)))
+def test_setxor1d(a, b):
+    check(xp.setxor1d(a, b), np.setxor1d(a, b))
+
+
+def test_setxor1d_float_nan():
+    a = np.array([1.0, np.nan, 2.0, -0.0])
+    b = np.array([2.0, 3.0, 0.0])
+    check(xp.setxor1d(a, b), np.setxor1d(a, b))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, 2])
+def test_unique_axis(axis):
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 2, (6, 4, 3)).astype(np.float64)
+    a[2] = a[0]
+    a[:, 3] = a[:, 1]
+    ref = np.unique(a, axis=axis, return_index=True, return_inverse=True,
+                    return_counts=True)
+    ours = xp.unique(a, axis=axis, return_index=True, return_inverse=True,
+                     return_counts=True)
+    assert len(ours) == 4
+    for o, r in zip(ours, ref):
+        check(o, r)
+    check(xp.unique(a, axis=axis), np.unique(a, axis=axis))
+    # non-contiguous, int dtype
+    b = a[::-1, ::2].astype(np.int32)
+    check(xp.unique(xp.asarray(a)[::-1, ::2].astype(np.int32), axis=axis),
+          np.unique(b, axis=axis))
+
+
+def test_unique_axis_edges():
+    for a in [np.zeros((0, 3)), np.zeros((3, 0)), np.array([[1, 1], [1, 1]])]:
+        ref = np.unique(a, axis=0, return_index=True, return_inverse=True,
+                        return_counts=True)
+        ours = xp.unique(a, axis=0, return_index=True, return_inverse=True,
+                         return_counts=True)
+        for o, r in zip(ours, ref):
+            check(o, r)
+    with pytest.raises(np.exceptions.AxisError):
+        xp.unique(np.zeros((2, 2)), axis=2)
+
+
+@pytest.mark.parametrize("rowvar", [True, False])
+@pytest.mark.parametrize("ddof", [None, 0, 2])
+@pytest.mark.parametrize("bias", [False, True])
+def test_cov_weights(rowvar, ddof, bias):
+    rng = np.random.default_rng(9)
+    m = rng.normal(size=(3, 8))
+    if not rowvar:
+        m = m.T.copy()
+    y = rng.normal(size=(1, 8)) if rowvar else rng.normal(size=(8, 1))
+    fw = rng.integers(0, 4, 8)
+    fw[0] = 1
+    aw = rng.random(8)
+    for kw in [dict(fweights=fw), dict(aweights=aw),
+               dict(fweights=fw, aweights=aw)]:
+        check(xp.cov(m, rowvar=rowvar, ddof=ddof, bias=bias, **kw),
+              np.cov(m, rowvar=rowvar, ddof=ddof, bias=bias, **kw))
+        check(xp.cov(m, y, rowvar=rowvar, ddof=ddof, bias=bias, **kw),
+              np.cov(m, y, rowvar=rowvar, ddof=ddof, bias=bias, **kw))
+    # 1-d input, complex input, float32 dtype
+    v = rng.normal(size=8)
+    check(xp.cov(v, aweights=aw), np.cov(v, aweights=aw))
+    c = m + 1j * rng.normal(size=m.shape)
+    check(xp.cov(c, rowvar=rowvar, fweights=fw),
+          np.cov(c, rowvar=rowvar, fweights=fw))
+    ours = xp.cov(m, rowvar=rowvar, aweights=aw, dtype=np.float32).get()
+    ref = np.cov(m, rowvar=rowvar, aweights=aw, dtype=np.float32)
+    assert ours.dtype == ref.dtype
+    np.testing.assert_allclose(ours, ref, rtol=1e-5, atol=1e-6)
+
+
+def test_cov_weight_errors():
+    m = np.ones((2, 4))
+    for kw, exc in [(dict(fweights=[1, 2, 3]), RuntimeError),
+                    (dict(fweights=[[1, 1, 1, 1]]), RuntimeError),
+                    (dict(fweights=[1, -1, 1, 1]), ValueError),
+                    (dict(fweights=[1.5, 1, 1, 1]), TypeError),
+                    (dict(aweights=[1, 2]), RuntimeError),
+                    (dict(aweights=[1, -2, 1, 1]), ValueError)]:
+        with pytest.raises(exc):
+            np.cov(m, **kw)
+        with pytest.raises(exc):
+            xp.cov(m, **kw)
+
+
+def test_average_complex():
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(3, 4)) + 1j * rng.normal(size=(3, 4))
+    w = rng.random((3, 4))
+    for axis in (None, 0, 1, (0, 1)):
+        check_average(a, axis=axis, weights=w)
+        check_average(a, axis=axis)
+    check(xp.average(a.astype(np.complex64), axis=0),
+          np.average(a.astype(np.complex64), axis=0))
+
+
+CPLX = np.array([3 + 1j, 1 - 2j, 3 - 1j, np.nan + 0j, 1 - 2j, 1j * np.nan,
+                 -0.0 + 0j, 3 + 1j, np.inf - 1j])
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_sets(dtype):
+    a = CPLX.astype(dtype)
+    b = np.array([1 - 2j, 0j, 5j, np.inf - 1j, 3 - 1j]).astype(dtype)
+    check(xp.union1d(a, b), np.union1d(a, b))
+    check(xp.intersect1d(a, b), np.intersect1d(a, b))
+    check(xp.setdiff1d(a, b), np.setdiff1d(a, b))
+    check(xp.setxor1d(a, b), np.setxor1d(a, b))
+    for inv in (False, True):
+        check(xp.isin(a.reshape(3, 3), b, invert=inv),
+              np.isin(a.reshape(3, 3), b, invert=inv))
+    # mixed real / complex
+    check(xp.isin(np.array([1.0, 3.0, 2.0]), b), np.isin([1.0, 3.0, 2.0], b))
+    check(xp.union1d(np.array([2.0, 1.0]), b), np.union1d([2.0, 1.0], b))
+    s = np.sort(a)
+    v = np.array([[1 - 2j, 3 + 0j], [np.nan + 0j, -5 + 0j]]).astype(dtype)
+    for side in ("left", "right"):
+        check(xp.searchsorted(s, v, side=side),
+              np.searchsorted(s, v, side=side))
+        check(xp.searchsorted(s, b, side=side),
+              np.searchsorted(s, b, side=side))
+    order = np.argsort(a)
+    check(xp.searchsorted(a, v, sorter=order),
+          np.searchsorted(a, v, sorter=order))
+
+
+@given(hnp.arrays(np.complex128, st.integers(0, 12),
+                  elements=st.complex_numbers(max_magnitude=3,
+                                              allow_nan=False).map(
+                      lambda z: complex(round(z.real), round(z.imag)))),
+       hnp.arrays(np.complex128, st.integers(0, 12),
+                  elements=st.complex_numbers(max_magnitude=3,
+                                              allow_nan=False).map(
+                      lambda z: complex(round(z.real), round(z.imag)))))
+def test_complex_sets_hypothesis(a, b):
+    check(xp.isin(a, b), np.isin(a, b))
+    check(xp.intersect1d(a, b), np.intersect1d(a, b))
+    check(xp.setdiff1d(a, b), np.setdiff1d(a, b))
+    s = np.sort(a)
+    check(xp.searchsorted(s, b), np.searchsorted(s, b))
+    check(xp.searchsorted(s, b, side="right"),
+          np.searchsorted(s, b, side="right"))
+
+
+def test_complex_stats():
+    rng = np.random.default_rng(12)
+    a = rng.normal(size=7) + 1j * rng.normal(size=7)
+    v = rng.normal(size=3) - 2j * rng.normal(size=3)
+    r = rng.normal(size=3)
+    for mode in ("full", "same", "valid"):
+        check(xp.convolve(a, v, mode), np.convolve(a, v, mode))
+        check(xp.convolve(r, a, mode), np.convolve(r, a, mode))
+        check(xp.correlate(a, v, mode), np.correlate(a, v, mode))
+        check(xp.correlate(v, a, mode), np.correlate(v, a, mode))
+        check(xp.correlate(a, r, mode), np.correlate(a, r, mode))
+        check(xp.correlate(r, a, mode), np.correlate(r, a, mode))
+    with pytest.raises(ValueError):
+        np.convolve(a, v, "bogus")
+    with pytest.raises(ValueError):
+        xp.convolve(a, v, "bogus")
+    m = rng.normal(size=(3, 6)) + 1j * rng.normal(size=(3, 6))
+    check(xp.cov(m), np.cov(m))
+    check(xp.cov(m, rowvar=False, bias=True), np.cov(m, rowvar=False,
+                                                     bias=True))
+    check(xp.cov(m[0], m[1].real), np.cov(m[0], m[1].real))
+    check(xp.corrcoef(m), np.corrcoef(m))
+    check(xp.corrcoef(m[0], m[2]), np.corrcoef(m[0], m[2]))
+    check(xp.trapezoid(a), np.trapezoid(a))
+    check(xp.trapezoid(m, axis=0), np.trapezoid(m, axis=0))
+    check(xp.trapezoid(m, x=np.arange(6.0) ** 2),
+          np.trapezoid(m, x=np.arange(6.0) ** 2))
+    xs = np.array([0.0, 1.0, 2.5, 4.0])
+    fp = np.array([1 + 1j, 2 - 1j, 3j, -1.0 + 0j])
+    xq = np.array([-1.0, 0.5, 2.0, 3.9, 5.0])
+    check(xp.interp(xq, xs, fp), np.interp(xq, xs, fp))
+    check(xp.interp(xq, xs, fp, left=9j, right=-1 + 2j),
+          np.interp(xq, xs, fp, left=9j, right=-1 + 2j))
+    check(xp.interp(xq, xs, fp, period=3.0),
+          np.interp(xq, xs, fp, period=3.0))
+    check(xp.diff(a, prepend=1j, append=[2 - 2j]),
+          np.diff(a, prepend=1j, append=[2 - 2j]))
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient_full(edge_order):
+    rng = np.random.default_rng(5)
+    f = rng.normal(size=(5, 6, 4))
+    xs = np.cumsum(rng.random(5) + 0.1)
+    ys = np.cumsum(rng.random(6) + 0.1)
+    zs = np.arange(4) * 3  # integer, uniform
+    cases = [((), {}), ((0.5,), {}), ((xs, ys, zs), {}), ((xs, 2.0, zs), {}),
+             ((ys,), dict(axis=1)), ((ys, xs), dict(axis=(1, 0))),
+             ((2.0,), dict(axis=(-1, 0))), ((xs,), dict(axis=-3))]
+    for args, kw in cases:
+        ref = np.gradient(f, *args, edge_order=edge_order, **kw)
+        ours = xp.gradient(f, *args, edge_order=edge_order, **kw)
+        if isinstance(ref, (list, tuple)):
+            assert isinstance(ours, tuple) and len(ours) == len(ref)
+            for o, r in zip(ours, ref):
+                check(o, r)
+        else:
+            check(ours, ref)
+    # integer and complex f, 1-d with coordinates
+    fi = np.array([1, 4, 9, 16, 25, 36])
+    x1 = np.array([0.0, 0.5, 2.0, 2.5, 4.0, 7.0])
+    check(xp.gradient(fi, x1, edge_order=edge_order),
+          np.gradient(fi, x1, edge_order=edge_order))
+    fc = fi * (1 + 2j)
+    check(xp.gradient(fc, x1, edge_order=edge_order),
+          np.gradient(fc, x1, edge_order=edge_order))
+    check(xp.gradient(fc, edge_order=edge_order),
+          np.gradient(fc, edge_order=edge_order))
+
+
+def test_gradient_errors():
+    f = np.arange(6.0).reshape(2, 3)
+    for args, kw, exc in [((1.0, 2.0, 3.0), {}, TypeError),
+                          ((np.ones((2, 2)), 1.0), {}, ValueError),
+                          ((np.arange(3.0), 1.0), {}, ValueError),
+                          ((), dict(edge_order=3), ValueError),
+                          ((), dict(axis=2), np.exceptions.AxisError),
+                          ((), dict(axis=0, edge_order=2), ValueError)]:
+        with pytest.raises(exc):
+            np.gradient(f, *args, **kw)
+        with pytest.raises(exc):
+            xp.gradient(f, *args, **kw)
+
+
+@given(hnp.arrays(np.int64, st.integers(0, 15), elements=st.integers(-4, 4)),
+       hnp.arrays(np.int64, st.integers(0, 15), elements=st.integers(-4, 4)))
+def test_intersect1d_return_indices(a, b):
+    ref = np.intersect1d(a, b, return_indices=True)
+    ours = xp.intersect1d(a, b, return_indices=True)
+    assert len(ours) == 3
+    for o, r in zip(ours, ref):
+        check(o, r)
+    c = (a + 1j * (a % 2)).astype(np.complex128)
+    d = (b + 1j * (b % 2)).astype(np.complex128)
+    for o, r in zip(xp.intersect1d(c, d, return_indices=True),
+                    np.intersect1d(c, d, return_indices=True)):
+        check(o, r)
+
+
+@given(hnp.arrays(np.complex128, st.integers(0, 20),
+                  elements=st.sampled_from([0j, 1 + 0j, -1j, 2 - 1j, -0.0 + 0j,
+                                            complex(np.nan, 0),
+                                            complex(0, np.nan),
+                                            complex(2, np.nan),
+                                            complex(np.nan, -3),
+                                            complex(np.nan, np.nan),
+                                            complex(np.inf, 1)])))
+def test_complex_sort_unique_nan_order(a):
+    """NumPy's complex order: NaN-free values, then R + nan j by R, then
+    nan + R j by R, then nan + nan j."""
+    ours = xp.sort(a).get()
+    ref = np.sort(a)
+    np.testing.assert_array_equal(ours.real, ref.real)
+    np.testing.assert_array_equal(ours.imag, ref.imag)
+    np.testing.assert_array_equal(xp.argsort(a, stable=True).get(),
+                                  np.argsort(a, stable=True))
+    u, c = xp.unique(a, return_counts=True)
+    ru, rc = np.unique(a, return_counts=True)
+    np.testing.assert_array_equal(u.get(), ru)
+    np.testing.assert_array_equal(c.get(), rc)
