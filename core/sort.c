@@ -596,17 +596,44 @@ cn_status cn_isin(cn_array *out, cn_array element, cn_array test_elements,
                       element->shape, CN_ORDER_C);
   if (st == CN_OK) {
     uint8_t *o = (uint8_t *)r->data;
-    uint64_t nan_key = dt == CN_FLOAT32 ? 0xffffffffu : ~(uint64_t)0;
-    int nw = key_words(dt);
-    for (int64_t i = 0; i < element->size; i++) {
-      const uint64_t *x = ke + i * nw;
-      int64_t p = lower_bound(kt, nt, x, nw, false);
-      /* NaN is never equal to anything, itself included. */
-      bool nan = nw == 3 ? x[0] != 0 : (cn_is_float(dt) && x[0] == nan_key);
-      bool found = p < nt && key_cmp(kt + p * nw, x, nw) == 0 && !nan;
-      o[i] = (uint8_t)(found != (invert != 0));
+    int64_t n = element->size;
+    uint8_t hit = invert ? 0 : 1;
+    uint64_t span = nt > 0 ? kt[nt - 1] - kt[0] : 0;
+    /* Integers whose test values span a small range: a membership table
+     * (NumPy's "table" kind), linear instead of n log nt. Integer keys
+     * keep differences, so the table is indexed by key - min. */
+    if (nt > 0 && !cn_is_float(dt) && !cn_is_complex(dt) &&
+        span <= (uint64_t)(n + nt) * 4 + 4096 && span < ((uint64_t)1 << 30)) {
+      uint8_t *tab = calloc(span + 1, 1);
+      if (!tab) {
+        st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+      } else {
+        uint64_t lo = kt[0];
+        for (int64_t j = 0; j < nt; j++)
+          tab[kt[j] - lo] = 1;
+#pragma omp parallel for schedule(static) if (n >= ((int64_t)1 << 16))
+        for (int64_t i = 0; i < n; i++) {
+          uint64_t d = ke[i] - lo;
+          o[i] = (uint8_t)((d <= span && tab[d]) ? hit : !hit);
+        }
+        free(tab);
+      }
+    } else {
+      uint64_t nan_key = dt == CN_FLOAT32 ? 0xffffffffu : ~(uint64_t)0;
+      int nw = key_words(dt);
+      bool flt = cn_is_float(dt);
+#pragma omp parallel for schedule(static) if (n >= ((int64_t)1 << 14))
+      for (int64_t i = 0; i < n; i++) {
+        const uint64_t *x = ke + i * nw;
+        int64_t p = lower_bound(kt, nt, x, nw, false);
+        /* NaN is never equal to anything, itself included. */
+        bool nan = nw == 3 ? x[0] != 0 : (flt && x[0] == nan_key);
+        bool found = p < nt && key_cmp(kt + p * nw, x, nw) == 0 && !nan;
+        o[i] = (uint8_t)(found ? hit : !hit);
+      }
     }
-    st = cn_idx_to_device_of(&dev, r, element);
+    if (st == CN_OK)
+      st = cn_idx_to_device_of(&dev, r, element);
   }
   free(kt);
   free(ke);
