@@ -1,7 +1,7 @@
 /* CPU sort kernel: stable LSD radix sort on order-preserving integer keys
  * (core/sort_keys.h) for every real dtype, parallel with OpenMP on long
- * lanes and across lanes otherwise; a stable merge sort with NumPy's
- * complex order for complex dtypes. */
+ * lanes and across lanes otherwise; complex dtypes in NumPy's order by two
+ * radix sorts (imaginary, then real key), NaN-part values merge-sorted. */
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -159,48 +159,86 @@ static bool radix_sort(uint64_t *k, uint64_t *kt, int64_t *ix, int64_t *ixt,
   return swapped;
 }
 
-/* Stable merge sort of indices by NumPy's complex order. */
-#define CN_CPLX_MERGE(NAME, T)                                                 \
-  static void NAME(int64_t *ix, int64_t *tmp, int64_t n, const T *v) {         \
-    for (int64_t w = 1; w < n; w *= 2) {                                       \
-      for (int64_t lo = 0; lo < n; lo += 2 * w) {                              \
+/* Stable merge sort by NumPy's complex order, on (re, im, index) records
+ * so that merges stream through memory (an index sort chases pointers into
+ * the values on every comparison). Runs of CN_CPLX_RUN are insertion-sorted
+ * first; passes ping-pong between two buffers, pairs of runs merging in
+ * parallel. Returns the buffer holding the result. */
+#define CN_CPLX_RUN 24
+#define CN_CPLX_REC(NAME, T)                                                   \
+  typedef struct NAME##_rec {                                                  \
+    T re, im;                                                                  \
+    int64_t ix;                                                                \
+  } NAME##_rec;                                                                \
+  /* NaN-free values: plain lexicographic order */                             \
+  static inline bool NAME##_lt0(const NAME##_rec *a, const NAME##_rec *b) {    \
+    return a->re < b->re || (a->re == b->re && a->im < b->im);                 \
+  }                                                                            \
+  static inline bool NAME##_ltn(const NAME##_rec *a, const NAME##_rec *b) {    \
+    return cn_cplx_less(a->re, a->im, b->re, b->im);                           \
+  }
+#define CN_CPLX_SORT(NAME, REC, LT)                                            \
+  static REC *NAME(REC *a, REC *t, int64_t n, int nth) {                       \
+    int64_t nruns = (n + CN_CPLX_RUN - 1) / CN_CPLX_RUN;                       \
+    _Pragma(                                                                   \
+        "omp parallel for num_threads(nth) schedule(static)") for (int64_t r = \
+                                                                       0;      \
+                                                                   r < nruns;  \
+                                                                   r++) {      \
+      int64_t lo = r * CN_CPLX_RUN;                                            \
+      int64_t hi = lo + CN_CPLX_RUN < n ? lo + CN_CPLX_RUN : n;                \
+      for (int64_t i = lo + 1; i < hi; i++) {                                  \
+        REC x = a[i];                                                          \
+        int64_t j = i;                                                         \
+        for (; j > lo && LT(&x, &a[j - 1]); j--)                               \
+          a[j] = a[j - 1];                                                     \
+        a[j] = x;                                                              \
+      }                                                                        \
+    }                                                                          \
+    for (int64_t w = CN_CPLX_RUN; w < n; w *= 2) {                             \
+      int64_t npairs = (n + 2 * w - 1) / (2 * w);                              \
+      _Pragma("omp parallel for num_threads(nth) schedule(static)") for (      \
+          int64_t q = 0; q < npairs; q++) {                                    \
+        int64_t lo = q * 2 * w;                                                \
         int64_t mid = lo + w < n ? lo + w : n;                                 \
         int64_t hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, o = lo; \
         while (i < mid && j < hi) {                                            \
-          int64_t a = ix[i], b = ix[j];                                        \
-          if (cn_cplx_less(v[2 * b], v[2 * b + 1], v[2 * a], v[2 * a + 1]))    \
-            tmp[o++] = ix[j++];                                                \
-          else                                                                 \
-            tmp[o++] = ix[i++];                                                \
+          bool c = LT(&a[j], &a[i]);                                           \
+          t[o++] = a[c ? j : i];                                               \
+          j += c;                                                              \
+          i += !c;                                                             \
         }                                                                      \
         while (i < mid)                                                        \
-          tmp[o++] = ix[i++];                                                  \
+          t[o++] = a[i++];                                                     \
         while (j < hi)                                                         \
-          tmp[o++] = ix[j++];                                                  \
+          t[o++] = a[j++];                                                     \
       }                                                                        \
-      memcpy(ix, tmp, sizeof(int64_t) * (size_t)n);                            \
+      REC *x = a;                                                              \
+      a = t;                                                                   \
+      t = x;                                                                   \
     }                                                                          \
+    return a;                                                                  \
   }
-CN_CPLX_MERGE(merge_c64, float)
-CN_CPLX_MERGE(merge_c128, double)
+CN_CPLX_REC(sort_c64, float)
+CN_CPLX_REC(sort_c128, double)
+CN_CPLX_SORT(sort_c64_nan, sort_c64_rec, sort_c64_ltn)
+CN_CPLX_SORT(sort_c128_nan, sort_c128_rec, sort_c128_ltn)
 
 /* Scratch for one lane: keys, indices, and their radix twins. */
 typedef struct lane_buf {
   uint64_t *k, *kt;
   int64_t *ix, *ixt;
-  char *vals; /* complex lanes: contiguous copy of the values */
+  void *ra, *rb; /* complex lanes: (re, im, index) records */
 } lane_buf;
 
 static bool lane_alloc(lane_buf *b, int64_t n, bool idx, bool cplx,
                        int64_t itemsize) {
   memset(b, 0, sizeof *b);
   size_t sz = (size_t)(n > 0 ? n : 1);
-  if (!cplx) {
-    b->k = malloc(sz * 8);
-    b->kt = malloc(sz * 8);
-    if (!b->k || !b->kt)
-      return false;
-  }
+  b->k = malloc(sz * 8);
+  b->kt = malloc(sz * 8);
+  if (!b->k || !b->kt)
+    return false;
   if (idx || cplx) {
     b->ix = malloc(sz * 8);
     b->ixt = malloc(sz * 8);
@@ -208,8 +246,10 @@ static bool lane_alloc(lane_buf *b, int64_t n, bool idx, bool cplx,
       return false;
   }
   if (cplx) {
-    b->vals = malloc(sz * (size_t)itemsize);
-    if (!b->vals)
+    size_t rs = itemsize == 8 ? sizeof(sort_c64_rec) : sizeof(sort_c128_rec);
+    b->ra = malloc(sz * rs);
+    b->rb = malloc(sz * rs);
+    if (!b->ra || !b->rb)
       return false;
   }
   return true;
@@ -220,8 +260,72 @@ static void lane_free(lane_buf *b) {
   free(b->kt);
   free(b->ix);
   free(b->ixt);
-  free(b->vals);
+  free(b->ra);
+  free(b->rb);
 }
+
+/* One complex lane. Values with a NaN part (after all others in NumPy's
+ * order) are split off and merge-sorted as records; the rest is sorted by
+ * two stable LSD radix sorts, on the imaginary then the real key (0.0 and
+ * -0.0 share a key, as they compare equal), carrying the element index. */
+#define CN_CPLX_LANE(NAME, T, KEY, NB)                                         \
+  static void NAME##_lane(lane_buf *b, const char *src, int64_t ss, int64_t n, \
+                          char *dv, int64_t ds, int64_t *dp, int64_t ps,       \
+                          int nth) {                                           \
+    NAME##_rec *nr = b->ra;                                                    \
+    int64_t m = 0, nn = 0;                                                     \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      T v[2];                                                                  \
+      memcpy(v, src + i * ss, 2 * sizeof(T));                                  \
+      if (v[0] != v[0] || v[1] != v[1]) {                                      \
+        nr[nn].re = v[0];                                                      \
+        nr[nn].im = v[1];                                                      \
+        nr[nn++].ix = i;                                                       \
+      } else {                                                                 \
+        b->k[m] = KEY(v[1], true);                                             \
+        b->ix[m++] = i;                                                        \
+      }                                                                        \
+    }                                                                          \
+    int th = m >= (1 << 16) ? nth : 1;                                         \
+    uint64_t *k = b->k, *kt = b->kt;                                           \
+    int64_t *ix = b->ix, *ixt = b->ixt;                                        \
+    if (radix_sort(k, kt, ix, ixt, m, NB, th)) {                               \
+      uint64_t *t1 = k;                                                        \
+      k = kt, kt = t1;                                                         \
+      int64_t *t2 = ix;                                                        \
+      ix = ixt, ixt = t2;                                                      \
+    }                                                                          \
+    _Pragma(                                                                   \
+        "omp parallel for num_threads(th) schedule(static)") for (int64_t i =  \
+                                                                      0;       \
+                                                                  i < m;       \
+                                                                  i++) {       \
+      T re;                                                                    \
+      memcpy(&re, src + ix[i] * ss, sizeof(T));                                \
+      k[i] = KEY(re, true);                                                    \
+    }                                                                          \
+    if (radix_sort(k, kt, ix, ixt, m, NB, th))                                 \
+      ix = ixt;                                                                \
+    NAME##_rec *r2 = NAME##_nan(nr, b->rb, nn, 1);                             \
+    _Pragma(                                                                   \
+        "omp parallel for num_threads(th) schedule(static)") for (int64_t i =  \
+                                                                      0;       \
+                                                                  i < m;       \
+                                                                  i++) {       \
+      if (dv)                                                                  \
+        memcpy(dv + i * ds, src + ix[i] * ss, 2 * sizeof(T));                  \
+      if (dp)                                                                  \
+        dp[i * ps] = ix[i];                                                    \
+    }                                                                          \
+    for (int64_t i = 0; i < nn; i++) {                                         \
+      if (dv)                                                                  \
+        memcpy(dv + (m + i) * ds, &r2[i].re, 2 * sizeof(T));                   \
+      if (dp)                                                                  \
+        dp[(m + i) * ps] = r2[i].ix;                                           \
+    }                                                                          \
+  }
+CN_CPLX_LANE(sort_c64, float, cn_key_f32, 4)
+CN_CPLX_LANE(sort_c128, double, cn_key_f64, 8)
 
 /* Sorts one lane: src with byte stride ss; writes sorted values to dv (byte
  * stride ds) and indices to dp (element stride ps) when not NULL. */
@@ -230,20 +334,10 @@ static void sort_lane(lane_buf *b, const char *src, int64_t ss, int64_t n,
                       int64_t ps, int nth) {
   int64_t is = cn_itemsize(dt);
   if (cn_is_complex(dt)) {
-    for (int64_t i = 0; i < n; i++) {
-      memcpy(b->vals + i * is, src + i * ss, (size_t)is);
-      b->ix[i] = i;
-    }
     if (dt == CN_COMPLEX64)
-      merge_c64(b->ix, b->ixt, n, (const float *)b->vals);
+      sort_c64_lane(b, src, ss, n, dv, ds, dp, ps, nth);
     else
-      merge_c128(b->ix, b->ixt, n, (const double *)b->vals);
-    for (int64_t i = 0; i < n; i++) {
-      if (dv)
-        memcpy(dv + i * ds, b->vals + b->ix[i] * is, (size_t)is);
-      if (dp)
-        dp[i * ps] = b->ix[i];
-    }
+      sort_c128_lane(b, src, ss, n, dv, ds, dp, ps, nth);
     return;
   }
   bool canon = dp != NULL;
