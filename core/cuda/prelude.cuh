@@ -436,24 +436,17 @@ CN_K1_(k_rint, rint(a), T(rint(a.re), rint(a.im)))
 
 template <class T> CN_DEV T k_cbrt(T a) { return cbrt(a); }
 // NumPy 2.3+: rounding a bool or an integer is the value itself
-template <class T> CN_DEV T k_floor(T a) {
-  if constexpr (cn_tr<T>::is_float)
-    return floor(a);
-  else
-    return a;
-}
-template <class T> CN_DEV T k_ceil(T a) {
-  if constexpr (cn_tr<T>::is_float)
-    return ceil(a);
-  else
-    return a;
-}
-template <class T> CN_DEV T k_trunc(T a) {
-  if constexpr (cn_tr<T>::is_float)
-    return trunc(a);
-  else
-    return a;
-}
+#define CN_KROUND_(name, fn)                                                   \
+  template <class T> CN_DEV T name(T a) {                                      \
+    if constexpr (cn_tr<T>::is_float)                                          \
+      return fn(a);                                                            \
+    else                                                                       \
+      return a;                                                                \
+  }
+CN_KROUND_(k_floor, floor)
+CN_KROUND_(k_ceil, ceil)
+CN_KROUND_(k_trunc, trunc)
+#undef CN_KROUND_
 template <class T> CN_DEV T k_atan2(T a, T b) { return atan2(a, b); }
 template <class T> CN_DEV T k_hypot(T a, T b) { return hypot(a, b); }
 template <class T> CN_DEV T k_copysign(T a, T b) { return copysign(a, b); }
