@@ -409,10 +409,8 @@ static cn_status cn_uf_substitute(cn_uf_call *c, int32_t i, cn_dtype ct,
  * there, so one above INT64_MAX is an error even for uint64), clip ignores
  * a bound beyond the dtype on its own side (it becomes the dtype's limit);
  * anything else is cn_result_type_scalar's "out of bounds" error. */
-static cn_status cn_uf_weak_ints(cn_uf_call *c, int32_t op, cn_dtype ct) {
-  c->constant = -1;
-  if (!cn_is_integer(ct))
-    return CN_OK; /* float and complex loops convert the value */
+__attribute__((noinline, cold)) static cn_status
+cn_uf_weak_ints(cn_uf_call *c, int32_t op, cn_dtype ct) {
   for (int32_t i = 0; i < c->n; i++) {
     const cn_array_s *a = c->in[i];
     cn_scalar s = a->weak;
@@ -475,7 +473,8 @@ static cn_status cn_uf_weak_ints(cn_uf_call *c, int32_t op, cn_dtype ct) {
 
 /* NumPy's integer power refuses negative exponents (before anything is
  * written): checks x2, unbroadcast, when the result is not empty. */
-static cn_status cn_uf_check_exponent(const cn_uf_call *c) {
+__attribute__((noinline, cold)) static cn_status
+cn_uf_check_exponent(const cn_uf_call *c) {
   const cn_array_s *e = c->in[1];
   bool neg = false;
   if (e->flags & CN_FLAG_WEAK_SCALAR) {
@@ -520,13 +519,20 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
     return cn_error(CN_ERR_UNSUPPORTED,
                     "%s: the %s backend has no elementwise kernels", fn,
                     c.be->name);
-  st = cn_uf_weak_ints(&c, op, ct);
+  /* weak integers only need a look when the loop is integer (float and
+   * complex loops convert any value) */
+  c.constant = -1;
+  bool weak = false;
+  for (int32_t i = 0; i < c.n; i++)
+    weak |= (c.in[i]->flags & CN_FLAG_WEAK_SCALAR) != 0;
+  if (CN_UNLIKELY(weak && cn_is_integer(ct)))
+    st = cn_uf_weak_ints(&c, op, ct);
   if (st == CN_OK)
     st = cn_uf_prepare(&c);
-  if (st == CN_OK && op == CN_OPID_power && cn_is_signed_int(ct) &&
-      c.target->size > 0)
+  if (CN_UNLIKELY(st == CN_OK && op == CN_OPID_power && cn_is_signed_int(ct) &&
+                  c.target->size > 0))
     st = cn_uf_check_exponent(&c);
-  if (st == CN_OK && c.constant >= 0) {
+  if (CN_UNLIKELY(st == CN_OK && c.constant >= 0)) {
     bool v = c.constant == 1;
     if ((st = c.be->fill(c.target, &v)) != CN_OK)
       st = cn_error_prefix(st, fn);
