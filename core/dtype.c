@@ -221,6 +221,14 @@ static void int_range(cn_dtype dt, long double *lo, long double *hi) {
   }
 }
 
+bool cn_scalar_int_fits(cn_dtype dt, cn_scalar s) {
+  long double v = s.kind == CN_SCALAR_UINT ? (long double)(uint64_t)s.i
+                                           : (long double)s.i;
+  long double lo, hi;
+  int_range(dt, &lo, &hi);
+  return v >= lo && v <= hi;
+}
+
 cn_status cn_result_type_scalar(cn_dtype *out, cn_dtype array_dtype,
                                 cn_scalar s) {
   CN_CHECK_OUT(out, "cn_result_type_scalar");
@@ -238,11 +246,7 @@ cn_status cn_result_type_scalar(cn_dtype *out, cn_dtype array_dtype,
       r = (s.kind == CN_SCALAR_UINT && (uint64_t)s.i > INT64_MAX) ? CN_UINT64
                                                                   : CN_INT64;
     } else if (cn_is_integer(array_dtype)) {
-      long double v = s.kind == CN_SCALAR_UINT ? (long double)(uint64_t)s.i
-                                               : (long double)s.i;
-      long double lo, hi;
-      int_range(array_dtype, &lo, &hi);
-      if (v < lo || v > hi) {
+      if (!cn_scalar_int_fits(array_dtype, s)) {
         if (s.kind == CN_SCALAR_UINT)
           return cn_error(CN_ERR_VALUE,
                           "Python integer %llu out of bounds for %s",

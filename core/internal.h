@@ -344,6 +344,9 @@ CN_INTERNAL void cn_iter_coalesce(cn_iter_shape *it, int32_t nop,
 CN_INTERNAL void cn_scalar_to_bytes(void *dst, cn_dtype dtype, cn_scalar v);
 /* Reads one element as a scalar of its kind. */
 CN_INTERNAL cn_scalar cn_scalar_from_bytes(const void *src, cn_dtype dtype);
+/* True when the integer scalar s (kind INT or UINT) lies in the range of
+ * the integer dtype dt. */
+CN_INTERNAL bool cn_scalar_int_fits(cn_dtype dt, cn_scalar s);
 
 /* ---- the op table --------------------------------------------------- */
 

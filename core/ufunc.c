@@ -86,6 +86,8 @@ typedef struct cn_uf_call {
   int64_t shape[CN_MAX_DIMS];
   cn_array_s *view[3]; /* cast + broadcast inputs (owned) */
   cn_array_s *target;  /* what the kernel writes (owned reference) */
+  cn_array_s *own[3];  /* substitutes for in[i] (owned), or NULL */
+  int32_t constant;    /* 0/1: the result is this bool everywhere; else -1 */
 } cn_uf_call;
 
 static const char *const cn_args1[] = {"x"};
@@ -97,6 +99,8 @@ static void cn_uf_release(cn_uf_call *c) {
   for (int32_t i = 0; i < c->n; i++) {
     cn_array_release(c->view[i]);
     c->view[i] = NULL;
+    cn_array_release(c->own[i]);
+    c->own[i] = NULL;
   }
   cn_array_release(c->target);
   c->target = NULL;
@@ -130,9 +134,12 @@ static cn_status cn_uf_check_args(cn_uf_call *c, const cn_array *x,
 }
 
 /* Promotes the given inputs together: strong dtypes first, then each weak
- * scalar against the result (NEP 50); all-weak inputs promote as dtypes. */
+ * scalar against the result (NEP 50); all-weak inputs promote as dtypes.
+ * lenient: a weak integer out of range of an integer result keeps that
+ * result (cn_uf_weak_ints decides against the loop dtype), else it is the
+ * CN_ERR_VALUE of cn_result_type_scalar. */
 static cn_status cn_uf_promote(cn_dtype *out, const cn_uf_call *c,
-                               int32_t first, int32_t count) {
+                               int32_t first, int32_t count, bool lenient) {
   cn_dtype p = CN_DTYPE_DEFAULT;
   bool have = false;
   cn_status st;
@@ -156,6 +163,9 @@ static cn_status cn_uf_promote(cn_dtype *out, const cn_uf_call *c,
       have = true;
       continue;
     }
+    if (lenient && cn_is_integer(p) &&
+        (a->weak.kind == CN_SCALAR_INT || a->weak.kind == CN_SCALAR_UINT))
+      continue; /* NEP 50: the integer dtype stays */
     if ((st = cn_result_type_scalar(&p, p, a->weak)) != CN_OK)
       return cn_error_prefix(st, c->fn);
   }
@@ -171,10 +181,30 @@ static cn_status cn_uf_loop_dtype(cn_dtype *out, int32_t op, cn_dtype p,
   /* NumPy's true division computes every integer input in float64 */
   if (op == CN_OPID_divide && (cn_is_integer(p) || cn_is_bool(p)))
     p = CN_FLOAT64;
-  /* NumPy has no bool loop for gcd / lcm and, unlike the shifts, does not
-   * take bool to int8 for them */
-  if ((op == CN_OPID_gcd || op == CN_OPID_lcm) && cn_is_bool(p))
-    return cn_error(CN_ERR_TYPE, "%s: no loop for dtype bool", fn);
+  /* NumPy refuses bool for these instead of computing it in int8 */
+  if (cn_is_bool(p)) {
+    switch (op) {
+    case CN_OPID_subtract:
+      return cn_error(CN_ERR_TYPE,
+                      "%s: numpy boolean subtract, the `-` operator, is not "
+                      "supported, use the bitwise_xor, the `^` operator, or "
+                      "the logical_xor function instead.",
+                      fn);
+    case CN_OPID_negative:
+      return cn_error(CN_ERR_TYPE,
+                      "%s: The numpy boolean negative, the `-` operator, is "
+                      "not supported, use the `~` operator or the "
+                      "logical_not function instead.",
+                      fn);
+    case CN_OPID_positive:
+    case CN_OPID_sign:
+    case CN_OPID_gcd: /* NumPy has no bool loop for gcd / lcm either */
+    case CN_OPID_lcm:
+      return cn_error(CN_ERR_TYPE, "%s: no loop for dtype bool", fn);
+    default:
+      break;
+    }
+  }
   if (cn_loop_class_has(info->loops, p)) {
     *out = p;
     return CN_OK;
@@ -358,6 +388,118 @@ static cn_status cn_uf_finish(cn_uf_call *c, cn_array *out) {
   return CN_OK;
 }
 
+/* Replaces input i by a 0-d array of dtype ct holding v (owned by c). */
+static cn_status cn_uf_substitute(cn_uf_call *c, int32_t i, cn_dtype ct,
+                                  cn_scalar v) {
+  char bytes[16];
+  cn_scalar_to_bytes(bytes, ct, v);
+  cn_status st = cn_array_new(&c->own[i], c->be, c->in[i]->buf->device_id, ct,
+                              0, NULL, CN_ORDER_C);
+  if (st == CN_OK && (st = c->be->fill(c->own[i], bytes)) != CN_OK) {
+    cn_array_release(c->own[i]);
+    c->own[i] = NULL;
+  }
+  if (st != CN_OK)
+    return cn_error_prefix(st, c->fn);
+  c->in[i] = c->own[i];
+  return CN_OK;
+}
+
+/* Weak integers out of range of an integer loop dtype ct, as NumPy 2: a
+ * comparison has the same answer for every element (c->constant), a
+ * logical op sees a nonzero value (1; NumPy takes the value as an int64
+ * there, so one above INT64_MAX is an error even for uint64), clip ignores
+ * a bound beyond the dtype on its own side (it becomes the dtype's limit);
+ * anything else is cn_result_type_scalar's "out of bounds" error. */
+__attribute__((noinline, cold)) static cn_status
+cn_uf_weak_ints(cn_uf_call *c, int32_t op, cn_dtype ct) {
+  for (int32_t i = 0; i < c->n; i++) {
+    const cn_array_s *a = c->in[i];
+    cn_scalar s = a->weak;
+    if (!(a->flags & CN_FLAG_WEAK_SCALAR) ||
+        (s.kind != CN_SCALAR_INT && s.kind != CN_SCALAR_UINT))
+      continue;
+    bool logical = op == CN_OPID_logical_and || op == CN_OPID_logical_or ||
+                   op == CN_OPID_logical_xor;
+    cn_dtype unused;
+    if (logical && s.kind == CN_SCALAR_UINT && (uint64_t)s.i > INT64_MAX)
+      /* NumPy reads it as a C long here, whatever the array dtype */
+      return cn_error_prefix(cn_result_type_scalar(&unused, CN_INT64, s),
+                             c->fn);
+    if (cn_scalar_int_fits(ct, s))
+      continue;
+    /* every in-range value is below s (s above the dtype) or above it */
+    bool above = s.kind == CN_SCALAR_UINT || s.i >= 0;
+    cn_status st = CN_OK;
+    switch (op) {
+    case CN_OPID_equal:
+    case CN_OPID_not_equal:
+      c->constant = op == CN_OPID_not_equal;
+      break;
+    case CN_OPID_less:
+    case CN_OPID_less_equal:
+    case CN_OPID_greater:
+    case CN_OPID_greater_equal: {
+      bool lt = i == 1 ? above : !above; /* x1 < x2 everywhere */
+      bool is_less = op == CN_OPID_less || op == CN_OPID_less_equal;
+      c->constant = is_less ? lt : !lt;
+      break;
+    }
+    case CN_OPID_logical_and:
+    case CN_OPID_logical_or:
+    case CN_OPID_logical_xor:
+      st = cn_uf_substitute(c, i, ct, cn_scalar_int(1));
+      break;
+    case CN_OPID_clip:
+      if (i > 0 && above == (i == 2)) {
+        int bits = (int)cn_itemsize(ct) * 8;
+        cn_scalar lim;
+        if (cn_is_unsigned_int(ct))
+          lim = above ? cn_scalar_uint(UINT64_MAX >> (64 - bits))
+                      : cn_scalar_int(0);
+        else
+          lim = above ? cn_scalar_int(INT64_MAX >> (64 - bits))
+                      : cn_scalar_int(-(INT64_MAX >> (64 - bits)) - 1);
+        st = cn_uf_substitute(c, i, ct, lim);
+        break;
+      }
+      /* fall through */
+    default:
+      return cn_error_prefix(cn_result_type_scalar(&unused, ct, s), c->fn);
+    }
+    if (st != CN_OK)
+      return st;
+  }
+  return CN_OK;
+}
+
+/* NumPy's integer power refuses negative exponents (before anything is
+ * written): checks x2, unbroadcast, when the result is not empty. */
+__attribute__((noinline, cold)) static cn_status
+cn_uf_check_exponent(const cn_uf_call *c) {
+  const cn_array_s *e = c->in[1];
+  bool neg = false;
+  if (e->flags & CN_FLAG_WEAK_SCALAR) {
+    neg = e->weak.kind == CN_SCALAR_INT && e->weak.i < 0;
+  } else if (cn_is_signed_int(e->dtype) && e->size > 0) {
+    cn_array m = NULL;
+    cn_scalar v;
+    cn_status st =
+        cn_min(&m, (cn_array)e, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL);
+    if (st == CN_OK)
+      st = cn_item(&v, m);
+    cn_array_release(m);
+    if (st != CN_OK)
+      return cn_error_prefix(st, c->fn);
+    neg = v.i < 0;
+  }
+  if (neg)
+    return cn_error(CN_ERR_VALUE,
+                    "%s: Integers to negative integer powers are not allowed.",
+                    c->fn);
+  return CN_OK;
+}
+
 static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
                              cn_array dst, const char *fn) {
   cn_uf_call c = {0};
@@ -369,18 +511,34 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
   if (st != CN_OK)
     return st;
   cn_dtype p = CN_DTYPE_DEFAULT, ct = CN_DTYPE_DEFAULT;
-  if ((st = cn_uf_promote(&p, &c, 0, c.n)) != CN_OK ||
+  if ((st = cn_uf_promote(&p, &c, 0, c.n, true)) != CN_OK ||
       (st = cn_uf_loop_dtype(&ct, op, p, fn)) != CN_OK)
     return st;
   for (int32_t i = 0; i < c.n; i++)
     c.want[i] = ct;
   c.odt = cn_uf_out_dtype(op, ct);
-  if (c.be->elementwise == NULL || c.be->assign == NULL)
+  if (c.be->elementwise == NULL || c.be->assign == NULL || c.be->fill == NULL)
     return cn_error(CN_ERR_UNSUPPORTED,
                     "%s: the %s backend has no elementwise kernels", fn,
                     c.be->name);
-  st = cn_uf_prepare(&c);
-  if (st == CN_OK) {
+  /* weak integers only need a look when the loop is integer (float and
+   * complex loops convert any value) */
+  c.constant = -1;
+  bool weak = false;
+  for (int32_t i = 0; i < c.n; i++)
+    weak |= (c.in[i]->flags & CN_FLAG_WEAK_SCALAR) != 0;
+  if (CN_UNLIKELY(weak && cn_is_integer(ct)))
+    st = cn_uf_weak_ints(&c, op, ct);
+  if (st == CN_OK)
+    st = cn_uf_prepare(&c);
+  if (CN_UNLIKELY(st == CN_OK && op == CN_OPID_power && cn_is_signed_int(ct) &&
+                  c.target->size > 0))
+    st = cn_uf_check_exponent(&c);
+  if (CN_UNLIKELY(st == CN_OK && c.constant >= 0)) {
+    bool v = c.constant == 1;
+    if ((st = c.be->fill(c.target, &v)) != CN_OK)
+      st = cn_error_prefix(st, fn);
+  } else if (st == CN_OK) {
     st = c.be->elementwise(op, ct, c.n, (const cn_array_s *const *)c.view,
                            c.target);
     if (st != CN_OK)
@@ -444,7 +602,7 @@ cn_status cn_where(cn_array *out, cn_array cond, cn_array x, cn_array y,
   if (st != CN_OK)
     return st;
   cn_dtype p = CN_DTYPE_DEFAULT;
-  if ((st = cn_uf_promote(&p, &c, 1, 2)) != CN_OK)
+  if ((st = cn_uf_promote(&p, &c, 1, 2, false)) != CN_OK)
     return st;
   c.want[0] = CN_BOOL;
   c.want[1] = c.want[2] = c.odt = p;

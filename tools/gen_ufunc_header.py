@@ -54,9 +54,18 @@ HEAD = """\
  * NumPy's same_kind casting allows it. On success *out is a new reference
  * (to dst when given).
  *
+ * A weak Python integer out of range of an integer compute dtype follows
+ * NumPy 2: comparisons are defined by value (uint8 x < -1 is all false,
+ * x != 300 all true), logical ops use its truth value, ops that compute in
+ * floats convert it, and every other op refuses it (CN_ERR_VALUE, "Python
+ * integer ... out of bounds for ...", Python's OverflowError).
+ *
  * Errors: CN_ERR_VALUE for NULL/released handles, a NULL out, a read-only
- * dst or a weak scalar out of range of the other operand's dtype;
- * CN_ERR_TYPE when no loop accepts the dtypes or dst cannot hold the result;
+ * dst, a weak integer out of range (see above) or an integer power with a
+ * negative integer exponent ("Integers to negative integer powers are not
+ * allowed."); CN_ERR_TYPE when no loop accepts the dtypes, for bool in
+ * subtract, negative, positive and sign (as NumPy), or when dst cannot hold
+ * the result;
  * CN_ERR_SHAPE when shapes do not broadcast (or not to dst's shape);
  * CN_ERR_DEVICE when operands live on different devices; CN_ERR_MEMORY.
  * Inputs are never modified (except dst) and nothing is written on failure.

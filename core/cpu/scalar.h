@@ -33,6 +33,7 @@
 #define CN_KG_ALL(fn)                                                          \
   CN_KG_B(fn), CN_KG_I(fn), CN_KG_U(fn), CN_KG_F(fn), CN_KG_C(fn)
 #define CN_KG_INEXACT(fn) CN_KG_F(fn), CN_KG_C(fn)
+#define CN_KG_REAL(fn) CN_KG_B(fn), CN_KG_I(fn), CN_KG_U(fn), CN_KG_F(fn)
 /* clang-format on */
 
 /* ---- bool -------------------------------------------------------------- */
@@ -50,6 +51,9 @@ static inline bool k_invert_b(bool a) { return !a; }
 static inline bool k_real_b(bool a) { return a; }
 static inline bool k_imag_b(bool a) { return (void)a, false; }
 static inline bool k_conj_b(bool a) { return a; }
+static inline bool k_floor_b(bool a) { return a; }
+#define k_ceil_b k_floor_b
+#define k_trunc_b k_floor_b
 #define k_fmax_b k_maximum_b
 #define k_fmin_b k_minimum_b
 
@@ -78,7 +82,11 @@ static inline uint64_t k_upow_(uint64_t x, uint64_t e) {
   static inline T k_invert_##S(T a) { return (T)~a; }                          \
   static inline T k_real_##S(T a) { return a; }                                \
   static inline T k_imag_##S(T a) { return (void)a, (T)0; }                    \
-  static inline T k_conj_##S(T a) { return a; }
+  static inline T k_conj_##S(T a) { return a; }                                \
+  /* NumPy 2.3+: rounding an integer is the integer itself */                  \
+  static inline T k_floor_##S(T a) { return a; }                               \
+  static inline T k_ceil_##S(T a) { return a; }                                \
+  static inline T k_trunc_##S(T a) { return a; }
 
 /* Signed: BITS is the width; the uint64 detours avoid signed overflow. */
 #define CN_K_SINT(T, S, BITS)                                                  \
@@ -295,7 +303,7 @@ CN_K_FLOAT(double, f64, )
     if (br == 0 && bi == 0)                                                    \
       return MK(1, 0);                                                         \
     if (ar == 0 && ai == 0) {                                                  \
-      if (br > 0 && bi == 0)                                                   \
+      if (br > 0) /* NumPy: 0 for any exponent with a positive real part */    \
         return MK(0, 0);                                                       \
       return MK(NAN, NAN);                                                     \
     }                                                                          \
@@ -475,9 +483,9 @@ CN_K_CPLX(cn_c128_t, double, c128, , CMPLX)
 #define k_asinh(a) _Generic((a), CN_KG_INEXACT(k_asinh))(a)
 #define k_acosh(a) _Generic((a), CN_KG_INEXACT(k_acosh))(a)
 #define k_atanh(a) _Generic((a), CN_KG_INEXACT(k_atanh))(a)
-#define k_floor(a) _Generic((a), CN_KG_F(k_floor))(a)
-#define k_ceil(a) _Generic((a), CN_KG_F(k_ceil))(a)
-#define k_trunc(a) _Generic((a), CN_KG_F(k_trunc))(a)
+#define k_floor(a) _Generic((a), CN_KG_REAL(k_floor))(a)
+#define k_ceil(a) _Generic((a), CN_KG_REAL(k_ceil))(a)
+#define k_trunc(a) _Generic((a), CN_KG_REAL(k_trunc))(a)
 #define k_rint(a) _Generic((a), CN_KG_INEXACT(k_rint))(a)
 #define k_isnan(a) _Generic((a), CN_KG_ALL(k_isnan))(a)
 #define k_isinf(a) _Generic((a), CN_KG_ALL(k_isinf))(a)

@@ -371,7 +371,7 @@ template <class R> CN_DEV cn_cx<R> cn_cpow(cn_cx<R> a, cn_cx<R> b) {
   if (b.re == 0 && b.im == 0)
     return cn_cx<R>(R(1));
   if (a.re == 0 && a.im == 0) {
-    if (b.re > 0 && b.im == 0)
+    if (b.re > 0) // NumPy: 0 for any exponent with a positive real part
       return cn_cx<R>(R(0));
     return cn_nan<cn_cx<R>>();
   }
@@ -435,9 +435,18 @@ CN_K1_(k_rint, rint(a), T(rint(a.re), rint(a.im)))
 #undef CN_K1_
 
 template <class T> CN_DEV T k_cbrt(T a) { return cbrt(a); }
-template <class T> CN_DEV T k_floor(T a) { return floor(a); }
-template <class T> CN_DEV T k_ceil(T a) { return ceil(a); }
-template <class T> CN_DEV T k_trunc(T a) { return trunc(a); }
+// NumPy 2.3+: rounding a bool or an integer is the value itself
+#define CN_KROUND_(name, fn)                                                   \
+  template <class T> CN_DEV T name(T a) {                                      \
+    if constexpr (cn_tr<T>::is_float)                                          \
+      return fn(a);                                                            \
+    else                                                                       \
+      return a;                                                                \
+  }
+CN_KROUND_(k_floor, floor)
+CN_KROUND_(k_ceil, ceil)
+CN_KROUND_(k_trunc, trunc)
+#undef CN_KROUND_
 template <class T> CN_DEV T k_atan2(T a, T b) { return atan2(a, b); }
 template <class T> CN_DEV T k_hypot(T a, T b) { return hypot(a, b); }
 template <class T> CN_DEV T k_copysign(T a, T b) { return copysign(a, b); }

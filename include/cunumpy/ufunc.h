@@ -17,9 +17,18 @@
  * NumPy's same_kind casting allows it. On success *out is a new reference
  * (to dst when given).
  *
+ * A weak Python integer out of range of an integer compute dtype follows
+ * NumPy 2: comparisons are defined by value (uint8 x < -1 is all false,
+ * x != 300 all true), logical ops use its truth value, ops that compute in
+ * floats convert it, and every other op refuses it (CN_ERR_VALUE, "Python
+ * integer ... out of bounds for ...", Python's OverflowError).
+ *
  * Errors: CN_ERR_VALUE for NULL/released handles, a NULL out, a read-only
- * dst or a weak scalar out of range of the other operand's dtype;
- * CN_ERR_TYPE when no loop accepts the dtypes or dst cannot hold the result;
+ * dst, a weak integer out of range (see above) or an integer power with a
+ * negative integer exponent ("Integers to negative integer powers are not
+ * allowed."); CN_ERR_TYPE when no loop accepts the dtypes, for bool in
+ * subtract, negative, positive and sign (as NumPy), or when dst cannot hold
+ * the result;
  * CN_ERR_SHAPE when shapes do not broadcast (or not to dst's shape);
  * CN_ERR_DEVICE when operands live on different devices; CN_ERR_MEMORY.
  * Inputs are never modified (except dst) and nothing is written on failure.
@@ -36,7 +45,8 @@ extern "C" {
 /* ---- generated from core/ops.def ----------------------------------- */
 /* x1 + x2 (logical or for bool). Loops: bool, integers, floats, complex. */
 CN_API cn_status cn_add(cn_array *out, cn_array x1, cn_array x2, cn_array dst);
-/* x1 - x2. Loops: integers, floats, complex. */
+/* x1 - x2; two bools are CN_ERR_TYPE, as NumPy. Loops: integers, floats,
+ * complex. */
 CN_API cn_status cn_subtract(cn_array *out, cn_array x1, cn_array x2,
                              cn_array dst);
 /* x1 * x2 (logical and for bool). Loops: bool, integers, floats, complex. */
@@ -53,8 +63,8 @@ CN_API cn_status cn_floor_divide(cn_array *out, cn_array x1, cn_array x2,
  * integers, floats. */
 CN_API cn_status cn_remainder(cn_array *out, cn_array x1, cn_array x2,
                               cn_array dst);
-/* x1 ** x2; integer negative powers give 0 (or +-1 for a base of +-1).
- * Loops: integers, floats, complex. */
+/* x1 ** x2; an integer base with a negative integer exponent is
+ * CN_ERR_VALUE, as NumPy. Loops: integers, floats, complex. */
 CN_API cn_status cn_power(cn_array *out, cn_array x1, cn_array x2,
                           cn_array dst);
 /* Elementwise maximum; NaN propagates. Loops: bool, integers, floats,
@@ -81,18 +91,20 @@ CN_API cn_status cn_hypot(cn_array *out, cn_array x1, cn_array x2,
 /* Magnitude of x1 with the sign of x2. Loops: floats. */
 CN_API cn_status cn_copysign(cn_array *out, cn_array x1, cn_array x2,
                              cn_array dst);
-/* min(max(x, lo), hi); NaN propagates. Loops: bool, integers, floats. */
+/* min(max(x, lo), hi); NaN propagates, complex orders lexicographically.
+ * Loops: bool, integers, floats, complex. */
 CN_API cn_status cn_clip(cn_array *out, cn_array x, cn_array lo, cn_array hi,
                          cn_array dst);
 /* Absolute value (magnitude for complex). Loops: bool, integers, floats,
  * complex. Result: real dtype of the same precision. */
 CN_API cn_status cn_abs(cn_array *out, cn_array x, cn_array dst);
-/* -x (wraps for unsigned). Loops: integers, floats, complex. */
+/* -x (wraps for unsigned); bool is CN_ERR_TYPE, as NumPy. Loops: integers,
+ * floats, complex. */
 CN_API cn_status cn_negative(cn_array *out, cn_array x, cn_array dst);
-/* +x. Loops: integers, floats, complex. */
+/* +x; bool is CN_ERR_TYPE, as NumPy. Loops: integers, floats, complex. */
 CN_API cn_status cn_positive(cn_array *out, cn_array x, cn_array dst);
-/* Sign: -1, 0, 1 (NaN for NaN; x/|x| for complex). Loops: integers, floats,
- * complex. */
+/* Sign: -1, 0, 1 (NaN for NaN; x/|x| for complex); bool is CN_ERR_TYPE.
+ * Loops: integers, floats, complex. */
 CN_API cn_status cn_sign(cn_array *out, cn_array x, cn_array dst);
 /* x * x. Loops: integers, floats, complex. */
 CN_API cn_status cn_square(cn_array *out, cn_array x, cn_array dst);
@@ -141,11 +153,14 @@ CN_API cn_status cn_arcsinh(cn_array *out, cn_array x, cn_array dst);
 CN_API cn_status cn_arccosh(cn_array *out, cn_array x, cn_array dst);
 /* Inverse hyperbolic tangent. Loops: floats, complex. */
 CN_API cn_status cn_arctanh(cn_array *out, cn_array x, cn_array dst);
-/* Largest integer <= x. Loops: floats. */
+/* Largest integer <= x (bool and integers keep their dtype and value).
+ * Loops: bool, integers, floats. */
 CN_API cn_status cn_floor(cn_array *out, cn_array x, cn_array dst);
-/* Smallest integer >= x. Loops: floats. */
+/* Smallest integer >= x (bool and integers keep their dtype and value).
+ * Loops: bool, integers, floats. */
 CN_API cn_status cn_ceil(cn_array *out, cn_array x, cn_array dst);
-/* Integer part of x. Loops: floats. */
+/* Integer part of x (bool and integers keep their dtype and value). Loops:
+ * bool, integers, floats. */
 CN_API cn_status cn_trunc(cn_array *out, cn_array x, cn_array dst);
 /* Round to nearest, ties to even. Loops: floats, complex. */
 CN_API cn_status cn_rint(cn_array *out, cn_array x, cn_array dst);
@@ -216,8 +231,8 @@ CN_API cn_status cn_real(cn_array *out, cn_array x, cn_array dst);
 /* Imaginary part (0 for real input). Loops: bool, integers, floats,
  * complex. Result: real dtype of the same precision. */
 CN_API cn_status cn_imag(cn_array *out, cn_array x, cn_array dst);
-/* Complex conjugate (x itself for real input). Loops: bool, integers,
- * floats, complex. */
+/* Complex conjugate (x itself for real input; bool gives int8, as NumPy).
+ * Loops: integers, floats, complex. */
 CN_API cn_status cn_conj(cn_array *out, cn_array x, cn_array dst);
 /* Argument of x in radians. Loops: floats, complex. Result: real dtype of
  * the same precision. */

@@ -456,6 +456,15 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kw):
     hi = a_max if a_max is not None else max
     if lo is None and hi is None:
         return asarray(a) if out is None else _assign_out(out, a)
+    bound = hi if lo is None else lo
+    if (lo is None or hi is None) and type(bound) is int:
+        x = asarray(a)
+        if x.dtype.kind in "iu":
+            # The open side as a Python int beyond every integer dtype on
+            # that side: the engine's clip then ignores a given bound that
+            # is out of range on its own side too, as numpy.clip does.
+            return _lib.cn_clip(x, -2**63 if lo is None else lo,
+                                2**64 - 1 if hi is None else hi, out)
     if lo is None:
         return _lib.cn_minimum(a, hi, out)
     if hi is None:
