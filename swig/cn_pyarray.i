@@ -27,11 +27,17 @@ static PyObject *cnpy_dtype_cache = NULL;
 /* (array, key) and (array, key, value) for advanced indexing. */
 static PyObject *cnpy_getitem_hook = NULL;
 static PyObject *cnpy_setitem_hook = NULL;
+/* NumPy dtype objects of the engine's dtypes (set by the package), so
+ * a.dtype is a table read. */
+static PyObject *cnpy_dtype_objs[CN_NUM_DTYPES];
+static cn_dtype cnpy_dtype_codes[CN_NUM_DTYPES];
 static PyObject *cnpy_exc_device = NULL;
 static PyObject *cnpy_exc_backend = NULL;
 static PyObject *cnpy_exc_internal = NULL;
 
 #define CNPY_CHECK(o) PyObject_TypeCheck((o), &cnpy_array_type)
+
+static int cnpy_order_arg(PyObject *o, cn_order *out);
 #define CNPY_H(o) (((cnpy_array *)(o))->h)
 
 /* ---- errors ------------------------------------------------------------ */
@@ -584,6 +590,24 @@ static int cnpy_basic_view(cn_array a, PyObject *key, cn_array *res) {
 
 static PyObject *cnpy_subscript(PyObject *self, PyObject *key) {
   cn_array res = NULL;
+  if (PyLong_CheckExact(key)) {
+    /* a[i]: the commonest key, straight to cn_index_axis. */
+    int ovf = 0;
+    long long i = PyLong_AsLongLongAndOverflow(key, &ovf);
+    int32_t nd = 0;
+    int64_t n = 0;
+    if (!ovf && !(i == -1 && PyErr_Occurred()) &&
+        cn_array_ndim(&nd, CNPY_H(self)) == CN_OK && nd > 0 &&
+        cn_array_dim(&n, CNPY_H(self), 0) == CN_OK && i >= -n && i < n) {
+      cn_status st = cn_index_axis(&res, CNPY_H(self), 0, i < 0 ? i + n : i);
+      if (st != CN_OK) {
+        cnpy_raise(st);
+        return NULL;
+      }
+      return cnpy_wrap(res);
+    }
+    PyErr_Clear(); /* the general path below reports the error */
+  }
   int r = cnpy_basic_view(CNPY_H(self), key, &res);
   if (r < 0)
     return NULL;
@@ -881,11 +905,77 @@ static PyObject *cnpy_get_device(PyObject *self, void *c) {
   return Py_BuildValue("(ii)", (int)t, (int)id);
 }
 
+static PyObject *cnpy_get_dtype(PyObject *self, void *c) {
+  (void)c;
+  cn_dtype dt = CN_DTYPE_DEFAULT;
+  cn_status st = cn_array_dtype(&dt, CNPY_H(self));
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  for (int i = 0; i < CN_NUM_DTYPES; i++)
+    if (cnpy_dtype_objs[i] && cnpy_dtype_codes[i] == dt)
+      return Py_NewRef(cnpy_dtype_objs[i]);
+  PyErr_Format(PyExc_RuntimeError, "no dtype object for cn_dtype 0x%x "
+               "(the package did not call _set_fast)", (unsigned)dt);
+  return NULL;
+}
+
+/* a.T: the axes reversed (a view). */
+static PyObject *cnpy_get_T(PyObject *self, void *c) {
+  (void)c;
+  cn_array res = NULL;
+  cn_status st = cn_transpose(&res, CNPY_H(self));
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  return cnpy_wrap(res);
+}
+
+/* a.copy(order='C'). */
+static PyObject *cnpy_method_copy(PyObject *self, PyObject *const *args,
+                                  Py_ssize_t nargs, PyObject *kwnames) {
+  PyObject *order = NULL;
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (nargs > 1 || nargs + nkw > 1 ||
+      (nkw == 1 && !PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0))) ||
+      (nkw == 1 &&
+       PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0),
+                                        "order") != 0)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "copy() takes at most one argument, order ('C', 'F', "
+                    "'A' or 'K')");
+    return NULL;
+  }
+  if (nargs + nkw == 1)
+    order = args[0];
+  cn_order ord = CN_ORDER_C;
+  if (order && cnpy_order_arg(order, &ord) < 0)
+    return NULL;
+  cn_array res = NULL;
+  cn_status st = cn_copy(&res, CNPY_H(self), ord);
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  return cnpy_wrap(res);
+}
+
+static PyMethodDef cnpy_array_methods[] = {
+    {"copy", (PyCFunction)(void (*)(void))cnpy_method_copy,
+     METH_FASTCALL | METH_KEYWORDS,
+     "copy($self, /, order='C')\n--\n\nA copy of the array in the given "
+     "memory order."},
+    {NULL, NULL, 0, NULL}};
+
 #define CNPY_INT_ATTR(name, which, doc)                                        \
   {name, cnpy_get_int, NULL, doc, (void *)(intptr_t)(which)}
 static PyGetSetDef cnpy_getset[] = {
     {"shape", cnpy_get_shape, NULL, "Extents, a tuple of ints.", NULL},
     {"strides", cnpy_get_strides, NULL, "Strides in bytes (NumPy's).", NULL},
+    {"dtype", cnpy_get_dtype, NULL, "Element type (a numpy.dtype).", NULL},
+    {"T", cnpy_get_T, NULL, "View with the axes reversed.", NULL},
     CNPY_INT_ATTR("ndim", CNPY_NDIM, "Number of dimensions."),
     CNPY_INT_ATTR("size", CNPY_SIZE, "Number of elements."),
     CNPY_INT_ATTR("itemsize", CNPY_ITEMSIZE, "Bytes per element."),
@@ -909,32 +999,81 @@ static PyTypeObject cnpy_array_type = {
     .tp_doc = "Owner of one cn_array reference (base of cunumpy.ndarray).",
     .tp_richcompare = cnpy_richcompare,
     .tp_getset = cnpy_getset,
+    .tp_methods = cnpy_array_methods,
 };
 
 /* ---- ufunc objects ------------------------------------------------------ */
 
+/* The C function of every op of core/ops.def: cn_<name>(out, x1[, x2[, x3]],
+ * dst). */
+typedef void (*cnpy_any_fn)(void);
+typedef cn_status (*cnpy_op1_fn)(cn_array *, cn_array, cn_array);
+typedef cn_status (*cnpy_op3_fn)(cn_array *, cn_array, cn_array, cn_array,
+                                 cn_array);
+static const struct {
+  const char *name;
+  int nin;
+  cnpy_any_fn fn;
+} cnpy_op_fns[] = {
+#define CN_OP(name, nin, loops, out, expr, doc) \
+  {#name, nin, (cnpy_any_fn)cn_##name},
+#include "ops.def"
+#undef CN_OP
+};
+
 /* Base of cunumpy.ufunc: calling it with exactly nin positional arguments
- * and no keywords goes straight to the op's C wrapper (with dst None);
- * anything else goes to the Python subclass's _call method. */
+ * and no keywords calls the op's C function directly (operands converted as
+ * the operators convert theirs); anything else goes to the Python
+ * subclass's _call method. */
 typedef struct {
   PyObject_HEAD PyObject *fn;
   Py_ssize_t nin;
+  cnpy_any_fn cfn;
 } cnpy_ufunc;
+
+static PyObject *cnpy_ufunc_direct(cnpy_ufunc *u, PyObject *args) {
+  cnpy_tmp t[3] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+  cn_array h[3] = {NULL, NULL, NULL}, res = NULL;
+  PyObject *ret = NULL;
+  Py_ssize_t n = u->nin;
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (cnpy_operand_(PyTuple_GET_ITEM(args, i), &h[i], &t[i], 0, 1) < 0)
+      goto done;
+  cn_status st;
+  if (n == 1)
+    st = ((cnpy_op1_fn)u->cfn)(&res, h[0], NULL);
+  else if (n == 2)
+    st = ((cnpy_binary_fn)u->cfn)(&res, h[0], h[1], NULL);
+  else
+    st = ((cnpy_op3_fn)u->cfn)(&res, h[0], h[1], h[2], NULL);
+  if (st != CN_OK)
+    cnpy_raise(st);
+  else
+    ret = cnpy_wrap(res);
+done:
+  for (int i = 0; i < 3; i++)
+    cnpy_tmp_free(&t[i]);
+  return ret;
+}
 
 static PyObject *cnpy_ufunc_call(PyObject *self, PyObject *args,
                                  PyObject *kw) {
   cnpy_ufunc *u = (cnpy_ufunc *)self;
   Py_ssize_t n = PyTuple_GET_SIZE(args);
-  if (u->fn && (!kw || PyDict_GET_SIZE(kw) == 0) && n == u->nin) {
-    PyObject *full = PyTuple_New(n + 1);
-    if (!full)
-      return NULL;
-    for (Py_ssize_t i = 0; i < n; i++)
-      PyTuple_SET_ITEM(full, i, Py_NewRef(PyTuple_GET_ITEM(args, i)));
-    PyTuple_SET_ITEM(full, n, Py_NewRef(Py_None));
-    PyObject *r = PyObject_Call(u->fn, full, NULL);
-    Py_DECREF(full);
-    return r;
+  if ((!kw || PyDict_GET_SIZE(kw) == 0) && n == u->nin) {
+    if (u->cfn)
+      return cnpy_ufunc_direct(u, args);
+    if (u->fn) {
+      PyObject *full = PyTuple_New(n + 1);
+      if (!full)
+        return NULL;
+      for (Py_ssize_t i = 0; i < n; i++)
+        PyTuple_SET_ITEM(full, i, Py_NewRef(PyTuple_GET_ITEM(args, i)));
+      PyTuple_SET_ITEM(full, n, Py_NewRef(Py_None));
+      PyObject *r = PyObject_Call(u->fn, full, NULL);
+      Py_DECREF(full);
+      return r;
+    }
   }
   PyObject *slow = PyObject_GetAttrString(self, "_call");
   if (!slow)
@@ -944,10 +1083,13 @@ static PyObject *cnpy_ufunc_call(PyObject *self, PyObject *args,
   return r;
 }
 
+/* _bind(fn, nin[, name]): fn is the op's wrapper; name, when it is an op of
+ * the table with nin inputs, selects the direct C call. */
 static PyObject *cnpy_ufunc_bind(PyObject *self, PyObject *args) {
   PyObject *fn = NULL;
   Py_ssize_t nin = 0;
-  if (!PyArg_ParseTuple(args, "On", &fn, &nin))
+  const char *name = NULL;
+  if (!PyArg_ParseTuple(args, "On|s", &fn, &nin, &name))
     return NULL;
   if (!PyCallable_Check(fn) || nin < 1) {
     PyErr_SetString(PyExc_TypeError, "_bind(fn, nin): fn must be callable "
@@ -957,6 +1099,12 @@ static PyObject *cnpy_ufunc_bind(PyObject *self, PyObject *args) {
   cnpy_ufunc *u = (cnpy_ufunc *)self;
   Py_XSETREF(u->fn, Py_NewRef(fn));
   u->nin = nin;
+  u->cfn = NULL;
+  for (size_t i = 0; name && i < sizeof cnpy_op_fns / sizeof cnpy_op_fns[0];
+       i++)
+    if (strcmp(cnpy_op_fns[i].name, name) == 0 && cnpy_op_fns[i].nin == nin &&
+        nin <= 3)
+      u->cfn = cnpy_op_fns[i].fn;
   Py_RETURN_NONE;
 }
 

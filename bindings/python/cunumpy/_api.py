@@ -22,6 +22,11 @@ _SCALAR_CODE = {bool: _lib.CN_BOOL, int: _lib.CN_INT64,
                 float: _lib.CN_FLOAT64, complex: _lib.CN_COMPLEX128}
 _INT64_MAX = 2**63 - 1
 
+# empty, zeros, ones and asarray are C entry points that take their common
+# arguments themselves and hand every other call to the _*_py functions
+# (registered at the end of this file with _set_fast).
+empty, zeros, ones, asarray = _lib.empty, _lib.zeros, _lib.ones, _lib.asarray
+
 
 def _has(name):
     return hasattr(_lib, name)
@@ -122,12 +127,9 @@ def _from_host_object(obj, code, copy):
     return res
 
 
-def asarray(obj, dtype=None, order=None, *, device=None, copy=None,
-            like=None):
-    """Array from an array, a NumPy array (zero-copy when possible), a
-    buffer-protocol or DLPack object, a nested sequence or a scalar.
-    copy=None copies only when needed, True always, False never (ValueError
-    when a copy would be needed)."""
+def _asarray_py(obj, dtype=None, order=None, *, device=None, copy=None,
+                like=None):
+    """asarray for the calls its C entry point (_cnlib.asarray) hands on."""
     code = None if dtype is None else _dtypes.to_code(dtype)
     if device is not None:
         with _device_scope(device):
@@ -158,6 +160,10 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None,
         if code is not None and code != res._dtype_code:
             return _lib.cn_astype(res, code, 1)
         return res
+    if code is None and copy is not False and type(obj) in (list, tuple):
+        res = _lib._from_sequence(obj)
+        if res is not None:
+            return res
     if isinstance(obj, (list, tuple)) and obj and _builtins.any(
             isinstance(e, ndarray) for e in obj):
         if _builtins.all(isinstance(e, ndarray) for e in obj):
@@ -231,24 +237,25 @@ def to_dlpack(a, stream, max_version, dl_device, copy):
 # ---- creation -----------------------------------------------------------------
 
 
-def empty(shape, dtype=None, order="C", *, device=None, like=None):
+
+def _empty_py(shape, dtype=None, order="C", *, device=None, like=None):
     if device is not None:
         with _device_scope(device):
-            return empty(shape, dtype, order)
+            return _lib.empty(shape, dtype, order)
     return _lib.cn_empty(shape, _F64 if dtype is None else dtype, order)
 
 
-def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+def _zeros_py(shape, dtype=None, order="C", *, device=None, like=None):
     if device is not None:
         with _device_scope(device):
-            return zeros(shape, dtype, order)
+            return _lib.zeros(shape, dtype, order)
     return _lib.cn_zeros(shape, _F64 if dtype is None else dtype, order)
 
 
-def ones(shape, dtype=None, order="C", *, device=None, like=None):
+def _ones_py(shape, dtype=None, order="C", *, device=None, like=None):
     if device is not None:
         with _device_scope(device):
-            return ones(shape, dtype, order)
+            return _lib.ones(shape, dtype, order)
     return _lib.cn_ones(shape, _F64 if dtype is None else dtype, order)
 
 
@@ -369,7 +376,7 @@ class ufunc(_lib.UfuncBase):
     keywords (out=, dtype=, where=) take the Python path (_call)."""
 
     def __init__(self, name, nin, fn, doc):
-        self._bind(fn, nin)
+        self._bind(fn, nin, name)
         self.__name__ = name
         self.nin = nin
         self.nout = 1
@@ -1433,3 +1440,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     return _lib.cn_trapezoid((y, x), float(dx), axis)
+
+
+_lib._set_fast(_dtypes.DTYPE_OF, {"empty": _empty_py, "zeros": _zeros_py,
+                                  "ones": _ones_py, "asarray": _asarray_py})

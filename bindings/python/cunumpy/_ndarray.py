@@ -113,9 +113,8 @@ class ndarray(_lib.Handle):
         return F.empty(shape, dtype=dtype, order=order)
 
     # ---- attributes ----------------------------------------------------
-    @property
-    def dtype(self):
-        return _DTYPE_OF[self._dtype_code]
+    # dtype, T, shape, strides, ndim, size, itemsize, nbytes and copy() are
+    # C slots of Handle.
 
     @property
     def device(self):
@@ -124,10 +123,6 @@ class ndarray(_lib.Handle):
     @property
     def flags(self):
         return Flags(self._flags)
-
-    @property
-    def T(self):
-        return _lib.cn_transpose(self)
 
     @property
     def mT(self):
@@ -306,9 +301,6 @@ class ndarray(_lib.Handle):
                copy=True, device=None):
         return F.astype(self, dtype, copy=copy, casting=casting, order=order,
                         device=device)
-
-    def copy(self, order="C"):
-        return _lib.cn_copy(self, order)
 
     def view(self, dtype=None, type=None):
         if dtype is None or _dtypes.to_code(dtype) == self._dtype_code:
