@@ -92,6 +92,19 @@ static PyObject *cnpy_wrap(cn_array h) {
   return (PyObject *)o;
 }
 
+/* result (a new reference, or NULL) when it wraps the handle dst, replaced
+ * by the object dst came from: NumPy returns out itself. Not inlined: the
+ * wrappers' result may be None, which GCC then analyses as an array. */
+static __attribute__((noinline)) PyObject *
+cnpy_result_as_dst(PyObject *result, cn_array dst, PyObject *dst_obj) {
+  if (dst && result && result != dst_obj && CNPY_CHECK(result) &&
+      CNPY_H(result) == dst) {
+    Py_DECREF(result);
+    return Py_NewRef(dst_obj);
+  }
+  return result;
+}
+
 static void cnpy_array_dealloc(PyObject *self) {
   cn_array h = CNPY_H(self);
   CNPY_H(self) = NULL;
