@@ -117,4 +117,4 @@ def test_reduction_errors():
     with pytest.raises(ValueError):  # no identity: where= needs initial=
         xp.max(xp.zeros(3), where=[True, False, True])
     with pytest.raises(OverflowError):
-        xp.sum(xp.zeros(3, xp.int8), initial=1000)
+        xp.max(xp.zeros(3, xp.int8), initial=1000)

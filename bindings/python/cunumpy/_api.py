@@ -360,8 +360,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
 def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis):
     """linspace for array (or complex, or NumPy scalar) bounds: NumPy's
     algorithm, samples along a new axis `axis`."""
+    # Python scalars stay weak in the promotion (NEP 50), as in NumPy.
+    dt = result_type(*(v if type(v) in _WEAK else asarray(v)
+                       for v in (start, stop)), float(num))
     start, stop = asarray(start), asarray(stop)
-    dt = result_type(start, stop, float(num))
     if _dtypes.kind(_dtypes.to_code(dt)) not in (_lib.CN_KIND_FLOAT,
                                                  _lib.CN_KIND_COMPLEX):
         dt = _np.dtype(_np.float64)
@@ -489,7 +491,7 @@ class ufunc(_lib.UfuncBase):
             out, = out
         array = asarray(array)
         if array.ndim == 0:
-            raise ValueError("accumulate: cannot accumulate on a scalar")
+            raise TypeError("cannot accumulate on a scalar")
         return fn(array, axis=axis, dtype=dtype, out=out)
 
     def outer(self, A, B, **kwargs):
@@ -1105,13 +1107,14 @@ def _pad_stat(x, axis, before, after, length, stat):
         if ln < 0:
             raise ValueError(f"index can't contain negative values (got "
                              f"stat_length {ln})")
-        if ln == 0 and width:
-            raise ValueError("stat_length of 0 yields no value for padding")
+        if not width:
+            blocks.append(_axis_block(x, axis, 0, 0))
+            continue
         chunk = _axis_block(x, axis, 0, ln) if left else \
             _axis_block(x, axis, n - ln, n)
-        val = stat(chunk, axis=axis, keepdims=True) if width else chunk
-        if width and _dtypes.kind(x._dtype_code) in (_lib.CN_KIND_INT,
-                                                     _lib.CN_KIND_UINT):
+        val = stat(chunk, axis=axis, keepdims=True)
+        if _dtypes.kind(x._dtype_code) in (_lib.CN_KIND_INT,
+                                           _lib.CN_KIND_UINT):
             val = round(val)  # NumPy's _round_if_needed
         shape = list(x.shape)
         shape[axis] = width
@@ -1170,7 +1173,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
             if a.shape[axis] == 0 and _builtins.any(pair):
                 raise ValueError(f"can't extend empty axis {axis} using "
                                  f"modes other than 'constant' or 'empty'")
-        return a.copy()
+        return zeros(tuple(n + b + e for n, (b, e) in zip(a.shape, widths)),
+                     a.dtype)
     if mode == "constant":
         args = _as_pairs(value, a.ndim, "constant_values")
     elif mode == "linear_ramp":
