@@ -270,7 +270,8 @@ static PyObject *cnpy_from_sequence_py(PyObject *m, PyObject *obj) {
 
 /* _set_fast(dtypes, fallbacks): dtypes maps cn_dtype codes to NumPy dtype
  * objects (for a.dtype); fallbacks maps "empty", "zeros", "ones",
- * "asarray" to the Python functions the fast entry points defer to. */
+ * "asarray" to the Python functions the fast entry points defer to, and
+ * "reshape" to reshape(a, shape, order, copy) for a.reshape(copy=...). */
 static PyObject *cnpy_set_fast(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *dtypes = NULL, *fallbacks = NULL;
@@ -302,6 +303,9 @@ static PyObject *cnpy_set_fast(PyObject *m, PyObject *args) {
     if (fn)
       Py_XSETREF(cnpy_fallbacks[i], Py_NewRef(fn));
   }
+  PyObject *fn = PyDict_GetItemString(fallbacks, "reshape");
+  if (fn)
+    Py_XSETREF(cnpy_reshape_fallback, Py_NewRef(fn));
   Py_RETURN_NONE;
 }
 

@@ -38,6 +38,7 @@ static PyObject *cnpy_exc_internal = NULL;
 #define CNPY_CHECK(o) PyObject_TypeCheck((o), &cnpy_array_type)
 
 static int cnpy_order_arg(PyObject *o, cn_order *out);
+static int cnpy_shape_arg(PyObject *o, int32_t *ndim, int64_t *shape);
 #define CNPY_H(o) (((cnpy_array *)(o))->h)
 
 /* ---- errors ------------------------------------------------------------ */
@@ -393,7 +394,91 @@ static PyObject *cnpy_richcompare(PyObject *a, PyObject *b, int op) {
   return cnpy_binary(fns[op], a, b, 0);
 }
 
+/* ---- conversions of one-element arrays ------------------------------------ */
+
+/* The element of a one-element array as a Python scalar; what names the
+ * conversion in the error of other sizes (TypeError, as NumPy's). */
+static PyObject *cnpy_single_item(PyObject *self, const char *what) {
+  int64_t n = 0;
+  cn_scalar s;
+  cn_status st = cn_array_size(&n, CNPY_H(self));
+  if (st == CN_OK && n != 1) {
+    PyErr_Format(PyExc_TypeError,
+                 "only length-1 arrays can be converted to Python scalars "
+                 "(%s)",
+                 what);
+    return NULL;
+  }
+  if (st == CN_OK)
+    st = cn_item(&s, CNPY_H(self));
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  return cnpy_scalar_to_py(s);
+}
+
+static PyObject *cnpy_nb_float(PyObject *self) {
+  PyObject *v = cnpy_single_item(self, "float");
+  if (!v)
+    return NULL;
+  PyObject *r = PyNumber_Float(v);
+  Py_DECREF(v);
+  return r;
+}
+
+static PyObject *cnpy_nb_int(PyObject *self) {
+  PyObject *v = cnpy_single_item(self, "int");
+  if (!v)
+    return NULL;
+  PyObject *r = PyNumber_Long(v);
+  Py_DECREF(v);
+  return r;
+}
+
+/* operator.index(a): 0-d integer arrays only. */
+static PyObject *cnpy_nb_index(PyObject *self) {
+  int32_t nd = -1;
+  cn_dtype dt = CN_DTYPE_DEFAULT;
+  cn_dtype_kind k = CN_KIND_FLOAT;
+  if (cn_array_ndim(&nd, CNPY_H(self)) != CN_OK ||
+      cn_array_dtype(&dt, CNPY_H(self)) != CN_OK ||
+      cn_dtype_get_kind(&k, dt) != CN_OK || nd != 0 ||
+      (k != CN_KIND_INT && k != CN_KIND_UINT)) {
+    PyErr_SetString(PyExc_TypeError, "only integer scalar arrays can be "
+                                     "converted to a scalar index");
+    return NULL;
+  }
+  return cnpy_single_item(self, "index");
+}
+
+static int cnpy_nb_bool(PyObject *self) {
+  int64_t n = 0;
+  cn_status st = cn_array_size(&n, CNPY_H(self));
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return -1;
+  }
+  if (n != 1) {
+    PyErr_SetString(PyExc_ValueError,
+                    n ? "The truth value of an array with more than one "
+                        "element is ambiguous. Use a.any() or a.all()"
+                      : "The truth value of an empty array is ambiguous.");
+    return -1;
+  }
+  PyObject *v = cnpy_single_item(self, "bool");
+  if (!v)
+    return -1;
+  int r = PyObject_IsTrue(v);
+  Py_DECREF(v);
+  return r;
+}
+
 static PyNumberMethods cnpy_as_number = {
+    .nb_bool = cnpy_nb_bool,
+    .nb_int = cnpy_nb_int,
+    .nb_float = cnpy_nb_float,
+    .nb_index = cnpy_nb_index,
     .nb_add = cnpy_nb_add,
     .nb_subtract = cnpy_nb_subtract,
     .nb_multiply = cnpy_nb_multiply,
@@ -975,7 +1060,202 @@ static PyObject *cnpy_method_copy(PyObject *self, PyObject *const *args,
   return cnpy_wrap(res);
 }
 
+/* a.ravel(order='C'). */
+static PyObject *cnpy_method_ravel(PyObject *self, PyObject *const *args,
+                                   Py_ssize_t nargs, PyObject *kwnames) {
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (nargs + nkw > 1 ||
+      (nkw == 1 && PyUnicode_CompareWithASCIIString(
+                       PyTuple_GET_ITEM(kwnames, 0), "order") != 0)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "ravel() takes at most one argument, order");
+    return NULL;
+  }
+  cn_order ord = CN_ORDER_C;
+  if (nargs + nkw == 1 && cnpy_order_arg(args[0], &ord) < 0)
+    return NULL;
+  cn_array res = NULL;
+  cn_status st = cn_ravel(&res, CNPY_H(self), ord);
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  return cnpy_wrap(res);
+}
+
+/* The package's reshape(a, shape, order, copy), for a.reshape(...,
+ * copy=...) (set by _set_fast). */
+static PyObject *cnpy_reshape_fallback = NULL;
+
+/* a.reshape(*shape, order='C', copy=None): a shape tuple/list/int or the
+ * extents as separate arguments. */
+static PyObject *cnpy_method_reshape(PyObject *self, PyObject *const *args,
+                                     Py_ssize_t nargs, PyObject *kwnames) {
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  PyObject *order = NULL, *copy = Py_None;
+  for (Py_ssize_t i = 0; i < nkw; i++) {
+    PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+    if (PyUnicode_CompareWithASCIIString(k, "order") == 0)
+      order = args[nargs + i];
+    else if (PyUnicode_CompareWithASCIIString(k, "copy") == 0)
+      copy = args[nargs + i];
+    else {
+      PyErr_Format(PyExc_TypeError,
+                   "reshape() got an unexpected keyword argument '%U'", k);
+      return NULL;
+    }
+  }
+  if (nargs == 0) {
+    PyErr_SetString(PyExc_TypeError,
+                    "reshape() missing required argument 'shape'");
+    return NULL;
+  }
+  int32_t nd = 0;
+  int64_t shape[CN_MAX_DIMS];
+  PyObject *shape_obj = NULL;
+  if (nargs == 1) {
+    shape_obj = Py_NewRef(args[0]);
+  } else {
+    shape_obj = PyTuple_New(nargs);
+    for (Py_ssize_t i = 0; shape_obj && i < nargs; i++)
+      PyTuple_SET_ITEM(shape_obj, i, Py_NewRef(args[i]));
+  }
+  if (!shape_obj)
+    return NULL;
+  if (copy != Py_None) {
+    PyObject *r = NULL;
+    if (!cnpy_reshape_fallback)
+      PyErr_SetString(PyExc_RuntimeError, "cunumpy: reshape fallback unset");
+    else
+      r = PyObject_CallFunctionObjArgs(cnpy_reshape_fallback, self,
+                                       shape_obj, order ? order : Py_None,
+                                       copy, NULL);
+    Py_DECREF(shape_obj);
+    return r;
+  }
+  cn_order ord = CN_ORDER_C;
+  int bad = cnpy_shape_arg(shape_obj, &nd, shape) < 0 ||
+            (order && cnpy_order_arg(order, &ord) < 0);
+  Py_DECREF(shape_obj);
+  if (bad)
+    return NULL;
+  cn_array res = NULL;
+  cn_status st = cn_reshape(&res, CNPY_H(self), nd, shape, ord);
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  return cnpy_wrap(res);
+}
+
+/* One element of dtype dt at p as a Python scalar. */
+static PyObject *cnpy_element_to_py(const char *p, cn_dtype dt) {
+  switch (dt) {
+#define CNPY_ELEM(code, ctype, make)                                           \
+  case code: {                                                                 \
+    ctype v;                                                                   \
+    memcpy(&v, p, sizeof v);                                                   \
+    return make;                                                               \
+  }
+    CNPY_ELEM(CN_BOOL, unsigned char, PyBool_FromLong(v != 0))
+    CNPY_ELEM(CN_INT8, int8_t, PyLong_FromLong(v))
+    CNPY_ELEM(CN_INT16, int16_t, PyLong_FromLong(v))
+    CNPY_ELEM(CN_INT32, int32_t, PyLong_FromLong(v))
+    CNPY_ELEM(CN_INT64, int64_t, PyLong_FromLongLong(v))
+    CNPY_ELEM(CN_UINT8, uint8_t, PyLong_FromLong(v))
+    CNPY_ELEM(CN_UINT16, uint16_t, PyLong_FromLong(v))
+    CNPY_ELEM(CN_UINT32, uint32_t, PyLong_FromUnsignedLong(v))
+    CNPY_ELEM(CN_UINT64, uint64_t, PyLong_FromUnsignedLongLong(v))
+    CNPY_ELEM(CN_FLOAT32, float, PyFloat_FromDouble(v))
+    CNPY_ELEM(CN_FLOAT64, double, PyFloat_FromDouble(v))
+  case CN_COMPLEX64: {
+    float v[2];
+    memcpy(v, p, sizeof v);
+    return PyComplex_FromDoubles(v[0], v[1]);
+  }
+  case CN_COMPLEX128: {
+    double v[2];
+    memcpy(v, p, sizeof v);
+    return PyComplex_FromDoubles(v[0], v[1]);
+  }
+#undef CNPY_ELEM
+  default:
+    PyErr_Format(PyExc_TypeError, "tolist: unknown dtype 0x%x", (unsigned)dt);
+    return NULL;
+  }
+}
+
+/* Nested lists of the C-ordered elements at *p (advanced past them). */
+static PyObject *cnpy_tolist_rec(const char **p, int32_t d, int32_t nd,
+                                 const int64_t *shape, cn_dtype dt,
+                                 int64_t itemsize) {
+  if (d == nd) {
+    PyObject *v = cnpy_element_to_py(*p, dt);
+    *p += itemsize;
+    return v;
+  }
+  PyObject *list = PyList_New((Py_ssize_t)shape[d]);
+  for (int64_t i = 0; list && i < shape[d]; i++) {
+    PyObject *x = cnpy_tolist_rec(p, d + 1, nd, shape, dt, itemsize);
+    if (!x)
+      Py_CLEAR(list);
+    else
+      PyList_SET_ITEM(list, (Py_ssize_t)i, x);
+  }
+  return list;
+}
+
+/* a.tolist(): nested Python lists of Python scalars (a scalar for 0-d). */
+static PyObject *cnpy_method_tolist(PyObject *self, PyObject *unused) {
+  (void)unused;
+  cn_array h = CNPY_H(self);
+  int32_t nd = 0;
+  int64_t size = 0, shape[CN_MAX_DIMS];
+  cn_dtype dt = CN_DTYPE_DEFAULT;
+  cn_status st = cn_array_ndim(&nd, h);
+  if (st == CN_OK)
+    st = cn_array_shape(shape, CN_MAX_DIMS, h);
+  if (st == CN_OK)
+    st = cn_array_size(&size, h);
+  if (st == CN_OK)
+    st = cn_array_dtype(&dt, h);
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  int64_t itemsize = cn_dtype_itemsize(dt);
+  char local[256];
+  int64_t nbytes = size * itemsize;
+  char *buf = nbytes <= (int64_t)sizeof local ? local
+                                               : PyMem_Malloc((size_t)nbytes);
+  if (!buf)
+    return PyErr_NoMemory();
+  st = cn_copy_to_buffer(buf, nbytes, h, CN_ORDER_C);
+  PyObject *r = NULL;
+  if (st != CN_OK) {
+    cnpy_raise(st);
+  } else {
+    const char *p = buf;
+    r = cnpy_tolist_rec(&p, 0, nd, shape, dt, itemsize);
+  }
+  if (buf != local)
+    PyMem_Free(buf);
+  return r;
+}
+
 static PyMethodDef cnpy_array_methods[] = {
+    {"tolist", cnpy_method_tolist, METH_NOARGS,
+     "tolist($self, /)\n--\n\nThe elements as nested lists of Python "
+     "scalars (a scalar for a 0-d array)."},
+    {"ravel", (PyCFunction)(void (*)(void))cnpy_method_ravel,
+     METH_FASTCALL | METH_KEYWORDS,
+     "ravel($self, /, order='C')\n--\n\nThe elements as a 1-d array (a "
+     "view when possible)."},
+    {"reshape", (PyCFunction)(void (*)(void))cnpy_method_reshape,
+     METH_FASTCALL | METH_KEYWORDS,
+     "reshape($self, /, *shape, order='C', copy=None)\n--\n\nThe array "
+     "with a new shape (a view when possible; copy=True always copies, "
+     "copy=False never)."},
     {"copy", (PyCFunction)(void (*)(void))cnpy_method_copy,
      METH_FASTCALL | METH_KEYWORDS,
      "copy($self, /, order='C')\n--\n\nA copy of the array in the given "

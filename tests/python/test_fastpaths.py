@@ -272,3 +272,119 @@ def test_small_arrays_do_not_accumulate():
     rounds(100000)
     gc.collect()
     assert _rss_bytes() - before < 2 << 20
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(), (0,), (4,), (2, 3), (2, 0, 3)])
+def test_tolist(dtype, shape):
+    ref = (np.arange(int(np.prod(shape))) * 1.7 - 3).reshape(shape)
+    ref = (ref > 0) if dtype == np.bool_ else ref.astype(dtype)
+    a = xp.asarray(ref)
+    for x, e in [(a, ref), (a.T, ref.T), (a[::-1] if a.ndim else a,
+                                           ref[::-1] if ref.ndim else ref)]:
+        got = x.tolist()
+        assert got == e.tolist()
+        flat = got if isinstance(got, list) else [got]
+        while flat and isinstance(flat[0], list):
+            flat = [v for sub in flat for v in sub]
+        want = e.ravel().tolist()
+        assert [type(v) for v in flat] == [type(v) for v in want]
+
+
+@pytest.mark.parametrize("args,kw", [
+    ((6,), {}), ((2, 3), {}), (((3, 2),), {}), (([3, 2],), {}),
+    ((-1,), {}), ((3, -1), {"order": "F"}), (((2, 3),), {"order": "C"}),
+    (((6, 1),), {"copy": True}), (((3, 2),), {"copy": False}),
+    ((np.int64(6),), {}),
+])
+def test_reshape_method(args, kw):
+    ref = np.arange(6.0).reshape(2, 3)
+    a = xp.asarray(ref)
+    res = a.reshape(*args, **kw)
+    assert_same(res, ref.reshape(*args, **kw))
+    if kw.get("copy"):
+        res[...] = -1.0
+        assert_same(a, ref)
+
+
+@pytest.mark.parametrize("args,kw", [
+    ((4,), {}), ((7, -1), {}), ((2.0, 3), {}), ((), {}),
+    ((6,), {"order": "X"}), ((6,), {"bogus": 1}),
+])
+def test_reshape_method_errors(args, kw):
+    ref = np.arange(6.0).reshape(2, 3)
+    raises_like(lambda: xp.asarray(ref).reshape(*args, **kw),
+                lambda: ref.reshape(*args, **kw))
+    with pytest.raises(ValueError):
+        xp.asarray(ref).T.reshape(6, copy=False)
+
+
+@pytest.mark.parametrize("order", [None, "C", "F", "A", "K"])
+def test_ravel_method(order):
+    ref = np.arange(12).reshape(3, 4)[:, ::-1].T
+    a = xp.asarray(np.arange(12).reshape(3, 4))[:, ::-1].T
+    args = () if order is None else (order,)
+    assert_same(a.ravel(*args), ref.ravel(*args))
+    if order is not None:
+        assert_same(a.ravel(order=order), ref.ravel(order=order))
+    with pytest.raises(TypeError):
+        a.ravel("C", "F")
+    with pytest.raises(ValueError):
+        a.ravel("X")
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scalar_conversions(dtype):
+    ref = np.array(3, dtype=dtype) if dtype != np.bool_ else np.array(True)
+    a = xp.asarray(ref)
+    for conv in [bool, int, float, complex]:
+        if conv in (int, float) and dtype.kind == "c":
+            with pytest.raises(TypeError):
+                conv(a)
+            continue
+        got, want = conv(a), conv(ref)
+        assert got == want and type(got) is type(want)
+        got1 = conv(xp.asarray(ref.reshape(1, 1)))
+        assert got1 == want
+    if dtype.kind in "iu":
+        assert [0, 1, 2, 3, 4][a] == 3 and __import__("operator").index(a) \
+            == 3
+    else:
+        with pytest.raises(TypeError):
+            __import__("operator").index(a)
+    with pytest.raises(TypeError):
+        __import__("operator").index(xp.asarray(np.arange(2)))
+
+
+def test_scalar_conversion_errors():
+    for arr in [np.arange(3.0), np.zeros((0,))]:
+        for conv in [bool, int, float]:
+            raises_like(lambda: conv(xp.asarray(arr)), lambda: conv(arr))
+
+
+def test_common_python_paths():
+    assert_same(xp.array([[1, 2], [3, 4]]), np.array([[1, 2], [3, 4]]))
+    assert_same(xp.array((1.5, True)), np.array((1.5, True)))
+    assert_same(xp.array([1, 2], ndmin=3), np.array([1, 2], ndmin=3))
+    assert_same(xp.array([1, 2], dtype=np.uint8),
+                np.array([1, 2], dtype=np.uint8))
+    for args in [(5,), (5.0,), (0,), (-3,), (2.5,), (1, 7, 2), (7, 1, -2),
+                 (np.int32(4),)]:
+        assert_same(xp.arange(*args), np.arange(*args))
+    for v in [2, 2.5, True, 1 + 1j, -7]:
+        assert_same(xp.full((2, 2), v), np.full((2, 2), v))
+        assert_same(xp.full(3, v, np.float32), np.full(3, v, np.float32))
+    raises_like(lambda: xp.full(3, 300, np.int8),
+                lambda: np.full(3, 300, np.int8))
+    a = np.arange(12).reshape(4, 3)
+    x = xp.asarray(a)
+    assert_same(x.astype(np.float32), a.astype(np.float32))
+    y = x.astype(np.int64, copy=False)
+    assert y is x or y.shape == x.shape
+    for key in [[1, 3], [0], [-1, -4, 2], np.array([2, 0]),
+                np.array([[1], [3]], np.int32), np.array([], np.int64)]:
+        assert_same(x[xp.asarray(key) if isinstance(key, np.ndarray)
+                      else key], a[key])
+    for key in [[4], [-5], [1, 9]]:
+        raises_like(lambda: x[key], lambda: a[key])
+    raises_like(lambda: xp.asarray(3)[[0]], lambda: np.asarray(3)[[0]])

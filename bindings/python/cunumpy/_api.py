@@ -175,6 +175,11 @@ def _asarray_py(obj, dtype=None, order=None, *, device=None, copy=None,
 def array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0,
           like=None, device=None):
     """NumPy's array(): asarray that copies by default."""
+    if dtype is None and not ndmin and device is None and copy is not \
+            False and type(obj) in (list, tuple):
+        res = _lib._from_sequence(obj)  # a new array: no copy to make
+        if res is not None:
+            return res
     res = asarray(obj, dtype, order, device=device,
                   copy=copy if copy is False else (True if copy else None))
     if ndmin > res.ndim:
@@ -276,6 +281,13 @@ def _fill_scalar(fill_value):
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None,
          like=None):
+    if device is None and type(fill_value) in _WEAK:
+        if dtype is None:
+            return _lib.cn_full(shape, fill_value, _scalar_code(fill_value),
+                                order)
+        code = _dtypes.to_code(dtype)
+        _check_int_fits(fill_value, code)
+        return _lib.cn_full(shape, fill_value, code, order)
     if device is not None:
         with _device_scope(device):
             return full(shape, fill_value, dtype, order)
@@ -319,6 +331,11 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None,
 def arange(start, stop=None, step=None, dtype=None, *, device=None,
            like=None):
     """Evenly spaced values in [start, stop); exact for integer bounds."""
+    if device is None and dtype is None and step is None and stop is None:
+        if type(start) is int:
+            return _lib.cn_arange_int(0, start, 1, 0)
+        if type(start) is float:
+            return _lib.cn_arange(0.0, start, 1.0, 0)
     if device is not None:
         with _device_scope(device):
             return arange(start, stop, step, dtype)
@@ -573,16 +590,22 @@ def _where_fill(a, where, fill):
                          None)
 
 
-def _typed_scalar(value, dt):
-    """0-d array of dtype dt holding value, cast as NumPy casts a reduction's
-    initial value (Python ints out of range are an OverflowError)."""
-    code = _dtypes.to_code(dt)
+def _check_int_fits(value, code):
+    """NumPy 2's OverflowError for a Python int stored into an integer dtype
+    that cannot hold it."""
     if type(value) is int and _dtypes.kind(code) in (_lib.CN_KIND_INT,
                                                      _lib.CN_KIND_UINT):
         info = _np.iinfo(_dtypes.DTYPE_OF[code])
         if not info.min <= value <= info.max:
             raise OverflowError(f"Python integer {value} out of bounds for "
                                 f"{_dtypes.DTYPE_OF[code]}")
+
+
+def _typed_scalar(value, dt):
+    """0-d array of dtype dt holding value, cast as NumPy casts a reduction's
+    initial value (Python ints out of range are an OverflowError)."""
+    code = _dtypes.to_code(dt)
+    _check_int_fits(value, code)
     if isinstance(value, ndarray):
         return _lib.cn_astype(value, code, 0)
     return _lib.cn_full((), value, code, "C")
@@ -849,6 +872,11 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     elif copy is False and a.size and not _lib.cn_array_shares_buffer(res, a):
         raise ValueError("cannot reshape the array without a copy")
     return res
+
+
+def _reshape_method(a, shape, order, copy):
+    """ndarray.reshape with copy= (the C method hands those calls here)."""
+    return reshape(a, shape, "C" if order is None else order, copy=copy)
 
 
 def transpose(a, axes=None):
@@ -1422,6 +1450,11 @@ def _is_mask(key):
 def getitem_advanced(a, key):
     """a[key] for integer-array and boolean-mask keys (the C slot handles
     basic keys)."""
+    if a.ndim and (type(key) is list and key and _builtins.all(
+            type(k) is int for k in key) or isinstance(key, ndarray) and
+            _dtypes.kind(key._dtype_code) in (_lib.CN_KIND_INT,
+                                              _lib.CN_KIND_UINT)):
+        return _lib.cn_take(a, key, 0, 0, None)  # a[int array], the common
     if _is_mask(key):
         return _lib.cn_mask_get(a, key)
     view, arrays, first = _advanced(a, key)
@@ -1781,4 +1814,5 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 
 
 _lib._set_fast(_dtypes.DTYPE_OF, {"empty": _empty_py, "zeros": _zeros_py,
-                                  "ones": _ones_py, "asarray": _asarray_py})
+                                  "ones": _ones_py, "asarray": _asarray_py,
+                                  "reshape": _reshape_method})

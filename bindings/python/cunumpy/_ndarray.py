@@ -159,29 +159,10 @@ class ndarray(_lib.Handle):
                 "_itemsize": itemsize}
 
     # ---- conversions ----------------------------------------------------
-    def __bool__(self):
-        if self.size != 1:
-            raise ValueError("The truth value of an array with more than one "
-                             "element is ambiguous. Use a.any() or a.all()"
-                             if self.size else
-                             "The truth value of an empty array is ambiguous.")
-        return bool(_lib.cn_item(self))
-
-    def __int__(self):
-        return int(_scalar_value(self, "int"))
-
-    def __float__(self):
-        return float(_scalar_value(self, "float"))
+    # bool(), int(), float() and operator.index() are C slots of Handle.
 
     def __complex__(self):
         return complex(_scalar_value(self, "complex"))
-
-    def __index__(self):
-        if self.ndim != 0 or _dtypes.kind(self._dtype_code) not in (
-                _lib.CN_KIND_INT, _lib.CN_KIND_UINT):
-            raise TypeError("only integer scalar arrays can be converted to "
-                            "a scalar index")
-        return _lib.cn_item(self)
 
     def __format__(self, spec):
         if self.ndim == 0:
@@ -197,9 +178,6 @@ class ndarray(_lib.Handle):
             return _lib.cn_item(_lib.cn_ravel(self, "C")[args[0]])
         key = args[0] if len(args) == 1 else args
         return _lib.cn_item(self[key])
-
-    def tolist(self):
-        return self.get().tolist()
 
     def get(self, stream=None, order="C", out=None):
         """Copy to a NumPy array (CuPy's get(); on the CPU a copy too)."""
@@ -283,10 +261,7 @@ class ndarray(_lib.Handle):
         return F.matmul(self, other, out=self)
 
     # ---- methods ------------------------------------------------------------
-    def reshape(self, *shape, order="C", copy=None):
-        if len(shape) == 1 and not isinstance(shape[0], int):
-            shape = shape[0]
-        return F.reshape(self, shape, order=order, copy=copy)
+    # reshape(), ravel() and tolist() are C methods of Handle.
 
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0],
@@ -299,6 +274,8 @@ class ndarray(_lib.Handle):
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True,
                copy=True, device=None):
+        if casting == "unsafe" and device is None:
+            return _lib.cn_astype(self, dtype, bool(copy))
         return F.astype(self, dtype, copy=copy, casting=casting, order=order,
                         device=device)
 
@@ -306,9 +283,6 @@ class ndarray(_lib.Handle):
         if dtype is None or _dtypes.to_code(dtype) == self._dtype_code:
             return self[...]
         raise NotImplementedError("ndarray.view with another dtype")
-
-    def ravel(self, order="C"):
-        return _lib.cn_ravel(self, order)
 
     def flatten(self, order="C"):
         return _lib.cn_flatten(self, order)
