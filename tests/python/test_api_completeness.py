@@ -10,19 +10,10 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import cunumpy as xp
-from conftest import DTYPES, arrays, assert_same, builtin_exception
+from conftest import (DTYPES, arrays, assert_same, builtin_exception,
+                      raises_like)
 
 REAL_DTYPES = [d for d in DTYPES if d.kind != "c"]
-
-
-def raises_like(f_xp, f_np):
-    with pytest.raises(Exception) as e_np:
-        f_np()
-    with pytest.raises(Exception) as e_xp:
-        f_xp()
-    # NumPy's AxisError is a ValueError and an IndexError
-    assert issubclass(e_np.type, builtin_exception(e_xp.type)), (
-        e_xp.value, e_np.value)
 
 
 @st.composite

@@ -11,19 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cunumpy as xp
-from conftest import DTYPES, assert_same, builtin_exception
+from conftest import DTYPES, assert_same, raises_like
 
 CREATORS = ["empty", "zeros", "ones"]
-
-
-def raises_like(f_xp, f_np):
-    """Both calls fail with the same builtin exception type."""
-    with pytest.raises(Exception) as e_np:
-        f_np()
-    with pytest.raises(Exception) as e_xp:
-        f_xp()
-    assert builtin_exception(e_xp.type) is builtin_exception(e_np.type), (
-        e_xp.value, e_np.value)
 
 
 @pytest.mark.parametrize("name", CREATORS)

@@ -8,14 +8,11 @@ buffer protocol and the shape/strides/size attributes. This file adds the
 rest of NumPy's ndarray interface in Python.
 """
 
-import operator as _operator
-
 import numpy as _np
 
 from . import _cnlib as _lib
 from . import _dtypes
 
-_DTYPE_OF = _dtypes.DTYPE_OF
 _CPU = _lib.CN_DEVICE_CPU
 _CUDA = _lib.CN_DEVICE_CUDA
 
