@@ -910,7 +910,7 @@ static PyObject *cnpy_get_shape_like(PyObject *self, int want_strides) {
   if (st == CN_OK)
     st = want_strides ? cn_array_strides(v, CN_MAX_DIMS, h)
                       : cn_array_shape(v, CN_MAX_DIMS, h);
-  if (st == CN_OK)
+  if (st == CN_OK && want_strides)
     st = cn_array_dtype(&dt, h);
   if (st != CN_OK) {
     cnpy_raise(st);
