@@ -1166,10 +1166,60 @@ def _pad_ramp(x, axis, before, after, ends):
     return blocks
 
 
+def _pad_reflect_odd(a, widths, include_edge):
+    """reflect/symmetric padding with reflect_type='odd' (each reflected
+    value v becomes 2 * edge - v), NumPy's _set_reflect_both: chunk by
+    chunk, each reflecting the area padded so far."""
+    x = _lib.cn_pad(a, [w for pair in widths for w in pair], 0, 0)
+    for axis, (left, right) in enumerate(widths):
+        n = a.shape[axis]
+        if n == 1 and (left or right):  # NumPy: a singleton extends its edge
+            x[_at_axis(x.ndim, axis, slice(None, left))] = \
+                x[_at_axis(x.ndim, axis, slice(left, left + 1))]
+            end = x.shape[axis] - right
+            x[_at_axis(x.ndim, axis, slice(end, None))] = \
+                x[_at_axis(x.ndim, axis, slice(end - 1, end))]
+            continue
+        while left > 0 or right > 0:
+            old = x.shape[axis] - right - left
+            if include_edge:
+                old = old // n * n
+                edge_offset = 1
+            else:
+                old = (old - 1) // (n - 1) * (n - 1) + 1 - 1
+                edge_offset = 0
+            if left > 0:
+                chunk = _builtins.min(old, left)
+                stop = left - edge_offset
+                start = stop + chunk
+                part = x[_at_axis(x.ndim, axis, slice(
+                    start, stop if stop >= 0 else None, -1))]
+                edge = x[_at_axis(x.ndim, axis, slice(left, left + 1))]
+                x[_at_axis(x.ndim, axis, slice(left - chunk, left))] = \
+                    2 * edge - part
+                left -= chunk
+            if right > 0:
+                chunk = _builtins.min(old, right)
+                start = -right + edge_offset - 2
+                stop = start - chunk
+                part = x[_at_axis(x.ndim, axis, slice(start, stop, -1))]
+                edge = x[_at_axis(x.ndim, axis, slice(-right - 1, -right))]
+                x[_at_axis(x.ndim, axis, slice(
+                    x.shape[axis] - right,
+                    x.shape[axis] - right + chunk))] = 2 * edge - part
+                right -= chunk
+    return x
+
+
+def _at_axis(ndim, axis, sl):
+    return (slice(None),) * axis + (sl,) + (slice(None),) * (ndim - axis - 1)
+
+
 def pad(array, pad_width, mode="constant", **kwargs):
     """NumPy's pad: the modes constant, edge, reflect, symmetric and wrap
-    run in C; empty, per-axis constant_values, linear_ramp and the stat
-    modes (maximum, minimum, mean, median) pad one axis at a time."""
+    run in C; empty, per-axis constant_values, linear_ramp, the stat modes
+    (maximum, minimum, mean, median) and reflect_type='odd' pad one axis at
+    a time. A callable mode is not supported (NotImplementedError)."""
     a = asarray(array)
     if callable(mode):
         raise NotImplementedError("pad with a callable mode")
@@ -1185,11 +1235,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if (widths < 0).any():
         raise ValueError("index can't contain negative values")
     widths = [(int(b), int(e)) for b, e in widths.tolist()]
-    if kwargs.get("reflect_type", "even") != "even":
-        if kwargs["reflect_type"] != "odd":
-            raise ValueError(f"reflect_type must be 'even' or 'odd' (got "
-                             f"{kwargs['reflect_type']!r})")
-        raise NotImplementedError("pad with reflect_type='odd'")
+    odd = kwargs.get("reflect_type") == "odd"  # NumPy: anything else, even
+    if odd and a.size:
+        return _pad_reflect_odd(a, widths, mode == "symmetric")
     value = kwargs.get("constant_values", 0)
     if mode in _PAD_MODES and not (mode == "constant" and _np.ndim(value)):
         flat = [w for pair in widths for w in pair]
