@@ -4,14 +4,16 @@
 
 Part 1 measures per-call overhead on 10-element float64 arrays (the cost of
 getting from Python to the C function and back); part 2 the 1e7-element
-rows of the core benchmark, where the engine's kernels dominate. Ratio =
-cunumpy time / NumPy time (below 1: cunumpy is faster). Each figure is the
-best of several repeats, so it reflects the code path, not the machine's
-noise.
+rows of the core benchmark, where the engine's kernels dominate, next to
+the same work timed from C by bench_core (py/C near 1: no Python-side
+cost). Ratio = cunumpy time / NumPy time (below 1: cunumpy is faster). Each
+figure is the best of several repeats, so it reflects the code path, not the
+machine's noise; the two libraries are timed alternately.
 """
 
 import argparse
 import os
+import subprocess
 import sys
 import timeit
 
@@ -19,14 +21,28 @@ import numpy as np
 
 import cunumpy as xp
 
+# build/python/cunumpy -> build/benchmarks/bench_core
+DEFAULT_CORE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(xp.__file__)))), "benchmarks", "bench_core")
+
 
 def best(fn, number, repeat):
     return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
 
 
-def row(name, t_xp, t_np, unit, scale):
+def best_pair(f_xp, f_np, number, repeat):
+    """Best times of two functions measured alternately, so that a change of
+    the machine's load affects both alike."""
+    t_xp = t_np = float("inf")
+    for _ in range(repeat):
+        t_xp = min(t_xp, best(f_xp, number, 1))
+        t_np = min(t_np, best(f_np, number, 1))
+    return t_xp, t_np
+
+
+def row(name, t_xp, t_np, unit, scale, extra=""):
     print(f"  {name:<16} {t_xp * scale:10.3f} {t_np * scale:10.3f} {unit:<3}"
-          f" {t_xp / t_np:8.2f}x")
+          f" {t_xp / t_np:8.2f}x{extra}")
 
 
 def small(number, repeat):
@@ -34,6 +50,7 @@ def small(number, repeat):
     print(f"  {'op':<16} {'cunumpy':>10} {'numpy':>10}     {'ratio':>8}")
     a, b = xp.arange(10.0), xp.arange(10.0) + 1
     na, nb = np.arange(10.0), np.arange(10.0) + 1
+    lst = [float(i) for i in range(10)]
     cases = [
         ("a + b", lambda: a + b, lambda: na + nb),
         ("a.sum()", lambda: a.sum(), lambda: na.sum()),
@@ -41,15 +58,42 @@ def small(number, repeat):
         ("zeros(10)", lambda: xp.zeros(10), lambda: np.zeros(10)),
         ("a * 2.0", lambda: a * 2.0, lambda: na * 2.0),
         ("xp.sin(a)", lambda: xp.sin(a), lambda: np.sin(na)),
+        ("xp.sqrt(a)", lambda: xp.sqrt(a), lambda: np.sqrt(na)),
+        ("a[0]", lambda: a[0], lambda: na[0]),
+        ("a.shape", lambda: a.shape, lambda: na.shape),
+        ("a.dtype", lambda: a.dtype, lambda: na.dtype),
+        ("a.T", lambda: a.T, lambda: na.T),
+        ("a.copy()", lambda: a.copy(), lambda: na.copy()),
+        ("asarray(list10)", lambda: xp.asarray(lst), lambda: np.asarray(lst)),
     ]
     for name, f_xp, f_np in cases:
-        row(name, best(f_xp, number, repeat), best(f_np, number, repeat),
-            "ns", 1e9)
+        row(name, *best_pair(f_xp, f_np, number, repeat), "ns", 1e9)
 
 
-def large(n, repeat):
+# bench_core's names of the large rows, in order (the same work from C).
+CORE_ROWS = ["add", "fma", "sin", "exp", "sum", "mean", "std", "max",
+             "argmax", "cumsum", "strided_add"]
+
+
+def core_times(core, n, repeat):
+    """{name: seconds} from the C benchmark binary, or {} without one."""
+    if not core or not os.path.exists(core):
+        return {}
+    out = subprocess.run([core, str(n), str(repeat)], check=True,
+                         capture_output=True, text=True).stdout
+    res = {}
+    for line in out.splitlines():
+        name, _, ms = line.partition(" ")
+        if name in CORE_ROWS:
+            res[name] = float(ms) / 1e3
+    return res
+
+
+def large(n, repeat, core):
     print(f"\n{n:.0e}-element float64 rows (ratio target ~1 or better)")
-    print(f"  {'op':<16} {'cunumpy':>10} {'numpy':>10}     {'ratio':>8}")
+    c_times = core_times(core, n, repeat)
+    print(f"  {'op':<16} {'cunumpy':>10} {'numpy':>10}     {'ratio':>8}" +
+          (f" {'C engine':>10} {'py/C':>6}" if c_times else ""))
     rng = np.random.default_rng(0)
     na, nb, nc = (rng.standard_normal(n) for _ in range(3))
     a, b, c = xp.asarray(na.copy()), xp.asarray(nb.copy()), \
@@ -68,25 +112,34 @@ def large(n, repeat):
         ("a[::2] + b[::2]", lambda: a[::2] + b[::2],
          lambda: na[::2] + nb[::2]),
     ]
-    for name, f_xp, f_np in cases:
+    for (name, f_xp, f_np), cname in zip(cases, CORE_ROWS):
         f_xp(), f_np()  # warm the pools and page tables
-        row(name, best(f_xp, 1, repeat), best(f_np, 1, repeat), "ms", 1e3)
+        t_xp, t_np = best_pair(f_xp, f_np, 1, repeat)
+        extra = ""
+        if cname in c_times:
+            extra = (f" {c_times[cname] * 1e3:10.3f} "
+                     f"{t_xp / c_times[cname]:6.2f}")
+        row(name, t_xp, t_np, "ms", 1e3, extra)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true",
                    help="fewer repeats and 1e6-element rows")
+    p.add_argument("--core", default=DEFAULT_CORE,
+                   help="the bench_core binary, whose times of the same "
+                   "large rows from C are shown next to Python's (default: "
+                   "the build tree's, if built)")
     args = p.parse_args()
     print(f"cunumpy {xp.__version__} ({xp.get_backend()}), numpy "
           f"{np.__version__}, python {sys.version.split()[0]}, "
           f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}\n")
     if args.quick:
         small(20000, 3)
-        large(10**6, 3)
+        large(10**6, 3, args.core)
     else:
         small(200000, 5)
-        large(10**7, 7)
+        large(10**7, 7, args.core)
 
 
 if __name__ == "__main__":

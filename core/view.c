@@ -314,9 +314,28 @@ bad:;
 cn_status cn_ravel(cn_array *out, cn_array a, cn_order order) {
   VIEW_PROLOGUE("cn_ravel");
   int64_t n = a->size;
-  if (order == CN_ORDER_K)
-    order = CN_ORDER_C;
-  return cn_reshape(out, a, 1, &n, order);
+  if (order != CN_ORDER_K || a->ndim < 2)
+    return cn_reshape(out, a, 1, &n, order == CN_ORDER_K ? CN_ORDER_C : order);
+  /* K: memory order, as NumPy: the axes sorted by decreasing |stride|
+   * (stably), each still read in its own direction. */
+  int32_t nd = a->ndim;
+  int32_t perm[CN_MAX_DIMS];
+  for (int32_t i = 0; i < nd; i++) {
+    int32_t p = i, j = i - 1;
+    int64_t sp = llabs(a->strides[i]);
+    while (j >= 0 && llabs(a->strides[perm[j]]) < sp) {
+      perm[j + 1] = perm[j];
+      j--;
+    }
+    perm[j + 1] = p;
+  }
+  cn_array v = NULL;
+  cn_status st = cn_permute_dims(&v, a, nd, perm);
+  if (st != CN_OK)
+    return cn_error_prefix(st, "cn_ravel");
+  st = cn_reshape(out, v, 1, &n, CN_ORDER_C);
+  cn_array_release(v);
+  return st;
 }
 
 cn_status cn_flatten(cn_array *out, cn_array a, cn_order order) {

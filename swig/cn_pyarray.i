@@ -27,11 +27,18 @@ static PyObject *cnpy_dtype_cache = NULL;
 /* (array, key) and (array, key, value) for advanced indexing. */
 static PyObject *cnpy_getitem_hook = NULL;
 static PyObject *cnpy_setitem_hook = NULL;
+/* NumPy dtype objects of the engine's dtypes (set by the package), so
+ * a.dtype is a table read. */
+static PyObject *cnpy_dtype_objs[CN_NUM_DTYPES];
+static cn_dtype cnpy_dtype_codes[CN_NUM_DTYPES];
 static PyObject *cnpy_exc_device = NULL;
 static PyObject *cnpy_exc_backend = NULL;
 static PyObject *cnpy_exc_internal = NULL;
 
 #define CNPY_CHECK(o) PyObject_TypeCheck((o), &cnpy_array_type)
+
+static int cnpy_order_arg(PyObject *o, cn_order *out);
+static int cnpy_shape_arg(PyObject *o, int32_t *ndim, int64_t *shape);
 #define CNPY_H(o) (((cnpy_array *)(o))->h)
 
 /* ---- errors ------------------------------------------------------------ */
@@ -84,6 +91,19 @@ static PyObject *cnpy_wrap(cn_array h) {
   }
   o->h = h;
   return (PyObject *)o;
+}
+
+/* result (a new reference, or NULL) when it wraps the handle dst, replaced
+ * by the object dst came from: NumPy returns out itself. Not inlined: the
+ * wrappers' result may be None, which GCC then analyses as an array. */
+static __attribute__((noinline)) PyObject *
+cnpy_result_as_dst(PyObject *result, cn_array dst, PyObject *dst_obj) {
+  if (dst && result && result != dst_obj && CNPY_CHECK(result) &&
+      CNPY_H(result) == dst) {
+    Py_DECREF(result);
+    return Py_NewRef(dst_obj);
+  }
+  return result;
 }
 
 static void cnpy_array_dealloc(PyObject *self) {
@@ -374,7 +394,91 @@ static PyObject *cnpy_richcompare(PyObject *a, PyObject *b, int op) {
   return cnpy_binary(fns[op], a, b, 0);
 }
 
+/* ---- conversions of one-element arrays ------------------------------------ */
+
+/* The element of a one-element array as a Python scalar; what names the
+ * conversion in the error of other sizes (TypeError, as NumPy's). */
+static PyObject *cnpy_single_item(PyObject *self, const char *what) {
+  int64_t n = 0;
+  cn_scalar s;
+  cn_status st = cn_array_size(&n, CNPY_H(self));
+  if (st == CN_OK && n != 1) {
+    PyErr_Format(PyExc_TypeError,
+                 "only length-1 arrays can be converted to Python scalars "
+                 "(%s)",
+                 what);
+    return NULL;
+  }
+  if (st == CN_OK)
+    st = cn_item(&s, CNPY_H(self));
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  return cnpy_scalar_to_py(s);
+}
+
+static PyObject *cnpy_nb_float(PyObject *self) {
+  PyObject *v = cnpy_single_item(self, "float");
+  if (!v)
+    return NULL;
+  PyObject *r = PyNumber_Float(v);
+  Py_DECREF(v);
+  return r;
+}
+
+static PyObject *cnpy_nb_int(PyObject *self) {
+  PyObject *v = cnpy_single_item(self, "int");
+  if (!v)
+    return NULL;
+  PyObject *r = PyNumber_Long(v);
+  Py_DECREF(v);
+  return r;
+}
+
+/* operator.index(a): 0-d integer arrays only. */
+static PyObject *cnpy_nb_index(PyObject *self) {
+  int32_t nd = -1;
+  cn_dtype dt = CN_DTYPE_DEFAULT;
+  cn_dtype_kind k = CN_KIND_FLOAT;
+  if (cn_array_ndim(&nd, CNPY_H(self)) != CN_OK ||
+      cn_array_dtype(&dt, CNPY_H(self)) != CN_OK ||
+      cn_dtype_get_kind(&k, dt) != CN_OK || nd != 0 ||
+      (k != CN_KIND_INT && k != CN_KIND_UINT)) {
+    PyErr_SetString(PyExc_TypeError, "only integer scalar arrays can be "
+                                     "converted to a scalar index");
+    return NULL;
+  }
+  return cnpy_single_item(self, "index");
+}
+
+static int cnpy_nb_bool(PyObject *self) {
+  int64_t n = 0;
+  cn_status st = cn_array_size(&n, CNPY_H(self));
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return -1;
+  }
+  if (n != 1) {
+    PyErr_SetString(PyExc_ValueError,
+                    n ? "The truth value of an array with more than one "
+                        "element is ambiguous. Use a.any() or a.all()"
+                      : "The truth value of an empty array is ambiguous.");
+    return -1;
+  }
+  PyObject *v = cnpy_single_item(self, "bool");
+  if (!v)
+    return -1;
+  int r = PyObject_IsTrue(v);
+  Py_DECREF(v);
+  return r;
+}
+
 static PyNumberMethods cnpy_as_number = {
+    .nb_bool = cnpy_nb_bool,
+    .nb_int = cnpy_nb_int,
+    .nb_float = cnpy_nb_float,
+    .nb_index = cnpy_nb_index,
     .nb_add = cnpy_nb_add,
     .nb_subtract = cnpy_nb_subtract,
     .nb_multiply = cnpy_nb_multiply,
@@ -584,6 +688,24 @@ static int cnpy_basic_view(cn_array a, PyObject *key, cn_array *res) {
 
 static PyObject *cnpy_subscript(PyObject *self, PyObject *key) {
   cn_array res = NULL;
+  if (PyLong_CheckExact(key)) {
+    /* a[i]: the commonest key, straight to cn_index_axis. */
+    int ovf = 0;
+    long long i = PyLong_AsLongLongAndOverflow(key, &ovf);
+    int32_t nd = 0;
+    int64_t n = 0;
+    if (!ovf && !(i == -1 && PyErr_Occurred()) &&
+        cn_array_ndim(&nd, CNPY_H(self)) == CN_OK && nd > 0 &&
+        cn_array_dim(&n, CNPY_H(self), 0) == CN_OK && i >= -n && i < n) {
+      cn_status st = cn_index_axis(&res, CNPY_H(self), 0, i < 0 ? i + n : i);
+      if (st != CN_OK) {
+        cnpy_raise(st);
+        return NULL;
+      }
+      return cnpy_wrap(res);
+    }
+    PyErr_Clear(); /* the general path below reports the error */
+  }
   int r = cnpy_basic_view(CNPY_H(self), key, &res);
   if (r < 0)
     return NULL;
@@ -788,7 +910,7 @@ static PyObject *cnpy_get_shape_like(PyObject *self, int want_strides) {
   if (st == CN_OK)
     st = want_strides ? cn_array_strides(v, CN_MAX_DIMS, h)
                       : cn_array_shape(v, CN_MAX_DIMS, h);
-  if (st == CN_OK)
+  if (st == CN_OK && want_strides)
     st = cn_array_dtype(&dt, h);
   if (st != CN_OK) {
     cnpy_raise(st);
@@ -881,11 +1003,272 @@ static PyObject *cnpy_get_device(PyObject *self, void *c) {
   return Py_BuildValue("(ii)", (int)t, (int)id);
 }
 
+static PyObject *cnpy_get_dtype(PyObject *self, void *c) {
+  (void)c;
+  cn_dtype dt = CN_DTYPE_DEFAULT;
+  cn_status st = cn_array_dtype(&dt, CNPY_H(self));
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  for (int i = 0; i < CN_NUM_DTYPES; i++)
+    if (cnpy_dtype_objs[i] && cnpy_dtype_codes[i] == dt)
+      return Py_NewRef(cnpy_dtype_objs[i]);
+  PyErr_Format(PyExc_RuntimeError, "no dtype object for cn_dtype 0x%x "
+               "(the package did not call _set_fast)", (unsigned)dt);
+  return NULL;
+}
+
+/* a.T: the axes reversed (a view). */
+static PyObject *cnpy_get_T(PyObject *self, void *c) {
+  (void)c;
+  cn_array res = NULL;
+  cn_status st = cn_transpose(&res, CNPY_H(self));
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  return cnpy_wrap(res);
+}
+
+/* a.copy(order='C'). */
+static PyObject *cnpy_method_copy(PyObject *self, PyObject *const *args,
+                                  Py_ssize_t nargs, PyObject *kwnames) {
+  PyObject *order = NULL;
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (nargs > 1 || nargs + nkw > 1 ||
+      (nkw == 1 && !PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0))) ||
+      (nkw == 1 &&
+       PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0),
+                                        "order") != 0)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "copy() takes at most one argument, order ('C', 'F', "
+                    "'A' or 'K')");
+    return NULL;
+  }
+  if (nargs + nkw == 1)
+    order = args[0];
+  cn_order ord = CN_ORDER_C;
+  if (order && cnpy_order_arg(order, &ord) < 0)
+    return NULL;
+  cn_array res = NULL;
+  cn_status st = cn_copy(&res, CNPY_H(self), ord);
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  return cnpy_wrap(res);
+}
+
+/* a.ravel(order='C'). */
+static PyObject *cnpy_method_ravel(PyObject *self, PyObject *const *args,
+                                   Py_ssize_t nargs, PyObject *kwnames) {
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (nargs + nkw > 1 ||
+      (nkw == 1 && PyUnicode_CompareWithASCIIString(
+                       PyTuple_GET_ITEM(kwnames, 0), "order") != 0)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "ravel() takes at most one argument, order");
+    return NULL;
+  }
+  cn_order ord = CN_ORDER_C;
+  if (nargs + nkw == 1 && cnpy_order_arg(args[0], &ord) < 0)
+    return NULL;
+  cn_array res = NULL;
+  cn_status st = cn_ravel(&res, CNPY_H(self), ord);
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  return cnpy_wrap(res);
+}
+
+/* The package's reshape(a, shape, order, copy), for a.reshape(...,
+ * copy=...) (set by _set_fast). */
+static PyObject *cnpy_reshape_fallback = NULL;
+
+/* a.reshape(*shape, order='C', copy=None): a shape tuple/list/int or the
+ * extents as separate arguments. */
+static PyObject *cnpy_method_reshape(PyObject *self, PyObject *const *args,
+                                     Py_ssize_t nargs, PyObject *kwnames) {
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  PyObject *order = NULL, *copy = Py_None;
+  for (Py_ssize_t i = 0; i < nkw; i++) {
+    PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+    if (PyUnicode_CompareWithASCIIString(k, "order") == 0)
+      order = args[nargs + i];
+    else if (PyUnicode_CompareWithASCIIString(k, "copy") == 0)
+      copy = args[nargs + i];
+    else {
+      PyErr_Format(PyExc_TypeError,
+                   "reshape() got an unexpected keyword argument '%U'", k);
+      return NULL;
+    }
+  }
+  if (nargs == 0) {
+    PyErr_SetString(PyExc_TypeError,
+                    "reshape() missing required argument 'shape'");
+    return NULL;
+  }
+  int32_t nd = 0;
+  int64_t shape[CN_MAX_DIMS];
+  PyObject *shape_obj = NULL;
+  if (nargs == 1) {
+    shape_obj = Py_NewRef(args[0]);
+  } else {
+    shape_obj = PyTuple_New(nargs);
+    for (Py_ssize_t i = 0; shape_obj && i < nargs; i++)
+      PyTuple_SET_ITEM(shape_obj, i, Py_NewRef(args[i]));
+  }
+  if (!shape_obj)
+    return NULL;
+  if (copy != Py_None) {
+    PyObject *r = NULL;
+    if (!cnpy_reshape_fallback)
+      PyErr_SetString(PyExc_RuntimeError, "cunumpy: reshape fallback unset");
+    else
+      r = PyObject_CallFunctionObjArgs(cnpy_reshape_fallback, self,
+                                       shape_obj, order ? order : Py_None,
+                                       copy, NULL);
+    Py_DECREF(shape_obj);
+    return r;
+  }
+  cn_order ord = CN_ORDER_C;
+  int bad = cnpy_shape_arg(shape_obj, &nd, shape) < 0 ||
+            (order && cnpy_order_arg(order, &ord) < 0);
+  Py_DECREF(shape_obj);
+  if (bad)
+    return NULL;
+  cn_array res = NULL;
+  cn_status st = cn_reshape(&res, CNPY_H(self), nd, shape, ord);
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  return cnpy_wrap(res);
+}
+
+/* One element of dtype dt at p as a Python scalar. */
+static PyObject *cnpy_element_to_py(const char *p, cn_dtype dt) {
+  switch (dt) {
+#define CNPY_ELEM(code, ctype, make)                                           \
+  case code: {                                                                 \
+    ctype v;                                                                   \
+    memcpy(&v, p, sizeof v);                                                   \
+    return make;                                                               \
+  }
+    CNPY_ELEM(CN_BOOL, unsigned char, PyBool_FromLong(v != 0))
+    CNPY_ELEM(CN_INT8, int8_t, PyLong_FromLong(v))
+    CNPY_ELEM(CN_INT16, int16_t, PyLong_FromLong(v))
+    CNPY_ELEM(CN_INT32, int32_t, PyLong_FromLong(v))
+    CNPY_ELEM(CN_INT64, int64_t, PyLong_FromLongLong(v))
+    CNPY_ELEM(CN_UINT8, uint8_t, PyLong_FromLong(v))
+    CNPY_ELEM(CN_UINT16, uint16_t, PyLong_FromLong(v))
+    CNPY_ELEM(CN_UINT32, uint32_t, PyLong_FromUnsignedLong(v))
+    CNPY_ELEM(CN_UINT64, uint64_t, PyLong_FromUnsignedLongLong(v))
+    CNPY_ELEM(CN_FLOAT32, float, PyFloat_FromDouble(v))
+    CNPY_ELEM(CN_FLOAT64, double, PyFloat_FromDouble(v))
+  case CN_COMPLEX64: {
+    float v[2];
+    memcpy(v, p, sizeof v);
+    return PyComplex_FromDoubles(v[0], v[1]);
+  }
+  case CN_COMPLEX128: {
+    double v[2];
+    memcpy(v, p, sizeof v);
+    return PyComplex_FromDoubles(v[0], v[1]);
+  }
+#undef CNPY_ELEM
+  default:
+    PyErr_Format(PyExc_TypeError, "tolist: unknown dtype 0x%x", (unsigned)dt);
+    return NULL;
+  }
+}
+
+/* Nested lists of the C-ordered elements at *p (advanced past them). */
+static PyObject *cnpy_tolist_rec(const char **p, int32_t d, int32_t nd,
+                                 const int64_t *shape, cn_dtype dt,
+                                 int64_t itemsize) {
+  if (d == nd) {
+    PyObject *v = cnpy_element_to_py(*p, dt);
+    *p += itemsize;
+    return v;
+  }
+  PyObject *list = PyList_New((Py_ssize_t)shape[d]);
+  for (int64_t i = 0; list && i < shape[d]; i++) {
+    PyObject *x = cnpy_tolist_rec(p, d + 1, nd, shape, dt, itemsize);
+    if (!x)
+      Py_CLEAR(list);
+    else
+      PyList_SET_ITEM(list, (Py_ssize_t)i, x);
+  }
+  return list;
+}
+
+/* a.tolist(): nested Python lists of Python scalars (a scalar for 0-d). */
+static PyObject *cnpy_method_tolist(PyObject *self, PyObject *unused) {
+  (void)unused;
+  cn_array h = CNPY_H(self);
+  int32_t nd = 0;
+  int64_t size = 0, shape[CN_MAX_DIMS];
+  cn_dtype dt = CN_DTYPE_DEFAULT;
+  cn_status st = cn_array_ndim(&nd, h);
+  if (st == CN_OK)
+    st = cn_array_shape(shape, CN_MAX_DIMS, h);
+  if (st == CN_OK)
+    st = cn_array_size(&size, h);
+  if (st == CN_OK)
+    st = cn_array_dtype(&dt, h);
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return NULL;
+  }
+  int64_t itemsize = cn_dtype_itemsize(dt);
+  char local[256];
+  int64_t nbytes = size * itemsize;
+  char *buf = nbytes <= (int64_t)sizeof local ? local
+                                               : PyMem_Malloc((size_t)nbytes);
+  if (!buf)
+    return PyErr_NoMemory();
+  st = cn_copy_to_buffer(buf, nbytes, h, CN_ORDER_C);
+  PyObject *r = NULL;
+  if (st != CN_OK) {
+    cnpy_raise(st);
+  } else {
+    const char *p = buf;
+    r = cnpy_tolist_rec(&p, 0, nd, shape, dt, itemsize);
+  }
+  if (buf != local)
+    PyMem_Free(buf);
+  return r;
+}
+
+static PyMethodDef cnpy_array_methods[] = {
+    {"tolist", cnpy_method_tolist, METH_NOARGS,
+     "tolist($self, /)\n--\n\nThe elements as nested lists of Python "
+     "scalars (a scalar for a 0-d array)."},
+    {"ravel", (PyCFunction)(void (*)(void))cnpy_method_ravel,
+     METH_FASTCALL | METH_KEYWORDS,
+     "ravel($self, /, order='C')\n--\n\nThe elements as a 1-d array (a "
+     "view when possible)."},
+    {"reshape", (PyCFunction)(void (*)(void))cnpy_method_reshape,
+     METH_FASTCALL | METH_KEYWORDS,
+     "reshape($self, /, *shape, order='C', copy=None)\n--\n\nThe array "
+     "with a new shape (a view when possible; copy=True always copies, "
+     "copy=False never)."},
+    {"copy", (PyCFunction)(void (*)(void))cnpy_method_copy,
+     METH_FASTCALL | METH_KEYWORDS,
+     "copy($self, /, order='C')\n--\n\nA copy of the array in the given "
+     "memory order."},
+    {NULL, NULL, 0, NULL}};
+
 #define CNPY_INT_ATTR(name, which, doc)                                        \
   {name, cnpy_get_int, NULL, doc, (void *)(intptr_t)(which)}
 static PyGetSetDef cnpy_getset[] = {
     {"shape", cnpy_get_shape, NULL, "Extents, a tuple of ints.", NULL},
     {"strides", cnpy_get_strides, NULL, "Strides in bytes (NumPy's).", NULL},
+    {"dtype", cnpy_get_dtype, NULL, "Element type (a numpy.dtype).", NULL},
+    {"T", cnpy_get_T, NULL, "View with the axes reversed.", NULL},
     CNPY_INT_ATTR("ndim", CNPY_NDIM, "Number of dimensions."),
     CNPY_INT_ATTR("size", CNPY_SIZE, "Number of elements."),
     CNPY_INT_ATTR("itemsize", CNPY_ITEMSIZE, "Bytes per element."),
@@ -909,32 +1292,81 @@ static PyTypeObject cnpy_array_type = {
     .tp_doc = "Owner of one cn_array reference (base of cunumpy.ndarray).",
     .tp_richcompare = cnpy_richcompare,
     .tp_getset = cnpy_getset,
+    .tp_methods = cnpy_array_methods,
 };
 
 /* ---- ufunc objects ------------------------------------------------------ */
 
+/* The C function of every op of core/ops.def: cn_<name>(out, x1[, x2[, x3]],
+ * dst). */
+typedef void (*cnpy_any_fn)(void);
+typedef cn_status (*cnpy_op1_fn)(cn_array *, cn_array, cn_array);
+typedef cn_status (*cnpy_op3_fn)(cn_array *, cn_array, cn_array, cn_array,
+                                 cn_array);
+static const struct {
+  const char *name;
+  int nin;
+  cnpy_any_fn fn;
+} cnpy_op_fns[] = {
+#define CN_OP(name, nin, loops, out, expr, doc) \
+  {#name, nin, (cnpy_any_fn)cn_##name},
+#include "ops.def"
+#undef CN_OP
+};
+
 /* Base of cunumpy.ufunc: calling it with exactly nin positional arguments
- * and no keywords goes straight to the op's C wrapper (with dst None);
- * anything else goes to the Python subclass's _call method. */
+ * and no keywords calls the op's C function directly (operands converted as
+ * the operators convert theirs); anything else goes to the Python
+ * subclass's _call method. */
 typedef struct {
   PyObject_HEAD PyObject *fn;
   Py_ssize_t nin;
+  cnpy_any_fn cfn;
 } cnpy_ufunc;
+
+static PyObject *cnpy_ufunc_direct(cnpy_ufunc *u, PyObject *args) {
+  cnpy_tmp t[3] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+  cn_array h[3] = {NULL, NULL, NULL}, res = NULL;
+  PyObject *ret = NULL;
+  Py_ssize_t n = u->nin;
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (cnpy_operand_(PyTuple_GET_ITEM(args, i), &h[i], &t[i], 0, 1) < 0)
+      goto done;
+  cn_status st;
+  if (n == 1)
+    st = ((cnpy_op1_fn)u->cfn)(&res, h[0], NULL);
+  else if (n == 2)
+    st = ((cnpy_binary_fn)u->cfn)(&res, h[0], h[1], NULL);
+  else
+    st = ((cnpy_op3_fn)u->cfn)(&res, h[0], h[1], h[2], NULL);
+  if (st != CN_OK)
+    cnpy_raise(st);
+  else
+    ret = cnpy_wrap(res);
+done:
+  for (int i = 0; i < 3; i++)
+    cnpy_tmp_free(&t[i]);
+  return ret;
+}
 
 static PyObject *cnpy_ufunc_call(PyObject *self, PyObject *args,
                                  PyObject *kw) {
   cnpy_ufunc *u = (cnpy_ufunc *)self;
   Py_ssize_t n = PyTuple_GET_SIZE(args);
-  if (u->fn && (!kw || PyDict_GET_SIZE(kw) == 0) && n == u->nin) {
-    PyObject *full = PyTuple_New(n + 1);
-    if (!full)
-      return NULL;
-    for (Py_ssize_t i = 0; i < n; i++)
-      PyTuple_SET_ITEM(full, i, Py_NewRef(PyTuple_GET_ITEM(args, i)));
-    PyTuple_SET_ITEM(full, n, Py_NewRef(Py_None));
-    PyObject *r = PyObject_Call(u->fn, full, NULL);
-    Py_DECREF(full);
-    return r;
+  if ((!kw || PyDict_GET_SIZE(kw) == 0) && n == u->nin) {
+    if (u->cfn)
+      return cnpy_ufunc_direct(u, args);
+    if (u->fn) {
+      PyObject *full = PyTuple_New(n + 1);
+      if (!full)
+        return NULL;
+      for (Py_ssize_t i = 0; i < n; i++)
+        PyTuple_SET_ITEM(full, i, Py_NewRef(PyTuple_GET_ITEM(args, i)));
+      PyTuple_SET_ITEM(full, n, Py_NewRef(Py_None));
+      PyObject *r = PyObject_Call(u->fn, full, NULL);
+      Py_DECREF(full);
+      return r;
+    }
   }
   PyObject *slow = PyObject_GetAttrString(self, "_call");
   if (!slow)
@@ -944,10 +1376,13 @@ static PyObject *cnpy_ufunc_call(PyObject *self, PyObject *args,
   return r;
 }
 
+/* _bind(fn, nin[, name]): fn is the op's wrapper; name, when it is an op of
+ * the table with nin inputs, selects the direct C call. */
 static PyObject *cnpy_ufunc_bind(PyObject *self, PyObject *args) {
   PyObject *fn = NULL;
   Py_ssize_t nin = 0;
-  if (!PyArg_ParseTuple(args, "On", &fn, &nin))
+  const char *name = NULL;
+  if (!PyArg_ParseTuple(args, "On|s", &fn, &nin, &name))
     return NULL;
   if (!PyCallable_Check(fn) || nin < 1) {
     PyErr_SetString(PyExc_TypeError, "_bind(fn, nin): fn must be callable "
@@ -957,6 +1392,12 @@ static PyObject *cnpy_ufunc_bind(PyObject *self, PyObject *args) {
   cnpy_ufunc *u = (cnpy_ufunc *)self;
   Py_XSETREF(u->fn, Py_NewRef(fn));
   u->nin = nin;
+  u->cfn = NULL;
+  for (size_t i = 0; name && i < sizeof cnpy_op_fns / sizeof cnpy_op_fns[0];
+       i++)
+    if (strcmp(cnpy_op_fns[i].name, name) == 0 && cnpy_op_fns[i].nin == nin &&
+        nin <= 3)
+      u->cfn = cnpy_op_fns[i].fn;
   Py_RETURN_NONE;
 }
 

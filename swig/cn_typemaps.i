@@ -57,6 +57,11 @@
   }
 }
 %typemap(freearg) cn_array dst ""
+/* The result written into dst is returned as the dst object itself, as
+ * NumPy returns out (`f(x, out=o) is o`). */
+%typemap(argout) cn_array dst {
+  $result = cnpy_result_as_dst($result, $1, $input);
+}
 /* Optional inputs: None is NULL. */
 %typemap(in) cn_array optional_ (cnpy_tmp tmp = {NULL, NULL}) {
   if (cnpy_operand($input, &$1, &tmp, 1) < 0)

@@ -28,6 +28,7 @@
 %include "cn_pyarray.i"
 %include "cn_typemaps.i"
 %include "cn_interop.i"
+%include "cn_fastpath.i"
 
 
 /* Replaced by hand-written code (C slots, buffer protocol, DLPack capsules)

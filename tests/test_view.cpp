@@ -221,6 +221,36 @@ TEST_CASE("ravel and flatten", "[view]") {
   REQUIRE(to_vec<int64_t>(r) == to_vec<int64_t>(a));
 }
 
+TEST_CASE("ravel order K reads memory order", "[view]") {
+  // b = a[:, ::-1].T of a 3x4 iota: b[i][j] = a[j][3 - i] = 4j + 3 - i,
+  // shape (4, 3), strides (-1, 4). K: axes by decreasing |stride| (j outer,
+  // i inner), each in its own direction: 4j + 3 - i for j, then i.
+  Arr a = iota({3, 4}), rev, b, r, t;
+  int64_t start = CN_SLICE_NONE, stop = CN_SLICE_NONE;
+  CN_REQUIRE_OK(cn_slice_axis(rev.out(), a, 1, start, stop, -1));
+  CN_REQUIRE_OK(cn_transpose(b.out(), rev));
+  CN_REQUIRE_OK(cn_ravel(r.out(), b, CN_ORDER_K));
+  std::vector<int64_t> want;
+  for (int64_t j = 0; j < 3; j++)
+    for (int64_t i = 0; i < 4; i++)
+      want.push_back(4 * j + 3 - i);
+  REQUIRE(to_vec<int64_t>(r) == want);
+  // a transposed C array: K gives the buffer order, as a view
+  CN_REQUIRE_OK(cn_transpose(t.out(), a));
+  CN_REQUIRE_OK(cn_ravel(r.out(), t, CN_ORDER_K));
+  REQUIRE(shares(r, a));
+  REQUIRE(to_vec<int64_t>(r) == to_vec<int64_t>(a));
+  // axes already in decreasing |stride| order, and C arrays: the C order
+  CN_REQUIRE_OK(cn_ravel(r.out(), rev, CN_ORDER_K));
+  want.clear();
+  for (int64_t i = 0; i < 3; i++)
+    for (int64_t j = 0; j < 4; j++)
+      want.push_back(4 * i + 3 - j);
+  REQUIRE(to_vec<int64_t>(r) == want);
+  CN_REQUIRE_OK(cn_ravel(r.out(), a, CN_ORDER_K));
+  REQUIRE(to_vec<int64_t>(r) == to_vec<int64_t>(a));
+}
+
 TEST_CASE("broadcasting views", "[view]") {
   Arr a = iota({3, 1});
   int64_t shape[3] = {2, 3, 4};

@@ -3,7 +3,8 @@
  * Touching a freshly mapped block costs more than most elementwise work on
  * it (page faults), so freed large blocks are kept, by size class, and
  * reused. The cache is bounded by CUNUMPY_CPU_POOL_LIMIT (bytes, default
- * 4 GiB) and emptied by cn_free_memory(). Small blocks go to malloc. */
+ * 4 GiB) and emptied by cn_free_memory(). Small blocks go to malloc, with
+ * a per-thread cache of the smallest ones (below) in front of it. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,64 @@ static size_t class_size(size_t n, int *cls) {
   return size;
 }
 
+/* Blocks of at most SMALL_MAX bytes are what the small arrays of an
+ * interpreter loop allocate and drop at once; aligned_alloc/free of them
+ * costs more than creating the array otherwise (glibc consolidates its
+ * free lists). Each thread keeps up to SMALL_DEPTH freed blocks per 64-byte
+ * class and reuses them; the cache is freed at thread exit and by
+ * cn_free_memory() (the calling thread's). */
+#define SMALL_MAX ((size_t)1024)
+#define SMALL_CLASSES ((int)(SMALL_MAX / POOL_ALIGN))
+#define SMALL_DEPTH 32
+
+typedef struct small_cache {
+  int registered;
+  int count[SMALL_CLASSES];
+  void *blocks[SMALL_CLASSES][SMALL_DEPTH];
+} small_cache;
+
+static _Thread_local small_cache t_small;
+static pthread_key_t g_small_key;
+static pthread_once_t g_small_once = PTHREAD_ONCE_INIT;
+
+static void small_flush(small_cache *c) {
+  for (int k = 0; k < SMALL_CLASSES; k++) {
+    for (int i = 0; i < c->count[k]; i++)
+      free(c->blocks[k][i]);
+    c->count[k] = 0;
+  }
+}
+
+static void small_thread_exit(void *p) { small_flush((small_cache *)p); }
+
+static void small_make_key(void) {
+  if (pthread_key_create(&g_small_key, small_thread_exit) != 0)
+    g_small_key = (pthread_key_t)-1;
+}
+
+/* Class of a small request (rounded to POOL_ALIGN), -1 when not cached. */
+static int small_class(size_t nbytes) {
+  return nbytes <= SMALL_MAX ? (int)((nbytes + POOL_ALIGN - 1) / POOL_ALIGN) - 1
+                             : -1;
+}
+
+/* Keeps p in the thread's cache; 0 when the cache cannot take it. */
+static int small_put(int cls, void *p) {
+  small_cache *c = &t_small;
+  if (cls < 0 || c->count[cls] == SMALL_DEPTH)
+    return 0;
+  if (!c->registered) {
+    /* The key's destructor frees the blocks when the thread ends. */
+    pthread_once(&g_small_once, small_make_key);
+    if (g_small_key == (pthread_key_t)-1 ||
+        pthread_setspecific(g_small_key, c) != 0)
+      return 0;
+    c->registered = 1;
+  }
+  c->blocks[cls][c->count[cls]++] = p;
+  return 1;
+}
+
 static size_t pool_limit(void) {
   if (!g_limit_read) {
     g_limit = (size_t)4 << 30;
@@ -54,6 +113,11 @@ static size_t pool_limit(void) {
 
 cn_status cn_cpu_alloc(int32_t device, size_t nbytes, void **ptr) {
   if (nbytes < POOL_MIN_BYTES) {
+    int sc = small_class(nbytes);
+    if (sc >= 0 && t_small.count[sc] > 0) {
+      *ptr = t_small.blocks[sc][--t_small.count[sc]];
+      return CN_OK;
+    }
     size_t n = (nbytes + POOL_ALIGN - 1) / POOL_ALIGN * POOL_ALIGN;
     void *p = aligned_alloc(POOL_ALIGN, n ? n : POOL_ALIGN);
     if (p == NULL)
@@ -93,7 +157,8 @@ cn_status cn_cpu_alloc(int32_t device, size_t nbytes, void **ptr) {
 void cn_cpu_free(int32_t device, void *ptr, size_t nbytes) {
   if (ptr == NULL) return;
   if (nbytes < POOL_MIN_BYTES) {
-    free(ptr);
+    if (!small_put(small_class(nbytes), ptr))
+      free(ptr);
     return;
   }
   int cls;
@@ -123,6 +188,7 @@ void cn_free_memory(void) {
     cuda->cuda_api->pool_free_all_blocks(-2);
     cuda->cuda_api->pinned_free_all_blocks(&freed);
   }
+  small_flush(&t_small);
   pthread_mutex_lock(&g_lock);
   pool_block *all[POOL_CLASSES];
   memcpy(all, g_free, sizeof all);

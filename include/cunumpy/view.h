@@ -43,7 +43,8 @@ CN_API cn_status cn_moveaxis(cn_array *out, cn_array a, int32_t naxes,
  * else a copy (as NumPy). CN_ERR_SHAPE when sizes differ. */
 CN_API cn_status cn_reshape(cn_array *out, cn_array a, int32_t ndim,
                             const int64_t *shape, cn_order order);
-/* 1-d view when possible, else a copy. */
+/* 1-d view when possible, else a copy. Order K reads the elements in
+ * memory order (the axes by decreasing |stride|), as NumPy. */
 CN_API cn_status cn_ravel(cn_array *out, cn_array a, cn_order order);
 /* 1-d copy, always. */
 CN_API cn_status cn_flatten(cn_array *out, cn_array a, cn_order order);

@@ -38,6 +38,18 @@ def builtin_exception(exc_type):
     return Exception
 
 
+def raises_like(f_xp, f_np):
+    """Both calls fail, with compatible exception types: NumPy's is a
+    subclass of the builtin class of ours (NumPy's AxisError is both a
+    ValueError and an IndexError)."""
+    with pytest.raises(Exception) as e_np:
+        f_np()
+    with pytest.raises(Exception) as e_xp:
+        f_xp()
+    assert issubclass(e_np.type, builtin_exception(e_xp.type)), (
+        e_xp.value, e_np.value)
+
+
 def elements(dtype, finite=False, small=False):
     """Values of dtype, with the specials (NaN, inf, -0.0) unless finite."""
     if dtype.kind == "b":

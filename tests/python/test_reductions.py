@@ -114,5 +114,7 @@ def test_reduction_errors():
         xp.sum(xp.zeros((2, 3)), axis=2)
     with pytest.raises(ValueError):
         xp.sum(xp.zeros((2, 3)), axis=(0, 0))
-    with pytest.raises(NotImplementedError):
-        xp.sum(xp.zeros(3), initial=1)
+    with pytest.raises(ValueError):  # no identity: where= needs initial=
+        xp.max(xp.zeros(3), where=[True, False, True])
+    with pytest.raises(OverflowError):
+        xp.max(xp.zeros(3, xp.int8), initial=1000)

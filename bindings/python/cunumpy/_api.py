@@ -22,6 +22,11 @@ _SCALAR_CODE = {bool: _lib.CN_BOOL, int: _lib.CN_INT64,
                 float: _lib.CN_FLOAT64, complex: _lib.CN_COMPLEX128}
 _INT64_MAX = 2**63 - 1
 
+# empty, zeros, ones and asarray are C entry points that take their common
+# arguments themselves and hand every other call to the _*_py functions
+# (registered at the end of this file with _set_fast).
+empty, zeros, ones, asarray = _lib.empty, _lib.zeros, _lib.ones, _lib.asarray
+
 
 def _has(name):
     return hasattr(_lib, name)
@@ -122,12 +127,9 @@ def _from_host_object(obj, code, copy):
     return res
 
 
-def asarray(obj, dtype=None, order=None, *, device=None, copy=None,
-            like=None):
-    """Array from an array, a NumPy array (zero-copy when possible), a
-    buffer-protocol or DLPack object, a nested sequence or a scalar.
-    copy=None copies only when needed, True always, False never (ValueError
-    when a copy would be needed)."""
+def _asarray_py(obj, dtype=None, order=None, *, device=None, copy=None,
+                like=None):
+    """asarray for the calls its C entry point (_cnlib.asarray) hands on."""
     code = None if dtype is None else _dtypes.to_code(dtype)
     if device is not None:
         with _device_scope(device):
@@ -158,6 +160,10 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None,
         if code is not None and code != res._dtype_code:
             return _lib.cn_astype(res, code, 1)
         return res
+    if code is None and copy is not False and type(obj) in (list, tuple):
+        res = _lib._from_sequence(obj)
+        if res is not None:
+            return res
     if isinstance(obj, (list, tuple)) and obj and _builtins.any(
             isinstance(e, ndarray) for e in obj):
         if _builtins.all(isinstance(e, ndarray) for e in obj):
@@ -169,6 +175,11 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None,
 def array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0,
           like=None, device=None):
     """NumPy's array(): asarray that copies by default."""
+    if dtype is None and not ndmin and device is None and copy is not \
+            False and type(obj) in (list, tuple):
+        res = _lib._from_sequence(obj)  # a new array: no copy to make
+        if res is not None:
+            return res
     res = asarray(obj, dtype, order, device=device,
                   copy=copy if copy is False else (True if copy else None))
     if ndmin > res.ndim:
@@ -231,24 +242,25 @@ def to_dlpack(a, stream, max_version, dl_device, copy):
 # ---- creation -----------------------------------------------------------------
 
 
-def empty(shape, dtype=None, order="C", *, device=None, like=None):
+
+def _empty_py(shape, dtype=None, order="C", *, device=None, like=None):
     if device is not None:
         with _device_scope(device):
-            return empty(shape, dtype, order)
+            return _lib.empty(shape, dtype, order)
     return _lib.cn_empty(shape, _F64 if dtype is None else dtype, order)
 
 
-def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+def _zeros_py(shape, dtype=None, order="C", *, device=None, like=None):
     if device is not None:
         with _device_scope(device):
-            return zeros(shape, dtype, order)
+            return _lib.zeros(shape, dtype, order)
     return _lib.cn_zeros(shape, _F64 if dtype is None else dtype, order)
 
 
-def ones(shape, dtype=None, order="C", *, device=None, like=None):
+def _ones_py(shape, dtype=None, order="C", *, device=None, like=None):
     if device is not None:
         with _device_scope(device):
-            return ones(shape, dtype, order)
+            return _lib.ones(shape, dtype, order)
     return _lib.cn_ones(shape, _F64 if dtype is None else dtype, order)
 
 
@@ -269,6 +281,13 @@ def _fill_scalar(fill_value):
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None,
          like=None):
+    if device is None and type(fill_value) in _WEAK:
+        if dtype is None:
+            return _lib.cn_full(shape, fill_value, _scalar_code(fill_value),
+                                order)
+        code = _dtypes.to_code(dtype)
+        _check_int_fits(fill_value, code)
+        return _lib.cn_full(shape, fill_value, code, order)
     if device is not None:
         with _device_scope(device):
             return full(shape, fill_value, dtype, order)
@@ -312,6 +331,11 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None,
 def arange(start, stop=None, step=None, dtype=None, *, device=None,
            like=None):
     """Evenly spaced values in [start, stop); exact for integer bounds."""
+    if device is None and dtype is None and step is None and stop is None:
+        if type(start) is int:
+            return _lib.cn_arange_int(0, start, 1, 0)
+        if type(start) is float:
+            return _lib.cn_arange(0.0, start, 1.0, 0)
     if device is not None:
         with _device_scope(device):
             return arange(start, stop, step, dtype)
@@ -335,10 +359,12 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
     if device is not None:
         with _device_scope(device):
             return linspace(start, stop, num, endpoint, retstep, dtype, axis)
-    if _np.ndim(start) or _np.ndim(stop):
-        raise NotImplementedError("linspace with array bounds")
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if _np.ndim(start) or _np.ndim(stop) or axis != 0 or not isinstance(
+            start, (int, float)) or not isinstance(stop, (int, float)):
+        return _linspace_arrays(start, stop, int(num), endpoint, retstep,
+                                dtype, axis)
     res = _lib.cn_linspace(float(start), float(stop), int(num),
                            bool(endpoint), dtype)
     if retstep:
@@ -346,6 +372,47 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
         step = (stop - start) / div if div > 0 else float("nan")
         return res, step
     return res
+
+
+def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis):
+    """linspace for array (or complex, or NumPy scalar) bounds: NumPy's
+    algorithm, samples along a new axis `axis`."""
+    # Python scalars stay weak in the promotion (NEP 50), as in NumPy.
+    dt = result_type(*(v if type(v) in _WEAK else asarray(v)
+                       for v in (start, stop)), float(num))
+    start, stop = asarray(start), asarray(stop)
+    if _dtypes.kind(_dtypes.to_code(dt)) not in (_lib.CN_KIND_FLOAT,
+                                                 _lib.CN_KIND_COMPLEX):
+        dt = _np.dtype(_np.float64)
+    start, stop = astype(start, dt, copy=False), astype(stop, dt, copy=False)
+    div = (num - 1) if endpoint else num
+    delta = stop - start
+    y = _lib.cn_reshape(arange(0, num, dtype=dt), (-1,) + (1,) * delta.ndim,
+                        "C")
+    if div > 0:
+        step = delta / div
+        if bool(_lib.cn_any(step == 0, None, False, None, None)):
+            y = (y / div) * delta  # denormal steps, as NumPy
+        else:
+            y = y * step
+    else:
+        step = float("nan")
+        y = y * delta
+    y = y + start
+    if endpoint and num > 1:
+        y[-1, ...] = stop
+    if axis != 0:
+        y = moveaxis(y, 0, axis)
+    if dtype is not None:
+        code = _dtypes.to_code(dtype)
+        if _dtypes.kind(code) in (_lib.CN_KIND_INT, _lib.CN_KIND_UINT):
+            y = _lib.cn_floor(y, None)
+        y = _lib.cn_astype(y, code, 0)
+    if retstep:
+        if isinstance(step, ndarray) and step.ndim == 0:
+            step = step.item()
+        return y, step
+    return y
 
 
 def eye(N, M=None, k=0, dtype=None, order="C", *, device=None, like=None):
@@ -369,7 +436,7 @@ class ufunc(_lib.UfuncBase):
     keywords (out=, dtype=, where=) take the Python path (_call)."""
 
     def __init__(self, name, nin, fn, doc):
-        self._bind(fn, nin)
+        self._bind(fn, nin, name)
         self.__name__ = name
         self.nin = nin
         self.nout = 1
@@ -409,15 +476,39 @@ class ufunc(_lib.UfuncBase):
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
                initial=None, where=True):
+        """Reduction along axis (NumPy's ufunc.reduce) for the ops with a
+        C reduction: add, multiply, minimum, maximum, logical_and,
+        logical_or."""
         fn = _REDUCERS.get(self.__name__)
-        if fn is None or initial is not None or where is not True:
+        if fn is None:
             raise NotImplementedError(f"{self.__name__}.reduce")
-        return fn(array, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        if type(out) is tuple:
+            out, = out
+        kw = {}
+        if initial is not None:
+            if fn in (all, any):
+                raise NotImplementedError(f"{self.__name__}.reduce with "
+                                          f"initial=")
+            kw["initial"] = initial
+        if fn in (max, min, all, any):
+            res = fn(array, axis=axis, keepdims=keepdims, where=where, **kw)
+            if dtype is not None:
+                res = _lib.cn_astype(res, dtype, 0)
+            return res if out is None else _assign_out(out, res)
+        return fn(array, axis=axis, dtype=dtype, out=out, keepdims=keepdims,
+                  where=where, **kw)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
+        """Running reduction along axis (NumPy's ufunc.accumulate) for the
+        ops with a C scan: add and multiply."""
         fn = _ACCUMULATORS.get(self.__name__)
         if fn is None:
             raise NotImplementedError(f"{self.__name__}.accumulate")
+        if type(out) is tuple:
+            out, = out
+        array = asarray(array)
+        if array.ndim == 0:
+            raise TypeError("cannot accumulate on a scalar")
         return fn(array, axis=axis, dtype=dtype, out=out)
 
     def outer(self, A, B, **kwargs):
@@ -496,53 +587,186 @@ def where(condition, x=None, y=None, /):
 # ---- reductions -------------------------------------------------------------
 
 
-def _no_extras(name, initial=None, where=True):
-    if initial is not None or where is not True:
-        raise NotImplementedError(f"{name}: initial= and where= are not "
-                                  f"supported")
+def _mask(a, where):
+    """where (any array-like) as a bool array broadcast to a's shape."""
+    w = _lib.cn_astype(asarray(where), _lib.CN_BOOL, 0)
+    return _lib.cn_broadcast_to(w, a.shape)
+
+
+def _where_fill(a, where, fill):
+    """a with the elements where `where` is false replaced by fill."""
+    return _lib.cn_where(_mask(a, where), a, _typed_scalar(fill, a.dtype),
+                         None)
+
+
+def _check_int_fits(value, code):
+    """NumPy 2's OverflowError for a Python int stored into an integer dtype
+    that cannot hold it."""
+    if type(value) is int and _dtypes.kind(code) in (_lib.CN_KIND_INT,
+                                                     _lib.CN_KIND_UINT):
+        info = _np.iinfo(_dtypes.DTYPE_OF[code])
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"Python integer {value} out of bounds for "
+                                f"{_dtypes.DTYPE_OF[code]}")
+
+
+def _typed_scalar(value, dt):
+    """0-d array of dtype dt holding value, cast as NumPy casts a reduction's
+    initial value (Python ints out of range are an OverflowError)."""
+    code = _dtypes.to_code(dt)
+    _check_int_fits(value, code)
+    if isinstance(value, ndarray):
+        return _lib.cn_astype(value, code, 0)
+    return _lib.cn_full((), value, code, "C")
+
+
+def _result_shape_fill(a, axis, keepdims, value, dt):
+    """The result of a reduction of the empty array a: every element is
+    value (the reduction's initial value)."""
+    shape = _lib.cn_sum(a, axis, keepdims, None, None).shape
+    return _lib.cn_broadcast_to(_typed_scalar(value, dt), shape).copy()
+
+
+def _sum_like(cfn, combine, identity, a, axis, dtype, out, keepdims,
+              initial, where):
+    """sum/prod with NumPy's initial= (the start value, cast to the result
+    dtype) and where= (elements left out)."""
+    a = asarray(a)
+    if where is not True:
+        a = _where_fill(a, where, identity)
+    if initial is None:
+        return cfn(a, axis, keepdims, dtype, out)
+    res = cfn(a, axis, keepdims, dtype, None)
+    res = combine(res, _typed_scalar(initial, res.dtype), None)
+    return res if out is None else _assign_out(out, res)
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
         where=True):
-    _no_extras("sum", initial, where)
-    return _lib.cn_sum(a, axis, keepdims, dtype, out)
+    if initial is None and where is True:
+        return _lib.cn_sum(a, axis, keepdims, dtype, out)
+    return _sum_like(_lib.cn_sum, _lib.cn_add, 0, a, axis, dtype, out,
+                     keepdims, initial, where)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
          where=True):
-    _no_extras("prod", initial, where)
-    return _lib.cn_prod(a, axis, keepdims, dtype, out)
+    if initial is None and where is True:
+        return _lib.cn_prod(a, axis, keepdims, dtype, out)
+    return _sum_like(_lib.cn_prod, _lib.cn_multiply, 1, a, axis, dtype, out,
+                     keepdims, initial, where)
+
+
+def _count(a, axis, keepdims, where):
+    """Number of elements each reduction of a counts (int64)."""
+    if where is True:
+        ones_ = _lib.cn_broadcast_to(_typed_scalar(1, _np.int64), a.shape)
+    else:
+        ones_ = _mask(a, where)
+    return _lib.cn_sum(ones_, axis, keepdims, _lib.CN_INT64, None)
+
+
+def _mean_dtype(a, dtype):
+    if dtype is not None:
+        return _dtypes.dtype(dtype)
+    if _dtypes.kind(a._dtype_code) in (_lib.CN_KIND_FLOAT,
+                                       _lib.CN_KIND_COMPLEX):
+        return a.dtype
+    return _np.dtype(_np.float64)
+
+
+def _real(dt):
+    return _np.dtype(dt).type(0).real.dtype
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    _no_extras("mean", None, where)
-    return _lib.cn_mean(a, axis, keepdims, dtype, out)
+    if where is True:
+        return _lib.cn_mean(a, axis, keepdims, dtype, out)
+    a = asarray(a)
+    dt = _mean_dtype(a, dtype)
+    total = _lib.cn_sum(_where_fill(a, where, 0), axis, keepdims, dt, None)
+    cnt = _lib.cn_astype(_count(a, axis, keepdims, where),
+                         _dtypes.to_code(_real(dt)), 0)
+    res = _lib.cn_divide(total, cnt, None)
+    return res if out is None else _assign_out(out, res)
 
 
 def _ddof(ddof, correction):
     return float(correction if correction is not None else ddof)
 
 
+def _var(a, axis, dtype, out, ddof, keepdims, where, mean_):
+    """NumPy's _var: mean over the counted elements (or the given mean),
+    then the mean of |x - mean|**2 with ddof."""
+    a = asarray(a)
+    dt = _mean_dtype(a, dtype)
+    cnt = _count(a, axis, True, where)
+    if mean_ is None:
+        total = _lib.cn_sum(a if where is True else _where_fill(a, where, 0),
+                            axis, True, dt, None)
+        mean_ = _lib.cn_divide(total, _lib.cn_astype(
+            cnt, _dtypes.to_code(_real(dt)), 0), None)
+    d = _lib.cn_subtract(_lib.cn_astype(a, _dtypes.to_code(dt), 0), mean_,
+                         None)
+    sq = _lib.cn_real(_lib.cn_multiply(d, _lib.cn_conj(d, None), None), None)
+    if where is not True:
+        sq = _where_fill(sq, where, 0)
+    total = _lib.cn_sum(sq, axis, keepdims, None, None)
+    cnt = _lib.cn_reshape(cnt, total.shape, "C")
+    div = _lib.cn_maximum(_lib.cn_subtract(
+        _lib.cn_astype(cnt, _dtypes.to_code(total.dtype), 0), ddof, None),
+        0.0, None)
+    return _lib.cn_divide(total, div, None)
+
+
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
         where=True, mean=None, correction=None):
-    _no_extras("std", None, where)
-    return _lib.cn_std(a, axis, keepdims, _ddof(ddof, correction), dtype, out)
+    if where is True and mean is None:
+        return _lib.cn_std(a, axis, keepdims, _ddof(ddof, correction), dtype,
+                           out)
+    res = _lib.cn_sqrt(_var(a, axis, dtype, None, _ddof(ddof, correction),
+                            keepdims, where, mean), None)
+    return res if out is None else _assign_out(out, res)
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
         where=True, mean=None, correction=None):
-    _no_extras("var", None, where)
-    return _lib.cn_var(a, axis, keepdims, _ddof(ddof, correction), dtype, out)
+    if where is True and mean is None:
+        return _lib.cn_var(a, axis, keepdims, _ddof(ddof, correction), dtype,
+                           out)
+    res = _var(a, axis, dtype, None, _ddof(ddof, correction), keepdims,
+               where, mean)
+    return res if out is None else _assign_out(out, res)
+
+
+def _min_max(cfn, combine, name, a, axis, out, keepdims, initial, where):
+    """max/min with initial= (also the result of empty reductions) and
+    where= (which needs initial, as in NumPy)."""
+    if initial is None:
+        if where is not True:
+            raise ValueError(f"reduction operation '{name}' does not have "
+                             f"an identity, so to use a where mask one has "
+                             f"to specify 'initial'")
+        return cfn(a, axis, keepdims, None, out)
+    a = asarray(a)
+    if where is not True:
+        a = _where_fill(a, where, initial)
+    if a.size == 0:
+        res = _result_shape_fill(a, axis, keepdims, initial, a.dtype)
+    else:
+        res = combine(cfn(a, axis, keepdims, None, None),
+                      _typed_scalar(initial, a.dtype), None)
+    return res if out is None else _assign_out(out, res)
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-    _no_extras("max", initial, where)
-    return _lib.cn_max(a, axis, keepdims, None, out)
+    return _min_max(_lib.cn_max, _lib.cn_maximum, "maximum", a, axis, out,
+                    keepdims, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-    _no_extras("min", initial, where)
-    return _lib.cn_min(a, axis, keepdims, None, out)
+    return _min_max(_lib.cn_min, _lib.cn_minimum, "minimum", a, axis, out,
+                    keepdims, initial, where)
 
 
 amax = max
@@ -550,12 +774,14 @@ amin = min
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
-    _no_extras("any", None, where)
+    if where is not True:
+        a = _where_fill(asarray(a), where, 0)
     return _lib.cn_any(a, axis, keepdims, None, out)
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True):
-    _no_extras("all", None, where)
+    if where is not True:
+        a = _where_fill(asarray(a), where, 1)
     return _lib.cn_all(a, axis, keepdims, None, out)
 
 
@@ -655,6 +881,11 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     elif copy is False and a.size and not _lib.cn_array_shares_buffer(res, a):
         raise ValueError("cannot reshape the array without a copy")
     return res
+
+
+def _reshape_method(a, shape, order, copy):
+    """ndarray.reshape with copy= (the C method hands those calls here)."""
+    return reshape(a, shape, "C" if order is None else order, copy=copy)
 
 
 def transpose(a, axes=None):
@@ -876,19 +1107,185 @@ def repeat(a, repeats, axis=None):
 
 _PAD_MODES = {"constant": 0, "edge": 1, "reflect": 2, "symmetric": 3,
               "wrap": 4}
+_PAD_KWARGS = {"empty": (), "edge": (), "wrap": (),
+               "constant": ("constant_values",),
+               "linear_ramp": ("end_values",),
+               "maximum": ("stat_length",), "mean": ("stat_length",),
+               "median": ("stat_length",), "minimum": ("stat_length",),
+               "reflect": ("reflect_type",), "symmetric": ("reflect_type",)}
+
+
+def _as_pairs(x, ndim, what):
+    """NumPy's pad argument forms (a scalar, (v,), (before, after), or one
+    pair per axis) as ndim (before, after) pairs."""
+    arr = _np.asarray(x)
+    try:
+        arr = _np.broadcast_to(arr, (ndim, 2))
+    except ValueError:
+        raise ValueError(f"{what}: operands could not be broadcast to "
+                         f"({ndim}, 2)") from None
+    return [tuple(p) for p in arr.tolist()]
+
+
+def _axis_block(x, axis, start, stop):
+    key = [slice(None)] * x.ndim
+    key[axis] = slice(start, stop)
+    return x[tuple(key)]
+
+
+def _pad_stat(x, axis, before, after, length, stat):
+    """The two pad blocks of the stat modes along one axis (NumPy's
+    _get_stats): the statistic of the first / last `length` elements."""
+    n = x.shape[axis]
+    blocks = []
+    for width, ln, left in ((before, length[0], True),
+                            (after, length[1], False)):
+        ln = n if ln is None else _builtins.min(int(ln), n)
+        if ln < 0:
+            raise ValueError(f"index can't contain negative values (got "
+                             f"stat_length {ln})")
+        if not width:
+            blocks.append(_axis_block(x, axis, 0, 0))
+            continue
+        chunk = _axis_block(x, axis, 0, ln) if left else \
+            _axis_block(x, axis, n - ln, n)
+        val = stat(chunk, axis=axis, keepdims=True)
+        if _dtypes.kind(x._dtype_code) in (_lib.CN_KIND_INT,
+                                           _lib.CN_KIND_UINT):
+            val = round(val)  # NumPy's _round_if_needed
+        shape = list(x.shape)
+        shape[axis] = width
+        blocks.append(_lib.cn_astype(broadcast_to(val, tuple(shape)),
+                                     x._dtype_code, 0))
+    return blocks
+
+
+def _pad_ramp(x, axis, before, after, ends):
+    """The two pad blocks of linear_ramp along one axis: from the end value
+    to the edge value (exclusive), as NumPy's _get_linear_ramps."""
+    n = x.shape[axis]
+    blocks = []
+    for width, end, left in ((before, ends[0], True), (after, ends[1],
+                                                       False)):
+        edge = _axis_block(x, axis, 0, 1) if left else \
+            _axis_block(x, axis, n - 1, n)
+        ramp = linspace(end, squeeze(edge, axis), width, endpoint=False,
+                        dtype=x.dtype, axis=axis)
+        blocks.append(ramp if left else flip(ramp, axis))
+    return blocks
+
+
+def _pad_reflect_odd(a, widths, include_edge):
+    """reflect/symmetric padding with reflect_type='odd' (each reflected
+    value v becomes 2 * edge - v), NumPy's _set_reflect_both: chunk by
+    chunk, each reflecting the area padded so far."""
+    x = _lib.cn_pad(a, [w for pair in widths for w in pair], 0, 0)
+    for axis, (left, right) in enumerate(widths):
+        n = a.shape[axis]
+        if n == 1 and (left or right):  # NumPy: a singleton extends its edge
+            x[_at_axis(x.ndim, axis, slice(None, left))] = \
+                x[_at_axis(x.ndim, axis, slice(left, left + 1))]
+            end = x.shape[axis] - right
+            x[_at_axis(x.ndim, axis, slice(end, None))] = \
+                x[_at_axis(x.ndim, axis, slice(end - 1, end))]
+            continue
+        while left > 0 or right > 0:
+            old = x.shape[axis] - right - left
+            if include_edge:
+                old = old // n * n
+                edge_offset = 1
+            else:
+                old = (old - 1) // (n - 1) * (n - 1) + 1 - 1
+                edge_offset = 0
+            if left > 0:
+                chunk = _builtins.min(old, left)
+                stop = left - edge_offset
+                start = stop + chunk
+                part = x[_at_axis(x.ndim, axis, slice(
+                    start, stop if stop >= 0 else None, -1))]
+                edge = x[_at_axis(x.ndim, axis, slice(left, left + 1))]
+                x[_at_axis(x.ndim, axis, slice(left - chunk, left))] = \
+                    2 * edge - part
+                left -= chunk
+            if right > 0:
+                chunk = _builtins.min(old, right)
+                start = -right + edge_offset - 2
+                stop = start - chunk
+                part = x[_at_axis(x.ndim, axis, slice(start, stop, -1))]
+                edge = x[_at_axis(x.ndim, axis, slice(-right - 1, -right))]
+                x[_at_axis(x.ndim, axis, slice(
+                    x.shape[axis] - right,
+                    x.shape[axis] - right + chunk))] = 2 * edge - part
+                right -= chunk
+    return x
+
+
+def _at_axis(ndim, axis, sl):
+    return (slice(None),) * axis + (sl,) + (slice(None),) * (ndim - axis - 1)
 
 
 def pad(array, pad_width, mode="constant", **kwargs):
+    """NumPy's pad: the modes constant, edge, reflect, symmetric and wrap
+    run in C; empty, per-axis constant_values, linear_ramp, the stat modes
+    (maximum, minimum, mean, median) and reflect_type='odd' pad one axis at
+    a time. A callable mode is not supported (NotImplementedError)."""
     a = asarray(array)
-    if mode not in _PAD_MODES:
-        raise NotImplementedError(f"pad mode {mode!r}")
-    widths = _np.broadcast_to(_np.asarray(pad_width, dtype=_np.int64),
-                              (a.ndim, 2))
+    if callable(mode):
+        raise NotImplementedError("pad with a callable mode")
+    if mode not in _PAD_KWARGS:
+        raise ValueError(f"mode '{mode}' is not supported")
+    extra = set(kwargs) - set(_PAD_KWARGS[mode])
+    if extra:
+        raise ValueError(f"unsupported keyword arguments for mode "
+                         f"'{mode}': {extra}")
+    widths = _np.broadcast_to(_np.asarray(pad_width), (a.ndim, 2))
+    if widths.dtype.kind not in "iu":
+        raise TypeError("`pad_width` must be of integral type.")
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    widths = [(int(b), int(e)) for b, e in widths.tolist()]
+    odd = kwargs.get("reflect_type") == "odd"  # NumPy: anything else, even
+    if odd and a.size:
+        return _pad_reflect_odd(a, widths, mode == "symmetric")
     value = kwargs.get("constant_values", 0)
-    if _np.ndim(value):
-        raise NotImplementedError("pad with per-axis constant_values")
-    return _lib.cn_pad(a, [int(v) for v in widths.ravel()], _PAD_MODES[mode],
-                       value)
+    if mode in _PAD_MODES and not (mode == "constant" and _np.ndim(value)):
+        flat = [w for pair in widths for w in pair]
+        return _lib.cn_pad(a, flat, _PAD_MODES[mode], value)
+    if mode == "empty":
+        return _lib.cn_pad(a, [w for pair in widths for w in pair], 0, 0)
+    if mode != "constant" and a.size == 0:
+        for axis, pair in enumerate(widths):
+            if a.shape[axis] == 0 and _builtins.any(pair):
+                raise ValueError(f"can't extend empty axis {axis} using "
+                                 f"modes other than 'constant' or 'empty'")
+        return zeros(tuple(n + b + e for n, (b, e) in zip(a.shape, widths)),
+                     a.dtype)
+    if mode == "constant":
+        args = _as_pairs(value, a.ndim, "constant_values")
+    elif mode == "linear_ramp":
+        args = _as_pairs(kwargs.get("end_values", 0), a.ndim, "end_values")
+    else:
+        length = kwargs.get("stat_length")
+        args = [(None, None)] * a.ndim if length is None else \
+            _as_pairs(length, a.ndim, "stat_length")
+    stat = {"maximum": max, "minimum": min, "mean": mean,
+            "median": median}.get(mode)
+    x = a
+    for axis, ((before, after), arg) in enumerate(zip(widths, args)):
+        if not before and not after:
+            continue
+        if mode == "constant":
+            blocks = []
+            for width, v in ((before, arg[0]), (after, arg[1])):
+                shape = list(x.shape)
+                shape[axis] = width
+                blocks.append(full(tuple(shape), v, x.dtype))
+        elif mode == "linear_ramp":
+            blocks = _pad_ramp(x, axis, before, after, arg)
+        else:
+            blocks = _pad_stat(x, axis, before, after, arg, stat)
+        x = concatenate([blocks[0], x, blocks[1]], axis=axis)
+    return x if x is not a else a.copy()
 
 
 def roll(a, shift, axis=None):
@@ -945,9 +1342,15 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
 
 
 def indices(dimensions, dtype=int, sparse=False):
-    if sparse:
-        raise NotImplementedError("indices(sparse=True)")
-    return _lib.cn_indices(tuple(dimensions), dtype)
+    """Index grids of a shape; sparse=True gives one broadcastable
+    arange per axis (shape 1 on every other axis), as NumPy."""
+    dimensions = tuple(dimensions)
+    if not sparse:
+        return _lib.cn_indices(dimensions, dtype)
+    n = len(dimensions)
+    return tuple(_lib.cn_reshape(arange(d, dtype=dtype),
+                                 (1,) * i + (d,) + (1,) * (n - i - 1), "C")
+                 for i, d in enumerate(dimensions))
 
 
 # ---- indexing (include/cunumpy/index.h) ---------------------------------------
@@ -1036,7 +1439,21 @@ def _advanced(a, key):
     (non-adjacent ones are moved to the front first, as NumPy does)."""
     items = _expand_key(a, key)
     if _builtins.any(k is None for k in items):
-        raise NotImplementedError("newaxis combined with advanced indexing")
+        # newaxis: insert the length-1 axes into a first and index them
+        # with full slices (the same result shape and axis order).
+        consumed, where = 0, []
+        for k in items:
+            if k is None:
+                where.append(consumed + len(where))
+            elif isinstance(k, (ndarray, _np.ndarray)) and \
+                    k.dtype == _np.bool_:
+                consumed += k.ndim
+            elif isinstance(k, list) and _is_mask(k):
+                consumed += 1
+            else:
+                consumed += 1
+        a = _lib.cn_expand_dims(a, where)
+        items = [slice(None) if k is None else k for k in items]
     conv = []
     for k in items:
         if isinstance(k, slice):
@@ -1045,8 +1462,12 @@ def _advanced(a, key):
             conv.append(asarray(k))
         elif isinstance(k, (int, _np.integer)):
             conv.append(asarray(int(k)))
-        else:
+        elif isinstance(k, (ndarray, _np.ndarray, list, tuple)):
             conv.append(_index_array(k))
+        else:
+            raise IndexError("only integers, slices (`:`), ellipsis "
+                             "(`...`), numpy.newaxis (`None`) and integer "
+                             "or boolean arrays are valid indices")
     positions = []  # (item index, first axis of the view it indexes, k)
     basic = []
     axis = 0
@@ -1086,6 +1507,11 @@ def _is_mask(key):
 def getitem_advanced(a, key):
     """a[key] for integer-array and boolean-mask keys (the C slot handles
     basic keys)."""
+    if a.ndim and (type(key) is list and key and _builtins.all(
+            type(k) is int for k in key) or isinstance(key, ndarray) and
+            _dtypes.kind(key._dtype_code) in (_lib.CN_KIND_INT,
+                                              _lib.CN_KIND_UINT)):
+        return _lib.cn_take(a, key, 0, 0, None)  # a[int array], the common
     if _is_mask(key):
         return _lib.cn_mask_get(a, key)
     view, arrays, first = _advanced(a, key)
@@ -1849,3 +2275,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
         return (_lib.cn_trapezoid((yr, x), float(dx), axis) +
                 _lib.cn_trapezoid((yi, x), float(dx), axis) * 1j)
     return _lib.cn_trapezoid((y, x), float(dx), axis)
+
+
+_lib._set_fast(_dtypes.DTYPE_OF, {"empty": _empty_py, "zeros": _zeros_py,
+                                  "ones": _ones_py, "asarray": _asarray_py,
+                                  "reshape": _reshape_method})

@@ -8,14 +8,11 @@ buffer protocol and the shape/strides/size attributes. This file adds the
 rest of NumPy's ndarray interface in Python.
 """
 
-import operator as _operator
-
 import numpy as _np
 
 from . import _cnlib as _lib
 from . import _dtypes
 
-_DTYPE_OF = _dtypes.DTYPE_OF
 _CPU = _lib.CN_DEVICE_CPU
 _CUDA = _lib.CN_DEVICE_CUDA
 
@@ -113,9 +110,8 @@ class ndarray(_lib.Handle):
         return F.empty(shape, dtype=dtype, order=order)
 
     # ---- attributes ----------------------------------------------------
-    @property
-    def dtype(self):
-        return _DTYPE_OF[self._dtype_code]
+    # dtype, T, shape, strides, ndim, size, itemsize, nbytes and copy() are
+    # C slots of Handle.
 
     @property
     def device(self):
@@ -124,10 +120,6 @@ class ndarray(_lib.Handle):
     @property
     def flags(self):
         return Flags(self._flags)
-
-    @property
-    def T(self):
-        return _lib.cn_transpose(self)
 
     @property
     def mT(self):
@@ -164,29 +156,10 @@ class ndarray(_lib.Handle):
                 "_itemsize": itemsize}
 
     # ---- conversions ----------------------------------------------------
-    def __bool__(self):
-        if self.size != 1:
-            raise ValueError("The truth value of an array with more than one "
-                             "element is ambiguous. Use a.any() or a.all()"
-                             if self.size else
-                             "The truth value of an empty array is ambiguous.")
-        return bool(_lib.cn_item(self))
-
-    def __int__(self):
-        return int(_scalar_value(self, "int"))
-
-    def __float__(self):
-        return float(_scalar_value(self, "float"))
+    # bool(), int(), float() and operator.index() are C slots of Handle.
 
     def __complex__(self):
         return complex(_scalar_value(self, "complex"))
-
-    def __index__(self):
-        if self.ndim != 0 or _dtypes.kind(self._dtype_code) not in (
-                _lib.CN_KIND_INT, _lib.CN_KIND_UINT):
-            raise TypeError("only integer scalar arrays can be converted to "
-                            "a scalar index")
-        return _lib.cn_item(self)
 
     def __format__(self, spec):
         if self.ndim == 0:
@@ -202,9 +175,6 @@ class ndarray(_lib.Handle):
             return _lib.cn_item(_lib.cn_ravel(self, "C")[args[0]])
         key = args[0] if len(args) == 1 else args
         return _lib.cn_item(self[key])
-
-    def tolist(self):
-        return self.get().tolist()
 
     def get(self, stream=None, order="C", out=None):
         """Copy to a NumPy array (CuPy's get(); on the CPU a copy too)."""
@@ -288,10 +258,7 @@ class ndarray(_lib.Handle):
         return F.matmul(self, other, out=self)
 
     # ---- methods ------------------------------------------------------------
-    def reshape(self, *shape, order="C", copy=None):
-        if len(shape) == 1 and not isinstance(shape[0], int):
-            shape = shape[0]
-        return F.reshape(self, shape, order=order, copy=copy)
+    # reshape(), ravel() and tolist() are C methods of Handle.
 
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0],
@@ -304,19 +271,15 @@ class ndarray(_lib.Handle):
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True,
                copy=True, device=None):
+        if casting == "unsafe" and device is None:
+            return _lib.cn_astype(self, dtype, bool(copy))
         return F.astype(self, dtype, copy=copy, casting=casting, order=order,
                         device=device)
-
-    def copy(self, order="C"):
-        return _lib.cn_copy(self, order)
 
     def view(self, dtype=None, type=None):
         if dtype is None or _dtypes.to_code(dtype) == self._dtype_code:
             return self[...]
         raise NotImplementedError("ndarray.view with another dtype")
-
-    def ravel(self, order="C"):
-        return _lib.cn_ravel(self, order)
 
     def flatten(self, order="C"):
         return _lib.cn_flatten(self, order)
