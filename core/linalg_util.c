@@ -7,9 +7,7 @@
 
 /* The CPU table is filled once by its setup and a plugin with a shorter
  * table is refused by the loader, so every table has these members. */
-const cn_backend_ops *cn_la_ops(const cn_array_s *a) {
-  return a->buf->backend;
-}
+const cn_backend_ops *cn_la_ops(const cn_array_s *a) { return a->buf->backend; }
 
 void cn_la_end(cn_la_scope *s) {
   for (int i = 0; i < s->n; i++)
@@ -104,6 +102,20 @@ cn_status cn_la_colmajor(cn_array_s **out, const cn_array_s *src,
     }
   }
   *out = v;
+  return CN_OK;
+}
+
+cn_status cn_la_scalar(cn_array_s **out, const cn_array_s *like, cn_dtype dt,
+                       double v) {
+  cn_array_s *s = NULL;
+  cn_status st = cn_la_new(&s, like, dt, 0, NULL);
+  if (st == CN_OK)
+    st = cn_fill(s, cn_scalar_float(v));
+  if (st != CN_OK) {
+    cn_array_release(s);
+    return st;
+  }
+  *out = s;
   return CN_OK;
 }
 

@@ -53,6 +53,10 @@ CN_INTERNAL cn_status cn_la_new(cn_array_s **out, const cn_array_s *like,
 CN_INTERNAL cn_status cn_la_colmajor(cn_array_s **out, const cn_array_s *src,
                                      const cn_array_s *like, cn_dtype dt,
                                      int32_t ndim, const int64_t *shape);
+/* New 0-d array of dtype dt holding v, on like's device (broadcasts as a
+ * scalar). */
+CN_INTERNAL cn_status cn_la_scalar(cn_array_s **out, const cn_array_s *like,
+                                   cn_dtype dt, double v);
 /* Product of the first ndim - core extents. */
 CN_INTERNAL int64_t cn_la_batch(int32_t ndim, const int64_t *shape,
                                 int32_t core);
