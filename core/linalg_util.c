@@ -105,6 +105,36 @@ cn_status cn_la_colmajor(cn_array_s **out, const cn_array_s *src,
   return CN_OK;
 }
 
+cn_status cn_la_rowmajor(cn_array_s **out, const cn_array_s *src,
+                         const cn_array_s *like, cn_dtype dt, int32_t ndim,
+                         const int64_t *shape, bool conj) {
+  cn_array_s *w = NULL, *c = NULL;
+  cn_status st = cn_la_new(&w, like, dt, ndim, shape);
+  if (st == CN_OK && w->size > 0) {
+    st = cn_assign(w, (cn_array)src);
+    if (st == CN_OK && conj && cn_is_complex(dt)) {
+      st = cn_conj(&c, w, w);
+      cn_array_release(c);
+    }
+  }
+  if (st != CN_OK) {
+    cn_array_release(w);
+    return st;
+  }
+  *out = w;
+  return CN_OK;
+}
+
+bool cn_la_prefers_rows(const cn_array_s *a) {
+  int64_t rs = a->strides[a->ndim - 2], cs = a->strides[a->ndim - 1];
+  rs = rs < 0 ? -rs : rs;
+  cs = cs < 0 ? -cs : cs;
+  /* extent-1 dims have no say in the layout */
+  if (a->shape[a->ndim - 2] <= 1 || a->shape[a->ndim - 1] <= 1)
+    return true;
+  return cs <= rs;
+}
+
 cn_status cn_la_scalar(cn_array_s **out, const cn_array_s *like, cn_dtype dt,
                        double v) {
   cn_array_s *s = NULL;

@@ -1092,3 +1092,154 @@ TEST_CASE("tensorinv and tensorsolve", "[linalg][tensor]") {
                  "needs more dimensions");
   REQUIRE(out == nullptr);
 }
+
+// The same matrices in C order, Fortran order, as a negative-stride view
+// and as a strided slice: the drivers pack each layout differently (C order
+// is solved as the transposed problem), results must not depend on it.
+static std::vector<Arr> layouts(cn_array a) {
+  std::vector<Arr> r;
+  Arr c, f, fl, neg, big, sl;
+  CN_REQUIRE_OK(cn_copy(c.out(), a, CN_ORDER_C));
+  CN_REQUIRE_OK(cn_copy(f.out(), a, CN_ORDER_F));
+  // reversed twice on the last axis: a view with a negative stride
+  int32_t last = -1;
+  CN_REQUIRE_OK(cn_flip(fl.out(), a, 1, &last));
+  Arr flc;
+  CN_REQUIRE_OK(cn_copy(flc.out(), fl, CN_ORDER_C));
+  CN_REQUIRE_OK(cn_flip(neg.out(), flc, 1, &last));
+  // every other column of a twice-wider matrix
+  auto shape = shape_of(a);
+  auto wide = shape;
+  wide.back() *= 2;
+  CN_REQUIRE_OK(cn_zeros(big.out(), (int32_t)wide.size(), wide.data(),
+                         dtype_of(a), CN_ORDER_C));
+  Arr dst;
+  CN_REQUIRE_OK(cn_slice_axis(dst.out(), big, -1, 0, wide.back(), 2));
+  CN_REQUIRE_OK(cn_assign(dst, a));
+  r.push_back(std::move(c));
+  r.push_back(std::move(f));
+  r.push_back(std::move(neg));
+  r.push_back(std::move(dst));
+  return r;
+}
+
+TEST_CASE("decompositions do not depend on the input layout",
+          "[linalg][layout]") {
+  for (cn_dtype dt : kFloatTypes) {
+    INFO("dtype " << cn_dtype_name(dt));
+    double tol = is_single(dt) ? 1e-3 : 1e-9;
+    const int64_t n = 4;
+    Arr g = good_square({2, n, n}, dt, 101), h = herm({2, n, n}, dt, 102);
+    Arr rect = rand_arr({2, 5, 3}, dt, 103), rhs = rand_arr({2, n, 2}, dt, 104);
+    Arr spd;
+    {
+      Arr t, tc, prod;
+      CN_REQUIRE_OK(cn_swapaxes(t.out(), g, -1, -2));
+      CN_REQUIRE_OK(cn_conj(tc.out(), t, nullptr));
+      CN_REQUIRE_OK(cn_matmul(prod.out(), g, tc, nullptr));
+      spd = std::move(prod);
+    }
+    auto gv = vals(g), hv = vals(h), sv = vals(spd), rv = vals(rect),
+         bv = vals(rhs);
+    std::vector<cld> ref_inv, ref_x, ref_w, ref_s, ref_l, ref_det;
+    auto gl = layouts(g), hl = layouts(h), sl = layouts(spd),
+         rl = layouts(rect);
+    // 99s in the triangle the driver must not read (lower: above the
+    // diagonal; upper: below)
+    auto junk = [&](cn_array x, int upper) {
+      Arr keep, j99, other, sum;
+      CN_REQUIRE_OK(upper ? cn_triu(keep.out(), x, 0)
+                          : cn_tril(keep.out(), x, 0));
+      CN_REQUIRE_OK(cn_full_like(j99.out(), x, cn_scalar_float(99), dt));
+      CN_REQUIRE_OK(upper ? cn_tril(other.out(), j99, -1)
+                          : cn_triu(other.out(), j99, 1));
+      CN_REQUIRE_OK(cn_add(sum.out(), keep, other, nullptr));
+      return layouts(sum);
+    };
+    std::vector<Arr> hj[2] = {junk(h, 0), junk(h, 1)},
+                     sj[2] = {junk(spd, 0), junk(spd, 1)};
+    for (size_t li = 0; li < gl.size(); li++) {
+      INFO("layout " << li);
+      // inv and solve: g @ inv == I, g @ x == b
+      Arr inv, x, det;
+      CN_REQUIRE_OK(cn_linalg_inv(inv.out(), gl[li]));
+      CN_REQUIRE_OK(cn_linalg_solve(x.out(), gl[li], rhs));
+      CN_REQUIRE_OK(cn_linalg_det(det.out(), gl[li]));
+      auto iv = vals(inv), xv = vals(x);
+      for (int bi = 0; bi < 2; bi++) {
+        auto G = slice_mat(gv, bi, n * n);
+        require_close(naive_mm(G, slice_mat(iv, bi, n * n), n, n, n), eye(n),
+                      tol);
+        require_close(naive_mm(G, slice_mat(xv, bi, n * 2), n, n, 2),
+                      slice_mat(bv, bi, n * 2), tol);
+      }
+      // cholesky, both triangles: L L^H == spd, U^H U == spd
+      Arr L, U;
+      CN_REQUIRE_OK(cn_linalg_cholesky(L.out(), sj[0][li], 0));
+      CN_REQUIRE_OK(cn_linalg_cholesky(U.out(), sj[1][li], 1));
+      auto lv = vals(L), uv = vals(U);
+      for (int bi = 0; bi < 2; bi++) {
+        auto Lb = slice_mat(lv, bi, n * n), Ub = slice_mat(uv, bi, n * n);
+        for (int i = 0; i < n; i++)
+          for (int j = i + 1; j < n; j++) {
+            REQUIRE(Lb[i * n + j] == cld(0));
+            REQUIRE(Ub[j * n + i] == cld(0));
+          }
+        require_close(naive_mm(Lb, conjT(Lb, n, n), n, n, n),
+                      slice_mat(sv, bi, n * n), tol);
+        require_close(naive_mm(conjT(Ub, n, n), Ub, n, n, n),
+                      slice_mat(sv, bi, n * n), tol);
+      }
+      // eigh, both triangles: H V == V diag(w), V unitary
+      for (int32_t upper : {0, 1}) {
+        Arr w, v;
+        CN_REQUIRE_OK(cn_linalg_eigh(w.out(), v.out(), hj[upper][li], upper));
+        auto wv = vals(w), vv = vals(v);
+        for (int bi = 0; bi < 2; bi++) {
+          auto V = slice_mat(vv, bi, n * n);
+          std::vector<cld> VW(V);
+          for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+              VW[i * n + j] *= wv[bi * n + j];
+          require_close(naive_mm(slice_mat(hv, bi, n * n), V, n, n, n), VW,
+                        tol);
+          require_close(naive_mm(conjT(V, n, n), V, n, n, n), eye(n), tol);
+        }
+        if (ref_w.empty())
+          ref_w = wv;
+        require_close(wv, ref_w, tol);
+      }
+      // svd of a tall stack, reduced and full
+      for (int32_t full : {0, 1}) {
+        Arr u, s, vh;
+        CN_REQUIRE_OK(
+            cn_linalg_svd(u.out(), s.out(), vh.out(), rl[li], full, 1));
+        int64_t m = 5, k = 3, uc = full ? m : k;
+        REQUIRE(shape_of(u) == std::vector<int64_t>{2, m, uc});
+        REQUIRE(shape_of(vh) == std::vector<int64_t>{2, k, k});
+        auto uvv = vals(u), svv = vals(s), vhv = vals(vh);
+        for (int bi = 0; bi < 2; bi++) {
+          auto Ub = slice_mat(uvv, bi, m * uc);
+          auto us = naive_mm(Ub, eye(uc), m, uc, uc);
+          for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < uc; j++)
+              us[i * uc + j] *= j < k ? svv[bi * k + j] : cld(0);
+          std::vector<cld> usk((size_t)(m * k));
+          for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < k; j++)
+              usk[i * k + j] = us[i * uc + j];
+          require_close(naive_mm(usk, slice_mat(vhv, bi, k * k), m, k, k),
+                        slice_mat(rv, bi, m * k), tol);
+          require_close(naive_mm(conjT(Ub, m, uc), Ub, uc, m, uc), eye(uc),
+                        tol);
+        }
+        if (ref_s.empty())
+          ref_s = svv;
+        require_close(svv, ref_s, tol);
+      }
+      if (ref_det.empty())
+        ref_det = vals(det);
+      require_close(vals(det), ref_det, tol);
+    }
+  }
+}

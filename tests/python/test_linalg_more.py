@@ -323,3 +323,75 @@ def test_namespace_covers_numpy_linalg():
     names -= {"linalg", "test"}
     missing = sorted(n for n in names if not hasattr(xp.linalg, n))
     assert missing == [], missing
+
+
+# ---- every layout takes the same path to the same answer ------------------
+
+
+def layouts(a):
+    """a as cunumpy arrays in C order, Fortran order, reversed (negative
+    strides) and every-other-element strided."""
+    out = [xp.asarray(np.ascontiguousarray(a)), xp.asarray(np.asfortranarray(a))]
+    rev = (slice(None, None, -1),) * a.ndim
+    out.append(xp.asarray(np.ascontiguousarray(a[rev]))[rev])
+    big = np.zeros(tuple(2 * n for n in a.shape), a.dtype)
+    sl = (slice(None, None, 2),) * a.ndim
+    big[sl] = a
+    out.append(xp.asarray(big)[sl])
+    return out
+
+
+@pytest.mark.parametrize("dt", LA_DTYPES)
+def test_layouts_match_numpy(dt):
+    n = 6
+    g = (rand((2, n, n), dt, 20) + 3 * n * np.eye(n)).astype(dt)
+    h = herm((2, n, n), dt, 21)
+    spd = (g @ np.conj(np.swapaxes(g, -1, -2))).astype(dt)
+    # junk in the triangle that must not be read
+    hl = np.tril(h) + np.triu(np.full_like(h, 99), 1)
+    su = np.triu(spd) + np.tril(np.full_like(spd, 99), -1)
+    r = rand((2, 7, 4), dt, 22)
+    b = rand((2, n, 3), dt, 23)
+    bv = rand((n,), dt, 24)
+    for x in layouts(g):
+        close(xp.linalg.inv(x), np.linalg.inv(g), dt, 1)
+        close(xp.linalg.solve(x, xp.asarray(b)), np.linalg.solve(g, b), dt, 1)
+        close(xp.linalg.solve(x[0], xp.asarray(bv)),
+              np.linalg.solve(g[0], bv), dt, 1)
+        d = np.linalg.det(g)
+        close(xp.linalg.det(x), d, dt, np.abs(d).max())
+        sl = np.linalg.slogdet(g)
+        res = xp.linalg.slogdet(x)
+        close(res.sign, sl.sign, dt)
+        close(res.logabsdet, sl.logabsdet, dt, 10)
+    for x in layouts(hl):
+        w, v = np.linalg.eigh(hl)
+        W, V = xp.linalg.eigh(x)
+        close(W, w, dt, np.abs(w).max())
+        # eigenvectors up to a phase: compare the projectors v v^H
+        proj = "...ik,...jk->...kij"
+        close(np.einsum(proj, V.get(), np.conj(V.get())),
+              np.einsum(proj, v, np.conj(v)), dt)
+        close(xp.linalg.eigvalsh(x), w, dt, np.abs(w).max())
+    for x in layouts(su):
+        c = np.linalg.cholesky(su, upper=True)
+        close(xp.linalg.cholesky(x, upper=True), c, dt, np.abs(c).max())
+    for x in layouts(np.conj(np.swapaxes(su, -1, -2))):
+        c = np.linalg.cholesky(np.conj(np.swapaxes(su, -1, -2)))
+        close(xp.linalg.cholesky(x), c, dt, np.abs(c).max())
+    for x in layouts(r):
+        for full in (True, False):
+            u, s, vh = np.linalg.svd(r, full_matrices=full)
+            U, S, Vh = xp.linalg.svd(x, full_matrices=full)
+            assert U.shape == u.shape and Vh.shape == vh.shape
+            close(S, s, dt, s.max())
+            k = s.shape[-1]
+            outer = "...ik,...kj->...kij"
+            close(np.einsum(outer, U.get()[..., :k], Vh.get()[..., :k, :]),
+                  np.einsum(outer, u[..., :k], vh[..., :k, :]), dt)
+            uu = U.get()
+            close(np.conj(np.swapaxes(uu, -1, -2)) @ uu,
+                  np.broadcast_to(np.eye(uu.shape[-1]), (2,) + (uu.shape[-1],) * 2),
+                  dt)
+        close(xp.linalg.svd(x, compute_uv=False),
+              np.linalg.svd(r, compute_uv=False), dt, 10)
