@@ -2,6 +2,9 @@
 #include <float.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "linalg_util.h"
 
@@ -74,6 +77,30 @@ cn_status cn_la_new(cn_array_s **out, const cn_array_s *like, cn_dtype dt,
                       shape, CN_ORDER_C);
 }
 
+/* dst[...] = src (conjugated when conj) on the calling thread alone. Packing
+ * copies are memory-bound (a 1000 x 1000 float64 copy takes 0.3 ms on one core)
+ * and are followed by a LAPACK call with its own (OpenBLAS) threads; an OpenMP
+ * region here would leave its workers spinning for ~10 ms after it ends
+ * (libgomp's default spin count), taking a core from those BLAS threads on
+ * a small machine (measured: +10 ms of CPU per solve/svd/eigh call). */
+static cn_status assign_serial(cn_array_s *dst, const cn_array_s *src,
+                               bool conj) {
+#ifdef _OPENMP
+  int nt = omp_get_max_threads();
+  omp_set_num_threads(1);
+#endif
+  cn_status st = cn_assign(dst, (cn_array)src);
+  if (st == CN_OK && conj && cn_is_complex(dst->dtype)) {
+    cn_array_s *c = NULL;
+    st = cn_conj(&c, dst, dst);
+    cn_array_release(c);
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(nt);
+#endif
+  return st;
+}
+
 cn_status cn_la_colmajor(cn_array_s **out, const cn_array_s *src,
                          const cn_array_s *like, cn_dtype dt, int32_t ndim,
                          const int64_t *shape) {
@@ -95,7 +122,7 @@ cn_status cn_la_colmajor(cn_array_s **out, const cn_array_s *src,
   if (st != CN_OK)
     return st;
   if (src != NULL && v->size > 0) {
-    st = cn_assign(v, (cn_array)src);
+    st = assign_serial(v, src, false);
     if (st != CN_OK) {
       cn_array_release(v);
       return st;
@@ -108,15 +135,10 @@ cn_status cn_la_colmajor(cn_array_s **out, const cn_array_s *src,
 cn_status cn_la_rowmajor(cn_array_s **out, const cn_array_s *src,
                          const cn_array_s *like, cn_dtype dt, int32_t ndim,
                          const int64_t *shape, bool conj) {
-  cn_array_s *w = NULL, *c = NULL;
+  cn_array_s *w = NULL;
   cn_status st = cn_la_new(&w, like, dt, ndim, shape);
-  if (st == CN_OK && w->size > 0) {
-    st = cn_assign(w, (cn_array)src);
-    if (st == CN_OK && conj && cn_is_complex(dt)) {
-      st = cn_conj(&c, w, w);
-      cn_array_release(c);
-    }
-  }
+  if (st == CN_OK && w->size > 0)
+    st = assign_serial(w, src, conj);
   if (st != CN_OK) {
     cn_array_release(w);
     return st;
