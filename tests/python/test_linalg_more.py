@@ -395,3 +395,23 @@ def test_layouts_match_numpy(dt):
                   dt)
         close(xp.linalg.svd(x, compute_uv=False),
               np.linalg.svd(r, compute_uv=False), dt, 10)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (2, 0, 4), (2, 4, 0),
+                                   (0, 0), (1, 1), (1, 5), (5, 1)])
+@pytest.mark.parametrize("full", [True, False])
+def test_svd_degenerate_shapes(shape, full):
+    a = np.ones(shape)
+    u, s, vh = np.linalg.svd(a, full_matrices=full)
+    U, S, Vh = xp.linalg.svd(xp.asarray(a), full_matrices=full)
+    assert (U.shape, S.shape, Vh.shape) == (u.shape, s.shape, vh.shape)
+    close(S, s, np.float64)
+    # the leading singular vectors are unique up to sign (the rest of a
+    # full basis is not)
+    k = s.shape[-1]
+    close(np.abs(U.get()[..., :k]), np.abs(u[..., :k]), np.float64)
+    close(np.abs(Vh.get()[..., :k, :]), np.abs(vh[..., :k, :]), np.float64)
+    uu = U.get()
+    close(np.swapaxes(uu, -1, -2) @ uu,
+          np.broadcast_to(np.eye(uu.shape[-1]), uu.shape[:-2] +
+                          (uu.shape[-1],) * 2), np.float64)
