@@ -40,7 +40,8 @@ typedef enum cn_lapack_kind {
   /* a (n,n) Hermitian, read from the upper or lower triangle; replaced by
    * the eigenvectors when vectors. out0 = w (n, real, ascending). */
   CN_LAPACK_EIGH,
-  /* a (n,n) destroyed, b (n,k) replaced by the solution. info > 0:
+  /* a (n,n) destroyed, b (n,k) replaced by the solution of a @ x == b, or
+   * of a^T @ x == b when trans (a then holds a row-major matrix). info > 0:
    * singular. */
   CN_LAPACK_SOLVE,
   /* a (n,n) destroyed, b (n,n) receives inv(a). info > 0: singular. */
@@ -61,6 +62,7 @@ struct cn_lapack_args {
   cn_dtype dtype;
   int64_t batch, m, n, k;
   bool upper, vectors, full;
+  bool trans; /* CN_LAPACK_SOLVE only, see there */
   double rcond;
   void *a, *b, *out0, *out1, *out2;
   /* Set by the backend: first LAPACK info > 0 and its batch index. */

@@ -7,20 +7,31 @@
 
 #include "linalg_util.h"
 
-/* Validates a and packs it into a column-major work copy of its compute
- * dtype; fills the common fields of args. */
+/* Validates a and packs it into a work copy of its compute dtype; fills
+ * the common fields of args. With row == NULL the copy is column-major (the
+ * driver sees a). Else *row tells the packing chosen by a's layout: true
+ * for C order, where the driver sees a^T (a^H for eigh, whose copy is
+ * conjugated) and the caller transposes the problem; false for
+ * column-major. */
 static cn_status la_input(cn_array_s **work, cn_lapack_args *args,
                           const cn_array_s *a, bool square, cn_lapack_kind kind,
-                          const char *fn) {
+                          const char *fn, bool *row) {
   if (!cn_dtype_is_valid(a->dtype))
     return cn_error(CN_ERR_TYPE, "%s: argument 'a' has an invalid dtype", fn);
   cn_status st = cn_la_check_matrix(a, square, fn, "a");
   if (st != CN_OK)
     return st;
   cn_dtype dt = cn_la_dtype(a->dtype);
-  st = cn_la_colmajor(work, a, a, dt, a->ndim, a->shape);
+  bool r = row != NULL && cn_la_prefers_rows(a);
+  if (r)
+    st = cn_la_rowmajor(work, a, a, dt, a->ndim, a->shape,
+                        kind == CN_LAPACK_EIGH);
+  else
+    st = cn_la_colmajor(work, a, a, dt, a->ndim, a->shape);
   if (st != CN_OK)
     return cn_error_prefix(st, fn);
+  if (row != NULL)
+    *row = r;
   memset(args, 0, sizeof *args);
   args->kind = kind;
   args->dtype = dt;
@@ -50,10 +61,13 @@ cn_status cn_linalg_cholesky(cn_array *out, cn_array a, int32_t upper) {
   CN_CHECK_ARRAY(a, fn, "a");
   cn_lapack_args args;
   cn_array_s *w = NULL;
-  cn_status st = la_input(&w, &args, a, true, CN_LAPACK_CHOLESKY, fn);
+  bool row = false;
+  cn_status st = la_input(&w, &args, a, true, CN_LAPACK_CHOLESKY, fn, &row);
   if (st != CN_OK)
     return st;
-  args.upper = upper != 0;
+  /* Row-major, the driver factors a^T: its upper factor U (U^H U == a^T)
+   * read row-major is U^T, the lower factor of a, and vice versa. */
+  args.upper = (upper != 0) != row;
   st = cn_la_run(&args, a, fn, "Matrix is not positive definite");
   if (st != CN_OK) {
     cn_array_release(w);
@@ -76,7 +90,7 @@ cn_status cn_linalg_qr(cn_array *q, cn_array *r, cn_array a, cn_qr_mode mode) {
   cn_lapack_args args;
   cn_la_scope sc = {0};
   cn_array_s *w = NULL, *R = NULL, *Q = NULL;
-  cn_status st = la_input(&w, &args, a, false, CN_LAPACK_QR, fn);
+  cn_status st = la_input(&w, &args, a, false, CN_LAPACK_QR, fn, NULL);
   if (st != CN_OK)
     return st;
   cn_la_keep(&sc, w);
@@ -118,7 +132,8 @@ cn_status cn_linalg_svd(cn_array *u, cn_array *s, cn_array *vh, cn_array a,
   cn_lapack_args args;
   cn_la_scope sc = {0};
   cn_array_s *w = NULL, *S = NULL, *U = NULL, *V = NULL;
-  cn_status st = la_input(&w, &args, a, false, CN_LAPACK_SVD, fn);
+  bool row = false;
+  cn_status st = la_input(&w, &args, a, false, CN_LAPACK_SVD, fn, &row);
   if (st != CN_OK)
     return st;
   cn_la_keep(&sc, w);
@@ -127,7 +142,14 @@ cn_status cn_linalg_svd(cn_array *u, cn_array *s, cn_array *vh, cn_array a,
   int64_t shape[CN_MAX_DIMS];
   int32_t nd = batch_shape(shape, a, 1, k, 0);
   CN_LA_TRY(cn_la_new(&S, a, cn_real_dtype(args.dtype), nd, shape));
-  if (compute_uv) {
+  if (compute_uv && row) {
+    /* The driver decomposes a^T = U' S V'^H (n x m), so a = V'^H^T S U'^T:
+     * u is vt' and vh is u', each read row-major (C-order results). */
+    nd = batch_shape(shape, a, 2, m, full ? m : k);
+    CN_LA_TRY(cn_la_new(&U, a, args.dtype, nd, shape));
+    batch_shape(shape, a, 2, full ? n : k, n);
+    CN_LA_TRY(cn_la_new(&V, a, args.dtype, nd, shape));
+  } else if (compute_uv) {
     nd = batch_shape(shape, a, 2, m, full ? m : k);
     CN_LA_TRY(cn_la_colmajor(&U, NULL, a, args.dtype, nd, shape));
     batch_shape(shape, a, 2, full ? n : k, n);
@@ -138,6 +160,12 @@ cn_status cn_linalg_svd(cn_array *u, cn_array *s, cn_array *vh, cn_array a,
   args.out0 = S->data;
   args.out1 = U ? U->data : NULL;
   args.out2 = V ? V->data : NULL;
+  if (row) {
+    args.m = n;
+    args.n = m;
+    args.out1 = V ? V->data : NULL;
+    args.out2 = U ? U->data : NULL;
+  }
   CN_LA_TRY(cn_la_run(&args, a, fn, "SVD did not converge"));
   *s = S;
   if (compute_uv) {
@@ -177,7 +205,7 @@ static cn_status eig_impl(cn_array *w, cn_array *v, cn_array a,
   cn_lapack_args args;
   cn_la_scope sc = {0};
   cn_array_s *work = NULL, *W = NULL, *V = NULL;
-  cn_status st = la_input(&work, &args, a, true, CN_LAPACK_EIG, fn);
+  cn_status st = la_input(&work, &args, a, true, CN_LAPACK_EIG, fn, NULL);
   if (st != CN_OK)
     return st;
   cn_la_keep(&sc, work);
@@ -237,28 +265,37 @@ static cn_status eigh_impl(cn_array *w, cn_array *v, cn_array a, int32_t upper,
   CN_CHECK_ARRAY(a, fn, "a");
   cn_lapack_args args;
   cn_array_s *work = NULL, *W = NULL;
-  cn_status st = la_input(&work, &args, a, true, CN_LAPACK_EIGH, fn);
+  bool row = false;
+  cn_status st = la_input(&work, &args, a, true, CN_LAPACK_EIGH, fn, &row);
   if (st != CN_OK)
     return st;
   int64_t shape[CN_MAX_DIMS];
   int32_t nd = batch_shape(shape, a, 1, args.n, 0);
+  cn_array_s *V = NULL;
   st = cn_la_new(&W, a, cn_real_dtype(args.dtype), nd, shape);
   if (st == CN_OK) {
     args.vectors = v != NULL;
-    args.upper = upper != 0;
+    /* Row-major the driver sees a^H (the copy is conjugated), equal to a
+     * with its triangles swapped. */
+    args.upper = (upper != 0) != row;
     args.out0 = W->data;
     st = cn_la_run(&args, a, fn, "Eigenvalues did not converge");
   }
+  /* The eigenvectors are column-major in the work copy either way. */
+  if (st == CN_OK && v != NULL && row)
+    st = cn_swapaxes(&V, work, -1, -2);
+  else if (st == CN_OK && v != NULL) {
+    V = work;
+    cn_array_retain(V);
+  }
+  cn_array_release(work);
   if (st != CN_OK) {
-    cn_array_release(work);
     cn_array_release(W);
     return cn_error_prefix(st, fn);
   }
   *w = W;
   if (v != NULL)
-    *v = work;
-  else
-    cn_array_release(work);
+    *v = V;
   return CN_OK;
 }
 
@@ -319,7 +356,11 @@ cn_status cn_linalg_solve(cn_array *out, cn_array a, cn_array b) {
   int64_t sh[CN_MAX_DIMS];
   memcpy(sh, bshape, sizeof(int64_t) * (size_t)nd);
   sh[nd] = sh[nd + 1] = n;
-  CN_LA_TRY(cn_la_colmajor(&A, a, a, rt, nd + 2, sh));
+  /* Row-major a is solved as the transposed problem (no transposing
+   * copy). */
+  bool row = cn_la_prefers_rows(a);
+  CN_LA_TRY(row ? cn_la_rowmajor(&A, a, a, rt, nd + 2, sh, false)
+                : cn_la_colmajor(&A, a, a, rt, nd + 2, sh));
   cn_la_keep(&sc, A);
   const cn_array_s *bsrc = b;
   if (vec) {
@@ -333,6 +374,7 @@ cn_status cn_linalg_solve(cn_array *out, cn_array a, cn_array b) {
   cn_lapack_args args;
   memset(&args, 0, sizeof args);
   args.kind = CN_LAPACK_SOLVE;
+  args.trans = row;
   args.dtype = rt;
   args.batch = cn_la_batch(nd + 2, sh, 2);
   args.m = args.n = n;
@@ -360,10 +402,14 @@ cn_status cn_linalg_inv(cn_array *out, cn_array a) {
   CN_CHECK_ARRAY(a, fn, "a");
   cn_lapack_args args;
   cn_array_s *w = NULL, *B = NULL;
-  cn_status st = la_input(&w, &args, a, true, CN_LAPACK_INV, fn);
+  bool row = false;
+  cn_status st = la_input(&w, &args, a, true, CN_LAPACK_INV, fn, &row);
   if (st != CN_OK)
     return st;
-  st = cn_la_colmajor(&B, NULL, a, args.dtype, a->ndim, a->shape);
+  /* Row-major the driver inverts a^T; inv(a^T) == inv(a)^T, stored
+   * column-major, is inv(a) in C order. */
+  st = row ? cn_la_new(&B, a, args.dtype, a->ndim, a->shape)
+           : cn_la_colmajor(&B, NULL, a, args.dtype, a->ndim, a->shape);
   if (st == CN_OK) {
     args.k = args.n;
     args.b = B->data;
@@ -385,7 +431,8 @@ cn_status cn_linalg_slogdet(cn_array *sign, cn_array *logabsdet, cn_array a) {
   CN_CHECK_ARRAY(a, fn, "a");
   cn_lapack_args args;
   cn_array_s *w = NULL, *S = NULL, *L = NULL;
-  cn_status st = la_input(&w, &args, a, true, CN_LAPACK_SLOGDET, fn);
+  bool row = false; /* det(a^T) == det(a): either packing will do */
+  cn_status st = la_input(&w, &args, a, true, CN_LAPACK_SLOGDET, fn, &row);
   if (st != CN_OK)
     return st;
   int64_t shape[CN_MAX_DIMS];
@@ -548,134 +595,6 @@ cn_status cn_linalg_lstsq(cn_array *x, cn_array *residuals, cn_array *rank,
     cn_array_retain(S);
     *s = S;
   }
-  cn_la_end(&sc);
-  return CN_OK;
-fail:
-  cn_la_end(&sc);
-  return cn_error_prefix(st, fn);
-}
-
-/* Broadcastable 0-d array of dtype holding v, on like's device. */
-static cn_status scalar_on(cn_array_s **out, const cn_array_s *like,
-                           cn_dtype dt, double v) {
-  cn_status st = cn_la_new(out, like, dt, 0, NULL);
-  if (st == CN_OK)
-    st = cn_fill(*out, cn_scalar_float(v));
-  if (st != CN_OK) {
-    cn_array_release(*out);
-    *out = NULL;
-  }
-  return st;
-}
-
-cn_status cn_linalg_pinv(cn_array *out, cn_array a, double rcond) {
-  const char *fn = "cn_linalg_pinv";
-  CN_CHECK_OUT(out, fn);
-  CN_CHECK_ARRAY(a, fn, "a");
-  if (isnan(rcond))
-    return cn_error(CN_ERR_VALUE, "%s: rcond is NaN", fn);
-  if (rcond < 0)
-    rcond = 1e-15;
-  cn_status st = cn_la_check_matrix(a, false, fn, "a");
-  if (st != CN_OK)
-    return st;
-  cn_la_scope sc = {0};
-  cn_array_s *U = NULL, *S = NULL, *V = NULL, *smax = NULL, *cut = NULL;
-  cn_array_s *big = NULL, *one = NULL, *zero = NULL, *inv = NULL, *sinv = NULL;
-  cn_array_s *uh = NULL, *uhc = NULL, *vt = NULL, *vtc = NULL, *sc2 = NULL;
-  cn_array_s *scaled = NULL, *rc = NULL;
-  int32_t ax = -1;
-  CN_LA_TRY(cn_linalg_svd(&U, &S, &V, a, 0, 1));
-  cn_la_keep(&sc, U);
-  cn_la_keep(&sc, S);
-  cn_la_keep(&sc, V);
-  cn_dtype real = S->dtype;
-  /* Singular values above rcond * max(s) are inverted, the rest dropped. */
-  if (S->shape[S->ndim - 1] > 0) {
-    CN_LA_TRY(cn_max(&smax, S, 1, &ax, 1, CN_DTYPE_DEFAULT, NULL));
-    cn_la_keep(&sc, smax);
-  } else {
-    CN_LA_TRY(scalar_on(&smax, a, real, 0));
-    cn_la_keep(&sc, smax);
-  }
-  CN_LA_TRY(scalar_on(&rc, a, real, rcond));
-  cn_la_keep(&sc, rc);
-  CN_LA_TRY(cn_multiply(&cut, smax, rc, NULL));
-  cn_la_keep(&sc, cut);
-  CN_LA_TRY(cn_greater(&big, S, cut, NULL));
-  cn_la_keep(&sc, big);
-  CN_LA_TRY(scalar_on(&one, a, real, 1));
-  cn_la_keep(&sc, one);
-  CN_LA_TRY(scalar_on(&zero, a, real, 0));
-  cn_la_keep(&sc, zero);
-  CN_LA_TRY(cn_where(&sinv, big, S, one, NULL));
-  cn_la_keep(&sc, sinv);
-  CN_LA_TRY(cn_divide(&inv, one, sinv, NULL));
-  cn_la_keep(&sc, inv);
-  CN_LA_TRY(cn_where(&sinv, big, inv, zero, NULL));
-  cn_la_keep(&sc, sinv);
-  /* pinv = Vh^H @ (sinv[..., None] * U^H) */
-  CN_LA_TRY(cn_swapaxes(&uh, U, -1, -2));
-  cn_la_keep(&sc, uh);
-  CN_LA_TRY(cn_conj(&uhc, uh, NULL));
-  cn_la_keep(&sc, uhc);
-  CN_LA_TRY(cn_expand_dims(&sc2, sinv, 1, &ax));
-  cn_la_keep(&sc, sc2);
-  CN_LA_TRY(cn_multiply(&scaled, sc2, uhc, NULL));
-  cn_la_keep(&sc, scaled);
-  CN_LA_TRY(cn_swapaxes(&vt, V, -1, -2));
-  cn_la_keep(&sc, vt);
-  CN_LA_TRY(cn_conj(&vtc, vt, NULL));
-  cn_la_keep(&sc, vtc);
-  CN_LA_TRY(cn_matmul(out, vtc, scaled, NULL));
-  cn_la_end(&sc);
-  return CN_OK;
-fail:
-  cn_la_end(&sc);
-  return cn_error_prefix(st, fn);
-}
-
-cn_status cn_linalg_matrix_rank(cn_array *out, cn_array a, double tol) {
-  const char *fn = "cn_linalg_matrix_rank";
-  CN_CHECK_OUT(out, fn);
-  CN_CHECK_ARRAY(a, fn, "a");
-  if (isnan(tol))
-    return cn_error(CN_ERR_VALUE, "%s: tol is NaN", fn);
-  cn_status st = CN_OK;
-  cn_la_scope sc = {0};
-  if (a->ndim < 2) {
-    /* NumPy: int(not all(a == 0)) */
-    cn_array_s *any = NULL;
-    CN_LA_TRY(cn_any(&any, a, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL));
-    cn_la_keep(&sc, any);
-    CN_LA_TRY(cn_astype(out, any, CN_INT64, 1));
-    cn_la_end(&sc);
-    return CN_OK;
-  }
-  cn_array_s *S = NULL, *cut = NULL, *big = NULL, *t = NULL;
-  int32_t ax = -1;
-  CN_LA_TRY(cn_linalg_svd(NULL, &S, NULL, a, 0, 0));
-  cn_la_keep(&sc, S);
-  if (tol < 0) {
-    int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
-    if (m == 0 || n == 0) {
-      CN_LA_TRY(scalar_on(&cut, a, S->dtype, 0));
-    } else {
-      cn_array_s *smax = NULL;
-      CN_LA_TRY(cn_max(&smax, S, 1, &ax, 1, CN_DTYPE_DEFAULT, NULL));
-      cn_la_keep(&sc, smax);
-      CN_LA_TRY(scalar_on(&t, a, S->dtype,
-                          (double)(m > n ? m : n) * cn_la_eps(S->dtype)));
-      cn_la_keep(&sc, t);
-      CN_LA_TRY(cn_multiply(&cut, smax, t, NULL));
-    }
-  } else {
-    CN_LA_TRY(scalar_on(&cut, a, S->dtype, tol));
-  }
-  cn_la_keep(&sc, cut);
-  CN_LA_TRY(cn_greater(&big, S, cut, NULL));
-  cn_la_keep(&sc, big);
-  CN_LA_TRY(cn_sum(out, big, 1, &ax, 0, CN_INT64, NULL));
   cn_la_end(&sc);
   return CN_OK;
 fail:

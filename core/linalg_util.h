@@ -53,6 +53,22 @@ CN_INTERNAL cn_status cn_la_new(cn_array_s **out, const cn_array_s *like,
 CN_INTERNAL cn_status cn_la_colmajor(cn_array_s **out, const cn_array_s *src,
                                      const cn_array_s *like, cn_dtype dt,
                                      int32_t ndim, const int64_t *shape);
+/* New 0-d array of dtype dt holding v, on like's device (broadcasts as a
+ * scalar). */
+CN_INTERNAL cn_status cn_la_scalar(cn_array_s **out, const cn_array_s *like,
+                                   cn_dtype dt, double v);
+/* New packed batch of C-order matrices with logical shape (ndim >= 2) on
+ * like's device, src broadcast, cast and (when conj) conjugated into it.
+ * Read column-major, as LAPACK reads it, each matrix is src's transpose
+ * (conjugate transpose with conj): drivers that can work on the transposed
+ * problem avoid the transposing copy of cn_la_colmajor this way. */
+CN_INTERNAL cn_status cn_la_rowmajor(cn_array_s **out, const cn_array_s *src,
+                                     const cn_array_s *like, cn_dtype dt,
+                                     int32_t ndim, const int64_t *shape,
+                                     bool conj);
+/* True when packing a's last two dims row-major (cn_la_rowmajor) is the
+ * cheaper copy: a is not stored column-major there. */
+CN_INTERNAL bool cn_la_prefers_rows(const cn_array_s *a);
 /* Product of the first ndim - core extents. */
 CN_INTERNAL int64_t cn_la_batch(int32_t ndim, const int64_t *shape,
                                 int32_t core);

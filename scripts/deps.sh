@@ -19,3 +19,9 @@ PIP_PKGS=("numpy>=2" pytest hypothesis scikit-build-core "libclang==18.1.1" tree
 if ! "$PY" -c "import numpy, pytest, hypothesis, scikit_build_core, clang.cindex, tree_sitter_julia; assert int(numpy.__version__.split('.')[0]) >= 2" 2>/dev/null; then
   "$PY" -m pip install -q --disable-pip-version-check "${PIP_PKGS[@]}"
 fi
+# Optional BLAS provider (cmake -DCUNUMPY_BLAS=scipy-openblas): the
+# scipy-openblas32 wheel, installed when CUNUMPY_BLAS asks for it.
+if [ "${CUNUMPY_BLAS:-debian}" = "scipy-openblas" ] &&
+   ! "$PY" -c "import scipy_openblas32" 2>/dev/null; then
+  "$PY" -m pip install -q --disable-pip-version-check scipy-openblas32
+fi

@@ -878,3 +878,368 @@ TEST_CASE("norm, cond, matrix_rank, pinv, lstsq", "[linalg][norm]") {
   CN_REQUIRE_ERR(cn_linalg_cond(&out, a, CN_NORM_P, 1), CN_ERR_VALUE, "square");
   REQUIRE(out == nullptr);
 }
+
+// (A + A^H) for a random A: Hermitian, indefinite, eigenvalues distinct.
+static Arr herm(std::vector<int64_t> shape, cn_dtype dt, uint64_t seed) {
+  Arr a = rand_arr(shape, dt, seed), at, ah, h;
+  CN_REQUIRE_OK(cn_swapaxes(at.out(), a, -1, -2));
+  CN_REQUIRE_OK(cn_conj(ah.out(), at, nullptr));
+  CN_REQUIRE_OK(cn_add(h.out(), a, ah, nullptr));
+  return h;
+}
+
+// U @ diag(S) @ Vh for stacked square (n x n) value vectors.
+static std::vector<cld> usv(const std::vector<cld> &U,
+                            const std::vector<cld> &S,
+                            const std::vector<cld> &V, int64_t bi, int64_t n) {
+  auto u = slice_mat(U, bi, n * n);
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++)
+      u[i * n + j] *= S[bi * n + j];
+  return naive_mm(u, slice_mat(V, bi, n * n), n, n, n);
+}
+
+TEST_CASE("svd, pinv, matrix_rank with hermitian", "[linalg][hermitian]") {
+  for (cn_dtype dt : kFloatTypes) {
+    INFO("dtype " << cn_dtype_name(dt));
+    double tol = is_single(dt) ? 1e-3 : 1e-9;
+    const int64_t n = 5;
+    Arr h = herm({2, n, n}, dt, 91);
+    Snap sn(h);
+    Arr U, S, V, S0, Sg;
+    CN_REQUIRE_OK(cn_linalg_svd_ex(U.out(), S.out(), V.out(), h, 1, 1, 1));
+    sn.check();
+    REQUIRE(shape_of(U) == std::vector<int64_t>{2, n, n});
+    REQUIRE(shape_of(S) == std::vector<int64_t>{2, n});
+    REQUIRE(shape_of(V) == std::vector<int64_t>{2, n, n});
+    REQUIRE(dtype_of(U) == dt);
+    REQUIRE(dtype_of(V) == dt);
+    REQUIRE(dtype_of(S) == (is_single(dt) ? CN_FLOAT32 : CN_FLOAT64));
+    // the singular values of the general (gesdd) SVD are the oracle
+    CN_REQUIRE_OK(cn_linalg_svd(nullptr, Sg.out(), nullptr, h, 0, 0));
+    auto hv = vals(h), uv = vals(U), sv = vals(S), vv = vals(V);
+    require_close(sv, vals(Sg), tol);
+    for (int bi = 0; bi < 2; bi++) {
+      require_close(usv(uv, sv, vv, bi, n), slice_mat(hv, bi, n * n), tol);
+      auto Ub = slice_mat(uv, bi, n * n), Vb = slice_mat(vv, bi, n * n);
+      require_close(naive_mm(conjT(Ub, n, n), Ub, n, n, n), eye(n), tol);
+      require_close(naive_mm(Vb, conjT(Vb, n, n), n, n, n), eye(n), tol);
+      for (int j = 1; j < n; j++)
+        REQUIRE(sv[bi * n + j - 1].real() >= sv[bi * n + j].real());
+    }
+    CN_REQUIRE_OK(cn_linalg_svd_ex(nullptr, S0.out(), nullptr, h, 0, 0, 1));
+    require_close(vals(S0), sv, tol);
+    // pinv(hermitian) against the general pinv, and A P A == A
+    Arr P, Pg, AP, APA;
+    CN_REQUIRE_OK(cn_linalg_pinv_ex(P.out(), h, -1, 1));
+    CN_REQUIRE_OK(cn_linalg_pinv(Pg.out(), h, -1));
+    require_close(vals(P), vals(Pg), tol * 10);
+    CN_REQUIRE_OK(cn_matmul(AP.out(), h, P, nullptr));
+    CN_REQUIRE_OK(cn_matmul(APA.out(), AP, h, nullptr));
+    require_close(vals(APA), hv, tol * 10);
+    // rank: v v^H + w w^H has rank 2, and a hermitian rank agrees
+    Arr v = rand_arr({4, 2}, dt, 92), vt, vh, r2, rk, rkh;
+    CN_REQUIRE_OK(cn_swapaxes(vt.out(), v, -1, -2));
+    CN_REQUIRE_OK(cn_conj(vh.out(), vt, nullptr));
+    CN_REQUIRE_OK(cn_matmul(r2.out(), v, vh, nullptr));
+    CN_REQUIRE_OK(cn_linalg_matrix_rank_ex(rkh.out(), r2, -1, -1, 1));
+    REQUIRE(dtype_of(rkh) == CN_INT64);
+    REQUIRE(vals(rkh)[0] == cld(2));
+    CN_REQUIRE_OK(cn_linalg_matrix_rank_ex(rk.out(), h, -1, -1, 1));
+    require_close(vals(rk), {5, 5}, 0);
+  }
+  // closed forms: [[0, 1], [1, 0]] has eigenvalues -1, 1: s = (1, 1) and
+  // the signs move into vh; diag(-3, 0, 2) gives s = (3, 2, 0)
+  Arr x = from_vec<double>({0, 1, 1, 0}, {2, 2}, CN_FLOAT64), U, S, V;
+  CN_REQUIRE_OK(cn_linalg_svd_ex(U.out(), S.out(), V.out(), x, 0, 1, 1));
+  require_close(vals(S), {1, 1}, 1e-15);
+  require_close(usv(vals(U), vals(S), vals(V), 0, 2), vals(x), 1e-15);
+  Arr d = from_vec<double>({-3, 0, 0, 0, 0, 0, 0, 0, 2}, {3, 3}, CN_FLOAT64);
+  Arr du, ds, dv;
+  CN_REQUIRE_OK(cn_linalg_svd_ex(du.out(), ds.out(), dv.out(), d, 1, 1, 1));
+  require_close(vals(ds), {3, 2, 0}, 1e-15);
+  require_close(usv(vals(du), vals(ds), vals(dv), 0, 3), vals(d), 1e-15);
+  // vh stays unitary with a zero eigenvalue (copysign, not sign)
+  auto dvv = vals(dv);
+  require_close(naive_mm(dvv, conjT(dvv, 3, 3), 3, 3, 3), eye(3), 1e-15);
+  // the lower triangle is read: garbage above the diagonal is ignored
+  Arr lo = from_vec<double>({2, 99, 1, 3}, {2, 2}, CN_FLOAT64), ls;
+  CN_REQUIRE_OK(cn_linalg_svd_ex(nullptr, ls.out(), nullptr, lo, 0, 0, 1));
+  require_close(vals(ls),
+                {(5 + std::sqrt(5.0L)) / 2, (5 - std::sqrt(5.0L)) / 2}, 1e-14);
+  // tol / rtol: diag(1, 1e-3, 1e-8) and its negation
+  for (double sgn : {1.0, -1.0}) {
+    Arr g = from_vec<double>({sgn, 0, 0, 0, sgn * 1e-3, 0, 0, 0, sgn * 1e-8},
+                             {3, 3}, CN_FLOAT64);
+    for (int32_t hm : {0, 1}) {
+      Arr r0, r1, r2, r3;
+      CN_REQUIRE_OK(cn_linalg_matrix_rank_ex(r0.out(), g, -1, -1, hm));
+      REQUIRE(vals(r0)[0] == cld(3));
+      CN_REQUIRE_OK(cn_linalg_matrix_rank_ex(r1.out(), g, -1, 1e-5, hm));
+      REQUIRE(vals(r1)[0] == cld(2));
+      CN_REQUIRE_OK(cn_linalg_matrix_rank_ex(r2.out(), g, 1e-2, -1, hm));
+      REQUIRE(vals(r2)[0] == cld(1));
+      CN_REQUIRE_OK(cn_linalg_matrix_rank_ex(r3.out(), g, -1, 2, hm));
+      REQUIRE(vals(r3)[0] == cld(0));
+    }
+  }
+  // empty matrices and empty stacks
+  for (auto shape : std::vector<std::vector<int64_t>>{{0, 0}, {0, 3, 3}}) {
+    Arr e = rand_arr(shape, CN_FLOAT64, 3), eu, es, ev, ep, er;
+    CN_REQUIRE_OK(cn_linalg_svd_ex(eu.out(), es.out(), ev.out(), e, 1, 1, 1));
+    REQUIRE(shape_of(eu) == shape);
+    REQUIRE(shape_of(ev) == shape);
+    auto ss = shape;
+    ss.pop_back();
+    REQUIRE(shape_of(es) == ss);
+    CN_REQUIRE_OK(cn_linalg_pinv_ex(ep.out(), e, -1, 1));
+    REQUIRE(shape_of(ep) == shape);
+    CN_REQUIRE_OK(cn_linalg_matrix_rank_ex(er.out(), e, -1, -1, 1));
+    ss.pop_back();
+    REQUIRE(shape_of(er) == ss);
+  }
+  // errors leave the outputs untouched
+  cn_array out = nullptr, o2 = nullptr, o3 = nullptr;
+  Arr ns = rand_arr({3, 2}, CN_FLOAT64, 1);
+  CN_REQUIRE_ERR(cn_linalg_svd_ex(&out, &o2, &o3, ns, 0, 1, 1), CN_ERR_VALUE,
+                 "cn_linalg_svd_ex: argument 'a' of shape (3, 2): last 2 "
+                 "dimensions must be square");
+  CN_REQUIRE_ERR(cn_linalg_svd_ex(&out, &o2, nullptr, x, 0, 1, 1), CN_ERR_VALUE,
+                 "compute_uv");
+  CN_REQUIRE_ERR(cn_linalg_pinv_ex(&out, ns, -1, 1), CN_ERR_VALUE,
+                 "cn_linalg_pinv_ex: argument 'a'");
+  CN_REQUIRE_ERR(cn_linalg_pinv_ex(&out, x, NAN, 1), CN_ERR_VALUE,
+                 "rcond is NaN");
+  CN_REQUIRE_ERR(cn_linalg_matrix_rank_ex(&out, ns, -1, -1, 1), CN_ERR_VALUE,
+                 "square");
+  CN_REQUIRE_ERR(cn_linalg_matrix_rank_ex(&out, x, 1, 1, 0), CN_ERR_VALUE,
+                 "cn_linalg_matrix_rank_ex: tol (1) and rtol (1) can't be "
+                 "both set");
+  CN_REQUIRE_ERR(cn_linalg_matrix_rank_ex(&out, x, -1, NAN, 0), CN_ERR_VALUE,
+                 "rtol is NaN");
+  CN_REQUIRE_ERR(cn_linalg_svd_ex(&out, &o2, &o3, nullptr, 0, 1, 1),
+                 CN_ERR_VALUE, "'a' is NULL");
+  REQUIRE(out == nullptr);
+  REQUIRE(o2 == nullptr);
+  REQUIRE(o3 == nullptr);
+}
+
+TEST_CASE("tensorinv and tensorsolve", "[linalg][tensor]") {
+  for (cn_dtype dt : kFloatTypes) {
+    INFO("dtype " << cn_dtype_name(dt));
+    double tol = is_single(dt) ? 1e-3 : 1e-9;
+    // a (2, 3, 6) with ind = 2 reads as a 6x6 matrix of a's flat values
+    Arr a = good_square({6, 6}, dt, 93), a3, ai;
+    int64_t s3[3] = {2, 3, 6};
+    CN_REQUIRE_OK(cn_reshape(a3.out(), a, 3, s3, CN_ORDER_C));
+    Snap sn(a3);
+    CN_REQUIRE_OK(cn_linalg_tensorinv(ai.out(), a3, 2));
+    sn.check();
+    REQUIRE(shape_of(ai) == std::vector<int64_t>{6, 2, 3});
+    require_close(naive_mm(vals(ai), vals(a), 6, 6, 6), eye(6), tol);
+    // ind = 1 on (6, 2, 3): shape (2, 3, 6)
+    Arr b3, bi;
+    int64_t sb[3] = {6, 2, 3};
+    CN_REQUIRE_OK(cn_reshape(b3.out(), a, 3, sb, CN_ORDER_C));
+    CN_REQUIRE_OK(cn_linalg_tensorinv(bi.out(), b3, 1));
+    REQUIRE(shape_of(bi) == std::vector<int64_t>{2, 3, 6});
+    require_close(naive_mm(vals(a), vals(bi), 6, 6, 6), eye(6), tol);
+    // tensorsolve: sum_k a[i, j, k] x[k] == b[i, j]
+    Arr rhs = rand_arr({2, 3}, dt, 94), x;
+    Snap sr(rhs);
+    CN_REQUIRE_OK(cn_linalg_tensorsolve(x.out(), a3, rhs, 0, nullptr));
+    sr.check();
+    REQUIRE(shape_of(x) == std::vector<int64_t>{6});
+    require_close(naive_mm(vals(a), vals(x), 6, 6, 1), vals(rhs), tol);
+    // axes: a (6, 2, 3) with axes {0} moves axis 0 last, i.e. a3' (2,3,6)
+    // with a3'[i, j, k] = b3[k, i, j]; as a matrix that is a^T
+    Arr x2;
+    int32_t ax0 = 0;
+    CN_REQUIRE_OK(cn_linalg_tensorsolve(x2.out(), b3, rhs, 1, &ax0));
+    REQUIRE(shape_of(x2) == std::vector<int64_t>{6});
+    auto at = vals(a);
+    std::vector<cld> aT(36);
+    for (int i = 0; i < 6; i++)
+      for (int j = 0; j < 6; j++)
+        aT[j * 6 + i] = at[i * 6 + j];
+    require_close(naive_mm(aT, vals(x2), 6, 6, 1), vals(rhs), tol);
+  }
+  // errors
+  cn_array out = nullptr;
+  Arr a = rand_arr({2, 3, 6}, CN_FLOAT64, 95),
+      b = rand_arr({2, 3}, CN_FLOAT64, 96);
+  Arr bad = rand_arr({2, 3, 4}, CN_FLOAT64, 97),
+      b5 = rand_arr({5}, CN_FLOAT64, 1);
+  Arr sing = from_vec<double>({1, 2, 2, 4}, {2, 2}, CN_FLOAT64);
+  CN_REQUIRE_ERR(cn_linalg_tensorinv(&out, a, 0), CN_ERR_VALUE,
+                 "invalid ind 0");
+  CN_REQUIRE_ERR(cn_linalg_tensorinv(&out, bad, 2), CN_ERR_VALUE,
+                 "LinAlgError: cn_linalg_tensorinv: a of shape (2, 3, 4) with "
+                 "ind=2 is not 'square'");
+  CN_REQUIRE_ERR(cn_linalg_tensorinv(&out, sing, 1), CN_ERR_VALUE,
+                 "Singular matrix");
+  CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, bad, b, 0, nullptr), CN_ERR_VALUE,
+                 "prod(a.shape[b.ndim:])");
+  Arr a66 = rand_arr({6, 6}, CN_FLOAT64, 98);
+  CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, a66, b5, 0, nullptr), CN_ERR_SHAPE,
+                 "b of shape (5,) has 5 elements");
+  int32_t oob = 3, rep[2] = {0, -3};
+  CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, a, b, 1, &oob), CN_ERR_INDEX,
+                 "axis 3 is out of bounds");
+  CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, a, b, 2, rep), CN_ERR_VALUE,
+                 "repeated axis -3");
+  CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, b, a, 0, nullptr), CN_ERR_VALUE,
+                 "needs more dimensions");
+  REQUIRE(out == nullptr);
+}
+
+// The same matrices in C order, Fortran order, as a negative-stride view
+// and as a strided slice: the drivers pack each layout differently (C order
+// is solved as the transposed problem), results must not depend on it.
+static std::vector<Arr> layouts(cn_array a) {
+  std::vector<Arr> r;
+  Arr c, f, fl, neg, big, sl;
+  CN_REQUIRE_OK(cn_copy(c.out(), a, CN_ORDER_C));
+  CN_REQUIRE_OK(cn_copy(f.out(), a, CN_ORDER_F));
+  // reversed twice on the last axis: a view with a negative stride
+  int32_t last = -1;
+  CN_REQUIRE_OK(cn_flip(fl.out(), a, 1, &last));
+  Arr flc;
+  CN_REQUIRE_OK(cn_copy(flc.out(), fl, CN_ORDER_C));
+  CN_REQUIRE_OK(cn_flip(neg.out(), flc, 1, &last));
+  // every other column of a twice-wider matrix
+  auto shape = shape_of(a);
+  auto wide = shape;
+  wide.back() *= 2;
+  CN_REQUIRE_OK(cn_zeros(big.out(), (int32_t)wide.size(), wide.data(),
+                         dtype_of(a), CN_ORDER_C));
+  Arr dst;
+  CN_REQUIRE_OK(cn_slice_axis(dst.out(), big, -1, 0, wide.back(), 2));
+  CN_REQUIRE_OK(cn_assign(dst, a));
+  r.push_back(std::move(c));
+  r.push_back(std::move(f));
+  r.push_back(std::move(neg));
+  r.push_back(std::move(dst));
+  return r;
+}
+
+TEST_CASE("decompositions do not depend on the input layout",
+          "[linalg][layout]") {
+  for (cn_dtype dt : kFloatTypes) {
+    INFO("dtype " << cn_dtype_name(dt));
+    double tol = is_single(dt) ? 1e-3 : 1e-9;
+    const int64_t n = 4;
+    Arr g = good_square({2, n, n}, dt, 101), h = herm({2, n, n}, dt, 102);
+    Arr rect = rand_arr({2, 5, 3}, dt, 103), rhs = rand_arr({2, n, 2}, dt, 104);
+    Arr spd;
+    {
+      Arr t, tc, prod;
+      CN_REQUIRE_OK(cn_swapaxes(t.out(), g, -1, -2));
+      CN_REQUIRE_OK(cn_conj(tc.out(), t, nullptr));
+      CN_REQUIRE_OK(cn_matmul(prod.out(), g, tc, nullptr));
+      spd = std::move(prod);
+    }
+    auto gv = vals(g), hv = vals(h), sv = vals(spd), rv = vals(rect),
+         bv = vals(rhs);
+    std::vector<cld> ref_inv, ref_x, ref_w, ref_s, ref_l, ref_det;
+    auto gl = layouts(g), hl = layouts(h), sl = layouts(spd),
+         rl = layouts(rect);
+    // 99s in the triangle the driver must not read (lower: above the
+    // diagonal; upper: below)
+    auto junk = [&](cn_array x, int upper) {
+      Arr keep, j99, other, sum;
+      CN_REQUIRE_OK(upper ? cn_triu(keep.out(), x, 0)
+                          : cn_tril(keep.out(), x, 0));
+      CN_REQUIRE_OK(cn_full_like(j99.out(), x, cn_scalar_float(99), dt));
+      CN_REQUIRE_OK(upper ? cn_tril(other.out(), j99, -1)
+                          : cn_triu(other.out(), j99, 1));
+      CN_REQUIRE_OK(cn_add(sum.out(), keep, other, nullptr));
+      return layouts(sum);
+    };
+    std::vector<Arr> hj[2] = {junk(h, 0), junk(h, 1)},
+                     sj[2] = {junk(spd, 0), junk(spd, 1)};
+    for (size_t li = 0; li < gl.size(); li++) {
+      INFO("layout " << li);
+      // inv and solve: g @ inv == I, g @ x == b
+      Arr inv, x, det;
+      CN_REQUIRE_OK(cn_linalg_inv(inv.out(), gl[li]));
+      CN_REQUIRE_OK(cn_linalg_solve(x.out(), gl[li], rhs));
+      CN_REQUIRE_OK(cn_linalg_det(det.out(), gl[li]));
+      auto iv = vals(inv), xv = vals(x);
+      for (int bi = 0; bi < 2; bi++) {
+        auto G = slice_mat(gv, bi, n * n);
+        require_close(naive_mm(G, slice_mat(iv, bi, n * n), n, n, n), eye(n),
+                      tol);
+        require_close(naive_mm(G, slice_mat(xv, bi, n * 2), n, n, 2),
+                      slice_mat(bv, bi, n * 2), tol);
+      }
+      // cholesky, both triangles: L L^H == spd, U^H U == spd
+      Arr L, U;
+      CN_REQUIRE_OK(cn_linalg_cholesky(L.out(), sj[0][li], 0));
+      CN_REQUIRE_OK(cn_linalg_cholesky(U.out(), sj[1][li], 1));
+      auto lv = vals(L), uv = vals(U);
+      for (int bi = 0; bi < 2; bi++) {
+        auto Lb = slice_mat(lv, bi, n * n), Ub = slice_mat(uv, bi, n * n);
+        for (int i = 0; i < n; i++)
+          for (int j = i + 1; j < n; j++) {
+            REQUIRE(Lb[i * n + j] == cld(0));
+            REQUIRE(Ub[j * n + i] == cld(0));
+          }
+        require_close(naive_mm(Lb, conjT(Lb, n, n), n, n, n),
+                      slice_mat(sv, bi, n * n), tol);
+        require_close(naive_mm(conjT(Ub, n, n), Ub, n, n, n),
+                      slice_mat(sv, bi, n * n), tol);
+      }
+      // eigh, both triangles: H V == V diag(w), V unitary
+      for (int32_t upper : {0, 1}) {
+        Arr w, v;
+        CN_REQUIRE_OK(cn_linalg_eigh(w.out(), v.out(), hj[upper][li], upper));
+        auto wv = vals(w), vv = vals(v);
+        for (int bi = 0; bi < 2; bi++) {
+          auto V = slice_mat(vv, bi, n * n);
+          std::vector<cld> VW(V);
+          for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+              VW[i * n + j] *= wv[bi * n + j];
+          require_close(naive_mm(slice_mat(hv, bi, n * n), V, n, n, n), VW,
+                        tol);
+          require_close(naive_mm(conjT(V, n, n), V, n, n, n), eye(n), tol);
+        }
+        if (ref_w.empty())
+          ref_w = wv;
+        require_close(wv, ref_w, tol);
+      }
+      // svd of a tall stack, reduced and full
+      for (int32_t full : {0, 1}) {
+        Arr u, s, vh;
+        CN_REQUIRE_OK(
+            cn_linalg_svd(u.out(), s.out(), vh.out(), rl[li], full, 1));
+        int64_t m = 5, k = 3, uc = full ? m : k;
+        REQUIRE(shape_of(u) == std::vector<int64_t>{2, m, uc});
+        REQUIRE(shape_of(vh) == std::vector<int64_t>{2, k, k});
+        auto uvv = vals(u), svv = vals(s), vhv = vals(vh);
+        for (int bi = 0; bi < 2; bi++) {
+          auto Ub = slice_mat(uvv, bi, m * uc);
+          auto us = naive_mm(Ub, eye(uc), m, uc, uc);
+          for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < uc; j++)
+              us[i * uc + j] *= j < k ? svv[bi * k + j] : cld(0);
+          std::vector<cld> usk((size_t)(m * k));
+          for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < k; j++)
+              usk[i * k + j] = us[i * uc + j];
+          require_close(naive_mm(usk, slice_mat(vhv, bi, k * k), m, k, k),
+                        slice_mat(rv, bi, m * k), tol);
+          require_close(naive_mm(conjT(Ub, m, uc), Ub, uc, m, uc), eye(uc),
+                        tol);
+        }
+        if (ref_s.empty())
+          ref_s = svv;
+        require_close(svv, ref_s, tol);
+      }
+      if (ref_det.empty())
+        ref_det = vals(det);
+      require_close(vals(det), ref_det, tol);
+    }
+  }
+}

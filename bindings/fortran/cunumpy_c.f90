@@ -1517,6 +1517,20 @@ module cunumpy_c
       integer(c_int32_t), value :: compute_uv
       integer(c_int32_t) :: res
     end function c_cn_linalg_svd
+    ! cn_status cn_linalg_svd_ex(cn_array * u, cn_array * s, cn_array * vh, cn_array a, int32_t
+    !     full_matrices, int32_t compute_uv, int32_t hermitian)
+    function c_cn_linalg_svd_ex(u, s, vh, a, full_matrices, compute_uv, hermitian) bind(c, &
+        name='cn_linalg_svd_ex') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: u(*)
+      type(c_ptr) :: s(*)
+      type(c_ptr) :: vh(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: full_matrices
+      integer(c_int32_t), value :: compute_uv
+      integer(c_int32_t), value :: hermitian
+      integer(c_int32_t) :: res
+    end function c_cn_linalg_svd_ex
     ! cn_status cn_linalg_eig(cn_array * w, cn_array * v, cn_array a)
     function c_cn_linalg_eig(w, v, a) bind(c, name='cn_linalg_eig') result(res)
       import :: c_int32_t, c_ptr
@@ -1595,6 +1609,18 @@ module cunumpy_c
       real(c_double), value :: tol
       integer(c_int32_t) :: res
     end function c_cn_linalg_matrix_rank
+    ! cn_status cn_linalg_matrix_rank_ex(cn_array * out, cn_array a, double tol, double rtol,
+    !     int32_t hermitian)
+    function c_cn_linalg_matrix_rank_ex(out, a, tol, rtol, hermitian) bind(c, &
+        name='cn_linalg_matrix_rank_ex') result(res)
+      import :: c_double, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      real(c_double), value :: tol
+      real(c_double), value :: rtol
+      integer(c_int32_t), value :: hermitian
+      integer(c_int32_t) :: res
+    end function c_cn_linalg_matrix_rank_ex
     ! cn_status cn_linalg_solve(cn_array * out, cn_array a, cn_array b)
     function c_cn_linalg_solve(out, a, b) bind(c, name='cn_linalg_solve') result(res)
       import :: c_int32_t, c_ptr
@@ -1618,6 +1644,36 @@ module cunumpy_c
       real(c_double), value :: rcond
       integer(c_int32_t) :: res
     end function c_cn_linalg_pinv
+    ! cn_status cn_linalg_pinv_ex(cn_array * out, cn_array a, double rcond, int32_t hermitian)
+    function c_cn_linalg_pinv_ex(out, a, rcond, hermitian) bind(c, &
+        name='cn_linalg_pinv_ex') result(res)
+      import :: c_double, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      real(c_double), value :: rcond
+      integer(c_int32_t), value :: hermitian
+      integer(c_int32_t) :: res
+    end function c_cn_linalg_pinv_ex
+    ! cn_status cn_linalg_tensorinv(cn_array * out, cn_array a, int32_t ind)
+    function c_cn_linalg_tensorinv(out, a, ind) bind(c, name='cn_linalg_tensorinv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: ind
+      integer(c_int32_t) :: res
+    end function c_cn_linalg_tensorinv
+    ! cn_status cn_linalg_tensorsolve(cn_array * out, cn_array a, cn_array b, int32_t naxes, const
+    !     int32_t * axes)
+    function c_cn_linalg_tensorsolve(out, a, b, naxes, axes) bind(c, &
+        name='cn_linalg_tensorsolve') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      type(c_ptr), value :: b
+      integer(c_int32_t), value :: naxes
+      integer(c_int32_t), intent(in), optional :: axes(*)
+      integer(c_int32_t) :: res
+    end function c_cn_linalg_tensorsolve
     ! cn_status cn_linalg_lstsq(cn_array * x, cn_array * residuals, cn_array * rank, cn_array * s,
     !     cn_array a, cn_array b, double rcond)
     function c_cn_linalg_lstsq(x, residuals, rank, s, a, b, rcond) bind(c, &

@@ -2,14 +2,19 @@
  * blocked loop for bool and integers. Strided operands go to BLAS without a
  * copy whenever one of their dims has unit stride and the other a valid
  * leading dimension (row- or column-major, possibly a transposed view). */
-#include <cblas.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../linalg_backend.h"
+#include "blas.h"
 #include "cpu.h"
 #include "cpu_linalg.h"
+
+#define GEMM_S CN_CBLAS(sgemm)
+#define GEMM_D CN_CBLAS(dgemm)
+#define GEMM_C CN_CBLAS(cgemm)
+#define GEMM_Z CN_CBLAS(zgemm)
 
 void cn_cpu_linalg_fill(cn_backend_ops *t) {
   t->matmul = cn_cpu_matmul;
@@ -78,23 +83,23 @@ static void gemm_blas(cn_dtype dt, int64_t m, int64_t n, int64_t k,
   int im = (int)m, in = (int)n, ik = (int)k;
   switch (dt) {
   case CN_FLOAT32:
-    cblas_sgemm(ord, ta, tb, im, in, ik, 1.0f, (const float *)A, (int)lda,
-                (const float *)B, (int)ldb, 0.0f, (float *)C, (int)ldc);
+    GEMM_S(ord, ta, tb, im, in, ik, 1.0f, (const float *)A, (int)lda,
+           (const float *)B, (int)ldb, 0.0f, (float *)C, (int)ldc);
     break;
   case CN_FLOAT64:
-    cblas_dgemm(ord, ta, tb, im, in, ik, 1.0, (const double *)A, (int)lda,
-                (const double *)B, (int)ldb, 0.0, (double *)C, (int)ldc);
+    GEMM_D(ord, ta, tb, im, in, ik, 1.0, (const double *)A, (int)lda,
+           (const double *)B, (int)ldb, 0.0, (double *)C, (int)ldc);
     break;
   case CN_COMPLEX64: {
     const float one[2] = {1, 0}, zero[2] = {0, 0};
-    cblas_cgemm(ord, ta, tb, im, in, ik, one, A, (int)lda, B, (int)ldb, zero, C,
-                (int)ldc);
+    GEMM_C(ord, ta, tb, im, in, ik, one, A, (int)lda, B, (int)ldb, zero, C,
+           (int)ldc);
     break;
   }
   default: {
     const double one[2] = {1, 0}, zero[2] = {0, 0};
-    cblas_zgemm(ord, ta, tb, im, in, ik, one, A, (int)lda, B, (int)ldb, zero, C,
-                (int)ldc);
+    GEMM_Z(ord, ta, tb, im, in, ik, one, A, (int)lda, B, (int)ldb, zero, C,
+           (int)ldc);
     break;
   }
   }

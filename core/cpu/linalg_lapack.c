@@ -2,24 +2,24 @@
  * One template per kind is expanded for s, d, c, z; the few drivers whose
  * names differ between real and complex (orgqr/ungqr, syevd/heevd) are
  * aliased, and geev's real form is converted to NumPy's complex output. */
-#include <lapacke.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../linalg_backend.h"
+#include "blas.h"
 #include "cpu.h"
 #include "cpu_linalg.h"
 
-#define LA_s_orgqr LAPACKE_sorgqr
-#define LA_d_orgqr LAPACKE_dorgqr
-#define LA_c_orgqr LAPACKE_cungqr
-#define LA_z_orgqr LAPACKE_zungqr
-#define LA_s_syevd LAPACKE_ssyevd
-#define LA_d_syevd LAPACKE_dsyevd
-#define LA_c_syevd LAPACKE_cheevd
-#define LA_z_syevd LAPACKE_zheevd
+#define LA_s_orgqr CN_LAPACKE(sorgqr)
+#define LA_d_orgqr CN_LAPACKE(dorgqr)
+#define LA_c_orgqr CN_LAPACKE(cungqr)
+#define LA_z_orgqr CN_LAPACKE(zungqr)
+#define LA_s_syevd CN_LAPACKE(ssyevd)
+#define LA_d_syevd CN_LAPACKE(dsyevd)
+#define LA_c_syevd CN_LAPACKE(cheevd)
+#define LA_z_syevd CN_LAPACKE(zheevd)
 
 #define COL LAPACK_COL_MAJOR
 
@@ -82,8 +82,8 @@ static cn_status la_fail(const char *routine, lapack_int info) {
       case CN_LAPACK_CHOLESKY:                                                 \
         if (n == 0)                                                            \
           break;                                                               \
-        LA_CHECK("potrf", LAPACKE_##P##potrf(COL, args->upper ? 'U' : 'L',     \
-                                             li(n), a, li(n)));                \
+        LA_CHECK("potrf", CN_LAPACKE(P##potrf)(COL, args->upper ? 'U' : 'L',   \
+                                               li(n), a, li(n)));              \
         for (int64_t j = 0; j < n; j++)                                        \
           for (int64_t i = 0; i < n; i++)                                      \
             if (args->upper ? i > j : i < j)                                   \
@@ -94,8 +94,8 @@ static cn_status la_fail(const char *routine, lapack_int info) {
         T *r = (T *)args->out0 + bi * kr * n;                                  \
         T *q = args->out1 ? (T *)args->out1 + bi * m * kr : NULL;              \
         if (mn > 0)                                                            \
-          LA_CHECK("geqrf", LAPACKE_##P##geqrf(COL, li(m), li(n), a,           \
-                                               li(m > 1 ? m : 1), scratch));   \
+          LA_CHECK("geqrf", CN_LAPACKE(P##geqrf)(COL, li(m), li(n), a,         \
+                                                 li(m > 1 ? m : 1), scratch)); \
         for (int64_t j = 0; j < n; j++)                                        \
           for (int64_t i = 0; i < kr; i++)                                     \
             r[i + j * kr] = i <= j ? a[i + j * m] : 0;                         \
@@ -125,8 +125,8 @@ static cn_status la_fail(const char *routine, lapack_int info) {
         }                                                                      \
         char jobz = !args->vectors ? 'N' : args->full ? 'A' : 'S';             \
         LA_CHECK("gesdd",                                                      \
-                 LAPACKE_##P##gesdd(COL, jobz, li(m), li(n), a, li(m), s, u,   \
-                                    li(m), vt, li(vrows > 1 ? vrows : 1)));    \
+                 CN_LAPACKE(P##gesdd)(COL, jobz, li(m), li(n), a, li(m), s, u, \
+                                      li(m), vt, li(vrows > 1 ? vrows : 1)));  \
         break;                                                                 \
       }                                                                        \
       case CN_LAPACK_EIGH: {                                                   \
@@ -145,8 +145,18 @@ static cn_status la_fail(const char *routine, lapack_int info) {
           LA_EYE(T, b, n, n);                                                  \
         if (n == 0 || k == 0)                                                  \
           break;                                                               \
-        LA_CHECK("gesv", LAPACKE_##P##gesv(COL, li(n), li(k), a, li(n), ipiv,  \
-                                           b, li(n)));                         \
+        if (args->trans) {                                                     \
+          /* a^T @ x == b: LU of a, then the transposed triangular solves */   \
+          lapack_int inf =                                                     \
+              CN_LAPACKE(P##getrf_work)(COL, li(n), li(n), a, li(n), ipiv);    \
+          if (inf == 0)                                                        \
+            inf = CN_LAPACKE(P##getrs_work)(COL, 'T', li(n), li(k), a, li(n),  \
+                                            ipiv, b, li(n));                   \
+          LA_CHECK("getrf/getrs", inf);                                        \
+          break;                                                               \
+        }                                                                      \
+        LA_CHECK("gesv", CN_LAPACKE(P##gesv)(COL, li(n), li(k), a, li(n),      \
+                                             ipiv, b, li(n)));                 \
         break;                                                                 \
       }                                                                        \
       case CN_LAPACK_SLOGDET: {                                                \
@@ -155,7 +165,8 @@ static cn_status la_fail(const char *routine, lapack_int info) {
         T sg = 1;                                                              \
         R ld = 0;                                                              \
         lapack_int info =                                                      \
-            n > 0 ? LAPACKE_##P##getrf(COL, li(n), li(n), a, li(n), ipiv) : 0; \
+            n > 0 ? CN_LAPACKE(P##getrf)(COL, li(n), li(n), a, li(n), ipiv)    \
+                  : 0;                                                         \
         if (info < 0) {                                                        \
           st = la_fail("getrf", info);                                         \
           goto done;                                                           \
@@ -200,14 +211,14 @@ static cn_status la_fail(const char *routine, lapack_int info) {
             goto done;                                                         \
           }                                                                    \
           lapack_int inf2 =                                                    \
-              LAPACKE_##P##gelsd(COL, li(m), li(n), 1, a, li(m), tmp, li(ldb), \
-                                 s, (R)args->rcond, &rk);                      \
+              CN_LAPACKE(P##gelsd)(COL, li(m), li(n), 1, a, li(m), tmp,        \
+                                   li(ldb), s, (R)args->rcond, &rk);           \
           free(tmp);                                                           \
           LA_CHECK("gelsd", inf2);                                             \
         } else {                                                               \
           LA_CHECK("gelsd",                                                    \
-                   LAPACKE_##P##gelsd(COL, li(m), li(n), li(k), a, li(m), b,   \
-                                      li(ldb), s, (R)args->rcond, &rk));       \
+                   CN_LAPACKE(P##gelsd)(COL, li(m), li(n), li(k), a, li(m), b, \
+                                        li(ldb), s, (R)args->rcond, &rk));     \
         }                                                                      \
         *rank = rk;                                                            \
         break;                                                                 \
@@ -247,8 +258,9 @@ LA_TEMPLATE(z, lapack_complex_double, double)
       R *a = (R *)args->a + bi * n * n;                                        \
       CT *w = (CT *)args->out0 + bi * n;                                       \
       CT *v = args->out1 ? (CT *)args->out1 + bi * n * n : NULL;               \
-      LA_CHECK("geev", LAPACKE_##P##geev(COL, 'N', v ? 'V' : 'N', li(n), a,    \
-                                         li(n), wr, wi, NULL, 1, vr, li(n)));  \
+      LA_CHECK("geev",                                                         \
+               CN_LAPACKE(P##geev)(COL, 'N', v ? 'V' : 'N', li(n), a, li(n),   \
+                                   wr, wi, NULL, 1, vr, li(n)));               \
       for (int64_t j = 0; j < n; j++)                                          \
         w[j] = wr[j] + wi[j] * I;                                              \
       if (!v)                                                                  \
@@ -283,8 +295,8 @@ LA_GEEV_REAL(d, double, lapack_complex_double)
       CT *a = (CT *)args->a + bi * n * n;                                      \
       CT *w = (CT *)args->out0 + bi * n;                                       \
       CT *v = args->out1 ? (CT *)args->out1 + bi * n * n : NULL;               \
-      LA_CHECK("geev", LAPACKE_##P##geev(COL, 'N', v ? 'V' : 'N', li(n), a,    \
-                                         li(n), w, NULL, 1, v, li(n)));        \
+      LA_CHECK("geev", CN_LAPACKE(P##geev)(COL, 'N', v ? 'V' : 'N', li(n), a,  \
+                                           li(n), w, NULL, 1, v, li(n)));      \
     }                                                                          \
   done:                                                                        \
     return st;                                                                 \
@@ -295,7 +307,7 @@ LA_GEEV_CPLX(z, lapack_complex_double)
 static pthread_once_t g_la_once = PTHREAD_ONCE_INIT;
 /* NumPy lets NaNs flow through LAPACK; LAPACKE's input scan would instead
  * turn them into an argument error. */
-static void la_init(void) { LAPACKE_set_nancheck(0); }
+static void la_init(void) { CN_LAPACKE(set_nancheck)(0); }
 
 cn_status cn_cpu_lapack(cn_lapack_args *args) {
   pthread_once(&g_la_once, la_init);

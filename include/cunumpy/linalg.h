@@ -103,6 +103,13 @@ CN_API cn_status cn_linalg_qr(cn_array *q, cn_array *r, cn_array a,
 CN_API cn_status cn_linalg_svd(cn_array *u, cn_array *s, cn_array *vh,
                                cn_array a, int32_t full_matrices,
                                int32_t compute_uv);
+/* cn_linalg_svd with NumPy's hermitian flag. With hermitian != 0, a must
+ * be square Hermitian (its lower triangle is read) and the SVD comes from
+ * eigh: s = |w| descending, u = the eigenvectors in that order, vh =
+ * (u * copysign(1, w))^H; full_matrices has no effect. */
+CN_API cn_status cn_linalg_svd_ex(cn_array *u, cn_array *s, cn_array *vh,
+                                  cn_array a, int32_t full_matrices,
+                                  int32_t compute_uv, int32_t hermitian);
 /* Eigenvalues w and right eigenvectors v (columns) of square matrices. As
  * NumPy, real inputs give real w and v when every eigenvalue is real, else
  * complex. v may be NULL (eigvals). */
@@ -144,6 +151,13 @@ CN_API cn_status cn_linalg_slogdet(cn_array *sign, cn_array *logabsdet,
  * eps, NumPy's default). */
 CN_API cn_status cn_linalg_matrix_rank(cn_array *out, cn_array a, double tol);
 
+/* cn_linalg_matrix_rank with NumPy 2's full signature: tol >= 0 is an
+ * absolute threshold; else rtol >= 0 a threshold relative to the largest
+ * singular value (rtol < 0: max(M, N) * eps); both >= 0 is CN_ERR_VALUE.
+ * hermitian: singular values from eigvalsh (a square). */
+CN_API cn_status cn_linalg_matrix_rank_ex(cn_array *out, cn_array a, double tol,
+                                          double rtol, int32_t hermitian);
+
 /* ---- solving -------------------------------------------------------- */
 
 /* x with a @ x == b. b is (..., M) when its ndim is 1, else (..., M, K)
@@ -154,6 +168,21 @@ CN_API cn_status cn_linalg_inv(cn_array *out, cn_array a);
 /* Pseudo-inverse via SVD; singular values <= rcond * max(s) are dropped
  * (rcond < 0 selects NumPy's default 1e-15). */
 CN_API cn_status cn_linalg_pinv(cn_array *out, cn_array a, double rcond);
+/* cn_linalg_pinv with NumPy's hermitian flag (a square Hermitian: the SVD
+ * comes from eigh, see cn_linalg_svd_ex). */
+CN_API cn_status cn_linalg_pinv_ex(cn_array *out, cn_array a, double rcond,
+                                   int32_t hermitian);
+/* Inverse of a tensor for tensordot with ind leading axes: a read as a
+ * (prod(shape[ind:]), prod(shape[:ind])) matrix, result of shape
+ * shape[ind:] + shape[:ind]. CN_ERR_VALUE for ind <= 0 or a non-square
+ * reading (LinAlgError), LinAlgError when singular. */
+CN_API cn_status cn_linalg_tensorinv(cn_array *out, cn_array a, int32_t ind);
+/* x with tensordot(a, x, x.ndim) == b. The naxes axes of a given in axes
+ * (negative counts from the end) first move to the end, in that order.
+ * Then x has shape a.shape[b.ndim:], whose product must equal that of
+ * a.shape[:b.ndim] (else LinAlgError) and b's size (else CN_ERR_SHAPE). */
+CN_API cn_status cn_linalg_tensorsolve(cn_array *out, cn_array a, cn_array b,
+                                       int32_t naxes, const int32_t *axes);
 /* Least-squares solution of a @ x == b for a 2-d a (M, N) and b (M) or
  * (M, K): x, residuals (sum of squared residuals per column when M > N and
  * rank == N, else empty), rank (0-d int64) and s (singular values of a).

@@ -4,15 +4,16 @@ extension) over include/cunumpy/linalg.h (OpenBLAS/LAPACKE on the CPU)."""
 from collections import namedtuple as _namedtuple
 
 from . import _cnlib as _lib
-from ._api import (asarray, cross, diagonal, matmul, matrix_transpose,
-                   outer, tensordot, trace, vecdot)
+from ._api import (asarray, matmul, matrix_transpose, moveaxis, reshape,
+                   tensordot)
+from ._api import sum as _sum
 
 __all__ = ["cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh",
            "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm",
            "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot",
            "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd",
-           "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
-           "LinAlgError"]
+           "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace",
+           "vecdot", "vector_norm", "LinAlgError"]
 
 LinAlgError = ValueError
 
@@ -36,7 +37,8 @@ def qr(a, mode="reduced"):
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
-    res = _lib.cn_linalg_svd(a, bool(full_matrices), bool(compute_uv))
+    res = _lib.cn_linalg_svd_ex(a, bool(full_matrices), bool(compute_uv),
+                                bool(hermitian))
     return SVDResult(*res) if compute_uv else res[1]
 
 
@@ -71,16 +73,51 @@ def norm(x, ord=None, axis=None, keepdims=False):
     return _lib.cn_linalg_norm(x, kind, p, axis, bool(keepdims))
 
 
+def _norm_ord(ord):
+    if isinstance(ord, str) and ord not in _ORD:
+        raise ValueError(f"Invalid norm order {ord!r}")
+    return _ORD[ord] if ord is None or isinstance(ord, str) else \
+        (1, float(ord))
+
+
+def _axis_index(axis, ndim):
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of "
+                         f"dimension {ndim}")
+    return axis % ndim
+
+
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """Array API vector norm: over every axis (None), one, or a tuple of
+    axes (moved to the front and flattened into one)."""
+    if isinstance(ord, str) or ord is None:
+        raise ValueError(f"Invalid norm order {ord!r} for vectors")
     x = asarray(x)
+    shape = list(x.shape)
     if axis is None:
-        x = x.ravel()
-        axis = 0
-    return _lib.cn_linalg_norm(x, 1, float(ord), axis, bool(keepdims))
+        axes = tuple(range(x.ndim))
+    elif isinstance(axis, tuple):
+        axes = tuple(_axis_index(a, x.ndim) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError("repeated axis in vector_norm")
+    else:
+        axes = (_axis_index(axis, x.ndim),)
+    rest = [i for i in range(x.ndim) if i not in axes]
+    flat = 1
+    for i in axes:
+        flat *= shape[i]
+    y = reshape(moveaxis(x, list(axes), list(range(len(axes)))),
+                (flat,) + tuple(shape[i] for i in rest))
+    res = _lib.cn_linalg_norm(y, 1, float(ord), 0, False)
+    if keepdims:
+        for i in axes:
+            shape[i] = 1
+        res = reshape(res, tuple(shape))
+    return res
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
-    kind, p = _ORD[ord] if isinstance(ord, str) else (1, float(ord))
+    kind, p = _norm_ord(ord)
     return _lib.cn_linalg_norm(x, kind, p, (-2, -1), bool(keepdims))
 
 
@@ -99,8 +136,11 @@ def slogdet(a):
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
-    t = tol if tol is not None else rtol
-    return _lib.cn_linalg_matrix_rank(A, -1.0 if t is None else float(t))
+    if tol is not None and rtol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
+    return _lib.cn_linalg_matrix_rank_ex(
+        A, -1.0 if tol is None else float(tol),
+        -1.0 if rtol is None else float(rtol), bool(hermitian))
 
 
 def solve(a, b):
@@ -111,9 +151,37 @@ def inv(a):
     return _lib.cn_linalg_inv(a)
 
 
-def pinv(a, rcond=None, hermitian=False, *, rtol=None):
-    r = rcond if rcond is not None else rtol
-    return _lib.cn_linalg_pinv(a, -1.0 if r is None else float(r))
+class _NoValueType:
+    def __repr__(self):
+        return "<no value>"
+
+
+_NoValue = _NoValueType()
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
+    a = asarray(a)
+    if rcond is None:
+        if rtol is _NoValue:
+            rcond = 1e-15
+        elif rtol is None:
+            eps = 1.1920928955078125e-07 if a.dtype.name in (
+                "float32", "complex64") else 2.220446049250313e-16
+            rcond = (max(a.shape[-2:]) if a.ndim >= 2 else 1) * eps
+        else:
+            rcond = rtol
+    elif rtol is not _NoValue:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    return _lib.cn_linalg_pinv_ex(a, float(rcond), bool(hermitian))
+
+
+def tensorinv(a, ind=2):
+    return _lib.cn_linalg_tensorinv(a, int(ind))
+
+
+def tensorsolve(a, b, axes=None):
+    return _lib.cn_linalg_tensorsolve(a, b, () if axes is None else
+                                      tuple(axes))
 
 
 def lstsq(a, b, rcond=None):
@@ -130,3 +198,39 @@ def multi_dot(arrays, *, out=None):
 
 def matrix_power(a, n):
     return _lib.cn_linalg_matrix_power(a, int(n))
+
+
+# ---- Array API forms (numpy.linalg's, unlike numpy.* they work on the last
+# axes and accept fewer arguments) ------------------------------------------
+
+
+def diagonal(x, /, *, offset=0):
+    return _lib.cn_diagonal(x, int(offset), -2, -1)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    return _lib.cn_trace(x, int(offset), -2, -1, dtype)
+
+
+def outer(x1, x2, /):
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError("Input arrays must be one-dimensional, but they are "
+                         f"x1.ndim={x1.ndim} and x2.ndim={x2.ndim}.")
+    return _lib.cn_outer(x1, x2)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError(
+            "Both input arrays must be (arrays of) 3-dimensional vectors, "
+            f"but they are {x1.shape[axis]} and {x2.shape[axis]} "
+            "dimensional instead.")
+    return _lib.cn_cross(x1, x2, axis, axis, axis)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """sum(conj(x1) * x2) over axis, in the operands' result dtype."""
+    prod = _lib.cn_multiply(_lib.cn_conj(x1, None), x2, None)
+    return _sum(prod, axis=axis, dtype=prod.dtype)

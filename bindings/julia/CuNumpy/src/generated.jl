@@ -816,6 +816,10 @@ cn_linalg_qr(q, r, a, mode) =
 cn_linalg_svd(u, s, vh, a, full_matrices, compute_uv) =
     ccall((:cn_linalg_svd, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Int32), u, s, vh, a, full_matrices, compute_uv)
 
+# cn_status cn_linalg_svd_ex(cn_array * u, cn_array * s, cn_array * vh, cn_array a, int32_t full_matrices, int32_t compute_uv, int32_t hermitian)
+cn_linalg_svd_ex(u, s, vh, a, full_matrices, compute_uv, hermitian) =
+    ccall((:cn_linalg_svd_ex, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Int32, Int32), u, s, vh, a, full_matrices, compute_uv, hermitian)
+
 # cn_status cn_linalg_eig(cn_array * w, cn_array * v, cn_array a)
 cn_linalg_eig(w, v, a) =
     ccall((:cn_linalg_eig, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), w, v, a)
@@ -852,6 +856,10 @@ cn_linalg_slogdet(sign, logabsdet, a) =
 cn_linalg_matrix_rank(out, a, tol) =
     ccall((:cn_linalg_matrix_rank, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Float64), out, a, tol)
 
+# cn_status cn_linalg_matrix_rank_ex(cn_array * out, cn_array a, double tol, double rtol, int32_t hermitian)
+cn_linalg_matrix_rank_ex(out, a, tol, rtol, hermitian) =
+    ccall((:cn_linalg_matrix_rank_ex, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Float64, Float64, Int32), out, a, tol, rtol, hermitian)
+
 # cn_status cn_linalg_solve(cn_array * out, cn_array a, cn_array b)
 cn_linalg_solve(out, a, b) =
     ccall((:cn_linalg_solve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a, b)
@@ -863,6 +871,18 @@ cn_linalg_inv(out, a) =
 # cn_status cn_linalg_pinv(cn_array * out, cn_array a, double rcond)
 cn_linalg_pinv(out, a, rcond) =
     ccall((:cn_linalg_pinv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Float64), out, a, rcond)
+
+# cn_status cn_linalg_pinv_ex(cn_array * out, cn_array a, double rcond, int32_t hermitian)
+cn_linalg_pinv_ex(out, a, rcond, hermitian) =
+    ccall((:cn_linalg_pinv_ex, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Float64, Int32), out, a, rcond, hermitian)
+
+# cn_status cn_linalg_tensorinv(cn_array * out, cn_array a, int32_t ind)
+cn_linalg_tensorinv(out, a, ind) =
+    ccall((:cn_linalg_tensorinv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, ind)
+
+# cn_status cn_linalg_tensorsolve(cn_array * out, cn_array a, cn_array b, int32_t naxes, const int32_t * axes)
+cn_linalg_tensorsolve(out, a, b, naxes, axes) =
+    ccall((:cn_linalg_tensorsolve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Ptr{Int32}), out, a, b, naxes, axes)
 
 # cn_status cn_linalg_lstsq(cn_array * x, cn_array * residuals, cn_array * rank, cn_array * s, cn_array a, cn_array b, double rcond)
 cn_linalg_lstsq(x, residuals, rank, s, a, b, rcond) =
