@@ -481,15 +481,18 @@ def _order_of(arr):
         else "C"
 
 
-def insert(arr, obj, values, axis=None):
-    """arr with values inserted before the indices obj along axis."""
+def _flat_or_axis(arr, axis):
+    """(arr, axis) for insert/delete: the flattened arr and axis 0 when axis
+    is None, else arr and the normalised axis."""
     arr = asarray(arr)
     if axis is None:
-        if arr.ndim != 1:
-            arr = ravel(arr)
-        axis = arr.ndim - 1
-    else:
-        axis = _norm_axis(axis, arr.ndim)
+        return (ravel(arr) if arr.ndim != 1 else arr), 0
+    return arr, _norm_axis(axis, arr.ndim)
+
+
+def insert(arr, obj, values, axis=None):
+    """arr with values inserted before the indices obj along axis."""
+    arr, axis = _flat_or_axis(arr, axis)
     ndim = arr.ndim
     order = _order_of(arr)
     slobj = [slice(None)] * ndim
@@ -569,13 +572,7 @@ def insert(arr, obj, values, axis=None):
 
 def delete(arr, obj, axis=None):
     """arr without the sub-arrays at indices obj along axis."""
-    arr = asarray(arr)
-    if axis is None:
-        if arr.ndim != 1:
-            arr = ravel(arr)
-        axis = arr.ndim - 1
-    else:
-        axis = _norm_axis(axis, arr.ndim)
+    arr, axis = _flat_or_axis(arr, axis)
     ndim = arr.ndim
     N = arr.shape[axis]
     slobj = [slice(None)] * ndim
@@ -1292,22 +1289,24 @@ def mintypecode(typechars, typeset="GDFgdf", default="d"):
 # ---- elementwise math ---------------------------------------------------------------
 
 
-def isposinf(x, out=None):
-    """True where x is +inf."""
+def _signed_inf(x, negative, out):
     x = asarray(x)
     if _kind(x) == _K_COMPLEX:
         raise TypeError(f"This operation is not supported for {x.dtype} "
                         f"values because it would be ambiguous.")
-    return _ret(logical_and(isinf(x), logical_not(signbit(x)), out), out)
+    sb = signbit(x)
+    return _ret(logical_and(isinf(x), sb if negative else logical_not(sb),
+                            out), out)
+
+
+def isposinf(x, out=None):
+    """True where x is +inf."""
+    return _signed_inf(x, False, out)
 
 
 def isneginf(x, out=None):
     """True where x is -inf."""
-    x = asarray(x)
-    if _kind(x) == _K_COMPLEX:
-        raise TypeError(f"This operation is not supported for {x.dtype} "
-                        f"values because it would be ambiguous.")
-    return _ret(logical_and(isinf(x), signbit(x), out), out)
+    return _signed_inf(x, True, out)
 
 
 def fix(x, out=None):
@@ -1513,23 +1512,26 @@ def polyval(p, x):
     return y
 
 
-def polyadd(a1, a2):
+def _poly_pair(a1, a2):
+    """a1 and a2 as 1-d arrays, the shorter padded with leading zeros."""
     a1, a2 = _lib.cn_atleast_1d(a1), _lib.cn_atleast_1d(a2)
     d = a2.shape[0] - a1.shape[0]
     if d > 0:
         a1 = concatenate((zeros(d, a1.dtype), a1))
     elif d < 0:
         a2 = concatenate((zeros(-d, a2.dtype), a2))
+    return a1, a2
+
+
+def polyadd(a1, a2):
+    """Sum of two polynomials."""
+    a1, a2 = _poly_pair(a1, a2)
     return a1 + a2
 
 
 def polysub(a1, a2):
-    a1, a2 = _lib.cn_atleast_1d(a1), _lib.cn_atleast_1d(a2)
-    d = a2.shape[0] - a1.shape[0]
-    if d > 0:
-        a1 = concatenate((zeros(d, a1.dtype), a1))
-    elif d < 0:
-        a2 = concatenate((zeros(-d, a2.dtype), a2))
+    """Difference of two polynomials."""
+    a1, a2 = _poly_pair(a1, a2)
     return a1 - a2
 
 
@@ -1767,28 +1769,28 @@ def shares_memory(a, b, max_work=None):
 # ---- gufuncs ------------------------------------------------------------------------
 
 
+def _gufunc_operands(name, x1, x2, nd1, nd2, ax2):
+    """x1, x2 as arrays with at least nd1 / nd2 dimensions and matching
+    core dimensions (x1's last, x2's axis ax2)."""
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.ndim < nd1 or x2.ndim < nd2:
+        raise ValueError(f"{name}: x1 must be at least {nd1}-d and x2 at "
+                         f"least {nd2}-d")
+    if x1.shape[-1] != x2.shape[ax2]:
+        raise ValueError(f"{name}: Input operand 1 has a mismatch in its "
+                         f"core dimension 0 ({x2.shape[ax2]} is different "
+                         f"from {x1.shape[-1]})")
+    return x1, x2
+
+
 def matvec(x1, x2, /, out=None, **kwargs):
     """Matrix-vector product over the last two axes of x1 and last of x2."""
-    x1, x2 = asarray(x1), asarray(x2)
-    if x1.ndim < 2 or x2.ndim < 1:
-        raise ValueError("matvec: x1 must be at least 2-d and x2 at least "
-                         "1-d")
-    if x1.shape[-1] != x2.shape[-1]:
-        raise ValueError(f"matvec: Input operand 1 has a mismatch in its "
-                         f"core dimension 0 ({x2.shape[-1]} is different "
-                         f"from {x1.shape[-1]})")
+    x1, x2 = _gufunc_operands("matvec", x1, x2, 2, 1, -1)
     return _out(matmul(x1, x2[..., None])[..., 0], out)
 
 
 def vecmat(x1, x2, /, out=None, **kwargs):
     """conj(x1) @ x2 for vectors x1 and matrices x2 (stacked)."""
-    x1, x2 = asarray(x1), asarray(x2)
-    if x1.ndim < 1 or x2.ndim < 2:
-        raise ValueError("vecmat: x1 must be at least 1-d and x2 at least "
-                         "2-d")
-    if x1.shape[-1] != x2.shape[-2]:
-        raise ValueError(f"vecmat: Input operand 1 has a mismatch in its "
-                         f"core dimension 0 ({x2.shape[-2]} is different "
-                         f"from {x1.shape[-1]})")
+    x1, x2 = _gufunc_operands("vecmat", x1, x2, 1, 2, -2)
     c = _lib.cn_conj(x1, None)
     return _out(matmul(c[..., None, :], x2)[..., 0, :], out)
