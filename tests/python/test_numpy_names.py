@@ -118,7 +118,7 @@ EMPTY = np.zeros((0,))
 SCALAR0 = np.array(2.5)
 
 
-# ---- comparison ----------------------------------------------------------------
+# ---- comparison -------------------------------------------------------------
 
 
 @pytest.mark.parametrize("a,b", [
@@ -178,7 +178,7 @@ def test_nan_to_num_in_place():
     same(b, F64)
 
 
-# ---- creation ----------------------------------------------------------------------
+# ---- creation ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("args,kw", [
@@ -253,7 +253,7 @@ def test_vander(x, N, increasing):
     check("vander", x, N, increasing)
 
 
-# ---- index arithmetic -------------------------------------------------------------
+# ---- index arithmetic -------------------------------------------------------
 
 
 @pytest.mark.parametrize("idx,dims,kw", [
@@ -298,7 +298,7 @@ def test_ravel_unravel_roundtrip(shape, order, data):
     check("ravel_multi_index", coords, shape, order=order)
 
 
-# ---- shape manipulation ------------------------------------------------------------
+# ---- shape manipulation -----------------------------------------------------
 
 
 @pytest.mark.parametrize("a", [I32, np.arange(3.0), C128, B, EMPTY,
@@ -412,7 +412,7 @@ def test_require_and_friends():
     check("asarray_chkfinite", C128)
 
 
-# ---- function application -------------------------------------------------------
+# ---- function application ---------------------------------------------------
 
 
 def test_apply_along_axis():
@@ -469,7 +469,7 @@ def test_select(conds, choices, default):
     check("select", conds, choices, default)
 
 
-# ---- in-place assignment ----------------------------------------------------------
+# ---- in-place assignment ----------------------------------------------------
 
 
 def run_inplace(name, dst, *args, **kw):
@@ -555,7 +555,7 @@ def test_fill_diagonal(shape, val, wrap):
                 val, wrap=wrap)
 
 
-# ---- statistics ---------------------------------------------------------------------
+# ---- statistics -------------------------------------------------------------
 
 RNG = np.random.default_rng(3)
 PX, PY = RNG.normal(size=200), RNG.normal(size=200) * 2
@@ -573,6 +573,32 @@ def test_histogram2d(bins, rng, density, weights):
     check("histogram2d", PX, PY, bins, rng, density, weights, rtol=1e-10)
 
 
+@pytest.mark.parametrize("sample,bins,rng", [
+    (np.stack([PX, PY, PW], 1), 4, None),
+    (np.stack([PX, PY, PW], 1), (2, np.array([-1, 0, 2.5]), 3), None),
+    (np.stack([PX, PY, PW], 1), 3, [(-1, 1), None, (0, 0.5)]),
+    ([PX, PY], [3, 5], None), (PX, 6, None), (np.zeros((0, 2)), 3, None),
+    (np.stack([PX, PY], 1), [3], None), (np.stack([PX, PY], 1), 0, None),
+    (np.stack([PX, PY], 1), [np.ones((2, 2)), 3], None),
+    (np.stack([PX, PY], 1), [np.array([2, 1]), 3], None),
+    (np.stack([PX, PY], 1), 3, [(0, 1)]),
+])
+@pytest.mark.parametrize("density", [False, True])
+def test_histogramdd(sample, bins, rng, density):
+    n = len(to_np(sample)) if isinstance(sample, list) else \
+        np.asarray(sample).shape[0]
+    for w in (None, np.linspace(0, 1, n)):
+        check("histogramdd", sample, bins, rng, density, w, rtol=1e-10)
+
+
+def test_histogram_bin_edges_more():
+    check("histogram_bin_edges", PX.astype(np.float32), 5)
+    check("histogram_bin_edges", PX.astype(np.float32), 5, (0, 1))
+    check("histogram_bin_edges", PX, "auto", None, PW)
+    check("histogram_bin_edges", np.array([1.0, np.nan]), 3)
+    check("histogram_bin_edges", np.ones((2, 2)), np.ones((2, 2)))
+
+
 def test_histogram2d_edges():
     check("histogram2d", np.array([0.0, 1.0, 1.0]), np.array([2, 2, 5]))
     check("histogram2d", np.array([1.0, 1.0]), np.array([1.0, 1.0]), 3)
@@ -588,9 +614,14 @@ def test_histogram2d_edges():
 @pytest.mark.parametrize("bins,rng", [(10, None), (4, (-1, 2)),
                                       (np.array([0, 1, 5]), None),
                                       (np.array([3, 1]), None), (0, None),
-                                      (3, (2, 1)), (3, (0, np.inf))])
+                                      (3, (2, 1)), (3, (0, np.inf)),
+                                      ("auto", None), ("fd", None),
+                                      ("sturges", (-1, 1)), ("rice", None),
+                                      ("scott", None), ("sqrt", None),
+                                      ("doane", None), ("bogus", None),
+                                      (1.5, None)])
 def test_histogram_bin_edges(a, bins, rng):
-    check("histogram_bin_edges", a, bins, rng)
+    check("histogram_bin_edges", a, bins, rng, rtol=1e-10)
 
 
 @pytest.mark.parametrize("a", [F64, I32, C128, np.array([np.nan, 2.0, 3.0]),
@@ -658,7 +689,7 @@ def test_sort_complex(a):
     check("sort_complex", a)
 
 
-# ---- formatting -----------------------------------------------------------------------
+# ---- formatting -------------------------------------------------------------
 
 
 @pytest.mark.parametrize("a", [F64, I32, C128, B, EMPTY, SCALAR0,
@@ -671,7 +702,7 @@ def test_formatting(a):
     check("array_str", a, 20, 3, True)
 
 
-# ---- dtypes -------------------------------------------------------------------------
+# ---- dtypes -----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("x", [F64, C128, I32, B, 1j, 3.0, [1, 2j], [1, 2],
@@ -714,7 +745,7 @@ def test_dtype_helpers():
                                                              "x")
 
 
-# ---- elementwise math ---------------------------------------------------------------
+# ---- elementwise math -------------------------------------------------------
 
 MATH_INPUTS = [F64, I32, B, U8, F32, EMPTY, SCALAR0, Rev(F64),
                np.array([-0.0, 0.0, -1e-300, 7.75, -7.75, 1e20]),
@@ -787,7 +818,7 @@ def test_hypothesis_unary(a):
     check("unwrap", a.ravel(), rtol=1e-10, atol=1e-6)
 
 
-# ---- windows ---------------------------------------------------------------------------
+# ---- windows ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("M", [-1, 0, 1, 2, 5, 12, 51])
@@ -807,7 +838,7 @@ def test_i0_values():
     check("i0", np.array([1j]))
 
 
-# ---- polynomials -----------------------------------------------------------------------
+# ---- polynomials ------------------------------------------------------------
 
 POLYS = [np.array([1.0, -3.0, 2.0]), np.array([2, 0, -1, 5]),
          np.array([1j, 2.0]), np.array([4.5]), np.array([0, 0, 1.0, 0, 0])]
@@ -852,6 +883,30 @@ def test_roots_poly(p):
     check("poly", np.asarray(p), rtol=1e-12, atol=1e-14)
 
 
+@pytest.mark.parametrize("u,v", [
+    ([1.0, -3, 2], [1.0, -1]), ([3, 5, 2, 1], [2, 1]), ([1.0], [2.0, 1.0]),
+    ([1j, 2, 3], [1, 1j]), ([4, 0, 0], [2]), ([1, 2, 1], [1, 1]),
+])
+def test_polydiv(u, v):
+    check("polydiv", np.array(u), np.array(v), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("a,b", [
+    (np.array([1, 2, 3, 2, 4]), np.array([2, 3, 5, 7, 5])),
+    (np.array([1.5, np.nan]), np.array([1.5])), (EMPTY, EMPTY),
+    (I32, np.arange(5, dtype=np.int64)), (Rev(F32), np.array([0.25])),
+])
+def test_setxor1d(a, b):
+    check("setxor1d", a, b)
+    check("setxor1d", np.unique(to_np(a)), np.unique(to_np(b)), True)
+
+
+def test_mask_indices():
+    for k in (0, 1, -1):
+        same(xp.mask_indices(4, xp.triu, k), np.mask_indices(4, np.triu, k))
+        same(xp.mask_indices(3, xp.tril, k), np.mask_indices(3, np.tril, k))
+
+
 def test_poly_more():
     check("poly", np.array([[1.0, 2.0], [3.0, 4.0]]), rtol=1e-12)
     check("poly", np.array([1 + 1j, 1 - 1j]))
@@ -885,7 +940,7 @@ def test_polyfit(deg):
     check("polyfit", x, y[:5], 1)
 
 
-# ---- construction from Python objects ---------------------------------------------
+# ---- construction from Python objects ---------------------------------------
 
 
 def test_from_functions():
@@ -910,7 +965,7 @@ def test_from_functions():
                  exp)
 
 
-# ---- memory overlap ---------------------------------------------------------------------
+# ---- memory overlap ---------------------------------------------------------
 
 
 def test_shares_memory():
@@ -938,7 +993,7 @@ def test_shares_memory():
     assert not xp.may_share_memory(x, [1, 2])
 
 
-# ---- gufuncs ---------------------------------------------------------------------------
+# ---- gufuncs ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("a,v", [
@@ -956,7 +1011,7 @@ def test_matvec_vecmat(a, v):
     check("vecmat", np.array([1 + 2j, 3j]), np.array([[1, 2], [3, 4j]]))
 
 
-# ---- the namespace ------------------------------------------------------------------
+# ---- the namespace ----------------------------------------------------------
 
 # NumPy's public callables that cunumpy deliberately does not provide, by
 # reason. A name that appears here but gets implemented must be removed; a
@@ -983,7 +1038,7 @@ NOT_PROVIDED = {
     "byte", "ubyte", "short", "ushort", "intc", "uintc", "int_", "uint",
     "long", "ulong", "longlong", "ulonglong",
     # matrix class and its helpers, legacy poly1d class
-    "matrix", "asmatrix", "bmat", "poly1d", "polydiv",
+    "matrix", "asmatrix", "bmat", "poly1d",
     # iterator objects over NumPy's memory model
     "nditer", "nested_iters", "flatiter", "ndenumerate", "ndindex",
     "broadcast",
@@ -994,8 +1049,7 @@ NOT_PROVIDED = {
     "typename", "base_repr", "binary_repr", "format_float_positional",
     "format_float_scientific",
     # not yet implemented
-    "einsum_path", "histogramdd", "mask_indices", "packbits", "unpackbits",
-    "setxor1d",
+    "einsum_path", "packbits", "unpackbits",
 }
 
 # Elementwise ops another change adds to the C op table (core/ops.def);

@@ -43,14 +43,15 @@ __all__ = [
     "diag_indices_from", "diagflat", "vander", "ravel_multi_index",
     "unravel_index", "resize", "append", "insert", "delete",
     "apply_along_axis", "apply_over_axes", "piecewise", "select",
-    "fill_diagonal", "histogram2d", "histogram_bin_edges", "array_str",
+    "fill_diagonal", "histogram2d", "histogramdd", "histogram_bin_edges",
+    "array_str",
     "array_repr", "array2string", "iscomplexobj", "isrealobj", "iscomplex",
     "isreal", "isposinf", "isneginf", "fix", "deg2rad", "rad2deg",
     "degrees", "radians", "fabs", "sinc", "float_power", "divmod", "modf",
     "copyto", "place", "putmask", "ediff1d", "trim_zeros", "block", "ix_",
     "shares_memory", "may_share_memory", "promote_types", "issubdtype",
     "common_type", "min_scalar_type", "mintypecode", "nancumsum",
-    "nancumprod", "sort_complex", "unwrap", "hamming", "hanning",
+    "nancumprod", "setxor1d", "mask_indices", "polydiv", "sort_complex", "unwrap", "hamming", "hanning",
     "bartlett", "blackman", "kaiser", "i0", "polyval", "polyfit", "roots",
     "poly", "polyadd", "polysub", "polymul", "polyder", "polyint",
     "fromfunction", "frombuffer", "fromiter", "require",
@@ -59,7 +60,7 @@ __all__ = [
 ]
 
 
-# ---- helpers -----------------------------------------------------------------
+# ---- helpers ----------------------------------------------------------------
 
 
 def _kind(a):
@@ -127,7 +128,7 @@ def _make_complex(re, im, code):
     return z
 
 
-# ---- comparison ----------------------------------------------------------------
+# ---- comparison -------------------------------------------------------------
 
 
 def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
@@ -209,7 +210,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return res
 
 
-# ---- creation ---------------------------------------------------------------------
+# ---- creation ---------------------------------------------------------------
 
 
 def _linspace(start, stop, num, endpoint, axis, dtype=None):
@@ -445,7 +446,7 @@ def unravel_index(indices, shape, order="C"):
     return tuple(res)
 
 
-# ---- shape manipulation --------------------------------------------------------
+# ---- shape manipulation -----------------------------------------------------
 
 
 def resize(a, new_shape):
@@ -748,7 +749,7 @@ def isfortran(a):
     return bool(f.f_contiguous and not f.c_contiguous)
 
 
-# ---- function application ----------------------------------------------------
+# ---- function application ---------------------------------------------------
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
@@ -858,7 +859,7 @@ def select(condlist, choicelist, default=0):
     return result
 
 
-# ---- in-place assignment ---------------------------------------------------------
+# ---- in-place assignment ----------------------------------------------------
 
 
 def _need_array(a, fn):
@@ -958,24 +959,83 @@ def fill_diagonal(a, val, wrap=False):
     _lib.cn_put(a, idx, resize(vals, idx.size), 0)
 
 
-# ---- statistics ---------------------------------------------------------------------
+# ---- statistics -------------------------------------------------------------
 
 
-def _edges_for(a, bins, rng, name):
+def _bin_width(a, name):
+    """NumPy's bin-width estimators over the 1-d non-empty a."""
+    n = a.size
+    ptp = float(a.max().item()) - float(a.min().item())
+    sqrt_w = ptp / _math.sqrt(n)
+    sturges = ptp / (_math.log2(n) + 1.0)
+    if name == "sqrt":
+        return sqrt_w
+    if name == "sturges":
+        return sturges
+    if name == "rice":
+        return ptp / (2.0 * n ** (1.0 / 3))
+    if name == "scott":
+        return (24.0 * _math.pi ** 0.5 / n) ** (1.0 / 3.0) * \
+            float(a.std().item())
+    if name == "doane":
+        if n > 2:
+            sg1 = _math.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
+            sigma = float(a.std().item())
+            if sigma > 0.0:
+                g1 = float((((a - a.mean()) / sigma) ** 3).mean().item())
+                return ptp / (1.0 + _math.log2(n) +
+                              _math.log2(1.0 + _builtins.abs(g1) / sg1))
+        return 0.0
+    q = _lib.cn_percentile(_lib.cn_astype(a, _lib.CN_FLOAT64, 0),
+                           [75.0, 25.0], None, 0, False)
+    fd = 2.0 * (float(q[0].item()) - float(q[1].item())) * n ** (-1.0 / 3.0)
+    if name == "fd":
+        return fd
+    if name == "auto":
+        return _builtins.min(_builtins.max(fd, sqrt_w / 2), sturges)
+    if name == "stone":
+        raise NotImplementedError("bins='stone'")
+    raise ValueError(f"{name!r} is not a valid estimator for `bins`")
+
+
+def _edges_for(a, bins, rng, weights=None):
+    """NumPy's _get_bin_edges for the flat a."""
     if isinstance(bins, str):
-        raise NotImplementedError(f"{name}: bins={bins!r} estimators")
-    if _np.ndim(bins) == 0:
-        n = _operator.index(bins)
+        if bins not in ("stone", "auto", "doane", "fd", "rice", "scott",
+                        "sqrt", "sturges"):
+            raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
+        if weights is not None:
+            raise TypeError("Automated estimation of the number of bins is "
+                            "not supported for weighted data")
+        lo, hi = _outer_edges(a, rng)
+        if rng is not None:
+            a = a[(a >= lo) & (a <= hi)]
+        n = 1
+        if a.size:
+            width = _bin_width(a, bins)
+            if width:
+                if _kind(a) in (_K_INT, _K_UINT) and width < 1:
+                    width = 1
+                n = int(_math.ceil((hi - lo) / width))
+    elif _np.ndim(bins) == 0:
+        try:
+            n = _operator.index(bins)
+        except TypeError as e:
+            raise TypeError("`bins` must be an integer, a string, or an "
+                            "array") from e
         if n < 1:
             raise ValueError("`bins` must be positive, when an integer")
         lo, hi = _outer_edges(a, rng)
-        return linspace(lo, hi, n + 1)
-    e = asarray(bins)
-    if e.ndim != 1:
-        raise ValueError("`bins` must be 1d, when an array")
-    if e.size > 1 and bool(any(e[:-1] > e[1:])):
-        raise ValueError("`bins` must increase monotonically, when an array")
-    return e
+    else:
+        e = asarray(bins)
+        if e.ndim != 1:
+            raise ValueError("`bins` must be 1d, when an array")
+        if e.size > 1 and bool(any(e[:-1] > e[1:])):
+            raise ValueError("`bins` must increase monotonically, when an "
+                             "array")
+        return e
+    bin_type = a.dtype if _kind(a) == _K_FLOAT else _np.float64
+    return _lib.cn_astype(linspace(lo, hi, n + 1), bin_type, 0)
 
 
 def _outer_edges(a, rng):
@@ -1001,7 +1061,7 @@ def _outer_edges(a, rng):
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     """The bin edges histogram(a, bins, range) uses."""
     a = ravel(asarray(a))
-    return _edges_for(a, bins, range, "histogram_bin_edges")
+    return _edges_for(a, bins, range, weights)
 
 
 def _bin_index(v, edges):
@@ -1013,53 +1073,103 @@ def _bin_index(v, edges):
     return where((v < edges[0]) | (v > edges[-1]) | isnan(v), -1, i)
 
 
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """D-dimensional histogram of the N points of sample ((N, D) or a
+    sequence of D arrays): (H float64 of the bin counts, [edges])."""
+    if isinstance(sample, (list, tuple)):
+        sample = [ravel(asarray(c)) for c in sample]
+        sample = stack(sample, axis=1) if sample else zeros((0, 0))
+    sample = asarray(sample)
+    if sample.ndim != 2:
+        sample = _lib.cn_atleast_2d(sample).T
+    N, D = sample.shape
+    try:
+        if len(bins) != D:
+            raise ValueError("The dimension of bins must be equal to the "
+                             "dimension of the sample x.")
+    except TypeError:
+        bins = D * [bins]
+    if range is None:
+        range = (None,) * D
+    elif len(range) != D:
+        raise ValueError("range argument must have one entry per dimension")
+    edges = []
+    for i in _builtins.range(D):
+        b = bins[i]
+        if _np.ndim(b) == 0:
+            if b < 1:
+                raise ValueError(f"`bins[{i}]` must be positive, when an "
+                                 f"integer")
+            lo, hi = _outer_edges(sample[:, i], range[i])
+            try:
+                n = _operator.index(b)
+            except TypeError as e:
+                raise TypeError(f"`bins[{i}]` must be an integer, when a "
+                                f"scalar") from e
+            edges.append(linspace(lo, hi, n + 1))
+        elif _np.ndim(b) == 1:
+            e = asarray(b)
+            if e.size > 1 and bool(any(e[:-1] > e[1:])):
+                raise ValueError(f"`bins[{i}]` must be monotonically "
+                                 f"increasing, when an array")
+            edges.append(e)
+        else:
+            raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
+    nb = [e.shape[0] - 1 for e in edges]
+    if weights is not None:
+        weights = ravel(asarray(weights))
+        if weights.shape[0] != N:
+            raise ValueError("weights should have the same length as the "
+                             "sample")
+    ok = ones(N, bool)
+    flat = zeros(N, _np.int64)
+    for i in _builtins.range(D):
+        ix = _bin_index(sample[:, i], edges[i]) if nb[i] > 0 else \
+            full(N, -1, _np.int64)
+        ok = ok & (ix >= 0)
+        flat = flat * nb[i] + ix
+    w = None if weights is None else weights[ok]
+    total = _math.prod(nb)
+    h = _lib.cn_bincount(flat[ok], w, total) if total else zeros(0)
+    h = reshape(_lib.cn_astype(h[:total], _lib.CN_FLOAT64, 0), tuple(nb))
+    if density:
+        s = h.sum()
+        for i in _builtins.range(D):
+            shape = [1] * D
+            shape[i] = nb[i]
+            h = h / reshape(diff(edges[i]), shape)
+        h = h / s
+    return h, edges
+
+
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     """2-d histogram of the points (x, y): (H, xedges, yedges), H float64
     of shape (nx, ny)."""
-    x, y = ravel(asarray(x)), ravel(asarray(y))
-    if x.shape != y.shape:
-        raise ValueError("x and y must have the same length")
+    x, y = asarray(x), asarray(y)
+    if x.ndim != 1 or y.ndim != 1 or x.shape != y.shape:
+        raise ValueError("x and y must be 1-d arrays of the same length")
     try:
         n = len(bins)
     except TypeError:
         n = 1
     if n != 1 and n != 2:
-        xb = yb = asarray(bins)
-    elif n == 2:
-        xb, yb = bins
-    else:
-        xb = yb = bins
-    simple = _np.ndim(xb) == 0 and _np.ndim(yb) == 0 and \
-        not isinstance(xb, str) and not isinstance(yb, str)
-    if range is not None:
-        (x0, x1), (y0, y1) = range
+        bins = [asarray(bins), asarray(bins)]
+    nxy = (bins, bins) if n == 1 and _np.ndim(bins) == 0 else \
+        tuple(bins) if n == 2 else (None, None)
+    simple = _builtins.all(isinstance(b, (int, _np.integer)) and
+                           not isinstance(b, bool) and b >= 1 for b in nxy)
     if simple and x.size and _kind(x) != _K_COMPLEX and \
             _kind(y) != _K_COMPLEX:
-        nx, ny = _operator.index(xb), _operator.index(yb)
-        if nx < 1 or ny < 1:
-            raise ValueError("`bins` must be positive, when an integer")
         r = None
         if range is not None:
-            r = (float(x0), float(x1), float(y0), float(y1))
+            (x0, x1), (y0, y1) = range
             _outer_edges(x, range[0])
             _outer_edges(y, range[1])
-        h, xe, ye = _lib.cn_histogram2d(x, y, nx, ny, r, weights,
-                                        bool(density))
+            r = (float(x0), float(x1), float(y0), float(y1))
+        h, xe, ye = _lib.cn_histogram2d(x, y, int(nxy[0]), int(nxy[1]), r,
+                                        weights, bool(density))
         return _lib.cn_astype(h, _lib.CN_FLOAT64, 0), xe, ye
-    xe = _edges_for(x, xb, None if range is None else range[0],
-                    "histogram2d")
-    ye = _edges_for(y, yb, None if range is None else range[1],
-                    "histogram2d")
-    nx, ny = xe.shape[0] - 1, ye.shape[0] - 1
-    ix, iy = _bin_index(x, xe), _bin_index(y, ye)
-    ok = (ix >= 0) & (iy >= 0)
-    flat = (ix * ny + iy)[ok]
-    w = None if weights is None else ravel(asarray(weights))[ok]
-    h = _lib.cn_bincount(flat, w, nx * ny)
-    h = reshape(_lib.cn_astype(h, _lib.CN_FLOAT64, 0), (nx, ny))
-    if density:
-        area = diff(xe)[:, None] * diff(ye)[None, :]
-        h = h / h.sum() / area
+    h, (xe, ye) = histogramdd([x, y], bins, range, density, weights)
     return h, xe, ye
 
 
@@ -1164,6 +1274,26 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _math.pi):
     return up
 
 
+def setxor1d(ar1, ar2, assume_unique=False):
+    """Sorted values that are in exactly one of ar1 and ar2."""
+    from ._api import unique
+    if not assume_unique:
+        ar1, ar2 = unique(ar1), unique(ar2)
+    aux = concatenate((ravel(asarray(ar1)), ravel(asarray(ar2))))
+    if aux.size == 0:
+        return aux
+    aux = sort(aux)
+    t = ones(1, bool)
+    flag = concatenate((t, aux[1:] != aux[:-1], t))
+    return aux[flag[1:] & flag[:-1]]
+
+
+def mask_indices(n, mask_func, k=0):
+    """Indices where mask_func(ones((n, n)), k) is nonzero (e.g. triu)."""
+    m = ones((n, n), int)
+    return nonzero(asarray(mask_func(m, k)) != 0)
+
+
 def sort_complex(a):
     """a sorted (real part first, then imaginary), as complex."""
     b = sort(asarray(a))
@@ -1174,7 +1304,7 @@ def sort_complex(a):
     return _lib.cn_astype(b, _lib.CN_COMPLEX128, 0)
 
 
-# ---- formatting --------------------------------------------------------------------
+# ---- formatting -------------------------------------------------------------
 
 
 def _host(a):
@@ -1197,7 +1327,7 @@ def array_repr(arr, max_line_width=None, precision=None,
                           suppress_small)
 
 
-# ---- dtypes --------------------------------------------------------------------------
+# ---- dtypes -----------------------------------------------------------------
 
 
 def iscomplexobj(x):
@@ -1286,7 +1416,7 @@ def mintypecode(typechars, typeset="GDFgdf", default="d"):
     return _builtins.min(intersection, key="GDFgdf".index)
 
 
-# ---- elementwise math ---------------------------------------------------------------
+# ---- elementwise math -------------------------------------------------------
 
 
 def _signed_inf(x, negative, out):
@@ -1391,7 +1521,7 @@ def real_if_close(a, tol=100):
     return a
 
 
-# ---- windows and special functions -----------------------------------------------
+# ---- windows and special functions ------------------------------------------
 
 _I0A = [
     -4.41534164647933937950e-18, 3.33079451882223809783e-17,
@@ -1499,7 +1629,7 @@ def kaiser(M, beta):
         i0(asarray(beta))
 
 
-# ---- polynomials -------------------------------------------------------------------
+# ---- polynomials ------------------------------------------------------------
 
 
 def polyval(p, x):
@@ -1563,6 +1693,24 @@ def _poly1d_coeffs(c):
 def polymul(a1, a2):
     """Product of two polynomials (leading zeros dropped first)."""
     return _polyconv(_poly1d_coeffs(a1), _poly1d_coeffs(a2))
+
+
+def polydiv(u, v):
+    """(quotient, remainder) of the polynomial division u / v."""
+    u = _lib.cn_atleast_1d(u) + 0.0
+    v = _lib.cn_atleast_1d(v) + 0.0
+    dt = result_type(u, v)
+    m, n = u.shape[0] - 1, v.shape[0] - 1
+    scale = 1.0 / v[0]
+    q = zeros((_builtins.max(m - n + 1, 1),), dt)
+    r = _lib.cn_astype(u, dt, 1)
+    for k in range(m - n + 1):
+        d = scale * r[k]
+        q[k] = d
+        r[k:k + n + 1] -= d * v
+    while r.shape[-1] > 1 and bool(isclose(r[0], 0, rtol=1e-14)):
+        r = r[1:]
+    return q, r
 
 
 def polyder(p, m=1):
@@ -1698,7 +1846,7 @@ def poly(seq_of_zeros):
     return a
 
 
-# ---- construction from Python objects ----------------------------------------
+# ---- construction from Python objects ---------------------------------------
 
 
 def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
@@ -1718,7 +1866,7 @@ def fromiter(iter, dtype, count=-1, *, like=None):
     return asarray(_np.fromiter(iter, dtype, count))
 
 
-# ---- memory overlap -----------------------------------------------------------------
+# ---- memory overlap ---------------------------------------------------------
 
 
 def _extent(a):
@@ -1766,7 +1914,7 @@ def shares_memory(a, b, max_work=None):
     return bool(any(_lib.cn_isin(aa, bb, False)))
 
 
-# ---- gufuncs ------------------------------------------------------------------------
+# ---- gufuncs ----------------------------------------------------------------
 
 
 def _gufunc_operands(name, x1, x2, nd1, nd2, ax2):
