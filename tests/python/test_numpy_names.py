@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import cunumpy as xp
-from conftest import builtin_exception
+from conftest import DTYPES, arrays, builtin_exception
 
 
 class Rev:
@@ -1076,3 +1076,62 @@ def test_extra_all():
     for n in _extra.__all__:
         assert getattr(xp, n) is getattr(_extra, n), n
         assert callable(getattr(np, n)), n
+
+
+# ---- every dtype, strided and negative-stride views (Hypothesis) -------------
+
+
+@given(st.sampled_from(DTYPES).flatmap(lambda dt: arrays(
+    dt, hnp.array_shapes(min_dims=0, max_dims=3, max_side=5), small=True)),
+       st.data())
+def test_hypothesis_dtypes(pair, data):
+    a, x = pair
+    kind = a.dtype.kind
+
+    def both(name, *args, rtol=1e-12, **kw):
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                exp = getattr(np, name)(a, *args, **kw)
+            except Exception as e:  # noqa: BLE001
+                with pytest.raises(builtin_exception(type(e))):
+                    getattr(xp, name)(x, *args, **kw)
+                return
+        same(getattr(xp, name)(x, *args, **kw), exp, rtol=rtol)
+
+    for name in ("nan_to_num", "iscomplex", "isreal", "nancumsum", "ediff1d",
+                 "sort_complex", "trim_zeros", "fix", "isposinf",
+                 "real_if_close", "diagflat"):
+        both(name)
+    if kind in "fc":
+        both("sinc", rtol=1e-10)
+    if kind != "c":
+        both("modf")
+        both("deg2rad")
+        both("i0", rtol=1e-13)
+    both("isclose", a)
+    both("resize", (3, 2))
+    both("append", a)
+    if a.ndim:
+        axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+        n = a.shape[axis]
+        both("delete", [i for i in range(n) if i % 2], axis)
+        pos = data.draw(st.integers(-n, n))
+        both("insert", pos, 1, axis)
+        both("nancumprod", axis)
+    assert xp.array_equal(x, x, equal_nan=True) == np.array_equal(
+        a, a, equal_nan=True)
+    assert xp.array_equal(x, x) == np.array_equal(a, a)
+
+
+def test_numpy_dispatch_to_extra():
+    """NumPy's functions called on cunumpy arrays run the cunumpy ones."""
+    a = xp.asarray([1.0, 2.0, np.nan])
+    r = np.isclose(a, a, equal_nan=True)
+    assert isinstance(r, xp.ndarray)
+    same(r, np.array([True, True, True]))
+    assert np.allclose(a[:2], a[:2]) is True
+    r = np.nan_to_num(a)
+    assert isinstance(r, xp.ndarray)
+    same(r, np.array([1.0, 2.0, 0.0]))
+    same(np.append(a, a), np.append(xp.to_numpy(a), xp.to_numpy(a)))

@@ -1296,7 +1296,10 @@ def mask_indices(n, mask_func, k=0):
 
 def sort_complex(a):
     """a sorted (real part first, then imaginary), as complex."""
-    b = sort(asarray(a))
+    a = asarray(a)
+    if a.ndim == 0:
+        raise _AxisError(-1, 0)
+    b = sort(a)
     if _kind(b) == _K_COMPLEX:
         return b
     if b.dtype.char in "bhBH":
