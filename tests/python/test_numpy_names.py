@@ -356,6 +356,20 @@ def test_delete(arr, obj, axis):
     check("delete", arr, obj, axis)
 
 
+def test_insert_delete_many_positions():
+    """More positions than the splice path takes: the mask path."""
+    rng = np.random.default_rng(5)
+    a = rng.normal(size=(3, 700))
+    idx = rng.integers(-700, 701, size=300)
+    for axis in (1, -1):
+        check("insert", a, idx, 1.5, axis)
+        check("insert", a, idx, rng.normal(size=(3, 300)), axis)
+        check("delete", a, idx[idx < 700], axis)
+        check("delete", a, slice(1, None, 2), axis)
+    check("insert", a, idx, 7, None)
+    check("delete", a, np.arange(300), None)
+
+
 @pytest.mark.parametrize("shape,axis,start", [
     ((3, 4, 5, 6), 3, 1), ((3, 4, 5, 6), 2, 0), ((3, 4, 5, 6), 1, 4),
     ((3, 4, 5, 6), -1, 0), ((3, 4), 0, 2), ((3, 4), 0, 3), ((3, 4), 2, 0),

@@ -491,6 +491,40 @@ def _flat_or_axis(arr, axis):
     return arr, _norm_axis(axis, arr.ndim)
 
 
+# Up to this many inserted/deleted positions, insert and delete splice
+# slices together (one concatenate) instead of building a mask.
+_FEW_POSITIONS = 256
+
+
+def _axis_slice(axis, start, stop):
+    return (slice(None),) * axis + (slice(start, stop),)
+
+
+def _splice(arr, axis, pos, vals):
+    """arr with vals' slice j along axis put before arr's index pos[j]
+    (equal positions keep their order)."""
+    pieces, prev = [], 0
+    for j in sorted(range(len(pos)), key=pos.__getitem__):
+        p = pos[j]
+        if p > prev:
+            pieces.append(arr[_axis_slice(axis, prev, p)])
+        pieces.append(vals[_axis_slice(axis, j, j + 1)])
+        prev = p
+    pieces.append(arr[_axis_slice(axis, prev, None)])
+    return concatenate(pieces, axis=axis)
+
+
+def _drop(arr, axis, dels):
+    """arr without the indices dels along axis."""
+    pieces, prev = [], 0
+    for d in sorted(set(dels)):
+        if d > prev:
+            pieces.append(arr[_axis_slice(axis, prev, d)])
+        prev = d + 1
+    pieces.append(arr[_axis_slice(axis, prev, None)])
+    return concatenate(pieces, axis=axis)
+
+
 def insert(arr, obj, values, axis=None):
     """arr with values inserted before the indices obj along axis."""
     arr, axis = _flat_or_axis(arr, axis)
@@ -552,6 +586,10 @@ def insert(arr, obj, values, axis=None):
                          f"with size {N}")
     idx = where(idx < 0, idx + N, idx)
     numnew = idx.shape[0]
+    if 0 < numnew <= _FEW_POSITIONS:
+        tgt = arr.shape[:axis] + (numnew,) + arr.shape[axis + 1:]
+        vals = broadcast_to(asarray(values, arr.dtype), tgt)
+        return _splice(arr, axis, [int(v) for v in idx.tolist()], vals)
     perm = argsort(idx, kind="stable")
     shifted = empty(numnew, idx.dtype)
     shifted[perm] = idx[perm] + arange(numnew)
@@ -574,18 +612,18 @@ def insert(arr, obj, values, axis=None):
 def delete(arr, obj, axis=None):
     """arr without the sub-arrays at indices obj along axis."""
     arr, axis = _flat_or_axis(arr, axis)
-    ndim = arr.ndim
     N = arr.shape[axis]
-    slobj = [slice(None)] * ndim
+    keep = None
     if isinstance(obj, slice):
-        keep = ones(N, dtype=bool)
-        keep[obj] = False
+        dels = range(*obj.indices(N))
+        if len(dels) > _FEW_POSITIONS:
+            keep = ones(N, dtype=bool)
+            keep[obj] = False
     elif isinstance(obj, (int, _np.integer)) and not isinstance(obj, bool):
         if obj < -N or obj >= N:
             raise IndexError(f"index {obj} is out of bounds for axis {axis} "
                              f"with size {N}")
-        keep = ones(N, dtype=bool)
-        keep[int(obj)] = False
+        dels = [int(obj) % N]
     else:
         o = asarray(obj)
         if o.dtype == _np.bool_:
@@ -600,17 +638,22 @@ def delete(arr, obj, axis=None):
             elif _kind(o) not in (_K_INT, _K_UINT):
                 raise IndexError("arrays used as indices must be of integer "
                                  "(or boolean) type")
-            keep = ones(N, dtype=bool)
+            o = ravel(o)
             if o.size:
-                o = ravel(o)
                 bad = (o < -N) | (o >= N)
                 if bool(any(bad)):
                     v = int(o[bad][0].item())
                     raise IndexError(f"index {v} is out of bounds for axis "
                                      f"{axis} with size {N}")
+            if o.size > _FEW_POSITIONS:
+                keep = ones(N, dtype=bool)
                 keep[o] = False
-    slobj[axis] = keep
-    return _lib.cn_copy(arr[tuple(slobj)], "K")
+            else:
+                dels = [int(v) % N for v in o.tolist()]
+    if keep is None:
+        return _drop(arr, axis, dels)
+    return _lib.cn_copy(arr[_axis_slice(axis, None, None)[:-1] + (keep,)],
+                        "K")
 
 
 def rollaxis(a, axis, start=0):
