@@ -1092,7 +1092,7 @@ def test_extra_all():
         assert callable(getattr(np, n)), n
 
 
-# ---- every dtype, strided and negative-stride views (Hypothesis) -------------
+# ---- every dtype, strided and negative-stride views (Hypothesis) ------
 
 
 @given(st.sampled_from(DTYPES).flatmap(lambda dt: arrays(
