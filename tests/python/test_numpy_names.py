@@ -1023,6 +1023,8 @@ def test_matvec_vecmat(a, v):
     check("vecmat", v, np.swapaxes(to_np(a), -1, -2) if np.ndim(to_np(a)) >
           1 else a)
     check("vecmat", np.array([1 + 2j, 3j]), np.array([[1, 2], [3, 4j]]))
+    with pytest.raises(NotImplementedError):
+        xp.matvec(to_xp(a), to_xp(v), axes=[(0, 1), 0, 0])
 
 
 # ---- the namespace ----------------------------------------------------------

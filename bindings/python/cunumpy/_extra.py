@@ -1964,10 +1964,13 @@ def shares_memory(a, b, max_work=None):
 # ---- gufuncs ----------------------------------------------------------------
 
 
-def _gufunc_operands(name, x1, x2, nd1, nd2, ax2):
+def _gufunc_operands(name, x1, x2, nd1, nd2, ax2, kwargs):
     """x1, x2 as arrays with at least nd1 / nd2 dimensions and matching
     core dimensions (x1's last, x2's axis ax2)."""
     x1, x2 = asarray(x1), asarray(x2)
+    if kwargs:
+        raise NotImplementedError(f"{name}: keyword arguments "
+                                  f"{sorted(kwargs)}")
     if x1.ndim < nd1 or x2.ndim < nd2:
         raise ValueError(f"{name}: x1 must be at least {nd1}-d and x2 at "
                          f"least {nd2}-d")
@@ -1980,12 +1983,12 @@ def _gufunc_operands(name, x1, x2, nd1, nd2, ax2):
 
 def matvec(x1, x2, /, out=None, **kwargs):
     """Matrix-vector product over the last two axes of x1 and last of x2."""
-    x1, x2 = _gufunc_operands("matvec", x1, x2, 2, 1, -1)
+    x1, x2 = _gufunc_operands("matvec", x1, x2, 2, 1, -1, kwargs)
     return _out(matmul(x1, x2[..., None])[..., 0], out)
 
 
 def vecmat(x1, x2, /, out=None, **kwargs):
     """conj(x1) @ x2 for vectors x1 and matrices x2 (stacked)."""
-    x1, x2 = _gufunc_operands("vecmat", x1, x2, 1, 2, -2)
+    x1, x2 = _gufunc_operands("vecmat", x1, x2, 1, 2, -2, kwargs)
     c = _lib.cn_conj(x1, None)
     return _out(matmul(c[..., None, :], x2)[..., 0, :], out)
