@@ -19,6 +19,7 @@ from . import _dtypes
 from ._ndarray import Device, Flags, ndarray
 from . import _api
 from ._api import *  # noqa: F401,F403
+from ._extra import *  # noqa: F401,F403
 from ._api import UFUNCS as _UFUNCS, ufunc
 from ._backend import (BackendError, BackendName, CudaUnavailableError,
                        DeviceError, Stream, backend_unavailable_reason,
