@@ -1606,8 +1606,10 @@ def tensordot(a, b, axes=2):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    """Array API vecdot: sum(conj(x1) * x2) over axis."""
-    return sum(_lib.cn_multiply(_lib.cn_conj(x1, None), x2, None), axis=axis)
+    """Array API vecdot: sum(conj(x1) * x2) over axis, in the operands'
+    result dtype."""
+    from .linalg import vecdot as _vecdot
+    return _vecdot(x1, x2, axis=axis)
 
 
 # ---- NumPy interoperability ------------------------------------------------------

@@ -232,5 +232,8 @@ def cross(x1, x2, /, *, axis=-1):
 
 def vecdot(x1, x2, /, *, axis=-1):
     """sum(conj(x1) * x2) over axis, in the operands' result dtype."""
-    prod = _lib.cn_multiply(_lib.cn_conj(x1, None), x2, None)
+    x1 = asarray(x1)
+    if x1.dtype.kind == "c":  # conj of real dtypes is the identity (but
+        x1 = _lib.cn_conj(x1, None)  # turns bool into int8)
+    prod = _lib.cn_multiply(x1, x2, None)
     return _sum(prod, axis=axis, dtype=prod.dtype)
