@@ -159,3 +159,25 @@ def test_buffer_protocol_objects_are_wrapped():
     assert m.dtype == np.uint8 and not m.flags.writeable
     with pytest.raises(TypeError):
         xp.asarray(object())
+
+
+def test_numpy_ufuncs_the_engine_composes():
+    """np.<ufunc> on cunumpy arrays also runs the namespace's composed
+    functions (divmod, modf, fabs, deg2rad...) and returns cunumpy arrays."""
+    h = np.linspace(-3, 3, 7)
+    a = xp.asarray(h)
+    for uf in (np.fabs, np.deg2rad, np.rad2deg, np.fmod, np.gcd):
+        args = (h, 2.0) if uf is np.fmod else (h,)
+        if uf is np.gcd:
+            args = (np.arange(-3, 4), 6)
+            got = uf(xp.asarray(args[0]), 6)
+        else:
+            got = uf(a, *args[1:])
+        assert isinstance(got, xp.ndarray), uf
+        np.testing.assert_allclose(xp.to_numpy(got), uf(*args))
+    q, r = np.divmod(a, 2.0)
+    assert isinstance(q, xp.ndarray) and isinstance(r, xp.ndarray)
+    np.testing.assert_array_equal(xp.to_numpy(q), np.divmod(h, 2.0)[0])
+    np.testing.assert_array_equal(xp.to_numpy(r), np.divmod(h, 2.0)[1])
+    f, i = np.modf(a)
+    np.testing.assert_array_equal(xp.to_numpy(f), np.modf(h)[0])

@@ -51,6 +51,11 @@ uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
 float32, float64 = _np.float32, _np.float64
 complex64, complex128 = _np.complex64, _np.complex128
 intp, uintp = _np.intp, _np.uintp
+# NumPy's C-level names of the same fixed-width types
+byte, ubyte, short, ushort = _np.byte, _np.ubyte, _np.short, _np.ushort
+intc, uintc, int_, uint = _np.intc, _np.uintc, _np.int_, _np.uint
+long, ulong = _np.long, _np.ulong  # noqa: A001
+longlong, ulonglong = _np.longlong, _np.ulonglong
 double, single = _np.float64, _np.float32
 cdouble, csingle = _np.complex128, _np.complex64
 dtype = _np.dtype

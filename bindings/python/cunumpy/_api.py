@@ -1623,7 +1623,19 @@ def numpy_ufunc(uf, method, inputs, kwargs):
     name = _NUMPY_UFUNC_NAMES.get(uf.__name__, uf.__name__)
     f = UFUNCS.get(name)
     if f is None:
-        return NotImplemented
+        # ufuncs the engine composes (divmod, modf, fabs, deg2rad...) are
+        # plain functions of the namespace: calls only
+        import cunumpy
+        g = getattr(cunumpy, name, None)
+        if method != "__call__" or not callable(g) or \
+                isinstance(g, type):
+            return NotImplemented
+        out = kwargs.get("out")
+        if out is not None and not _builtins.all(
+                isinstance(o, ndarray)
+                for o in (out if isinstance(out, tuple) else (out,))):
+            return NotImplemented
+        return g(*inputs, **kwargs)
     out = kwargs.get("out")
     if out is not None:
         outs = out if isinstance(out, tuple) else (out,)
