@@ -14,6 +14,26 @@ if(TARGET cunumpy_cuda)
   set_tests_properties(cuda_nvrtc_elementwise cuda_nvrtc_reductions
                        PROPERTIES TIMEOUT 900)
 
+  # The device prelude compiled as host code by nvcc and run on the CPU
+  # against the CPU backend (special values of complex math, casts,
+  # reduction accumulators): no GPU needed. nvcc is not otherwise used.
+  if(CUDAToolkit_NVCC_EXECUTABLE)
+    set(_ph ${CMAKE_CURRENT_BINARY_DIR}/cuda_prelude_host)
+    add_custom_command(
+      OUTPUT ${_ph}
+      COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -std=c++17 -O1
+              -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/core/cuda
+              ${CMAKE_CURRENT_SOURCE_DIR}/cuda/prelude_host.cu -o ${_ph}
+              -L$<TARGET_FILE_DIR:cunumpy> -lcunumpy
+              -Xlinker -rpath=$<TARGET_FILE_DIR:cunumpy>
+      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/prelude_host.cu
+              ${PROJECT_SOURCE_DIR}/core/cuda/prelude.cuh cunumpy
+      COMMENT "nvcc: host emulation of the CUDA prelude"
+      VERBATIM)
+    add_custom_target(cuda_prelude_host_exe ALL DEPENDS ${_ph})
+    add_test(NAME cuda_prelude_host COMMAND ${_ph})
+  endif()
+
   add_executable(cuda_plugin_probe ${CMAKE_CURRENT_SOURCE_DIR}/cuda/plugin_probe.c)
   target_include_directories(cuda_plugin_probe PRIVATE ${PROJECT_SOURCE_DIR}/core)
   target_link_libraries(cuda_plugin_probe PRIVATE cunumpy ${CMAKE_DL_LIBS})

@@ -348,6 +348,124 @@ TEST_CASE("astype follows NumPy's cast results", "[array][cast]") {
   REQUIRE(out == nullptr);
 }
 
+namespace {
+// clang-format off
+// Generated with NumPy 2.4.6 (x86-64, one element at a time): value x
+// of float64 cast to each integer dtype, as uint64 bit patterns.
+static const double k_f2i_vals[26] = {NAN, INFINITY, -INFINITY, 3000000000.0,
+    -3000000000.0, 1e+20, -1.0, 9.223372036854776e+18, 70000.0, -70000.0, 300.0,
+    -129.0, 1.8446744073709552e+19, 4294967296.0, -2147483649.0, 2147483648.0,
+    4294967295.0, -9.223372036854776e+18, 1.8e+19, -0.5, 255.5, 32768.0,
+    65536.0, -2147483648.5, 1.9, -1.9};
+static const cn_dtype k_f2i_dts[8] = {CN_INT8, CN_INT16, CN_INT32, CN_INT64,
+    CN_UINT8, CN_UINT16, CN_UINT32, CN_UINT64};
+static const uint64_t k_f2i_np[8][26] = {
+  {0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 255ull, 0ull, 112ull, 144ull, 44ull,
+    127ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 255ull, 0ull, 0ull,
+    0ull, 1ull, 255ull},
+  {0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 65535ull, 0ull, 4464ull, 61072ull,
+    300ull, 65407ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 255ull,
+    32768ull, 0ull, 0ull, 1ull, 65535ull},
+  {2147483648ull, 2147483648ull, 2147483648ull, 2147483648ull, 2147483648ull,
+    2147483648ull, 4294967295ull, 2147483648ull, 70000ull, 4294897296ull,
+    300ull, 4294967167ull, 2147483648ull, 2147483648ull, 2147483648ull,
+    2147483648ull, 2147483648ull, 2147483648ull, 2147483648ull, 0ull, 255ull,
+    32768ull, 65536ull, 2147483648ull, 1ull, 4294967295ull},
+  {9223372036854775808ull, 9223372036854775808ull, 9223372036854775808ull,
+    3000000000ull, 18446744070709551616ull, 9223372036854775808ull,
+    18446744073709551615ull, 9223372036854775808ull, 70000ull,
+    18446744073709481616ull, 300ull, 18446744073709551487ull,
+    9223372036854775808ull, 4294967296ull, 18446744071562067967ull,
+    2147483648ull, 4294967295ull, 9223372036854775808ull,
+    9223372036854775808ull, 0ull, 255ull, 32768ull, 65536ull,
+    18446744071562067968ull, 1ull, 18446744073709551615ull},
+  {0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 255ull, 0ull, 112ull, 144ull, 44ull,
+    127ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 255ull, 0ull, 0ull,
+    0ull, 1ull, 255ull},
+  {0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 65535ull, 0ull, 4464ull, 61072ull,
+    300ull, 65407ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 0ull, 255ull,
+    32768ull, 0ull, 0ull, 1ull, 65535ull},
+  {0ull, 0ull, 0ull, 3000000000ull, 1294967296ull, 0ull, 4294967295ull, 0ull,
+    70000ull, 4294897296ull, 300ull, 4294967167ull, 0ull, 0ull, 2147483647ull,
+    2147483648ull, 4294967295ull, 0ull, 0ull, 0ull, 255ull, 32768ull, 65536ull,
+    2147483648ull, 1ull, 4294967295ull},
+  {9223372036854775808ull, 0ull, 9223372036854775808ull, 3000000000ull,
+    18446744070709551616ull, 0ull, 18446744073709551615ull,
+    9223372036854775808ull, 70000ull, 18446744073709481616ull, 300ull,
+    18446744073709551487ull, 0ull, 4294967296ull, 18446744071562067967ull,
+    2147483648ull, 4294967295ull, 9223372036854775808ull,
+    18000000000000000000ull, 0ull, 255ull, 32768ull, 65536ull,
+    18446744071562067968ull, 1ull, 18446744073709551615ull},
+};
+// clang-format on
+
+// Low `size` bytes of v, zero-extended.
+uint64_t low_bits(const unsigned char *p, size_t size) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, size); // little-endian x86-64 / aarch64
+  return v;
+}
+} // namespace
+
+TEST_CASE("float -> int casts of NaN, inf and out-of-range values match "
+          "NumPy",
+          "[array][cast]") {
+  const size_t nv = sizeof k_f2i_vals / sizeof k_f2i_vals[0];
+  const cn_dtype srcs[4] = {CN_FLOAT64, CN_FLOAT32, CN_COMPLEX128,
+                            CN_COMPLEX64};
+  for (cn_dtype sdt : srcs) {
+    const bool single = sdt == CN_FLOAT32 || sdt == CN_COMPLEX64;
+    // The table holds float64 values; single precision keeps the exact ones.
+    std::vector<size_t> keep;
+    for (size_t i = 0; i < nv; i++)
+      if (!single || std::isnan(k_f2i_vals[i]) ||
+          (double)(float)k_f2i_vals[i] == k_f2i_vals[i])
+        keep.push_back(i);
+    for (int64_t reps : {1, 40}) { // 40: a large array (vector loops)
+      std::vector<double> re;
+      for (int64_t r = 0; r < reps; r++)
+        for (size_t i : keep)
+          re.push_back(k_f2i_vals[i]);
+      const int64_t n = (int64_t)re.size();
+      Arr src64 = from_vec(re, {n}, CN_FLOAT64);
+      Arr src;
+      if (sdt == CN_COMPLEX128 || sdt == CN_COMPLEX64) {
+        // real part x, imaginary part 7 (ignored by the cast)
+        std::vector<std::complex<double>> z;
+        for (double x : re)
+          z.emplace_back(x, 7.0);
+        Arr zz = from_vec(z, {n}, CN_COMPLEX128);
+        CN_REQUIRE_OK(cn_astype(src.out(), zz, sdt, 1));
+      } else {
+        CN_REQUIRE_OK(cn_astype(src.out(), src64, sdt, 1));
+      }
+      Arr rev; // negative stride
+      CN_REQUIRE_OK(cn_flip(rev.out(), src, 0, nullptr));
+      for (int d = 0; d < 8; d++) {
+        const cn_dtype ddt = k_f2i_dts[d];
+        const size_t isz = (size_t)cn_dtype_itemsize(ddt);
+        INFO(cn_dtype_name(sdt)
+             << " -> " << cn_dtype_name(ddt) << ", n = " << n);
+        Arr out, outr;
+        CN_REQUIRE_OK(cn_astype(out.out(), src, ddt, 1));
+        CN_REQUIRE_OK(cn_astype(outr.out(), rev, ddt, 1));
+        std::vector<unsigned char> got((size_t)n * isz), gotr(got.size());
+        CN_REQUIRE_OK(cn_copy_to_buffer(got.data(), (int64_t)got.size(), out,
+                                        CN_ORDER_C));
+        CN_REQUIRE_OK(cn_copy_to_buffer(gotr.data(), (int64_t)gotr.size(), outr,
+                                        CN_ORDER_C));
+        for (int64_t k = 0; k < n; k++) {
+          size_t i = keep[(size_t)k % keep.size()];
+          INFO("x = " << k_f2i_vals[i]);
+          uint64_t want = k_f2i_np[d][i];
+          REQUIRE(low_bits(&got[(size_t)k * isz], isz) == want);
+          REQUIRE(low_bits(&gotr[(size_t)(n - 1 - k) * isz], isz) == want);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("every dtype pair casts like a long double round trip",
           "[array][cast]") {
   // values exactly representable in every dtype

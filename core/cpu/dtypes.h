@@ -27,19 +27,36 @@ typedef double _Complex cn_c128_t;
   X(c64, cn_c64_t, kc, CN_COMPLEX64)                                            \
   X(c128, cn_c128_t, kc, CN_COMPLEX128)
 
-/* Float to integer the way NumPy behaves on x86-64: through a 64-bit
- * truncating conversion (NaN and out-of-range give INT64_MIN), then
- * wrapping to the narrower type. Avoids C's undefined behaviour. */
+/* Float to integer as NumPy 2.x's scalar loops do on x86-64 (truncating
+ * cvttsd2si; NaN and out-of-range give the "integer indefinite" INT_MIN of
+ * the conversion width), without C's undefined behaviour:
+ *   int64            cvtt64(x)
+ *   int32            cvtt32(x)
+ *   int16/8, uint16/8  low bits of cvtt32(x)
+ *   uint32           low bits of cvtt64(x)
+ *   uint64           x >= 2^63 ? cvtt64(x - 2^63) ^ 2^63 : cvtt64(x) (gcc)
+ * core/cuda/prelude.cuh (cn_f2i) implements the same table. */
 static inline int64_t cn_f2i64(double x) {
   if (!(x > -9223372036854775808.0 && x < 9223372036854775808.0))
     return INT64_MIN;
   return (int64_t)x;
 }
+static inline int32_t cn_f2i32(double x) {
+  if (!(x > -2147483649.0 && x < 2147483648.0))
+    return INT32_MIN;
+  return (int32_t)x;
+}
 static inline uint64_t cn_f2u64(double x) {
-  if (x >= 9223372036854775808.0 && x < 18446744073709551616.0)
-    return (uint64_t)(x - 9223372036854775808.0) + ((uint64_t)1 << 63);
+  if (x >= 9223372036854775808.0)
+    return (uint64_t)cn_f2i64(x - 9223372036854775808.0) ^ ((uint64_t)1 << 63);
   return (uint64_t)cn_f2i64(x);
 }
+/* x converted to the integer type TD (sizeof folds at compile time). */
+#define CN_F2I_(TD, x) (sizeof(TD) == 8 ? (TD)cn_f2i64(x) : (TD)cn_f2i32(x))
+#define CN_F2U_(TD, x)                                                         \
+  (sizeof(TD) == 8   ? (TD)cn_f2u64(x)                                         \
+   : sizeof(TD) == 4 ? (TD)cn_f2i64(x)                                         \
+                     : (TD)cn_f2i32(x))
 
 /* CN_CONV_<dst class><src class>(TD, x): value x converted to type TD. */
 #define CN_CONV_kbkb(TD, x) (x)
@@ -50,13 +67,13 @@ static inline uint64_t cn_f2u64(double x) {
 #define CN_CONV_kikb(TD, x) ((TD)(x))
 #define CN_CONV_kiki(TD, x) ((TD)(x))
 #define CN_CONV_kiku(TD, x) ((TD)(x))
-#define CN_CONV_kikf(TD, x) ((TD)cn_f2i64((double)(x)))
-#define CN_CONV_kikc(TD, x) ((TD)cn_f2i64(creal(x)))
+#define CN_CONV_kikf(TD, x) CN_F2I_(TD, (double)(x))
+#define CN_CONV_kikc(TD, x) CN_F2I_(TD, creal(x))
 #define CN_CONV_kukb(TD, x) ((TD)(x))
 #define CN_CONV_kuki(TD, x) ((TD)(x))
 #define CN_CONV_kuku(TD, x) ((TD)(x))
-#define CN_CONV_kukf(TD, x) ((TD)cn_f2u64((double)(x)))
-#define CN_CONV_kukc(TD, x) ((TD)cn_f2u64(creal(x)))
+#define CN_CONV_kukf(TD, x) CN_F2U_(TD, (double)(x))
+#define CN_CONV_kukc(TD, x) CN_F2U_(TD, creal(x))
 #define CN_CONV_kfkb(TD, x) ((TD)(x))
 #define CN_CONV_kfki(TD, x) ((TD)(x))
 #define CN_CONV_kfku(TD, x) ((TD)(x))

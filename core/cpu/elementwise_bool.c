@@ -11,6 +11,6 @@
 #define CN_EW_IN_FLOAT 0
 #define CN_EW_IN_NOCPLX_NUM 0
 #define CN_EW_CLONES
-/* ops.def spells logical and as a * b, which is exact for bool. */
+/* ops.def spells logical and as k_mul(a, b) = a * b, exact for bool. */
 #pragma GCC diagnostic ignored "-Wint-in-bool-context"
 #include "elementwise_loops.h"

@@ -297,6 +297,21 @@ CN_K_FLOAT(double, f64, )
     R br = creal##F(b), bi = cimag##F(b);                                      \
     return MK(ar * br - ai * bi, ar * bi + ai * br);                           \
   }                                                                            \
+  /* NumPy's complex division (Smith's method, x / 0 per component); C's       \
+   * a / b would apply Annex G's recovery, which NumPy does not. */            \
+  static inline T k_cdiv_##S(T a, T b) {                                       \
+    R ar = creal##F(a), ai = cimag##F(a);                                      \
+    R br = creal##F(b), bi = cimag##F(b);                                      \
+    R abr = fabs##F(br), abi = fabs##F(bi);                                    \
+    if (abr >= abi) {                                                          \
+      if (abr == 0 && abi == 0)                                                \
+        return MK(ar / abr, ai / abi);                                         \
+      R rat = bi / br, scl = (R)1 / (br + bi * rat);                           \
+      return MK((ar + ai * rat) * scl, (ai - ar * rat) * scl);                 \
+    }                                                                          \
+    R rat = br / bi, scl = (R)1 / (bi + br * rat);                             \
+    return MK((ar * rat + ai) * scl, (ai * rat - ar) * scl);                   \
+  }                                                                            \
   /* NumPy's npy_cpow: exact small integer powers by squaring, cpow else. */   \
   static inline T k_pow_##S(T a, T b) {                                        \
     R ar = creal##F(a), ai = cimag##F(a), br = creal##F(b), bi = cimag##F(b);  \
@@ -446,6 +461,18 @@ CN_K_CPLX(cn_c128_t, double, c128, , CMPLX)
            CN_KG_F(k_floordiv))(a, b)
 #define k_mod(a, b)                                                            \
   _Generic((a), CN_KG_I(k_mod), CN_KG_U(k_mod), CN_KG_F(k_mod))(a, b)
+/* a * b and a / b, complex as NumPy's loops compute them (C's complex
+ * operators would rescue some inf/NaN results that NumPy leaves NaN). */
+#define k_mul(a, b)                                                            \
+  _Generic((a), cn_c64_t                                                       \
+           : k_cmul_c64((cn_c64_t)(a), (cn_c64_t)(b)), cn_c128_t               \
+           : k_cmul_c128((cn_c128_t)(a), (cn_c128_t)(b)), default              \
+           : (a) * (b))
+#define k_div(a, b)                                                            \
+  _Generic((a), cn_c64_t                                                       \
+           : k_cdiv_c64((cn_c64_t)(a), (cn_c64_t)(b)), cn_c128_t               \
+           : k_cdiv_c128((cn_c128_t)(a), (cn_c128_t)(b)), default              \
+           : (a) / (b))
 #define k_pow(a, b)                                                            \
   _Generic((a), CN_KG_I(k_pow), CN_KG_U(k_pow), CN_KG_INEXACT(k_pow))(a, b)
 #define k_maximum(a, b) _Generic((a), CN_KG_ALL(k_maximum))(a, b)

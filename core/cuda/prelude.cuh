@@ -1,12 +1,20 @@
 // cunumpy CUDA prelude: compiled by NVRTC in front of every generated
 // kernel (core/cuda/codegen.c). It defines, for every compute type, the k_*
 // helpers that core/ops.def expressions use, with the semantics of
-// core/cpu/scalar.h (NumPy's), the unsafe casts of core/cpu/copy.c (x86
+// core/cpu/scalar.h (NumPy's), the unsafe casts of core/cpu/dtypes.h (x86
 // results for NaN and out-of-range float -> int), and the templates of the
 // elementwise, reduction and scan kernels the generator instantiates.
 // Self-contained: NVRTC gets no include path.
 
+// tests/cuda/prelude_host.cu compiles this file as host code (nvcc), with
+// its own CN_DEV, CN_SHARED, CN_SYNC and bit casts.
+#ifndef CN_DEV
 #define CN_DEV __device__ __forceinline__
+#define CN_SHARED __shared__
+#define CN_SYNC __syncthreads
+#define CN_I2F __int_as_float
+#define CN_L2D __longlong_as_double
+#endif
 #define CN_MAX_DIMS 32
 
 typedef signed char cn_i8;
@@ -97,9 +105,8 @@ CN_LIM_(cn_u8, 0, 255)
 CN_LIM_(cn_u16, 0, 65535)
 CN_LIM_(cn_u32, 0u, 4294967295u)
 CN_LIM_(cn_u64, 0ull, 18446744073709551615ull)
-CN_LIM_(float, -__int_as_float(0x7f800000), __int_as_float(0x7f800000))
-CN_LIM_(double, -__longlong_as_double(0x7ff0000000000000LL),
-        __longlong_as_double(0x7ff0000000000000LL))
+CN_LIM_(float, -CN_I2F(0x7f800000), CN_I2F(0x7f800000))
+CN_LIM_(double, -CN_L2D(0x7ff0000000000000LL), CN_L2D(0x7ff0000000000000LL))
 CN_LIM_(cn_c64, cn_c64(cn_lim<float>::lo(), cn_lim<float>::lo()),
         cn_c64(cn_lim<float>::hi(), cn_lim<float>::hi()))
 CN_LIM_(cn_c128, cn_c128(cn_lim<double>::lo(), cn_lim<double>::lo()),
@@ -111,9 +118,9 @@ template <class T> CN_DEV T cn_nan() {
     typedef typename cn_tr<T>::real R;
     return T(cn_nan<R>(), cn_nan<R>());
   } else if constexpr (sizeof(T) == 4) {
-    return __int_as_float(0x7fc00000);
+    return CN_I2F(0x7fc00000);
   } else {
-    return __longlong_as_double(0x7ff8000000000000LL);
+    return CN_L2D(0x7ff8000000000000LL);
   }
 }
 
@@ -307,11 +314,50 @@ template <class R> CN_DEV cn_cx<R> cn_scale(cn_cx<R> z, R c) {
   return cn_cx<R>(z.re * c, z.im * c);
 }
 template <class R> CN_DEV R cn_cabs(cn_cx<R> z) { return hypot(z.re, z.im); }
+// glibc's cexp (Annex G special values, scaled where exp overflows).
 template <class R> CN_DEV cn_cx<R> cn_cexp(cn_cx<R> z) {
-  if (z.im == 0) // exact real axis (keeps exp(inf) = inf + 0j)
-    return cn_cx<R>(exp(z.re), z.im);
-  R e = exp(z.re);
-  return cn_cx<R>(e * cos(z.im), e * sin(z.im));
+  R x = z.re, y = z.im;
+  const R inf = cn_lim<R>::hi();
+  const int t = sizeof(R) == 4 ? 88 : 709;
+  if (isfinite(x)) {
+    if (!isfinite(y))
+      return cn_nan<cn_cx<R>>();
+    R s = y, c = R(1);
+    if (fabs(y) >
+        (sizeof(R) == 4 ? R(1.17549435e-38f) : R(2.2250738585072014e-308))) {
+      s = sin(y);
+      c = cos(y);
+    }
+    if (x > R(t)) {
+      R exp_t = exp(R(t));
+      x -= R(t);
+      s *= exp_t;
+      c *= exp_t;
+      if (x > R(t)) {
+        x -= R(t);
+        s *= exp_t;
+        c *= exp_t;
+      }
+    }
+    if (x > R(t)) {
+      R mx = sizeof(R) == 4 ? R(3.40282347e38f) : R(1.7976931348623157e308);
+      return cn_cx<R>(mx * c, mx * s);
+    }
+    R e = exp(x);
+    return cn_cx<R>(e * c, e * s);
+  }
+  if (isinf(x)) {
+    if (isfinite(y)) {
+      R v = signbit(x) ? R(0) : inf;
+      if (y == 0)
+        return cn_cx<R>(v, y);
+      return cn_cx<R>(copysign(v, cos(y)), copysign(v, sin(y)));
+    }
+    if (!signbit(x))
+      return cn_cx<R>(inf, y - y);
+    return cn_cx<R>(R(0), copysign(R(0), y));
+  }
+  return cn_cx<R>(cn_nan<R>(), y == 0 ? y : cn_nan<R>());
 }
 template <class R> CN_DEV cn_cx<R> cn_clog(cn_cx<R> z) {
   return cn_cx<R>(log(hypot(z.re, z.im)), atan2(z.im, z.re));
@@ -334,38 +380,333 @@ template <class R> CN_DEV cn_cx<R> cn_csqrt(cn_cx<R> z) {
     return cn_cx<R>(t, y / (2 * t));
   return cn_cx<R>(fabs(y) / (2 * t), copysign(t, y));
 }
-template <class R> CN_DEV cn_cx<R> cn_ctanh(cn_cx<R> z) {
-  R x = z.re, y = z.im;
-  if (fabs(x) > R(22)) // tanh saturates; avoids inf/inf
-    return cn_cx<R>(copysign(R(1), x), copysign(R(0), sin(2 * y)));
-  R d = cosh(2 * x) + cos(2 * y);
-  return cn_cx<R>(sinh(2 * x) / d, sin(2 * y) / d);
-}
 template <class R> CN_DEV cn_cx<R> cn_mul_i(cn_cx<R> z) {
   return cn_cx<R>(-z.im, z.re);
 }
 template <class R> CN_DEV cn_cx<R> cn_mul_negi(cn_cx<R> z) {
   return cn_cx<R>(z.im, -z.re);
 }
+
+// ---- C99 Annex G special values, as glibc ---------------------------------
+// The CPU backend calls glibc's csinh, ccosh, ctanh, casinh, ... . These
+// follow glibc's special-value branches (inf/NaN/zero parts) line by line,
+// and glibc's scaled formulas where sinh/cosh/exp overflow; the circular
+// functions are the hyperbolic ones by sin z = -i sinh(iz) (but see
+// cn_csin), cos z =
+// cosh(iz), tan z = -i tanh(iz), asin z = -i asinh(iz), atan z = -i
+// atanh(iz). tests/cuda/prelude_host.cu checks them against the CPU backend.
+template <class R> struct cn_fl {
+  static CN_DEV R max() {
+    return sizeof(R) == 4 ? R(3.40282347e38f) : R(1.7976931348623157e308);
+  }
+  static CN_DEV R min() { // smallest normal
+    return sizeof(R) == 4 ? R(1.17549435e-38f) : R(2.2250738585072014e-308);
+  }
+  static CN_DEV R eps() {
+    return sizeof(R) == 4 ? R(1.1920929e-07f) : R(2.220446049250313e-16);
+  }
+  static CN_DEV int t() { return sizeof(R) == 4 ? 88 : 709; } // ln(max)
+};
+#define CN_PI_2 1.57079632679489661923132169163975144
+#define CN_PI_4 0.785398163397448309615660845819875721
+#define CN_PI 3.14159265358979323846264338327950288
+// fpclassify order: 0 NaN, 1 inf, 2 zero, 3 finite non-zero
+template <class R> CN_DEV int cn_fpc(R x) {
+  return isnan(x) ? 0 : isinf(x) ? 1 : x == 0 ? 2 : 3;
+}
+template <class R> CN_DEV void cn_sincos_g(R y, R &s, R &c) {
+  if (fabs(y) > cn_fl<R>::min()) {
+    s = sin(y);
+    c = cos(y);
+  } else {
+    s = y;
+    c = R(1);
+  }
+}
+// exp(|x|) * (c, s) without intermediate overflow, for |x| > t (glibc).
+template <class R> CN_DEV cn_cx<R> cn_exp_scaled(R ax, R c, R s) {
+  const int t = cn_fl<R>::t();
+  R exp_t = exp(R(t));
+  ax -= R(t);
+  s *= exp_t / 2;
+  c *= exp_t / 2;
+  if (ax > R(t)) {
+    ax -= R(t);
+    s *= exp_t;
+    c *= exp_t;
+  }
+  if (ax > R(t))
+    return cn_cx<R>(cn_fl<R>::max() * c, cn_fl<R>::max() * s);
+  R ev = exp(ax);
+  return cn_cx<R>(ev * c, ev * s);
+}
+template <class R> CN_DEV cn_cx<R> cn_csinh(cn_cx<R> z) {
+  bool negate = signbit(z.re);
+  int rcls = cn_fpc(z.re), icls = cn_fpc(z.im);
+  R x = fabs(z.re), y = z.im;
+  if (rcls >= 2) {
+    if (icls >= 2) {
+      R s, c;
+      cn_sincos_g(y, s, c);
+      if (negate)
+        c = -c;
+      if (x > R(cn_fl<R>::t()))
+        return cn_exp_scaled(x, c, s);
+      return cn_cx<R>(sinh(x) * c, cosh(x) * s);
+    }
+    if (rcls == 2)
+      return cn_cx<R>(copysign(R(0), negate ? R(-1) : R(1)), y - y);
+    return cn_nan<cn_cx<R>>();
+  }
+  if (rcls == 1) {
+    if (icls > 2) {
+      R s, c;
+      cn_sincos_g(y, s, c);
+      R re = copysign(cn_lim<R>::hi(), c), im = copysign(cn_lim<R>::hi(), s);
+      return cn_cx<R>(negate ? -re : re, im);
+    }
+    if (icls == 2)
+      return cn_cx<R>(negate ? cn_lim<R>::lo() : cn_lim<R>::hi(), y);
+    return cn_cx<R>(cn_lim<R>::hi(), y - y);
+  }
+  return cn_cx<R>(cn_nan<R>(), y == 0 ? y : cn_nan<R>());
+}
+template <class R> CN_DEV cn_cx<R> cn_ccosh(cn_cx<R> z) {
+  int rcls = cn_fpc(z.re), icls = cn_fpc(z.im);
+  R x = z.re, y = z.im;
+  if (rcls >= 2) {
+    if (icls >= 2) {
+      R s, c;
+      cn_sincos_g(y, s, c);
+      if (fabs(x) > R(cn_fl<R>::t()))
+        return cn_exp_scaled(fabs(x), c, signbit(x) ? -s : s);
+      return cn_cx<R>(cosh(x) * c, sinh(x) * s);
+    }
+    return cn_cx<R>(y - y, x == 0 ? R(0) : cn_nan<R>());
+  }
+  if (rcls == 1) {
+    if (icls > 2) {
+      R s, c;
+      cn_sincos_g(y, s, c);
+      return cn_cx<R>(copysign(cn_lim<R>::hi(), c),
+                      copysign(cn_lim<R>::hi(), s) * copysign(R(1), x));
+    }
+    if (icls == 2)
+      return cn_cx<R>(cn_lim<R>::hi(), y * copysign(R(1), x));
+    return cn_cx<R>(cn_lim<R>::hi(), y - y);
+  }
+  return cn_cx<R>(cn_nan<R>(), y == 0 ? y : cn_nan<R>());
+}
+template <class R> CN_DEV cn_cx<R> cn_ctanh(cn_cx<R> z) {
+  R x = z.re, y = z.im;
+  if (!isfinite(x) || !isfinite(y)) {
+    if (isinf(x)) {
+      R im;
+      if (isfinite(y) && fabs(y) > 1) {
+        R s, c;
+        cn_sincos_g(y, s, c);
+        im = copysign(R(0), s * c);
+      } else {
+        im = copysign(R(0), y);
+      }
+      return cn_cx<R>(copysign(R(1), x), im);
+    }
+    if (y == 0)
+      return z;
+    return cn_cx<R>(x == 0 ? x : cn_nan<R>(), cn_nan<R>());
+  }
+  const int t = sizeof(R) == 4 ? 44 : 354; // ln(max) / 2
+  R s, c;
+  cn_sincos_g(y, s, c);
+  if (fabs(x) > R(t)) {
+    R exp_2t = exp(R(2 * t));
+    R im = 4 * s * c, ax = fabs(x) - R(t);
+    im /= exp_2t;
+    if (ax > R(t))
+      im /= exp_2t;
+    else
+      im /= exp(2 * ax);
+    return cn_cx<R>(copysign(R(1), x), im);
+  }
+  R sh, ch;
+  if (fabs(x) > cn_fl<R>::min()) {
+    sh = sinh(x);
+    ch = cosh(x);
+  } else {
+    sh = x;
+    ch = R(1);
+  }
+  R den = fabs(sh) > fabs(c) * cn_fl<R>::eps() ? sh * sh + c * c : c * c;
+  return cn_cx<R>(sh * ch / den, s * c / den);
+}
+// asinh for finite non-zero z, in the first quadrant (asinh is odd and
+// commutes with conj), so that z + sqrt(z^2 + 1) neither cancels nor meets
+// a signed-zero branch cut; log(2|z|) + i arg z where z^2 would overflow.
+template <class R> CN_DEV cn_cx<R> cn_casinh_fin(cn_cx<R> z) {
+  cn_cx<R> w(fabs(z.re), fabs(z.im)), r;
+  R big = sizeof(R) == 4 ? R(2896) : R(6.7e7); // 1 / sqrt(eps)
+  if (w.re > big || w.im > big)
+    r = cn_cx<R>(log(hypot(w.re, w.im)) + R(0.693147180559945309417232121458),
+                 atan2(w.im, w.re));
+  else
+    r = cn_clog(w + cn_csqrt(w * w + cn_cx<R>(R(1))));
+  return cn_cx<R>(copysign(r.re, z.re), copysign(r.im, z.im));
+}
 template <class R> CN_DEV cn_cx<R> cn_casinh(cn_cx<R> z) {
-  // odd function: evaluate in the right half-plane, where z + sqrt(z^2+1)
-  // does not cancel.
-  bool neg = signbit(z.re);
-  cn_cx<R> w = neg ? -z : z;
-  cn_cx<R> r = cn_clog(w + cn_csqrt(w * w + cn_cx<R>(R(1))));
-  return neg ? -r : r;
+  int rcls = cn_fpc(z.re), icls = cn_fpc(z.im);
+  if (rcls <= 1 || icls <= 1) {
+    if (icls == 1)
+      return cn_cx<R>(
+          copysign(cn_lim<R>::hi(), z.re),
+          rcls == 0 ? cn_nan<R>()
+                    : copysign(rcls >= 2 ? R(CN_PI_2) : R(CN_PI_4), z.im));
+    if (rcls <= 1)
+      return cn_cx<R>(z.re, (rcls == 1 && icls >= 2) || (rcls == 0 && icls == 2)
+                                ? copysign(R(0), z.im)
+                                : cn_nan<R>());
+    return cn_nan<cn_cx<R>>();
+  }
+  if (rcls == 2 && icls == 2)
+    return z;
+  return cn_casinh_fin(z);
+}
+// sin z = -i sinh(iz), except glibc's csin gives NaN + inf i for an
+// infinite imaginary part with a real part inf or NaN.
+template <class R> CN_DEV cn_cx<R> cn_csin(cn_cx<R> z) {
+  if (isinf(z.im) && !isfinite(z.re))
+    return cn_cx<R>(z.re - z.re, cn_lim<R>::hi());
+  return cn_mul_negi(cn_csinh(cn_mul_i(z)));
+}
+template <class R> CN_DEV cn_cx<R> cn_casin(cn_cx<R> z) {
+  if (isnan(z.re) || isnan(z.im)) {
+    if (z.re == 0)
+      return z;
+    if (isinf(z.re) || isinf(z.im))
+      return cn_cx<R>(cn_nan<R>(), copysign(cn_lim<R>::hi(), z.im));
+    return cn_nan<cn_cx<R>>();
+  }
+  return cn_mul_negi(cn_casinh(cn_mul_i(z)));
+}
+template <class R> CN_DEV cn_cx<R> cn_cacos(cn_cx<R> z) {
+  cn_cx<R> y = cn_casin(z);
+  R re = R(CN_PI_2) - y.re;
+  if (re == 0)
+    re = R(0);
+  return cn_cx<R>(re, -y.im);
+}
+template <class R> CN_DEV cn_cx<R> cn_cacosh(cn_cx<R> z) {
+  int rcls = cn_fpc(z.re), icls = cn_fpc(z.im);
+  const R inf = cn_lim<R>::hi();
+  if (rcls <= 1 || icls <= 1) {
+    if (icls == 1)
+      return cn_cx<R>(
+          inf, rcls == 0 ? cn_nan<R>()
+                         : copysign(rcls == 1 ? (z.re < 0 ? R(CN_PI - CN_PI_4)
+                                                          : R(CN_PI_4))
+                                              : R(CN_PI_2),
+                                    z.im));
+    if (rcls == 1)
+      return cn_cx<R>(inf, icls >= 2
+                               ? copysign(signbit(z.re) ? R(CN_PI) : R(0), z.im)
+                               : cn_nan<R>());
+    return cn_cx<R>(cn_nan<R>(), rcls == 2 ? R(CN_PI_2) : cn_nan<R>());
+  }
+  if (rcls == 2 && icls == 2)
+    return cn_cx<R>(R(0), copysign(R(CN_PI_2), z.im));
+  // acosh(conj z) = conj acosh(z): evaluate with Im >= 0
+  cn_cx<R> one(R(1)), w(z.re, fabs(z.im)), r;
+  R big = sizeof(R) == 4 ? R(2896) : R(6.7e7);
+  if (fabs(w.re) > big || w.im > big)
+    r = cn_cx<R>(log(hypot(w.re, w.im)) + R(0.693147180559945309417232121458),
+                 atan2(w.im, w.re));
+  else
+    r = cn_clog(w + cn_csqrt(w + one) * cn_csqrt(w - one));
+  return cn_cx<R>(r.re, copysign(r.im, z.im));
 }
 template <class R> CN_DEV cn_cx<R> cn_clog1p(cn_cx<R> z) {
   R x = z.re + R(1);
   return cn_cx<R>(log(hypot(x, z.im)), atan2(z.im, x));
 }
 template <class R> CN_DEV cn_cx<R> cn_catanh(cn_cx<R> z) {
+  int rcls = cn_fpc(z.re), icls = cn_fpc(z.im);
+  if (rcls <= 1 || icls <= 1) {
+    if (icls == 1)
+      return cn_cx<R>(copysign(R(0), z.re), copysign(R(CN_PI_2), z.im));
+    if (rcls == 1 || rcls == 2)
+      return cn_cx<R>(copysign(R(0), z.re),
+                      icls >= 2 ? copysign(R(CN_PI_2), z.im) : cn_nan<R>());
+    return cn_nan<cn_cx<R>>();
+  }
+  if (rcls == 2 && icls == 2)
+    return z;
   cn_cx<R> r = cn_clog1p(z) - cn_clog1p(-z);
   return cn_cx<R>(r.re * R(0.5), r.im * R(0.5));
 }
-template <class R> CN_DEV cn_cx<R> cn_cacosh(cn_cx<R> z) {
-  cn_cx<R> one(R(1));
-  return cn_clog(z + cn_csqrt(z + one) * cn_csqrt(z - one));
+template <class R> CN_DEV cn_cx<R> cn_catan(cn_cx<R> z) {
+  int rcls = cn_fpc(z.re), icls = cn_fpc(z.im);
+  if (rcls <= 1 || icls <= 1) {
+    if (rcls == 1)
+      return cn_cx<R>(copysign(R(CN_PI_2), z.re), copysign(R(0), z.im));
+    if (icls == 1)
+      return cn_cx<R>(rcls >= 2 ? copysign(R(CN_PI_2), z.re) : cn_nan<R>(),
+                      copysign(R(0), z.im));
+    if (icls == 2)
+      return cn_cx<R>(cn_nan<R>(), copysign(R(0), z.im));
+    return cn_nan<cn_cx<R>>();
+  }
+  if (rcls == 2 && icls == 2)
+    return z;
+  return cn_mul_negi(cn_catanh(cn_mul_i(z)));
+}
+
+// C's _Complex product as gcc compiles it (__muldc3: the textbook formula,
+// then Annex G recovery of infinities that came out NaN + NaN i); glibc's
+// cpow multiplies with it.
+template <class R> CN_DEV void cn_nan_to_0(R &x) {
+  if (isnan(x))
+    x = copysign(R(0), x);
+}
+// Annex G's "box": an infinite factor (x, y) becomes (+-1 or +-0), and NaNs
+// of the other factor (u, v) +-0.
+template <class R> CN_DEV bool cn_box_inf(R &x, R &y, R &u, R &v) {
+  if (!isinf(x) && !isinf(y))
+    return false;
+  x = copysign(isinf(x) ? R(1) : R(0), x);
+  y = copysign(isinf(y) ? R(1) : R(0), y);
+  cn_nan_to_0(u);
+  cn_nan_to_0(v);
+  return true;
+}
+template <class R> CN_DEV cn_cx<R> cn_cmul_c99(cn_cx<R> p, cn_cx<R> q) {
+  R a = p.re, b = p.im, c = q.re, d = q.im;
+  R ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  R x = ac - bd, y = ad + bc;
+  if (isnan(x) && isnan(y)) {
+    bool recalc = cn_box_inf(a, b, c, d);
+    recalc = cn_box_inf(c, d, a, b) || recalc;
+    if (!recalc && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
+      cn_nan_to_0(a);
+      cn_nan_to_0(b);
+      cn_nan_to_0(c);
+      cn_nan_to_0(d);
+      recalc = true;
+    }
+    if (recalc) {
+      x = cn_lim<R>::hi() * (a * c - b * d);
+      y = cn_lim<R>::hi() * (a * d + b * c);
+    }
+  }
+  return cn_cx<R>(x, y);
+}
+// 1 / z as the CPU's k_reciprocal (NumPy's nc_reciprocal, Smith's method).
+template <class R> CN_DEV cn_cx<R> cn_crecip(cn_cx<R> z) {
+  R re = z.re, im = z.im;
+  if (fabs(im) <= fabs(re)) {
+    R r = im / re, d = re + im * r;
+    return cn_cx<R>(1 / d, -r / d);
+  }
+  R r = re / im, d = re * r + im;
+  return cn_cx<R>(r / d, -1 / d);
 }
 template <class R> CN_DEV cn_cx<R> cn_cpow(cn_cx<R> a, cn_cx<R> b) {
   if (b.re == 0 && b.im == 0)
@@ -375,20 +716,29 @@ template <class R> CN_DEV cn_cx<R> cn_cpow(cn_cx<R> a, cn_cx<R> b) {
       return cn_cx<R>(R(0));
     return cn_nan<cn_cx<R>>();
   }
-  if (b.im == 0 && b.re == floor(b.re) && fabs(b.re) <= 100) {
-    // small integer powers by repeated squaring, as NumPy
-    long long n = (long long)b.re;
+  if (b.im == 0 && b.re > -100 && b.re < 100 && b.re == floor(b.re)) {
+    // small integer powers by repeated squaring, as the CPU (NumPy's
+    // npy_cpow): the same products in the same order
+    int n = (int)b.re;
+    if (n == 1)
+      return a;
+    if (n == 2)
+      return a * a;
+    if (n == 3)
+      return a * (a * a);
     cn_cx<R> acc(R(1)), p = a;
-    long long m = n < 0 ? -n : n;
-    while (m) {
+    int m = n < 0 ? -n : n;
+    for (;;) {
       if (m & 1)
         acc = acc * p;
-      p = p * p;
       m >>= 1;
+      if (!m)
+        break;
+      p = p * p;
     }
-    return n < 0 ? cn_cx<R>(R(1)) / acc : acc;
+    return n < 0 ? cn_crecip(acc) : acc;
   }
-  return cn_cexp(b * cn_clog(a));
+  return cn_cexp(cn_cmul_c99(b, cn_clog(a))); // glibc's cpow
 }
 
 // ---- k_* math, every inexact type -----------------------------------------
@@ -417,20 +767,18 @@ CN_K1_(k_log2, log2(a),
        cn_scale(cn_clog(a), R(1.44269504088896340735992468100189214)))
 CN_K1_(k_log10, log10(a),
        cn_scale(cn_clog(a), R(0.434294481903251827651128918916605082)))
-CN_K1_(k_sin, sin(a), T(sin(a.re) * cosh(a.im), cos(a.re) * sinh(a.im)))
-CN_K1_(k_cos, cos(a), T(cos(a.re) * cosh(a.im), -sin(a.re) * sinh(a.im)))
+CN_K1_(k_sin, sin(a), cn_csin(a))
+CN_K1_(k_cos, cos(a), cn_ccosh(cn_mul_i(a)))
 CN_K1_(k_tan, tan(a), cn_mul_negi(cn_ctanh(cn_mul_i(a))))
-CN_K1_(k_sinh, sinh(a), T(sinh(a.re) * cos(a.im), cosh(a.re) * sin(a.im)))
-CN_K1_(k_cosh, cosh(a), T(cosh(a.re) * cos(a.im), sinh(a.re) * sin(a.im)))
+CN_K1_(k_sinh, sinh(a), cn_csinh(a))
+CN_K1_(k_cosh, cosh(a), cn_ccosh(a))
 CN_K1_(k_tanh, tanh(a), cn_ctanh(a))
 CN_K1_(k_asinh, asinh(a), cn_casinh(a))
 CN_K1_(k_acosh, acosh(a), cn_cacosh(a))
 CN_K1_(k_atanh, atanh(a), cn_catanh(a))
-CN_K1_(k_asin, asin(a), cn_mul_negi(cn_casinh(cn_mul_i(a))))
-CN_K1_(k_acos, acos(a),
-       T(R(1.57079632679489661923132169163975144)) -
-           cn_mul_negi(cn_casinh(cn_mul_i(a))))
-CN_K1_(k_atan, atan(a), cn_mul_negi(cn_catanh(cn_mul_i(a))))
+CN_K1_(k_asin, asin(a), cn_casin(a))
+CN_K1_(k_acos, acos(a), cn_cacos(a))
+CN_K1_(k_atan, atan(a), cn_catan(a))
 CN_K1_(k_rint, rint(a), T(rint(a.re), rint(a.im)))
 #undef CN_K1_
 
@@ -549,8 +897,14 @@ template <class T> CN_DEV T k_sign(T a) {
     return (T)(a > 0);
   }
 }
+// ops.def's multiply, square and divide: NumPy's complex formulas are
+// cn_cx's operators (textbook product, Smith's quotient).
+template <class T> CN_DEV auto k_mul(T a, T b) { return a * b; }
+template <class T> CN_DEV auto k_div(T a, T b) { return a / b; }
 template <class T> CN_DEV T k_reciprocal(T a) {
-  if constexpr (cn_tr<T>::is_cplx || cn_tr<T>::is_float)
+  if constexpr (cn_tr<T>::is_cplx)
+    return cn_crecip(a);
+  else if constexpr (cn_tr<T>::is_float)
     return T(1) / a;
   else if constexpr (cn_tr<T>::is_signed)
     return a == 1 ? T(1) : (a == -1 ? T(-1) : T(0));
@@ -777,13 +1131,13 @@ CN_DEV typename R::acc_t cn_warp_reduce(typename R::acc_t a) {
 template <class R>
 CN_DEV typename R::acc_t cn_block_reduce(typename R::acc_t a) {
   typedef typename R::acc_t A;
-  __shared__ __align__(16) unsigned char raw[32 * sizeof(A)];
+  CN_SHARED __align__(16) unsigned char raw[32 * sizeof(A)];
   A *sh = reinterpret_cast<A *>(raw);
   int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
   a = cn_warp_reduce<R>(a);
   if (lane == 0)
     sh[w] = a;
-  __syncthreads();
+  CN_SYNC();
   if (w == 0) {
     a = lane < (int)(blockDim.x >> 5) ? sh[lane] : R::init();
     a = cn_warp_reduce<R>(a);
@@ -799,6 +1153,8 @@ CN_DEV void cn_red_blocks(long long K, cn_rgeom g, const char *in, char *out,
                           char *out2, double param,
                           typename R::acc_t *partial) {
   typedef typename R::in_t I;
+  static_assert(sizeof(typename R::acc_t) <= 128,
+                "core/cuda/reduce.c: PARTIAL_BYTES is too small");
   long long o = blockIdx.x;
   long long oi, oo, oo2;
   cn_kept_off(g, o, oi, oo, oo2);
@@ -808,14 +1164,42 @@ CN_DEV void cn_red_blocks(long long K, cn_rgeom g, const char *in, char *out,
   long long k = (long long)blockIdx.y * blockDim.x + threadIdx.x;
   if (g.nr == 1) {
     long long s = g.rin[0];
-    for (; k + 3 * step < K; k += 4 * step) {
-      I v0 = cn_ld<I>(base + k * s), v1 = cn_ld<I>(base + (k + step) * s);
-      I v2 = cn_ld<I>(base + (k + 2 * step) * s);
-      I v3 = cn_ld<I>(base + (k + 3 * step) * s);
-      R::add(acc, v0, k);
-      R::add(acc, v1, k + step);
-      R::add(acc, v2, k + 2 * step);
-      R::add(acc, v3, k + 3 * step);
+    bool vec = false;
+    if constexpr (sizeof(I) <= 8)
+      vec = s == (long long)sizeof(I) &&
+            (unsigned long long)base % alignof(cn_v4<I>) == 0;
+    if (vec) {
+      // Contiguous and aligned: four consecutive elements per vector load
+      // (16 bytes for float32), two loads in flight, as the copy kernels.
+      typedef cn_v4<I> V;
+      const V *vp = reinterpret_cast<const V *>(base);
+      long long kv = K / 4, j = k;
+      for (; j + step < kv; j += 2 * step) {
+        V a = vp[j], b = vp[j + step];
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+          R::add(acc, a.v[q], 4 * j + q);
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+          R::add(acc, b.v[q], 4 * (j + step) + q);
+      }
+      for (; j < kv; j += step) {
+        V a = vp[j];
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+          R::add(acc, a.v[q], 4 * j + q);
+      }
+      k += 4 * kv; // the last K % 4 elements: below
+    } else {
+      for (; k + 3 * step < K; k += 4 * step) {
+        I v0 = cn_ld<I>(base + k * s), v1 = cn_ld<I>(base + (k + step) * s);
+        I v2 = cn_ld<I>(base + (k + 2 * step) * s);
+        I v3 = cn_ld<I>(base + (k + 3 * step) * s);
+        R::add(acc, v0, k);
+        R::add(acc, v1, k + step);
+        R::add(acc, v2, k + 2 * step);
+        R::add(acc, v3, k + 3 * step);
+      }
     }
   }
   for (; k < K; k += step)
@@ -865,12 +1249,16 @@ CN_DEV void cn_red_threads(long long M, long long K, cn_rgeom g, const char *in,
 // Float sums are compensated (Neumaier) so they match the CPU's pairwise
 // accuracy.
 template <class T> struct cn_sum2 { T s, c; };
+// Once the sum is inf or NaN the correction would be inf - inf = NaN: it
+// stops there, so s + c keeps the CPU's inf (or NaN).
 template <class T> CN_DEV void cn_neumaier(T &s, T &c, T x) {
   T t = s + x;
-  if (fabs(s) >= fabs(x))
-    c += (s - t) + x;
-  else
-    c += (x - t) + s;
+  if (isfinite(t)) {
+    if (fabs(s) >= fabs(x))
+      c += (s - t) + x;
+    else
+      c += (x - t) + s;
+  }
   s = t;
 }
 template <class In, class T, bool NAN_SKIP> struct cn_r_sum {
@@ -934,8 +1322,12 @@ template <class In, class T, bool MAX, bool NAN_SKIP> struct cn_r_minmax {
     else
       return MAX ? cn_lim<T>::lo() : cn_lim<T>::hi();
   }
+  // NaN-skipping: the CPU's step, "b if it is better or a is NaN" (an
+  // all-NaN slice gives its NaN, the imaginary part of a complex one kept).
   static CN_DEV acc_t merge(acc_t a, acc_t b) {
-    if constexpr (NAN_SKIP)
+    if constexpr (NAN_SKIP && (cn_tr<T>::is_float || cn_tr<T>::is_cplx))
+      return ((MAX ? k_lt(a, b) : k_lt(b, a)) || k_isnan(a)) ? b : a;
+    else if constexpr (NAN_SKIP)
       return MAX ? k_fmax(a, b) : k_fmin(a, b);
     else
       return MAX ? k_maximum(a, b) : k_minimum(a, b);
@@ -1009,24 +1401,47 @@ template <class In, bool MAX, bool NAN_SKIP> struct cn_r_arg {
     *reinterpret_cast<long long *>(o) = a.i;
   }
 };
-// Mean and variance (Welford, merged with Chan's formula) in double
-// precision; out = mean (type M), out2 = var (type V); either may be NULL.
+// Mean and variance in double precision; out = mean (type M), out2 = var
+// (type V); either may be NULL. The mean is a compensated sum divided by n,
+// as on the CPU (so inf stays inf). The variance is Welford's update merged
+// with Chan's formula, on values shifted by the first finite value each
+// thread sees: a large common offset (uint32 data near 4e9) then costs no
+// precision, matching the CPU's two-pass sum of squared deviations.
+// Complex values are scaled per component (no inf * 0 = NaN).
 template <bool C> struct cn_mom_t { typedef double type; };
 template <> struct cn_mom_t<true> { typedef cn_c128 type; };
 CN_DEV double cn_abs2(double d) { return d * d; }
 CN_DEV double cn_abs2(cn_c128 d) { return d.re * d.re + d.im * d.im; }
+CN_DEV double cn_mscale(double d, double r) { return d * r; }
+CN_DEV cn_c128 cn_mscale(cn_c128 d, double r) { return cn_scale(d, r); }
+CN_DEV double cn_mdiv(double d, double n) { return d / n; }
+CN_DEV cn_c128 cn_mdiv(cn_c128 d, double n) {
+  return cn_c128(d.re / n, d.im / n);
+}
+CN_DEV double cn_dot2(double a, double b) { return a * b; }
+CN_DEV double cn_dot2(cn_c128 a, cn_c128 b) {
+  return a.re * b.re + a.im * b.im;
+}
+CN_DEV void cn_neumaier_c(double &s, double &c, double x) {
+  cn_neumaier(s, c, x);
+}
+CN_DEV void cn_neumaier_c(cn_c128 &s, cn_c128 &c, cn_c128 x) {
+  cn_neumaier(s.re, c.re, x.re);
+  cn_neumaier(s.im, c.im, x.im);
+}
 template <class In, class M, class V, bool NAN_SKIP> struct cn_r_mom {
   typedef In in_t;
   typedef typename cn_mom_t<cn_tr<In>::is_cplx>::type C;
   struct acc_t {
     double n;
-    C mean;
+    C sum, comp;  // compensated sum, for the mean
+    C shift, dev; // Welford: mean = shift + dev
     double m2;
   };
   static CN_DEV acc_t init() {
     acc_t a;
     a.n = 0;
-    a.mean = C(0);
+    a.sum = a.comp = a.shift = a.dev = C(0);
     a.m2 = 0;
     return a;
   }
@@ -1034,14 +1449,14 @@ template <class In, class M, class V, bool NAN_SKIP> struct cn_r_mom {
     if (NAN_SKIP && k_isnan(v))
       return;
     C x = cn_cast<C>(v);
+    cn_neumaier_c(a.sum, a.comp, x);
     a.n += 1;
-    C d = x - a.mean;
-    a.mean = a.mean + d * C(1.0 / a.n);
-    C d2 = x - a.mean;
-    if constexpr (cn_tr<In>::is_cplx)
-      a.m2 += d.re * d2.re + d.im * d2.im;
-    else
-      a.m2 += d * d2;
+    if (a.n == 1 && k_isfinite(x))
+      a.shift = x;
+    C y = x - a.shift;
+    C d = y - a.dev;
+    a.dev = a.dev + cn_mscale(d, 1.0 / a.n);
+    a.m2 += cn_dot2(d, y - a.dev);
   }
   static CN_DEV acc_t merge(acc_t a, acc_t b) {
     if (b.n == 0)
@@ -1050,14 +1465,20 @@ template <class In, class M, class V, bool NAN_SKIP> struct cn_r_mom {
       return b;
     acc_t r;
     r.n = a.n + b.n;
-    C d = b.mean - a.mean;
-    r.mean = a.mean + d * C(b.n / r.n);
+    r.sum = a.sum;
+    r.comp = a.comp;
+    cn_neumaier_c(r.sum, r.comp, b.sum);
+    r.comp = r.comp + b.comp;
+    C d = (b.shift - a.shift) + (b.dev - a.dev);
+    r.shift = a.shift;
+    r.dev = a.dev + cn_mscale(d, b.n / r.n);
     r.m2 = a.m2 + b.m2 + cn_abs2(d) * (a.n * b.n / r.n);
     return r;
   }
   static CN_DEV void store(char *o, char *o2, const acc_t &a, double ddof) {
     if (o)
-      *reinterpret_cast<M *>(o) = cn_cast<M>(a.n > 0 ? a.mean : cn_nan<C>());
+      *reinterpret_cast<M *>(o) =
+          cn_cast<M>(a.n > 0 ? cn_mdiv(a.sum + a.comp, a.n) : cn_nan<C>());
     if (o2) {
       double dn = a.n - ddof;
       *reinterpret_cast<V *>(o2) = (V)(a.m2 / (dn > 0 ? dn : 0.0));
@@ -1098,7 +1519,7 @@ CN_DEV void cn_scan_threads(long long M, long long K, cn_rgeom g,
 template <class S>
 CN_DEV void cn_scan_blocks(long long K, cn_rgeom g, const char *in, char *out) {
   typedef typename S::acc_t T;
-  __shared__ __align__(16) unsigned char raw[33 * sizeof(T)];
+  CN_SHARED __align__(16) unsigned char raw[33 * sizeof(T)];
   T *sh = reinterpret_cast<T *>(raw);
   long long oi, oo, oo2;
   cn_kept_off(g, blockIdx.x, oi, oo, oo2);
@@ -1137,7 +1558,7 @@ CN_DEV void cn_scan_blocks(long long K, cn_rgeom g, const char *in, char *out) {
     }
     if (lane == 31)
       sh[w] = incl;
-    __syncthreads();
+    CN_SYNC();
     if (threadIdx.x == 0) {
       T acc = carry;
       for (int q = 0; q < nw; q++) {
@@ -1147,7 +1568,7 @@ CN_DEV void cn_scan_blocks(long long K, cn_rgeom g, const char *in, char *out) {
       }
       sh[32] = acc;
     }
-    __syncthreads();
+    CN_SYNC();
     // exclusive prefix of this thread = warp prefix + (incl - run)
     T excl_in_warp;
     {
@@ -1169,6 +1590,6 @@ CN_DEV void cn_scan_blocks(long long K, cn_rgeom g, const char *in, char *out) {
         *reinterpret_cast<T *>(out + oo + k * g.rout[0]) = S::op(pre, v[j]);
     }
     carry = sh[32];
-    __syncthreads();
+    CN_SYNC();
   }
 }

@@ -11,7 +11,7 @@
 #include "cuda_internal.h"
 
 #define THREADS 256
-#define PARTIAL_BYTES 64 /* >= sizeof any acc_t in prelude.cuh */
+#define PARTIAL_BYTES 128 /* >= sizeof any acc_t in prelude.cuh */
 
 /* Layout of cn_rgeom in prelude.cuh. */
 typedef struct {
@@ -106,12 +106,21 @@ static int sms(void) {
   return cn_cu_devinfo_get(dev)->sms;
 }
 
+/* Complex products overflow to inf parts whose inf * inf - inf * inf = NaN
+ * depends on the order of the factors: they fold each slice in order, one
+ * thread per output, as the CPU does (its products are not reassociated). */
+static bool in_order(cn_reduce_kind kind, cn_dtype out) {
+  return cn_is_complex(out) && (kind == CN_RED_PROD || kind == CN_RED_NANPROD ||
+                                kind == CN_RED_CUMPROD);
+}
+
 /* Runs the three-kernel reduction program `key` (names: blocks, pass 2,
- * threads, optional all-NaN check). */
+ * threads, optional all-NaN check); `seq` forces the in-order threads
+ * kernel. */
 static cn_status run_reduce(const char *key, cn_cu_gen_fn gen, void *ctx,
                             const cn_array_s *in, uint64_t mask,
                             cn_array_s *out, cn_array_s *out2, double param,
-                            bool nan_check, const char *what) {
+                            bool nan_check, bool seq, const char *what) {
   rgeom g;
   int64_t M, K;
   make_rgeom(&g, &M, &K, in, mask, out, out2, false);
@@ -122,7 +131,7 @@ static cn_status run_reduce(const char *key, cn_cu_gen_fn gen, void *ctx,
   int nsm = sms();
   bool outer =
       g.nk > 0 && g.nr > 0 && labs64(g.kin[g.nk - 1]) < labs64(g.rin[g.nr - 1]);
-  bool threads = K <= 32 || (outer && M >= (int64_t)nsm * 256);
+  bool threads = seq || K <= 32 || (outer && M >= (int64_t)nsm * 256);
   cudaKernel_t k;
   cn_status st;
   if (threads) {
@@ -213,7 +222,7 @@ static cn_status run_scan(const char *key, red_ctx *c, const cn_array_s *in,
   cudaKernel_t k;
   cn_status st;
   long long mm = M, kk = K;
-  if (K <= 64 || M >= (int64_t)nsm * 64) {
+  if (in_order(c->kind, out->dtype) || K <= 64 || M >= (int64_t)nsm * 64) {
     if ((st = cn_cu_kernel(&k, key, 1, gen_red, c)) != CN_OK)
       return st;
     void *args[] = {&mm, &kk, &g, &pin, &po};
@@ -243,7 +252,7 @@ cn_status cn_cu_reduce(cn_reduce_kind kind, const cn_array_s *in,
     return run_scan(key, &c, in, axis_mask, out, what);
   bool nan_check = kind == CN_RED_NANARGMIN || kind == CN_RED_NANARGMAX;
   return run_reduce(key, gen_red, &c, in, axis_mask, out, NULL, 0.0, nan_check,
-                    what);
+                    in_order(kind, out->dtype), what);
 }
 
 typedef struct {
@@ -273,5 +282,5 @@ cn_status cn_cu_moments(const cn_array_s *in, uint64_t axis_mask, double ddof,
   snprintf(what, sizeof what, "%smoments (%s)", nan_skip ? "nan" : "",
            cn_cu_tag(c.in));
   return run_reduce(key, gen_mom, &c, in, axis_mask, mean, var, ddof, false,
-                    what);
+                    false, what);
 }

@@ -411,3 +411,28 @@ def test_where_and_round():
     assert_same(xp.round(xp.asarray(v), 2), np.round(v, 2))
     assert_same(xp.clip(xp.arange(6), 1, 4), np.clip(np.arange(6), 1, 4))
     assert_same(xp.clip(xp.arange(6), None, 4), np.clip(np.arange(6), None, 4))
+
+
+# No overflowing finite products: NumPy's SIMD loop fuses a*b - c*d (FMA),
+# which changes inf - inf there.
+_CSPECIALS = [0.0, -0.0, 1.0, -2.5, 3e5, np.inf, -np.inf, np.nan]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("name", ["multiply", "divide"])
+def test_complex_mul_div_with_inf_nan_match_numpy(name, dtype):
+    # NumPy's plain product and Smith quotient: no C99 Annex G rescue of
+    # infinities (C's complex * and / would turn some NaNs into inf).
+    parts = np.array(_CSPECIALS)
+    z = np.empty(parts.size ** 2, np.complex128)
+    z.real = np.repeat(parts, parts.size)
+    z.imag = np.tile(parts, parts.size)
+    with np.errstate(all="ignore"):
+        a = np.repeat(z, z.size).astype(dtype)
+        b = np.tile(z, z.size).astype(dtype)
+        want = getattr(np, name)(a, b)
+        got = getattr(xp, name)(xp.asarray(a), xp.asarray(b))
+        assert_same(got, want)
+        assert_same(xp.square(xp.asarray(a)), np.square(a))
+        assert_same(getattr(xp, name)(xp.asarray(a)[::-7], xp.asarray(b)[::-7]),
+                    want[::-7])

@@ -1,0 +1,438 @@
+// Host emulation of the CUDA device code: core/cuda/prelude.cuh compiled by
+// nvcc as __host__ __device__ code and run on the CPU (no GPU needed), its
+// k_* functions, casts and reduction accumulators compared with the CPU
+// backend (the oracle of tests/gpu/gpu_check.c) on special values: inf, NaN,
+// signed zeros, overflow, large offsets. The criteria are gpu_check's.
+// What this cannot see: the GPU's own libm (sin, exp, ... run on the host
+// here) and the kernels' launch geometry; tests/gpu/run.sh covers those.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <cunumpy/cunumpy.h>
+
+__host__ __device__ inline float cn_host_i2f(int i) {
+  float f;
+  memcpy(&f, &i, 4);
+  return f;
+}
+__host__ __device__ inline double cn_host_l2d(long long i) {
+  double d;
+  memcpy(&d, &i, 8);
+  return d;
+}
+#define CN_DEV __host__ __device__ inline
+#define CN_SHARED static
+#define CN_SYNC() (void)0
+#define CN_I2F cn_host_i2f
+#define CN_L2D cn_host_l2d
+#include "prelude.cuh"
+
+static int g_fail, g_cases;
+
+#define OK(e)                                                                  \
+  do {                                                                         \
+    cn_status st_ = (e);                                                       \
+    if (st_ != CN_OK) {                                                        \
+      printf("%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #e,                  \
+             cn_status_name(st_), cn_last_error());                            \
+      exit(2);                                                                 \
+    }                                                                          \
+  } while (0)
+
+// gpu_check.c's criterion; complex errors relative to |z|.
+static bool close_enough(double g, double c, double rtol, double mag) {
+  if (std::isnan(c) || std::isnan(g))
+    return std::isnan(c) && std::isnan(g);
+  if (std::isinf(c) || std::isinf(g))
+    return g == c;
+  return fabs(g - c) <= rtol * (1.0 + mag);
+}
+template <class R> static bool same_cx(cn_cx<R> g, cn_cx<R> c, double rtol) {
+  double mag = std::isfinite((double)c.re) && std::isfinite((double)c.im)
+                   ? hypot((double)c.re, (double)c.im)
+                   : 0;
+  return close_enough(g.re, c.re, rtol,
+                      std::isfinite(mag) && mag ? mag : fabs((double)c.re)) &&
+         close_enough(g.im, c.im, rtol,
+                      std::isfinite(mag) && mag ? mag : fabs((double)c.im));
+}
+
+static const double k_vals[] = {
+    0.0,   -0.0,  1.0,  -1.0, 0.5,    -2.5, 3.0,      1e-5,      50.0, -50.0,
+    100.0, 400.0, 800., -800, 1e-310, 2e30, INFINITY, -INFINITY, NAN};
+static const int k_nv = sizeof k_vals / sizeof k_vals[0];
+
+template <class C> CN_DEV C k_mul_dev(C a, C b) { return a * b; }
+template <class C> CN_DEV C k_div_dev(C a, C b) { return a / b; }
+
+typedef cn_status (*f1)(cn_array *, cn_array, cn_array);
+typedef cn_status (*f2)(cn_array *, cn_array, cn_array, cn_array);
+
+// CPU result of a unary/binary ufunc on complex inputs (dt complex64/128).
+template <class R>
+static std::vector<cn_cx<R>> cpu_op(cn_dtype dt, f1 u, f2 b,
+                                    const std::vector<cn_cx<R>> &x,
+                                    const std::vector<cn_cx<R>> &y) {
+  int64_t n = (int64_t)x.size();
+  cn_array ax = NULL, ay = NULL, out = NULL;
+  OK(cn_from_host(&ax, x.data(), 0, n * (int64_t)sizeof(x[0]), 1, &n, NULL,
+                  dt));
+  if (b) {
+    OK(cn_from_host(&ay, y.data(), 0, n * (int64_t)sizeof(y[0]), 1, &n, NULL,
+                    dt));
+    OK(b(&out, ax, ay, NULL));
+  } else {
+    OK(u(&out, ax, NULL));
+  }
+  std::vector<cn_cx<R>> r((size_t)n);
+  OK(cn_copy_to_buffer(r.data(), n * (int64_t)sizeof(r[0]), out, CN_ORDER_C));
+  cn_array_release(ax);
+  cn_array_release(ay);
+  cn_array_release(out);
+  return r;
+}
+
+template <class R> static void complex_ops(cn_dtype dt) {
+  typedef cn_cx<R> C;
+  std::vector<C> x, y;
+  for (int i = 0; i < k_nv; i++)
+    for (int j = 0; j < k_nv; j++)
+      x.push_back(C((R)k_vals[i], (R)k_vals[j]));
+  const double eps = sizeof(R) == 4 ? 1.1920929e-07 : 2.220446049250313e-16;
+  struct {
+    const char *name;
+    f1 fn;
+    C (*dev)(C);
+    double ulps;
+  } ops[] = {
+      {"sin", cn_sin, k_sin<C>, 4096},
+      {"cos", cn_cos, k_cos<C>, 4096},
+      {"tan", cn_tan, k_tan<C>, 4096},
+      {"sinh", cn_sinh, k_sinh<C>, 4096},
+      {"cosh", cn_cosh, k_cosh<C>, 4096},
+      {"tanh", cn_tanh, k_tanh<C>, 4096},
+      {"arcsin", cn_arcsin, k_asin<C>, 4096},
+      {"arccos", cn_arccos, k_acos<C>, 4096},
+      {"arctan", cn_arctan, k_atan<C>, 4096},
+      {"arcsinh", cn_arcsinh, k_asinh<C>, 4096},
+      {"arccosh", cn_arccosh, k_acosh<C>, 4096},
+      {"arctanh", cn_arctanh, k_atanh<C>, 4096},
+      {"exp", cn_exp, k_exp<C>, 4096},
+      {"log", cn_log, k_log<C>, 4096},
+      {"sqrt", cn_sqrt, k_sqrt<C>, 4096},
+      {"reciprocal", cn_reciprocal, k_reciprocal<C>, 16},
+  };
+  for (auto &op : ops) {
+    g_cases++;
+    std::vector<C> c = cpu_op<R>(dt, op.fn, NULL, x, y);
+    int bad = 0;
+    for (size_t i = 0; i < x.size(); i++) {
+      C g = op.dev(x[i]);
+      if (!same_cx(g, c[i], op.ulps * eps)) {
+        if (bad++ < 4)
+          printf("FAIL %s(%s) at (%g, %g): host-emulated gpu (%.17g, %.17g) "
+                 "cpu (%.17g, %.17g)\n",
+                 op.name, cn_dtype_name(dt), (double)x[i].re, (double)x[i].im,
+                 (double)g.re, (double)g.im, (double)c[i].re, (double)c[i].im);
+      }
+    }
+    if (bad)
+      g_fail++, printf("FAIL %s(%s): %d of %zu differ\n", op.name,
+                       cn_dtype_name(dt), bad, x.size());
+  }
+  // power and multiply over pairs of a smaller grid
+  static const double pv[] = {0.0,   -0.0, 1.0,      -1.0,      0.5,
+                              -2.5,  2.0,  3.0,      -3.0,      7.0,
+                              100.0, 1e20, INFINITY, -INFINITY, NAN};
+  const int np = sizeof pv / sizeof pv[0];
+  std::vector<C> a, b;
+  for (int i = 0; i < np; i++)
+    for (int j = 0; j < np; j++)
+      for (int k = 0; k < np; k++)
+        for (int l = 0; l < np; l += 2) {
+          a.push_back(C((R)pv[i], (R)pv[j]));
+          b.push_back(C((R)pv[k], (R)pv[l]));
+        }
+  struct {
+    const char *name;
+    f2 fn;
+    C (*dev)(C, C);
+    double ulps;
+  } bops[] = {{"power", cn_power, k_pow<C>, 4096},
+              {"multiply", cn_multiply, k_mul_dev<C>, 16},
+              {"divide", cn_divide, k_div_dev<C>, 16}};
+  for (auto &op : bops) {
+    g_cases++;
+    std::vector<C> c = cpu_op<R>(dt, NULL, op.fn, a, b);
+    int bad = 0;
+    for (size_t i = 0; i < a.size(); i++) {
+      // 0 ** z is another piece of work (complex power of zero)
+      if (op.fn == cn_power && a[i].re == 0 && a[i].im == 0)
+        continue;
+      C g = op.dev(a[i], b[i]);
+      if (!same_cx(g, c[i], op.ulps * eps)) {
+        if (bad++ < 4)
+          printf("FAIL %s(%s) at (%g, %g), (%g, %g): host-emulated gpu "
+                 "(%.17g, %.17g) cpu (%.17g, %.17g)\n",
+                 op.name, cn_dtype_name(dt), (double)a[i].re, (double)a[i].im,
+                 (double)b[i].re, (double)b[i].im, (double)g.re, (double)g.im,
+                 (double)c[i].re, (double)c[i].im);
+      }
+    }
+    if (bad)
+      g_fail++, printf("FAIL %s(%s): %d of %zu differ\n", op.name,
+                       cn_dtype_name(dt), bad, a.size());
+  }
+}
+
+// ---- casts: cn_cast (device) against cn_astype (CPU) -----------------------
+
+template <class To, class From>
+static void cast_one(cn_dtype to, cn_dtype from) {
+  static const double v[] = {
+      NAN,          INFINITY, -INFINITY,   3e9,     -3e9,   1e20,   -1.0,
+      0x1p63,       70000.,   -70000.,     300.0,   -129.0, 0x1p64, 0x1p32,
+      -2147483649., 0x1p31,   4294967295., -0x1p63, 1.8e19, -0.5,   255.5,
+      32768.0,      65536.0,  1.9,         -1.9};
+  const int64_t n = sizeof v / sizeof v[0];
+  cn_array a = NULL, af = NULL, out = NULL;
+  OK(cn_from_host(&a, v, 0, n * 8, 1, &n, NULL, CN_FLOAT64));
+  OK(cn_astype(&af, a, from, 1));
+  OK(cn_astype(&out, af, to, 1));
+  std::vector<From> src((size_t)n);
+  std::vector<To> want((size_t)n);
+  OK(cn_copy_to_buffer(src.data(), n * (int64_t)sizeof(From), af, CN_ORDER_C));
+  OK(cn_copy_to_buffer(want.data(), n * (int64_t)sizeof(To), out, CN_ORDER_C));
+  g_cases++;
+  int bad = 0;
+  for (int64_t i = 0; i < n; i++) {
+    To g = cn_cast<To>(src[(size_t)i]);
+    if (memcmp(&g, &want[(size_t)i], sizeof(To)) != 0 && bad++ < 4)
+      printf("FAIL astype %s -> %s of %g: host-emulated gpu %lld cpu %lld\n",
+             cn_dtype_name(from), cn_dtype_name(to), v[i], (long long)g,
+             (long long)want[(size_t)i]);
+  }
+  if (bad)
+    g_fail++;
+  cn_array_release(a);
+  cn_array_release(af);
+  cn_array_release(out);
+}
+template <class From> static void casts_from(cn_dtype from) {
+  cast_one<cn_i8, From>(CN_INT8, from);
+  cast_one<cn_i16, From>(CN_INT16, from);
+  cast_one<cn_i32, From>(CN_INT32, from);
+  cast_one<cn_i64, From>(CN_INT64, from);
+  cast_one<cn_u8, From>(CN_UINT8, from);
+  cast_one<cn_u16, From>(CN_UINT16, from);
+  cast_one<cn_u32, From>(CN_UINT32, from);
+  cast_one<cn_u64, From>(CN_UINT64, from);
+}
+
+// ---- reductions: the accumulators folded as a kernel would ------------------
+
+// Element k to "thread" k % 64 of two warps, then each warp's butterfly
+// (__shfl_down_sync: lane l takes lane l + off, lanes past the end keep
+// their own value), then the two warp results, as cn_block_reduce.
+template <class R>
+static void emulate(const char *o, char *o2, const typename R::in_t *x,
+                    int64_t n, char *out, double param) {
+  typedef typename R::acc_t A;
+  A t[64];
+  for (int i = 0; i < 64; i++)
+    t[i] = R::init();
+  for (int64_t k = 0; k < n; k++)
+    R::add(t[k % 64], x[k], k);
+  A w[2];
+  for (int wi = 0; wi < 2; wi++) {
+    A *l = t + 32 * wi;
+    for (int off = 16; off > 0; off >>= 1) {
+      A nxt[32];
+      for (int i = 0; i < 32; i++)
+        nxt[i] =
+            i + off < 32 ? R::merge(l[i], l[i + off]) : R::merge(l[i], l[i]);
+      for (int i = 0; i < 32; i++)
+        l[i] = nxt[i];
+    }
+    w[wi] = l[0];
+  }
+  A a = R::merge(w[0], w[1]);
+  (void)o;
+  R::store(out, o2, a, param);
+}
+
+// One reduction over all of a: the CPU's result from cpu(&r, a) against
+// the accumulator R folded by emulate; `var` says which output R stores.
+template <class R, class Out, class F>
+static void red_case(const char *name, const char *what, cn_dtype dt,
+                     cn_array a, const std::vector<typename R::in_t> &x, F cpu,
+                     bool var, double ddof) {
+  char label[96];
+  snprintf(label, sizeof label, "%s[%s]", name, what);
+  cn_array r = NULL;
+  OK(cpu(&r, a));
+  Out c, g;
+  OK(cn_copy_to_buffer(&c, sizeof c, r, CN_ORDER_C));
+  cn_array_release(r);
+  emulate<R>(NULL, var ? (char *)&g : NULL, x.data(), (int64_t)x.size(),
+             var ? NULL : (char *)&g, ddof);
+  g_cases++;
+  bool ok;
+  if constexpr (cn_tr<Out>::is_cplx) {
+    ok = same_cx(g, c, 64 * cn_fl<decltype(g.re)>::eps());
+    if (!ok)
+      printf("FAIL %s(%s): host-emulated gpu (%.17g, %.17g) cpu "
+             "(%.17g, %.17g)\n",
+             label, cn_dtype_name(dt), (double)g.re, (double)g.im, (double)c.re,
+             (double)c.im);
+  } else {
+    ok = close_enough(g, c, 64 * cn_fl<Out>::eps(), fabs((double)c));
+    if (!ok)
+      printf("FAIL %s(%s): host-emulated gpu %.17g cpu %.17g\n", label,
+             cn_dtype_name(dt), (double)g, (double)c);
+  }
+  if (!ok)
+    g_fail++;
+}
+
+// sum, nansum, mean, nanmean, var, nanvar of x; R the real type of T.
+template <class T, class R>
+static void red_all(cn_dtype dt, const std::vector<T> &x, const char *what) {
+  int64_t n = (int64_t)x.size();
+  cn_array a = NULL;
+  OK(cn_from_host(&a, x.data(), 0, n * (int64_t)sizeof(T), 1, &n, NULL, dt));
+  const cn_dtype D = CN_DTYPE_DEFAULT;
+  const int32_t ALL = CN_ALL_AXES;
+  red_case<cn_r_sum<T, T, false>, T>(
+      "sum", what, dt, a, x,
+      [&](cn_array *r, cn_array v) { return cn_sum(r, v, ALL, 0, 0, D, 0); },
+      false, 0);
+  red_case<cn_r_sum<T, T, true>, T>(
+      "nansum", what, dt, a, x,
+      [&](cn_array *r, cn_array v) { return cn_nansum(r, v, ALL, 0, 0, D, 0); },
+      false, 0);
+  red_case<cn_r_mom<T, T, R, false>, T>(
+      "mean", what, dt, a, x,
+      [&](cn_array *r, cn_array v) { return cn_mean(r, v, ALL, 0, 0, D, 0); },
+      false, 0);
+  red_case<cn_r_mom<T, T, R, true>, T>(
+      "nanmean", what, dt, a, x,
+      [&](cn_array *r, cn_array v) {
+        return cn_nanmean(r, v, ALL, 0, 0, D, 0);
+      },
+      false, 0);
+  red_case<cn_r_mom<T, T, R, false>, R>(
+      "var(ddof=1)", what, dt, a, x,
+      [&](cn_array *r, cn_array v) {
+        return cn_var(r, v, ALL, 0, 0, 1.0, D, 0);
+      },
+      true, 1.0);
+  red_case<cn_r_mom<T, T, R, true>, R>(
+      "nanvar", what, dt, a, x,
+      [&](cn_array *r, cn_array v) {
+        return cn_nanvar(r, v, ALL, 0, 0, 0.0, D, 0);
+      },
+      true, 0.0);
+  cn_array_release(a);
+}
+
+// nanmin/nanmax over no axes (each output one element), as gpu_check's
+// axes#5: one thread per output, acc = merge(init, x).
+template <class R> static void nanminmax_one(cn_dtype dt) {
+  typedef cn_cx<R> C;
+  std::vector<C> x;
+  for (int i = 0; i < k_nv; i++)
+    for (int j = 0; j < k_nv; j++)
+      x.push_back(C((R)k_vals[i], (R)k_vals[j]));
+  int64_t n = (int64_t)x.size();
+  cn_array a = NULL, r = NULL;
+  OK(cn_from_host(&a, x.data(), 0, n * (int64_t)sizeof(C), 1, &n, NULL, dt));
+  for (int mx = 0; mx < 2; mx++) {
+    OK((mx ? cn_nanmax : cn_nanmin)(&r, a, 0, NULL, 0, CN_DTYPE_DEFAULT, NULL));
+    std::vector<C> c(x.size());
+    OK(cn_copy_to_buffer(c.data(), (int64_t)(c.size() * sizeof(C)), r,
+                         CN_ORDER_C));
+    g_cases++;
+    int bad = 0;
+    for (size_t i = 0; i < x.size(); i++) {
+      C g;
+      if (mx) {
+        typename cn_r_minmax<C, C, true, true>::acc_t acc =
+            cn_r_minmax<C, C, true, true>::init();
+        cn_r_minmax<C, C, true, true>::add(acc, x[i], 0);
+        g = acc;
+      } else {
+        typename cn_r_minmax<C, C, false, true>::acc_t acc =
+            cn_r_minmax<C, C, false, true>::init();
+        cn_r_minmax<C, C, false, true>::add(acc, x[i], 0);
+        g = acc;
+      }
+      if (!same_cx(g, c[i], 0) && bad++ < 4)
+        printf("FAIL %s(%s) of (%g, %g): host-emulated gpu (%g, %g) cpu (%g, "
+               "%g)\n",
+               mx ? "nanmax" : "nanmin", cn_dtype_name(dt), (double)x[i].re,
+               (double)x[i].im, (double)g.re, (double)g.im, (double)c[i].re,
+               (double)c[i].im);
+    }
+    if (bad)
+      g_fail++;
+    cn_array_release(r);
+  }
+  cn_array_release(a);
+}
+
+static void reductions(void) {
+  std::vector<double> d;
+  for (int i = 0; i < 300; i++)
+    d.push_back(sin(i * 0.37) * 5);
+  red_all<double, double>(CN_FLOAT64, d, "finite");
+  std::vector<double> dinf = d;
+  dinf[17] = INFINITY;
+  red_all<double, double>(CN_FLOAT64, dinf, "with inf");
+  dinf[40] = NAN;
+  red_all<double, double>(CN_FLOAT64, dinf, "with inf and NaN");
+  std::vector<double> dninf = d;
+  dninf[3] = -INFINITY;
+  dninf[250] = -INFINITY;
+  red_all<double, double>(CN_FLOAT64, dninf, "with -inf twice");
+  std::vector<double> off; // uint32 values near 2^32, as float64
+  for (int i = 0; i < 300; i++)
+    off.push_back(4294967295.0 - (double)(i % 7 == 0));
+  red_all<double, double>(CN_FLOAT64, off, "offset 2^32");
+  std::vector<float> f(d.begin(), d.end());
+  f[5] = INFINITY;
+  red_all<float, float>(CN_FLOAT32, f, "with inf");
+  typedef cn_cx<double> Z;
+  typedef cn_cx<float> Zf;
+  std::vector<Z> z;
+  std::vector<Zf> zf;
+  for (int i = 0; i < 300; i++) {
+    z.push_back(Z(sin(i * 0.37), cos(i * 0.11)));
+    zf.push_back(Zf((float)sin(i * 0.37), (float)cos(i * 0.11)));
+  }
+  z[7] = Z(INFINITY, 0.5);
+  zf[7] = Zf(INFINITY, 0.5f);
+  z[9] = Z(1.0, INFINITY);
+  zf[9] = Zf(1.0f, INFINITY);
+  red_all<Z, double>(CN_COMPLEX128, z, "with inf parts");
+  red_all<Zf, float>(CN_COMPLEX64, zf, "with inf parts");
+  z[11] = Z(NAN, -0.0);
+  red_all<Z, double>(CN_COMPLEX128, z, "with inf and NaN parts");
+  nanminmax_one<double>(CN_COMPLEX128);
+  nanminmax_one<float>(CN_COMPLEX64);
+}
+
+int main(void) {
+  complex_ops<double>(CN_COMPLEX128);
+  complex_ops<float>(CN_COMPLEX64);
+  casts_from<double>(CN_FLOAT64);
+  casts_from<float>(CN_FLOAT32);
+  casts_from<cn_c128>(CN_COMPLEX128);
+  casts_from<cn_c64>(CN_COMPLEX64);
+  reductions();
+  printf("prelude_host: %d cases, %d failures\n", g_cases, g_fail);
+  return g_fail != 0;
+}
