@@ -215,35 +215,9 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 
 def _linspace(start, stop, num, endpoint, axis, dtype=None):
-    """linspace with array bounds (NumPy's algorithm)."""
-    if num < 0:
-        raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    if _np.ndim(start) == 0 and _np.ndim(stop) == 0 and \
-            type(start) in _WEAK and type(stop) in _WEAK and \
-            not isinstance(start, complex) and \
-            not isinstance(stop, complex):
-        res = linspace(start, stop, num, endpoint)
-        return res if dtype is None else _lib.cn_astype(res, dtype, 0)
-    s, e = asarray(start), asarray(stop)
-    dt = result_type(s, e, 1.0)
-    s, e = _lib.cn_astype(s, dt, 0), _lib.cn_astype(e, dt, 0)
-    div = (num - 1) if endpoint else num
-    delta = e - s
-    y = reshape(arange(0, num, dtype=dt), (-1,) + (1,) * delta.ndim)
-    if div > 0:
-        step = delta / div
-        if bool(any(step == 0)):
-            y = y / div * delta
-        else:
-            y = y * step
-    else:
-        y = y * delta
-    y = y + s
-    if endpoint and num > 1:
-        y[-1, ...] = e
-    if axis != 0:
-        y = moveaxis(y, 0, axis)
-    return y if dtype is None else _lib.cn_astype(y, dtype, 0)
+    """linspace with array bounds: the namespace's (NumPy's algorithm)."""
+    return linspace(start, stop, num, endpoint=endpoint, axis=axis,
+                    dtype=dtype)
 
 
 def _ndmin(a, nd):
