@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/cpu_extra.h"
 #include "index_util.h"
 
 static cn_status check_mode(int32_t mode, const char *fn) {
@@ -637,6 +638,14 @@ cn_status cn_mask_get(cn_array *out, cn_array a, cn_array mask) {
   cn_status st = check_mask(a, mask, fn);
   if (st != CN_OK)
     return st;
+  /* The common case, a[mask] over all of a, in one fused pass. */
+  if (cn_array_backend(a) == cn_cpu_backend() &&
+      cn_array_backend(mask) == cn_cpu_backend() && mask->ndim == a->ndim &&
+      mask->ndim > 0 && mask->dtype == CN_BOOL && cn_array_is_c_contig(a) &&
+      cn_array_is_c_contig(mask)) {
+    st = cn_cpu_mask_compress(out, a, mask);
+    return st == CN_OK ? st : cn_error_prefix(st, fn);
+  }
   cn_array_s *lin = NULL, *src = NULL, *r = NULL;
   bool copied;
   st = mask_positions(&lin, mask, fn);

@@ -8,6 +8,12 @@
 
 /* take, put, take_along, put_along, flatnonzero (core/cpu/index_kernels.c) */
 CN_INTERNAL void cn_cpu_index_fill(cn_backend_ops *t);
+/* a[mask] for C-contiguous host arrays of the same shape (mask bool): the
+ * selected elements, in order, into a new 1-d array; one fused pass
+ * instead of positions + gather. */
+CN_INTERNAL cn_status cn_cpu_mask_compress(cn_array_s **out,
+                                           const cn_array_s *a,
+                                           const cn_array_s *mask);
 /* sort (core/cpu/sort_kernels.c) */
 CN_INTERNAL void cn_cpu_sort_fill(cn_backend_ops *t);
 /* rng_fill (core/cpu/random_kernels.c) */

@@ -65,6 +65,23 @@ static int64_t outer_offset(int64_t o, int32_t nd, const int64_t *shape,
   return off;
 }
 
+/* Gather along a 1-d source: out[q] = a[ix[q]] with byte strides as / os,
+ * one instantiation per element size so each copy is one move. */
+#define CN_GATHER1(ES)                                                         \
+  static void gather1_##ES(char *o, int64_t os, const char *a, int64_t as,     \
+                           const int64_t *ix, int64_t k, int nth) {            \
+    _Pragma(                                                                   \
+        "omp parallel for num_threads(nth) schedule(static)") for (int64_t q = \
+                                                                       0;      \
+                                                                   q < k; q++) \
+        memcpy(o + q * os, a + ix[q] * as, ES);                                \
+  }
+CN_GATHER1(1)
+CN_GATHER1(2)
+CN_GATHER1(4)
+CN_GATHER1(8)
+CN_GATHER1(16)
+
 static cn_status cpu_take(cn_array_s *out, const cn_array_s *a,
                           const cn_array_s *idx, int32_t axis) {
   split3 s;
@@ -78,6 +95,26 @@ static cn_status cpu_take(cn_array_s *out, const cn_array_s *a,
   if (total == 0 || s.ninner == 0)
     return CN_OK;
   int nth = cn_cpu_threads_for(total * s.ninner);
+  if (s.nouter == 1 && s.ninner == 1) { /* the common a[idx] of a 1-d a */
+    int64_t as = ab[axis], os = ob[axis];
+    switch (size) {
+    case 1:
+      gather1_1(out->data, os, a->data, as, ix, k, nth);
+      return CN_OK;
+    case 2:
+      gather1_2(out->data, os, a->data, as, ix, k, nth);
+      return CN_OK;
+    case 4:
+      gather1_4(out->data, os, a->data, as, ix, k, nth);
+      return CN_OK;
+    case 8:
+      gather1_8(out->data, os, a->data, as, ix, k, nth);
+      return CN_OK;
+    default:
+      gather1_16(out->data, os, a->data, as, ix, k, nth);
+      return CN_OK;
+    }
+  }
 #pragma omp parallel for num_threads(nth) schedule(static)
   for (int64_t j = 0; j < total; j++) {
     int64_t o = j / k, q = j % k;
@@ -177,10 +214,11 @@ static cn_status cpu_put_along(cn_array_s *a, const cn_array_s *idx,
 /* Contiguous truth loops per dtype, generated once. */
 #define CN_NZ_TYPES(X)                                                         \
   X(CN_BOOL, uint8_t)                                                          \
-  X(CN_INT8, int8_t) X(CN_UINT8, uint8_t) X(CN_INT16, int16_t)                 \
-      X(CN_UINT16, uint16_t) X(CN_INT32, int32_t) X(CN_UINT32, uint32_t)       \
-          X(CN_INT64, int64_t) X(CN_UINT64, uint64_t) X(CN_FLOAT32, float)     \
-              X(CN_FLOAT64, double)
+  X(CN_INT8, int8_t)                                                           \
+  X(CN_UINT8, uint8_t)                                                         \
+  X(CN_INT16, int16_t) X(CN_UINT16, uint16_t) X(CN_INT32, int32_t)             \
+      X(CN_UINT32, uint32_t) X(CN_INT64, int64_t) X(CN_UINT64, uint64_t)       \
+          X(CN_FLOAT32, float) X(CN_FLOAT64, double)
 
 static cn_status cpu_flatnonzero(cn_array_s **out, const cn_array_s *a) {
   int64_t n = a->size;
@@ -263,4 +301,81 @@ void cn_cpu_index_fill(cn_backend_ops *t) {
   t->take_along = cpu_take_along;
   t->put_along = cpu_put_along;
   t->flatnonzero = cpu_flatnonzero;
+}
+
+/* Copies the elements of a where m is set, in order, to o; element size ES
+ * is a constant per instantiation so the copy is a plain move. */
+#define CN_COMPRESS(ES)                                                        \
+  static int64_t compress_##ES(char *o, const char *a, const uint8_t *m,       \
+                               int64_t lo, int64_t hi) {                       \
+    int64_t k = 0;                                                             \
+    for (int64_t i = lo; i < hi; i++) {                                        \
+      memcpy(o + k * ES, a + i * ES, ES);                                      \
+      k += m[i] != 0;                                                          \
+    }                                                                          \
+    return k;                                                                  \
+  }
+CN_COMPRESS(1)
+CN_COMPRESS(2)
+CN_COMPRESS(4)
+CN_COMPRESS(8)
+CN_COMPRESS(16)
+
+static int64_t count_set(const uint8_t *m, int64_t lo, int64_t hi) {
+  int64_t k = 0;
+  for (int64_t i = lo; i < hi; i++)
+    k += m[i] != 0;
+  return k;
+}
+
+cn_status cn_cpu_mask_compress(cn_array_s **out, const cn_array_s *a,
+                               const cn_array_s *mask) {
+  int64_t n = a->size, es = cn_itemsize(a->dtype);
+  const uint8_t *m = (const uint8_t *)mask->data;
+  enum { MAXT = 64 };
+  int nth = cn_cpu_threads_for(n);
+  if (nth > MAXT)
+    nth = MAXT;
+  int64_t cnt[MAXT + 1] = {0};
+#pragma omp parallel for num_threads(nth) schedule(static, 1)
+  for (int t = 0; t < nth; t++)
+    cnt[t + 1] = count_set(m, n * t / nth, n * (t + 1) / nth);
+  for (int t = 0; t < nth; t++)
+    cnt[t + 1] += cnt[t];
+  cn_array_s *r = NULL;
+  int64_t total = cnt[nth];
+  cn_status st =
+      cn_array_new(&r, cn_cpu_backend(), 0, a->dtype, 1, &total, CN_ORDER_C);
+  if (st != CN_OK)
+    return st;
+    /* The branch-free copy writes every element at the next free slot and
+     * keeps it only when selected; run up to the chunk's last selected
+     * element, every write stays inside the chunk's own output range. */
+#pragma omp parallel for num_threads(nth) schedule(static, 1)
+  for (int t = 0; t < nth; t++) {
+    int64_t lo = n * t / nth, hi = n * (t + 1) / nth;
+    while (hi > lo && !m[hi - 1])
+      hi--;
+    char *o = r->data + cnt[t] * es;
+    const char *src = a->data;
+    switch (es) {
+    case 1:
+      compress_1(o, src, m, lo, hi);
+      break;
+    case 2:
+      compress_2(o, src, m, lo, hi);
+      break;
+    case 4:
+      compress_4(o, src, m, lo, hi);
+      break;
+    case 8:
+      compress_8(o, src, m, lo, hi);
+      break;
+    default:
+      compress_16(o, src, m, lo, hi);
+      break;
+    }
+  }
+  *out = r;
+  return CN_OK;
 }

@@ -117,3 +117,25 @@ def test_len_iter_scalars():
     assert a.item((1, 2, 0)) == BASE.item((1, 2, 0))
     assert a.tolist() == BASE.tolist()
     assert 59 in a and 60 not in a
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "float32",
+                                   "float64", "complex128"])
+def test_mask_and_take_fast_paths(dtype):
+    """a[mask] over the whole of a C-contiguous array (one fused, threaded
+    pass) and a[int_array] on 1-d arrays, large and small, against NumPy."""
+    rng = np.random.default_rng(3)
+    for shape in ((1_000_003,), (700, 300), (3,), (0,), (7, 1, 5)):
+        a = (rng.standard_normal(shape) * 10).astype(dtype)
+        for m in (rng.random(shape) > 0.5, np.zeros(shape, bool),
+                  np.ones(shape, bool)):
+            np.testing.assert_array_equal(
+                xp.asarray(a)[xp.asarray(m)].get(), a[m])
+        flat = a.reshape(-1)
+        if flat.size:
+            idx = rng.integers(-flat.size, flat.size, 5000)
+            np.testing.assert_array_equal(
+                xp.asarray(flat)[xp.asarray(idx)].get(), flat[idx])
+            np.testing.assert_array_equal(
+                xp.asarray(flat)[::-2][xp.asarray(idx // 2)].get(),
+                flat[::-2][idx // 2])
