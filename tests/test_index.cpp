@@ -471,3 +471,39 @@ TEST_CASE("compress, extract, choose", "[index]") {
                  "at least one");
   REQUIRE(out == nullptr);
 }
+
+TEST_CASE("boolean mask get over large contiguous arrays, every item size",
+          "[index]") {
+  // The fused, threaded compaction: compare with a naive loop for each
+  // element size, with runs of unset values at chunk ends.
+  const int64_t n = 200003;
+  std::vector<uint8_t> mv((size_t)n);
+  for (int64_t i = 0; i < n; i++)
+    mv[(size_t)i] = (uint8_t)(((i * 7919) % 13) < 6 && i < n - 1000);
+  Arr m;
+  CN_REQUIRE_OK(
+      cn_from_host(m.out(), mv.data(), 0, n, 1, &n, nullptr, CN_BOOL));
+  for (cn_dtype dt :
+       {CN_UINT8, CN_INT16, CN_FLOAT32, CN_FLOAT64, CN_COMPLEX128}) {
+    INFO("dtype " << cn_dtype_name(dt));
+    int64_t es = cn_dtype_itemsize(dt);
+    std::vector<unsigned char> src((size_t)(n * es));
+    for (size_t i = 0; i < src.size(); i++)
+      src[i] = (unsigned char)(i * 2654435761u >> 13);
+    Arr a, r;
+    CN_REQUIRE_OK(
+        cn_from_host(a.out(), src.data(), 0, n * es, 1, &n, nullptr, dt));
+    CN_REQUIRE_OK(cn_mask_get(r.out(), a, m));
+    std::vector<unsigned char> want;
+    for (int64_t i = 0; i < n; i++)
+      if (mv[(size_t)i])
+        want.insert(want.end(), src.begin() + i * es,
+                    src.begin() + (i + 1) * es);
+    REQUIRE(shape_of(r) == shp{(int64_t)(want.size() / (size_t)es)});
+    std::vector<unsigned char> got(want.size());
+    if (!got.empty())
+      CN_REQUIRE_OK(
+          cn_copy_to_buffer(got.data(), (int64_t)got.size(), r, CN_ORDER_C));
+    REQUIRE(got == want);
+  }
+}
