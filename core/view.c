@@ -19,14 +19,18 @@ static int64_t slice_len(int64_t n, int64_t *start, int64_t *stop,
   if (s == CN_SLICE_NONE)
     s = step < 0 ? hi : lo;
   else {
-    if (s < 0) s = s + n < lo ? lo : s + n;
-    else if (s > hi) s = hi;
+    if (s < 0)
+      s = s + n < lo ? lo : s + n;
+    else if (s > hi)
+      s = hi;
   }
   if (e == CN_SLICE_NONE)
     e = step < 0 ? lo : hi;
   else {
-    if (e < 0) e = e + n < lo ? lo : e + n;
-    else if (e > hi) e = hi;
+    if (e < 0)
+      e = e + n < lo ? lo : e + n;
+    else if (e > hi)
+      e = hi;
   }
   *start = s;
   *stop = e;
@@ -42,14 +46,17 @@ cn_status cn_slice(cn_array *out, cn_array a, int32_t nslices,
   if (nslices < 0 || nslices > a->ndim)
     return cn_error(CN_ERR_INDEX,
                     "cn_slice: too many indices for array: array is "
-                    "%d-dimensional, but %d were indexed", a->ndim, nslices);
+                    "%d-dimensional, but %d were indexed",
+                    a->ndim, nslices);
   if (nslices > 0 && (start == NULL || stop == NULL || step == NULL))
     return cn_error(CN_ERR_VALUE, "cn_slice: start, stop and step must not be "
-                    "NULL");
+                                  "NULL");
   for (int i = 0; i < nslices; i++)
     if (step[i] == 0 || step[i] == CN_SLICE_NONE)
-      return cn_error(CN_ERR_VALUE, "cn_slice: slice step cannot be zero "
-                      "(axis %d)", i);
+      return cn_error(CN_ERR_VALUE,
+                      "cn_slice: slice step cannot be zero "
+                      "(axis %d)",
+                      i);
   int64_t shape[CN_MAX_DIMS], strides[CN_MAX_DIMS];
   memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
   memcpy(strides, a->strides, sizeof(int64_t) * (size_t)a->ndim);
@@ -62,8 +69,7 @@ cn_status cn_slice(cn_array *out, cn_array a, int32_t nslices,
     shape[i] = len;
     strides[i] = a->strides[i] * step[i];
   }
-  return cn_array_view(out, a, a->data + off * isz(a), a->ndim, shape,
-                       strides);
+  return cn_array_view(out, a, a->data + off * isz(a), a->ndim, shape, strides);
 }
 
 cn_status cn_slice_axis(cn_array *out, cn_array a, int32_t axis, int64_t start,
@@ -82,8 +88,7 @@ cn_status cn_slice_axis(cn_array *out, cn_array a, int32_t axis, int64_t start,
   int64_t off = len > 0 ? start * a->strides[ax] : 0;
   shape[ax] = len;
   strides[ax] = a->strides[ax] * step;
-  return cn_array_view(out, a, a->data + off * isz(a), a->ndim, shape,
-                       strides);
+  return cn_array_view(out, a, a->data + off * isz(a), a->ndim, shape, strides);
 }
 
 cn_status cn_index_axis(cn_array *out, cn_array a, int32_t axis,
@@ -97,8 +102,10 @@ cn_status cn_index_axis(cn_array *out, cn_array a, int32_t axis,
   if (index < -n || index >= n)
     return cn_error(CN_ERR_INDEX,
                     "cn_index_axis: index %lld is out of bounds for axis %d "
-                    "with size %lld", (long long)index, ax, (long long)n);
-  if (index < 0) index += n;
+                    "with size %lld",
+                    (long long)index, ax, (long long)n);
+  if (index < 0)
+    index += n;
   int64_t shape[CN_MAX_DIMS], strides[CN_MAX_DIMS];
   int k = 0;
   for (int i = 0; i < a->ndim; i++)
@@ -131,8 +138,10 @@ cn_status cn_permute_dims(cn_array *out, cn_array a, int32_t naxes,
                           const int32_t *axes) {
   VIEW_PROLOGUE("cn_permute_dims");
   if (naxes != a->ndim || (naxes > 0 && axes == NULL))
-    return cn_error(CN_ERR_VALUE, "cn_permute_dims: axes don't match array "
-                    "(%d axes for %d dimensions)", naxes, a->ndim);
+    return cn_error(CN_ERR_VALUE,
+                    "cn_permute_dims: axes don't match array "
+                    "(%d axes for %d dimensions)",
+                    naxes, a->ndim);
   int perm[CN_MAX_DIMS];
   uint64_t seen = 0;
   for (int i = 0; i < naxes; i++) {
@@ -141,16 +150,17 @@ cn_status cn_permute_dims(cn_array *out, cn_array a, int32_t naxes,
     if (st != CN_OK)
       return st;
     if (seen & ((uint64_t)1 << ax))
-      return cn_error(CN_ERR_VALUE, "cn_permute_dims: repeated axis %d in "
-                      "axes", axes[i]);
+      return cn_error(CN_ERR_VALUE,
+                      "cn_permute_dims: repeated axis %d in "
+                      "axes",
+                      axes[i]);
     seen |= (uint64_t)1 << ax;
     perm[i] = ax;
   }
   return permute(out, a, perm);
 }
 
-cn_status cn_swapaxes(cn_array *out, cn_array a, int32_t axis1,
-                      int32_t axis2) {
+cn_status cn_swapaxes(cn_array *out, cn_array a, int32_t axis1, int32_t axis2) {
   VIEW_PROLOGUE("cn_swapaxes");
   int32_t a1, a2;
   cn_status st = cn_normalize_axis(&a1, axis1, a->ndim, "cn_swapaxes");
@@ -213,12 +223,15 @@ static bool reshape_strides(const cn_array_s *a, int32_t nd,
   while (ni < nd && oi < on) {
     int64_t np = shape[ni], op = os[oi];
     while (np != op) {
-      if (np < op) np *= shape[nj++];
-      else op *= os[oj++];
+      if (np < op)
+        np *= shape[nj++];
+      else
+        op *= os[oj++];
     }
     for (int ok = oi; ok < oj - 1; ok++) {
       if (forder) {
-        if (ost[ok + 1] != os[ok] * ost[ok]) return false;
+        if (ost[ok + 1] != os[ok] * ost[ok])
+          return false;
       } else if (ost[ok] != os[ok + 1] * ost[ok + 1]) {
         return false;
       }
@@ -251,10 +264,10 @@ cn_status cn_reshape(cn_array *out, cn_array a, int32_t ndim,
   if (order != CN_ORDER_C && order != CN_ORDER_F && order != CN_ORDER_A)
     return cn_error(CN_ERR_VALUE, "cn_reshape: order must be C, F or A");
   if (order == CN_ORDER_A)
-    order = (a->flags & CN_FLAG_F_CONTIGUOUS) &&
-                    !(a->flags & CN_FLAG_C_CONTIGUOUS)
-                ? CN_ORDER_F
-                : CN_ORDER_C;
+    order =
+        (a->flags & CN_FLAG_F_CONTIGUOUS) && !(a->flags & CN_FLAG_C_CONTIGUOUS)
+            ? CN_ORDER_F
+            : CN_ORDER_C;
   int64_t ns[CN_MAX_DIMS];
   int unknown = -1;
   int64_t known = 1;
@@ -263,7 +276,7 @@ cn_status cn_reshape(cn_array *out, cn_array a, int32_t ndim,
     if (shape[i] == -1) {
       if (unknown >= 0)
         return cn_error(CN_ERR_VALUE, "cn_reshape: can only specify one "
-                        "unknown dimension");
+                                      "unknown dimension");
       unknown = i;
     } else if (shape[i] < 0) {
       return cn_error(CN_ERR_VALUE, "cn_reshape: negative dimension %lld",
@@ -305,7 +318,8 @@ bad:;
   for (int i = 0; i < ndim && n < sizeof msg; i++)
     n += (size_t)snprintf(msg + n, sizeof msg - n, i ? ",%lld" : "%lld",
                           (long long)shape[i]);
-  if (n < sizeof msg) snprintf(msg + n, sizeof msg - n, ")");
+  if (n < sizeof msg)
+    snprintf(msg + n, sizeof msg - n, ")");
   return cn_error(CN_ERR_SHAPE,
                   "cn_reshape: cannot reshape array of size %lld into shape %s",
                   (long long)a->size, msg);
@@ -361,7 +375,7 @@ cn_status cn_broadcast_to(cn_array *out, cn_array a, int32_t ndim,
   for (int i = 0; i < ndim; i++)
     if (shape[i] < 0)
       return cn_error(CN_ERR_VALUE, "cn_broadcast_to: all elements of "
-                      "broadcast shape must be non-negative");
+                                    "broadcast shape must be non-negative");
   cn_array_s *v = NULL;
   cn_status st = cn_broadcast_view(&v, a, ndim, shape, "cn_broadcast_to");
   if (st != CN_OK)
@@ -375,7 +389,7 @@ cn_status cn_broadcast_arrays(cn_array *outs, int32_t n,
                               const cn_array *arrays) {
   if (outs == NULL)
     return cn_error(CN_ERR_VALUE, "cn_broadcast_arrays: output pointer is "
-                    "NULL");
+                                  "NULL");
   if (n < 0 || (n > 0 && arrays == NULL))
     return cn_error(CN_ERR_VALUE, "cn_broadcast_arrays: invalid array list");
   int32_t *ndims = calloc((size_t)(n ? n : 1), sizeof(int32_t));
@@ -388,8 +402,10 @@ cn_status cn_broadcast_arrays(cn_array *outs, int32_t n,
   }
   for (int k = 0; k < n; k++) {
     if (arrays[k] == NULL || arrays[k]->magic != CN_ARRAY_MAGIC) {
-      st = cn_error(CN_ERR_VALUE, "cn_broadcast_arrays: array %d is NULL or "
-                    "released", k);
+      st = cn_error(CN_ERR_VALUE,
+                    "cn_broadcast_arrays: array %d is NULL or "
+                    "released",
+                    k);
       goto done;
     }
     ndims[k] = arrays[k]->ndim;
@@ -409,8 +425,10 @@ cn_status cn_broadcast_arrays(cn_array *outs, int32_t n,
     if (st == CN_OK) {
       bool bcast = false;
       for (int i = 0; i < nd; i++)
-        if (v->strides[i] == 0 && v->shape[i] > 1) bcast = true;
-      if (bcast) v->flags &= ~CN_FLAG_WRITEABLE;
+        if (v->strides[i] == 0 && v->shape[i] > 1)
+          bcast = true;
+      if (bcast)
+        v->flags &= ~CN_FLAG_WRITEABLE;
       tmp[k] = v;
     }
   }
@@ -432,8 +450,10 @@ cn_status cn_expand_dims(cn_array *out, cn_array a, int32_t naxes,
   VIEW_PROLOGUE("cn_expand_dims");
   int32_t nd = a->ndim + naxes;
   if (naxes < 0 || nd > CN_MAX_DIMS || (naxes > 0 && axes == NULL))
-    return cn_error(CN_ERR_VALUE, "cn_expand_dims: invalid axes (%d axes on "
-                    "%d dimensions)", naxes, a->ndim);
+    return cn_error(CN_ERR_VALUE,
+                    "cn_expand_dims: invalid axes (%d axes on "
+                    "%d dimensions)",
+                    naxes, a->ndim);
   uint64_t m;
   cn_status st = cn_axes_mask(&m, naxes, axes, nd, "cn_expand_dims");
   if (st != CN_OK)
@@ -458,16 +478,19 @@ cn_status cn_squeeze(cn_array *out, cn_array a, int32_t naxes,
   uint64_t m = 0;
   if (naxes == 0) {
     for (int i = 0; i < a->ndim; i++)
-      if (a->shape[i] == 1) m |= (uint64_t)1 << i;
+      if (a->shape[i] == 1)
+        m |= (uint64_t)1 << i;
   } else {
     cn_status st = cn_axes_mask(&m, naxes, axes, a->ndim, "cn_squeeze");
     if (st != CN_OK)
       return st;
     for (int i = 0; i < a->ndim; i++)
       if ((m & ((uint64_t)1 << i)) && a->shape[i] != 1)
-        return cn_error(CN_ERR_VALUE, "cn_squeeze: cannot select an axis to "
+        return cn_error(CN_ERR_VALUE,
+                        "cn_squeeze: cannot select an axis to "
                         "squeeze out which has size not equal to one (axis "
-                        "%d has size %lld)", i, (long long)a->shape[i]);
+                        "%d has size %lld)",
+                        i, (long long)a->shape[i]);
   }
   int64_t shape[CN_MAX_DIMS], strides[CN_MAX_DIMS];
   int k = 0;
@@ -516,4 +539,60 @@ cn_status cn_flipud(cn_array *out, cn_array a) {
   if (a->ndim < 1)
     return cn_error(CN_ERR_VALUE, "cn_flipud: input must be >= 1-d");
   return flip_mask(out, a, 1);
+}
+
+cn_status cn_view_dtype(cn_array *out, cn_array a, cn_dtype dtype) {
+  const char *fn = "cn_view_dtype";
+  VIEW_PROLOGUE(fn);
+  if (!cn_dtype_is_valid(dtype))
+    return cn_error(CN_ERR_TYPE, "%s: argument 'dtype' is not a dtype (%d)", fn,
+                    (int)dtype);
+  int64_t oi = isz(a), ni = cn_itemsize(dtype);
+  int64_t shape[CN_MAX_DIMS], strides[CN_MAX_DIMS];
+  memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+  memcpy(strides, a->strides, sizeof(int64_t) * (size_t)a->ndim);
+  if (oi != ni) {
+    int32_t last = a->ndim - 1;
+    if (a->ndim == 0)
+      return cn_error(CN_ERR_VALUE,
+                      "%s: Changing the dtype of a 0d array is only "
+                      "supported if the itemsize is unchanged",
+                      fn);
+    if (a->shape[last] != 1 && a->strides[last] != 1)
+      return cn_error(CN_ERR_VALUE,
+                      "%s: To change to a dtype of a different size, the "
+                      "last axis must be contiguous",
+                      fn);
+    int64_t bytes = a->shape[last] * oi;
+    if (bytes % ni != 0)
+      return cn_error(CN_ERR_VALUE,
+                      "%s: When changing to a %s dtype, its size must be a "
+                      "divisor of the size of the last axis in bytes (%lld)",
+                      fn, ni > oi ? "larger" : "smaller", (long long)bytes);
+    for (int32_t d = 0; d < last; d++)
+      if (shape[d] > 1 && (strides[d] * oi) % ni != 0)
+        return cn_error(CN_ERR_VALUE,
+                        "%s: the stride of axis %d (%lld bytes) is not a "
+                        "multiple of the new item size %lld",
+                        fn, (int)d, (long long)(strides[d] * oi),
+                        (long long)ni);
+    for (int32_t d = 0; d < last; d++)
+      strides[d] = strides[d] * oi / ni;
+    shape[last] = bytes / ni;
+    strides[last] = 1;
+  }
+  /* The kernels load items through typed pointers. */
+  int64_t align = ni > 8 ? 8 : ni;
+  if ((uintptr_t)a->data % (uintptr_t)align != 0)
+    return cn_error(CN_ERR_VALUE,
+                    "%s: the data is not aligned for dtype %s (%lld-byte "
+                    "alignment needed)",
+                    fn, cn_dtype_name(dtype), (long long)align);
+  cn_array_s *r = NULL;
+  cn_status st = cn_array_make(&r, a->buf, a->data, dtype, a->ndim, shape,
+                               strides, cn_array_writeable(a));
+  if (st != CN_OK)
+    return st;
+  *out = r;
+  return CN_OK;
 }

@@ -24,17 +24,21 @@ std::vector<int64_t> py_slice(int64_t n, int64_t start, int64_t stop,
   std::vector<int64_t> r;
   bool ns = start == CN_SLICE_NONE, ne = stop == CN_SLICE_NONE;
   if (step > 0) {
-    int64_t s = ns ? 0 : start < 0 ? std::max<int64_t>(start + n, 0)
-                                   : std::min(start, n);
-    int64_t e = ne ? n : stop < 0 ? std::max<int64_t>(stop + n, 0)
-                                  : std::min(stop, n);
+    int64_t s = ns          ? 0
+                : start < 0 ? std::max<int64_t>(start + n, 0)
+                            : std::min(start, n);
+    int64_t e = ne         ? n
+                : stop < 0 ? std::max<int64_t>(stop + n, 0)
+                           : std::min(stop, n);
     for (int64_t i = s; i < e; i += step)
       r.push_back(i);
   } else {
-    int64_t s = ns ? n - 1 : start < 0 ? std::max<int64_t>(start + n, -1)
-                                       : std::min(start, n - 1);
-    int64_t e = ne ? -1 : stop < 0 ? std::max<int64_t>(stop + n, -1)
-                                   : std::min(stop, n - 1);
+    int64_t s = ns          ? n - 1
+                : start < 0 ? std::max<int64_t>(start + n, -1)
+                            : std::min(start, n - 1);
+    int64_t e = ne         ? -1
+                : stop < 0 ? std::max<int64_t>(stop + n, -1)
+                           : std::min(stop, n - 1);
     for (int64_t i = s; i > e; i += step)
       r.push_back(i);
   }
@@ -342,4 +346,65 @@ TEST_CASE("views keep the read-only flag", "[view]") {
   REQUIRE(!(fl & CN_FLAG_WRITEABLE));
   CN_REQUIRE_ERR(cn_fill(s, cn_scalar_int(1)), CN_ERR_VALUE, "read-only");
   REQUIRE(to_vec<int64_t>(a) == std::vector<int64_t>{0, 1, 2, 3});
+}
+
+TEST_CASE("view_dtype reinterprets memory without copying", "[view]") {
+  Arr a = iota({3, 4}); // int64, 0..11
+  Arr v, w, s;
+  // same item size: float64 bits of the int64 values
+  CN_REQUIRE_OK(cn_view_dtype(v.out(), a, CN_UINT64));
+  REQUIRE(shares(v, a));
+  REQUIRE(shape_of(v) == std::vector<int64_t>{3, 4});
+  // smaller item size: the last axis scales, little-endian halves
+  CN_REQUIRE_OK(cn_view_dtype(w.out(), a, CN_INT32));
+  REQUIRE(shape_of(w) == std::vector<int64_t>{3, 8});
+  std::vector<int32_t> got(24);
+  CN_REQUIRE_OK(cn_copy_to_buffer(got.data(), 96, w, CN_ORDER_C));
+  for (int i = 0; i < 12; i++) {
+    REQUIRE(got[2 * i] == i);
+    REQUIRE(got[2 * i + 1] == 0);
+  }
+  // a strided outer axis (every other row) stays a view
+  int64_t st[2] = {0, 0}, sp[2] = {3, 4}, ss[2] = {2, 1};
+  CN_REQUIRE_OK(cn_slice(s.out(), a, 2, st, sp, ss));
+  Arr ws;
+  CN_REQUIRE_OK(cn_view_dtype(ws.out(), s, CN_INT16));
+  REQUIRE(shape_of(ws) == std::vector<int64_t>{2, 16});
+  std::vector<int16_t> g16(32);
+  CN_REQUIRE_OK(cn_copy_to_buffer(g16.data(), 64, ws, CN_ORDER_C));
+  REQUIRE(g16[0] == 0);
+  REQUIRE(g16[16] == 8); // row 2 starts with 8
+  // larger item size back again
+  Arr back;
+  CN_REQUIRE_OK(cn_view_dtype(back.out(), w, CN_INT64));
+  REQUIRE(shape_of(back) == std::vector<int64_t>{3, 4});
+  REQUIRE(shares(back, a));
+}
+
+TEST_CASE("view_dtype errors", "[view][errors]") {
+  Arr a = iota({3, 4}), t, r, e;
+  cn_array keep = nullptr;
+  CN_REQUIRE_ERR(cn_view_dtype(nullptr, a, CN_INT32), CN_ERR_VALUE, "NULL");
+  CN_REQUIRE_ERR(cn_view_dtype(r.out(), nullptr, CN_INT32), CN_ERR_VALUE,
+                 "argument 'a' is NULL");
+  CN_REQUIRE_ERR(cn_view_dtype(&keep, a, (cn_dtype)12345), CN_ERR_TYPE,
+                 "argument 'dtype' is not a dtype");
+  REQUIRE(keep == nullptr);
+  CN_REQUIRE_OK(cn_transpose(t.out(), a));
+  CN_REQUIRE_ERR(cn_view_dtype(&keep, t, CN_INT32), CN_ERR_VALUE,
+                 "last axis must be contiguous");
+  Arr odd = iota({3, 3}); // 24-byte rows
+  CN_REQUIRE_ERR(cn_view_dtype(&keep, odd, CN_COMPLEX128), CN_ERR_VALUE,
+                 "divisor of the size of the last axis");
+  CN_REQUIRE_OK(cn_from_scalar(e.out(), cn_scalar_int(3), CN_INT64));
+  CN_REQUIRE_ERR(cn_view_dtype(&keep, e, CN_INT32), CN_ERR_VALUE, "0d array");
+  // an int8 view offset by one byte cannot be seen as int16
+  Arr b, bo;
+  CN_REQUIRE_OK(cn_view_dtype(b.out(), a, CN_INT8));
+  int64_t st[2] = {0, 1}, sp[2] = {3, 31}, ss[2] = {1, 1};
+  CN_REQUIRE_OK(cn_slice(bo.out(), b, 2, st, sp, ss));
+  CN_REQUIRE_ERR(cn_view_dtype(&keep, bo, CN_INT16), CN_ERR_VALUE,
+                 "not aligned");
+  REQUIRE(keep == nullptr);
+  REQUIRE(shape_of(a) == std::vector<int64_t>{3, 4});
 }

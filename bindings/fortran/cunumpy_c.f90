@@ -3746,5 +3746,13 @@ module cunumpy_c
       type(c_ptr), value :: a
       integer(c_int32_t) :: res
     end function c_cn_flipud
+    ! cn_status cn_view_dtype(cn_array * out, cn_array a, cn_dtype dtype)
+    function c_cn_view_dtype(out, a, dtype) bind(c, name='cn_view_dtype') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: dtype
+      integer(c_int32_t) :: res
+    end function c_cn_view_dtype
   end interface
 end module cunumpy_c

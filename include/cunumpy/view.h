@@ -37,8 +37,7 @@ CN_API cn_status cn_swapaxes(cn_array *out, cn_array a, int32_t axis1,
                              int32_t axis2);
 /* Moves axes source[i] to destination[i], others keep their order. */
 CN_API cn_status cn_moveaxis(cn_array *out, cn_array a, int32_t naxes,
-                             const int32_t *source,
-                             const int32_t *destination);
+                             const int32_t *source, const int32_t *destination);
 /* New shape with at most one -1 extent; a view when the strides allow it,
  * else a copy (as NumPy). CN_ERR_SHAPE when sizes differ. */
 CN_API cn_status cn_reshape(cn_array *out, cn_array a, int32_t ndim,
@@ -74,6 +73,13 @@ CN_API cn_status cn_flip(cn_array *out, cn_array a, int32_t naxes,
 /* flip on axis 1 (needs ndim >= 2) and on axis 0 (needs ndim >= 1). */
 CN_API cn_status cn_fliplr(cn_array *out, cn_array a);
 CN_API cn_status cn_flipud(cn_array *out, cn_array a);
+/* The same memory seen as another dtype (numpy's a.view(dtype)), no copy.
+ * With a different item size the last axis must be contiguous and its
+ * byte length a multiple of the new size (its extent scales), and every
+ * other stride a whole number of new items. CN_ERR_TYPE for an invalid
+ * dtype; CN_ERR_VALUE for a 0-d array with another item size, a layout the
+ * new dtype cannot tile, or data not aligned for it. Keeps writeability. */
+CN_API cn_status cn_view_dtype(cn_array *out, cn_array a, cn_dtype dtype);
 
 #ifdef __cplusplus
 }

@@ -211,3 +211,49 @@ def test_float_to_int_cast_specials_match_numpy(src, dst, reps):
                                for i in range(a.size)])
         assert_same(x.astype(dst), want)
         assert_same(x[::-3].astype(dst), want[::-3])
+
+
+@pytest.mark.parametrize("src,dst", [
+    ("float64", "int64"), ("float64", "uint8"), ("float32", "complex64"),
+    ("int8", "bool"), ("complex128", "float64"), ("uint16", "int32"),
+    ("int32", "int16")])
+def test_view_dtype_matches_numpy(src, dst):
+    rng = np.random.default_rng(1)
+    h = (rng.standard_normal((4, 6)) * 50).astype(src)
+    if src == "int8":
+        h = (h % 2).astype(src)  # 0/1 bytes: valid bools
+    cases = [h, h[1:3], h[::2], h[:, :0], h[..., 2:4]]
+    for hv in cases:
+        # the same window of the cunumpy array
+        key = (slice(1, 3),) if hv is cases[1] else \
+            (slice(None, None, 2),) if hv is cases[2] else \
+            (slice(None), slice(0, 0)) if hv is cases[3] else \
+            (Ellipsis, slice(2, 4)) if hv is cases[4] else ()
+        a = xp.asarray(h)[key] if key else xp.asarray(h)
+        try:
+            want = hv.view(dst)
+        except ValueError:
+            with pytest.raises(ValueError):
+                a.view(dst)
+            continue
+        got = a.view(dst)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.get(), want)
+    # writes through the view reach the original (no copy)
+    a = xp.asarray(h.copy())
+    v = a.view(dst)
+    v[...] = 0
+    assert not np.any(a.get())
+
+
+def test_view_dtype_errors():
+    a = xp.arange(6.0)
+    with pytest.raises(ValueError, match="0d array"):
+        a[0].view("int32")
+    with pytest.raises(ValueError, match="last axis must be contiguous"):
+        xp.arange(12.0).reshape(3, 4)[:, ::2].view("int32")
+    with pytest.raises(ValueError, match="divisor"):
+        xp.arange(3, dtype="int8").view("int16")
+    with pytest.raises(TypeError):
+        a.view("not a dtype")
+    assert a.view().dtype == a.dtype

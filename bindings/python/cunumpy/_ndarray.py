@@ -11,6 +11,8 @@ rest of NumPy's ndarray interface in Python.
 import numpy as _np
 
 from . import _cnlib as _lib
+
+builtins_type = type
 from . import _dtypes
 
 _CPU = _lib.CN_DEVICE_CPU
@@ -277,9 +279,12 @@ class ndarray(_lib.Handle):
                         device=device)
 
     def view(self, dtype=None, type=None):
+        if type is not None and not (isinstance(type, builtins_type) and
+                                     issubclass(type, ndarray)):
+            raise TypeError("view: type must be a cunumpy ndarray type")
         if dtype is None or _dtypes.to_code(dtype) == self._dtype_code:
             return self[...]
-        raise NotImplementedError("ndarray.view with another dtype")
+        return _lib.cn_view_dtype(self, _dtypes.to_code(dtype))
 
     def flatten(self, order="C"):
         return _lib.cn_flatten(self, order)

@@ -1747,3 +1747,7 @@ cn_fliplr(out, a) =
 # cn_status cn_flipud(cn_array * out, cn_array a)
 cn_flipud(out, a) =
     ccall((:cn_flipud, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, a)
+
+# cn_status cn_view_dtype(cn_array * out, cn_array a, cn_dtype dtype)
+cn_view_dtype(out, a, dtype) =
+    ccall((:cn_view_dtype, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, dtype)
