@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Linear algebra and FFT benchmark: the same work in cunumpy (the C program
 bench_linalg_fft) and in NumPy, in one run; prints times and ratios (NumPy
-time / cunumpy time: above 1 means cunumpy is faster). Issue 4's targets:
+time / cunumpy time: above 1 means cunumpy is faster). Targets:
 BLAS/LAPACK rows >= 0.95, FFT rows >= 1.5.
 
 usage: bench_linalg_fft_numpy.py BUILD_DIR [reps] [row-filter] [rounds]

@@ -2,7 +2,7 @@
 """Sorting / random / statistics benchmark: the same work in cunumpy (the C
 program bench_sort_random, at 1 and 2 OpenMP threads) and in NumPy, in one
 run; prints times and ratios (NumPy time / cunumpy time: above 1 means
-cunumpy is faster). Targets (issue 4): sort >= 1.0, random >= 1.0.
+cunumpy is faster). Targets: sort >= 1.0, random >= 1.0.
 
 usage: bench_sort_random.py BUILD_DIR [n] [reps]
 """

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linalg_util.h"
+#include "linalg/util.h"
 
 typedef enum fft_op { OP_C2C, OP_R2C, OP_C2R } fft_op;
 

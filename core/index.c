@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu/cpu_extra.h"
-#include "index_util.h"
+#include "cpu/cpu.h"
+#include "array_util.h"
 
 static cn_status check_mode(int32_t mode, const char *fn) {
   if (mode != CN_INDEX_RAISE && mode != CN_INDEX_WRAP && mode != CN_INDEX_CLIP)

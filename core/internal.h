@@ -47,9 +47,9 @@ CN_INTERNAL bool cn_can_cast_safe(cn_dtype from, cn_dtype to);
 typedef struct cn_array_s cn_array_s;
 typedef struct cn_buffer cn_buffer;
 typedef struct cn_backend_ops cn_backend_ops;
-typedef struct cn_gemm_desc cn_gemm_desc;     /* core/linalg_backend.h */
-typedef struct cn_lapack_args cn_lapack_args; /* core/linalg_backend.h */
-typedef struct cn_fft_desc cn_fft_desc;       /* core/linalg_backend.h */
+typedef struct cn_gemm_desc cn_gemm_desc;     /* core/linalg/descriptors.h */
+typedef struct cn_lapack_args cn_lapack_args; /* core/linalg/descriptors.h */
+typedef struct cn_fft_desc cn_fft_desc;       /* core/linalg/descriptors.h */
 
 /* Reduction kinds shared by every backend. */
 typedef enum cn_reduce_kind {
@@ -126,9 +126,9 @@ struct cn_backend_ops {
   /* Later domains (linalg, fft, random, sort) append their members here;
    * the core checks table_size before using a member past the end. */
 
-  /* ---- issue 4 (indexing, sorting, random numbers): filled on the CPU by
+  /* Indexing, sorting, random numbers: filled on the CPU by
    * cn_cpu_index_fill / cn_cpu_sort_fill / cn_cpu_random_fill
-   * (core/cpu/cpu_extra.h). idx arrays are int64, C-contiguous, on this
+   * (core/cpu/cpu.h). idx arrays are int64, C-contiguous, on this
    * backend, already bounds-checked and wrapped into [0, extent). */
   /* out = a with axis gathered at idx (1-d): out.shape[axis] = len(idx). */
   cn_status (*take)(cn_array_s *out, const cn_array_s *a,
@@ -165,9 +165,9 @@ struct cn_backend_ops {
                         const uint32_t counter[4], const double *params,
                         const cn_array_s *const *pa, uint64_t *used);
 
-  /* ---- issue 4 (linear algebra, FFT): filled on the CPU by
-   * cn_cpu_linalg_fill / cn_cpu_fft_fill (core/cpu/cpu_linalg.h); the
-   * descriptors are in core/linalg_backend.h. */
+  /* Linear algebra, FFT: filled on the CPU by cn_cpu_linalg_fill /
+   * cn_cpu_fft_fill (core/cpu/cpu.h); the descriptors are in
+   * core/linalg/descriptors.h. */
   /* Batched out = op(a) @ b over identical batch shapes (cn_gemm_desc). */
   cn_status (*matmul)(const cn_gemm_desc *desc);
   /* One LAPACK driver (args->kind) over a batch of column-major matrices. */
@@ -175,7 +175,7 @@ struct cn_backend_ops {
   /* One batched, multi-axis FFT described by desc. */
   cn_status (*fft)(const cn_fft_desc *desc);
 
-  /* ---- issue 6 (CUDA devices, streams, events, pools, pinned memory):
+  /* CUDA devices, streams, events, pools, pinned memory:
    * the CUDA plugin's extra API (struct cn_cuda_api in core/cuda_api.h),
    * reached by the forwarding functions of include/cunumpy/cuda.h. NULL in
    * the CPU table. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cunumpy/index.h"
-#include "index_util.h"
+#include "array_util.h"
 
 static cn_status check_list(int32_t n, const cn_array *arrays, const char *fn) {
   if (n < 1 || arrays == NULL)

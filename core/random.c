@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cunumpy/index.h"
-#include "index_util.h"
+#include "array_util.h"
 #include "philox.h"
 
 #define CN_RNG_MAGIC 0x434e5247u /* "CNRG" */

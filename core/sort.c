@@ -10,7 +10,7 @@
 
 #include "cunumpy/index.h"
 #include "cunumpy/manip.h"
-#include "index_util.h"
+#include "array_util.h"
 #include "sort_keys.h"
 
 static cn_status sort_impl(cn_array *vals, cn_array *perm, cn_array a,

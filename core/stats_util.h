@@ -2,7 +2,7 @@
 #ifndef CUNUMPY_STATS_UTIL_H
 #define CUNUMPY_STATS_UTIL_H
 
-#include "index_util.h"
+#include "array_util.h"
 
 /* a with the reduced axes moved last, as a C-contiguous float64 host
  * array: nlanes lanes of len values. out_nd/out_shape describe the result

@@ -1,4 +1,4 @@
-# `python3 -m pip install ./bindings/python` (issue 3): builds the engine
+# `python3 -m pip install ./bindings/python`: builds the engine
 # through scikit-build-core into a scratch target folder and imports it from
 # there, away from the build tree. CUDA is left out to keep CI short (the
 # plugin is built and tested by the main build).

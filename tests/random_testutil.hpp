@@ -2,11 +2,11 @@
 // test_random_dist.cpp): a generator owner, moments and the
 // Kolmogorov-Smirnov statistic.
 #pragma once
-#include "issue4_util.hpp"
+#include "array_testutil.hpp"
 
 #include <algorithm>
 
-namespace i4 {
+namespace tu {
 
 // RAII owner of a generator.
 struct Rng {
@@ -45,4 +45,4 @@ template <class F> double ks(std::vector<double> v, F cdf) {
 // 1.95 is the 0.001 critical value of sqrt(n) D.
 const double KS_CRIT = 1.95;
 
-} // namespace i4
+} // namespace tu

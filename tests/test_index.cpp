@@ -1,7 +1,7 @@
 // Advanced indexing (cunumpy/index.h) against naive loops.
-#include "issue4_util.hpp"
+#include "array_testutil.hpp"
 
-using namespace i4;
+using namespace tu;
 
 TEST_CASE("take along an axis, flattened, modes, every dtype", "[index]") {
   Arr a = arange(12, {3, 4});

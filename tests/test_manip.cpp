@@ -1,8 +1,8 @@
 // Joining, splitting, repetition, padding, rearranging (cunumpy/manip.h),
 // checked against naive loops and NumPy's documented outputs.
-#include "issue4_util.hpp"
+#include "array_testutil.hpp"
 
-using namespace i4;
+using namespace tu;
 
 TEST_CASE("concatenate and stack", "[manip]") {
   Arr a = arange(6, {2, 3});

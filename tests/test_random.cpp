@@ -9,7 +9,7 @@
 
 #include "philox.h"
 
-using namespace i4;
+using namespace tu;
 
 namespace {
 std::vector<double> draw(cn_status st, Arr &a) {

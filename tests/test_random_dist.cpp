@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-using namespace i4;
+using namespace tu;
 
 namespace {
 // Column j of a C-ordered (rows, cols) sample.

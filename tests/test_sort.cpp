@@ -1,12 +1,12 @@
 // Sorting, partitioning, searching, unique and set operations
 // (cunumpy/sort.h): sortedness + permutation checks and naive oracles.
-#include "issue4_util.hpp"
+#include "array_testutil.hpp"
 
 #include <algorithm>
 #include <map>
 #include <random>
 
-using namespace i4;
+using namespace tu;
 
 // NumPy's order on doubles: NaN last, -0.0 == 0.0.
 static bool np_less(double a, double b) {

@@ -1,11 +1,11 @@
 // Statistics (cunumpy/stats.h) against closed forms, naive loops and
 // NumPy's outputs for small inputs (values printed by NumPy 2.4).
-#include "issue4_util.hpp"
+#include "array_testutil.hpp"
 
 #include <algorithm>
 #include <random>
 
-using namespace i4;
+using namespace tu;
 using V = std::vector<double>;
 
 static bool close(const V &a, const V &b, double tol = 1e-12) {

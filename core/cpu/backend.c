@@ -3,8 +3,6 @@
 #include <pthread.h>
 
 #include "cpu.h"
-#include "cpu_extra.h"
-#include "cpu_linalg.h"
 
 static cn_status cpu_probe(char *reason, size_t cap) {
   (void)reason;

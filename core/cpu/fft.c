@@ -17,9 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../linalg_backend.h"
+#include "../linalg/descriptors.h"
 #include "cpu.h"
-#include "cpu_linalg.h"
 
 void cn_cpu_fft_fill(cn_backend_ops *t) { t->fft = cn_cpu_fft; }
 

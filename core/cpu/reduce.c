@@ -1,4 +1,4 @@
-/* CPU reductions: the dtype-agnostic drivers around reduce_kernels.c.
+/* CPU reductions: the dtype-agnostic drivers around reduce_typed.c.
  *
  * The input is split into kept axes (one output element per index) and
  * reduced axes; each group is sorted by stride, flipped to positive strides
@@ -11,7 +11,7 @@
  *  - split: few outputs and a long reduction: the outermost reduced axis is
  *    cut into one range per thread and the partial states are merged in
  *    order. */
-#include "reduce_kernels.h"
+#include "reduce_typed.h"
 
 #include <omp.h>
 #include <stdlib.h>

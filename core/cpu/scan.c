@@ -1,4 +1,4 @@
-/* CPU cumsum/cumprod driver around scan_kernels.c.
+/* CPU cumsum/cumprod driver around scan_typed.c.
  *
  * Lines along the scan axis are independent; when the scan axis is the
  * fast one in memory each thread scans whole lines, otherwise rows of a
@@ -6,7 +6,7 @@
  * line is scanned in two passes: each thread totals its chunk, the chunk
  * offsets are combined in order, then each thread scans its chunk from its
  * offset. */
-#include "reduce_kernels.h"
+#include "reduce_typed.h"
 
 #include <omp.h>
 

@@ -1,6 +1,6 @@
 /* CUDA source generation from the op table and the reduction kinds: the
  * text NVRTC compiles. Plain C with no CUDA dependency, so the NVRTC test
- * (tests/cuda/nvrtc_kernels.cpp) links it without a GPU. */
+ * (tests/cuda/nvrtc_kernels.c) links it without a GPU. */
 #ifndef CUNUMPY_CUDA_CODEGEN_H
 #define CUNUMPY_CUDA_CODEGEN_H
 

@@ -54,7 +54,7 @@ cn_status cn_cu_scratch(void **ptr, size_t nbytes);
 void cn_cu_scratch_free(void *ptr);
 void cn_cu_memory_api(struct cn_cuda_api *api);
 
-/* Kernels (kernels.c): the compiled kernel for a generated program, by key
+/* Kernels (kernel_cache.c): the compiled kernel for a generated program, by key
  * (a short descriptor string that identifies the source). gen appends the
  * kernels' source to s and fills names; the kernel returned is names[idx]. */
 typedef bool (*cn_cu_gen_fn)(cn_cu_src *s, void *ctx,
@@ -66,7 +66,7 @@ cn_status cn_cu_launch(cudaKernel_t k, long long blocks_x, unsigned blocks_y,
 cn_status cn_cu_kernel_cache_info(int64_t *compiled, int64_t *disk_hits,
                                   int64_t *in_memory);
 
-/* Backend table members (launch.c, reduce.c). */
+/* Backend table members (elementwise.c, reduce.c). */
 cn_status cn_cu_assign(cn_array_s *dst, const cn_array_s *src);
 cn_status cn_cu_fill(cn_array_s *dst, const void *value);
 cn_status cn_cu_elementwise(int32_t op, cn_dtype compute, int32_t nin,

@@ -11,15 +11,13 @@
 #include "cunumpy/ufunc.h"
 #include "cunumpy/reduce.h"
 #include "cunumpy/dlpack.h"
-/* issue 6: CUDA devices, streams, events, pools (forwarders in the core) */
+/* CUDA devices, streams, events, pools (forwarders in the core) */
 #include "cunumpy/cuda.h"
-/* issue 4: indexing, manipulation, sorting, random, statistics */
 #include "cunumpy/index.h"
 #include "cunumpy/manip.h"
 #include "cunumpy/sort.h"
 #include "cunumpy/random.h"
 #include "cunumpy/stats.h"
-/* issue 4: linear algebra and FFT */
 #include "cunumpy/linalg.h"
 #include "cunumpy/fft.h"
 

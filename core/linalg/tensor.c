@@ -1,7 +1,7 @@
 /* numpy.linalg.tensorinv and tensorsolve: reshapes around inv and solve. */
 #include <string.h>
 
-#include "linalg_util.h"
+#include "util.h"
 
 /* Product of extents [from, to) of shape. */
 static int64_t extent_prod(const int64_t *shape, int32_t from, int32_t to) {

@@ -6,7 +6,7 @@
 #include <omp.h>
 #endif
 
-#include "linalg_util.h"
+#include "util.h"
 
 /* The CPU table is filled once by its setup and a plugin with a shorter
  * table is refused by the loader, so every table has these members. */

@@ -3,11 +3,11 @@
 // curve through the plotting positions p_k = (k - alpha) / (n + 1 - alpha -
 // beta) (Hyndman and Fan), the discontinuous ones from their definitions
 // and NumPy 2.4's printed values.
-#include "issue4_util.hpp"
+#include "array_testutil.hpp"
 
 #include <algorithm>
 
-using namespace i4;
+using namespace tu;
 using V = std::vector<double>;
 
 namespace {

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../linalg_backend.h"
+#include "../../linalg/descriptors.h"
 #include "blas.h"
-#include "cpu.h"
-#include "cpu_linalg.h"
+#include "../cpu.h"
+#include "../cpu.h"
 
 #define GEMM_S CN_CBLAS(sgemm)
 #define GEMM_D CN_CBLAS(dgemm)

@@ -7,7 +7,7 @@
 #include <complex>
 #include <numeric>
 
-namespace i4 {
+namespace tu {
 
 inline std::vector<cn_dtype> all_dtypes() {
   std::vector<cn_dtype> v;
@@ -103,4 +103,4 @@ inline bool same(const std::vector<double> &a, const std::vector<double> &b) {
 
 using shp = std::vector<int64_t>;
 
-} // namespace i4
+} // namespace tu

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "linalg_util.h"
+#include "util.h"
 
 static cn_status real_scalar(cn_array_s **out, const cn_array_s *like,
                              cn_dtype dt, double v) {

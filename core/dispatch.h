@@ -1,4 +1,4 @@
-/* Dispatch to the backend-table members issue 4 appended (take, put, sort,
+/* Dispatch to the optional backend-table members (take, put, sort,
  * rng_fill, ...); a backend that lacks one leaves it NULL. */
 #ifndef CUNUMPY_EXT_OPS_H
 #define CUNUMPY_EXT_OPS_H

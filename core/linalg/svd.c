@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "linalg_util.h"
+#include "util.h"
 
 /* NumPy's svd(a, hermitian=True): w, v = eigh(a); s = |w| sorted
  * descending; u = v's columns in that order; vh = (u * copysign(1, w))^H.

@@ -1,5 +1,5 @@
 /* The dtype list and per-class scalar helpers shared by the reduction and
- * scan kernel generators (reduce_kernels.c, scan_kernels.c). Private to
+ * scan kernel generators (reduce_typed.c, scan_typed.c). Private to
  * those two files. */
 #ifndef CUNUMPY_CPU_REDUCE_TYPES_H
 #define CUNUMPY_CPU_REDUCE_TYPES_H

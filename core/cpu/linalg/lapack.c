@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../linalg_backend.h"
+#include "../../linalg/descriptors.h"
 #include "blas.h"
-#include "cpu.h"
-#include "cpu_linalg.h"
+#include "../cpu.h"
+#include "../cpu.h"
 
 #define LA_s_orgqr CN_LAPACKE(sorgqr)
 #define LA_d_orgqr CN_LAPACKE(dorgqr)

@@ -1,5 +1,5 @@
-/* Backend tables with issue 4's members (see ext_ops.h). */
-#include "ext_ops.h"
+/* The backend table of an array's device (see dispatch.h). */
+#include "dispatch.h"
 
 #include <string.h>
 

@@ -14,7 +14,6 @@
 
 #include "../philox.h"
 #include "cpu.h"
-#include "cpu_extra.h"
 
 #define TWO_M53 (1.0 / 9007199254740992.0)
 #define TWO_M24 (1.0f / 16777216.0f)

@@ -10,7 +10,6 @@
 
 #include "../sort_keys.h"
 #include "cpu.h"
-#include "cpu_extra.h"
 
 enum { RADIX_MAX_THREADS = 64, SMALL_SORT = 48 };
 

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cpu.h"
-#include "cpu_extra.h"
 #include "nd_walk.h"
 
 /* Splits a's shape around axis into outer dims, the axis, and the inner

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "linalg_util.h"
+#include "util.h"
 
 /* Validates a and packs it into a work copy of its compute dtype; fills
  * the common fields of args. With row == NULL the copy is column-major (the

@@ -1,5 +1,6 @@
-/* Helpers for issue 4's entry points (see index_util.h). */
-#include "index_util.h"
+/* Helpers shared by the indexing, manipulation, sorting and statistics
+ * entry points (declared in array_util.h). */
+#include "array_util.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * matrix products. Labels: letters 0..51, broadcast ("...") dims 52.. */
 #include <string.h>
 
-#include "linalg_util.h"
+#include "util.h"
 
 #define EIN_MAXL (52 + CN_MAX_DIMS)
 #define EIN_MAXOPS 32

@@ -1,9 +1,9 @@
 /* Helpers shared by the indexing, manipulation, sorting and statistics entry
- * points (core/index_util.c). */
+ * points (core/array_util.c). */
 #ifndef CUNUMPY_INDEX_UTIL_H
 #define CUNUMPY_INDEX_UTIL_H
 
-#include "ext_ops.h"
+#include "dispatch.h"
 #include "internal.h"
 
 /* Host copy of an integer index array as C-contiguous int64 with negative

@@ -1,11 +1,11 @@
 /* Typed scan kernels (cumsum, cumprod), generated over dtypes from
- * reduce_types.h for each output variant: the input dtype itself, or (for
+ * reduce_dtypes.h for each output variant: the input dtype itself, or (for
  * bool and integers) the wide accumulator dtype int64/uint64. */
 /* Integer sums and products wrap around, as NumPy's do: make that defined
  * behaviour rather than signed overflow. */
 #pragma GCC optimize("wrapv")
-#include "reduce_kernels.h"
-#include "reduce_types.h"
+#include "reduce_typed.h"
+#include "reduce_dtypes.h"
 
 #define SK_OP_SUM(C, a, b) ((a) + (b))
 #define SK_OP_PROD(C, a, b) RK_MUL_##C((a), (b))

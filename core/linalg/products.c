@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linalg_util.h"
+#include "util.h"
 
 /* The batched product behind every entry point: a (..., m, k) or 1-d,
  * b (..., k, n) or 1-d, NumPy's matmul rules. conj_a conjugates a. */

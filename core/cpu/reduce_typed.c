@@ -1,11 +1,11 @@
-/* Typed reduction kernels, generated over dtypes from reduce_types.h. Each
- * (kind, dtype) gets init/leaf/rows/merge functions (see reduce_kernels.h);
+/* Typed reduction kernels, generated over dtypes from reduce_dtypes.h. Each
+ * (kind, dtype) gets init/leaf/rows/merge functions (see reduce_typed.h);
  * the drivers in reduce.c decide the iteration order and the threads. */
 /* Integer sums and products wrap around, as NumPy's do: make that defined
  * behaviour rather than signed overflow. */
 #pragma GCC optimize("wrapv")
-#include "reduce_kernels.h"
-#include "reduce_types.h"
+#include "reduce_typed.h"
+#include "reduce_dtypes.h"
 
 #include <string.h>
 

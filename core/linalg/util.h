@@ -5,7 +5,7 @@
 #define CUNUMPY_LINALG_UTIL_H
 
 #include "internal.h"
-#include "linalg_backend.h"
+#include "descriptors.h"
 
 /* Temporaries owned by one call; cn_la_end releases them all. */
 #define CN_LA_SCOPE_CAP 64
