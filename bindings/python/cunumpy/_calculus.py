@@ -9,6 +9,7 @@ import math as _math
 import numpy as _np
 
 from . import _cnlib as _lib
+from . import _dtypes
 from ._convert import asarray, zeros
 from ._numerictypes import _is_inexact, _K_BOOL, _kind, result_type
 from ._reduce import cumprod, cumsum
@@ -291,7 +292,7 @@ def ediff1d(ary, to_end=None, to_begin=None):
             parts.append(None)
             continue
         v = asarray(v)
-        if not _np.can_cast(v.dtype, ary.dtype, "same_kind"):
+        if not _dtypes.can_cast(v.dtype, ary.dtype, "same_kind"):
             raise TypeError(f"dtype of `{what}` must be compatible with "
                             f"input `ary` under the `same_kind` rule.")
         parts.append(_lib.cn_astype(ravel(v), ary._dtype_code, 0))

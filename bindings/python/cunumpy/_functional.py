@@ -109,6 +109,9 @@ def select(condlist, choicelist, default=0):
                          "possible")
     choices = [c if type(c) in _WEAK else asarray(c) for c in choicelist]
     choices.append(default if type(default) in _WEAK else asarray(default))
+    # NumPy's result_type: a Python int out of range of the array dtypes
+    # widens the result here (numpy.select's rule), where the engine's
+    # weak-scalar promotion raises OverflowError.
     dtype = _np.result_type(*[c.dtype if isinstance(c, ndarray) else c
                               for c in choices])
     conds = broadcast_arrays(*[asarray(c) for c in condlist])

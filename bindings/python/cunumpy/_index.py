@@ -297,7 +297,7 @@ def copyto(dst, src, casting="same_kind", where=True):
         raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', "
                          f"'same_kind', or 'unsafe' (got {casting!r})")
     if type(src) in _WEAK:
-        src_dt = _np.result_type(dst.dtype, src) if type(src) is not bool \
+        src_dt = _dtypes.result_type(dst.dtype, src) if type(src) is not bool \
             or dst.dtype == _np.bool_ else _np.dtype(bool)
         if type(src) is int and _kind(dst) in (_K_INT, _K_UINT):
             info = _np.iinfo(dst.dtype)
@@ -308,7 +308,7 @@ def copyto(dst, src, casting="same_kind", where=True):
     else:
         src_arr = asarray(src)
         src_dt = src_arr.dtype
-    if not _np.can_cast(src_dt, dst.dtype, casting):
+    if not _dtypes.can_cast(src_dt, dst.dtype, casting):
         raise TypeError(f"Cannot cast array data from {src_dt!r} to "
                         f"{dst.dtype!r} according to the rule {casting!r}")
     vals = _lib.cn_astype(src_arr, dst._dtype_code, 0)

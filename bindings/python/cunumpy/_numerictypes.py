@@ -87,6 +87,8 @@ def promote_types(type1, type2):
 
 
 def issubdtype(arg1, arg2):
+    # NumPy's own answer: the question is about NumPy's scalar-type
+    # hierarchy (np.floating, np.number...), which the engine does not model.
     return _np.issubdtype(arg1, arg2)
 
 
@@ -122,6 +124,8 @@ def min_scalar_type(a):
         return a.dtype
     if isinstance(a, ndarray):
         a = a.item()
+    # NumPy's value-based answer, which may be a dtype the engine lacks
+    # (float16), as NumPy returns it.
     return _np.min_scalar_type(a)
 
 

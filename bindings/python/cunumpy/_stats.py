@@ -51,7 +51,7 @@ def _quantile(fn, a, q, axis, method, keepdims, out):
         # an array q takes part in the promotion, as in NumPy
         a = asarray(a)
         qdt = q.dtype if hasattr(q, "dtype") else _np.asarray(q).dtype
-        dt = _np.result_type(_np.dtype(a.dtype), qdt)
+        dt = _dtypes.result_type(a.dtype, qdt)
         if dt != a.dtype and dt.kind == "f" and _np.dtype(a.dtype).kind == "f":
             a = _lib.cn_astype(a, dt, 0)
     res = fn(a, q, axis, _QUANTILE_METHODS[method], keepdims)
