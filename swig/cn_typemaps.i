@@ -1,7 +1,7 @@
 /* cn_typemaps.i: how the C ABI's parameter conventions become Python.
  *
  * - A returned cn_status that is not CN_OK raises the exception of its
- *   status class with the cn_last_error() text (cn_pyarray.i: cnpy_raise).
+ *   status class with the cn_last_error() text (cn_pyerrors.i: cnpy_raise).
  * - Non-const pointer parameters are outputs (the ABI puts them first); they
  *   disappear from the Python signature and become the return value (a
  *   tuple when there are several). A cn_array output becomes a
