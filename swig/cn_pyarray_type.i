@@ -1,9 +1,9 @@
 /* cn_pyarray_type.i: the Handle type object and its attributes and methods.
  *
  * The attributes NumPy code reads most (shape, strides, dtype, T, ndim,
- * size, ...) and the methods tolist/ravel/reshape/copy are C here so they
- * cost about what NumPy's do; the type object at the end gathers them with
- * the number (cn_pynumber.i), mapping (cn_pyindex.i) and buffer
+ * size, ...) and the methods tolist/ravel/reshape/copy are C here, so their
+ * common forms run no Python code; the type object at the end gathers them
+ * with the number (cn_pynumber.i), mapping (cn_pyindex.i) and buffer
  * (cn_pybuffer.i) slots. The module's %init (cunumpy.i) readies it as
  * _cnlib.Handle. */
 

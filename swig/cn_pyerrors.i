@@ -4,8 +4,8 @@
  * (ValueError, TypeError, IndexError, MemoryError, NotImplementedError) and
  * to the module's own DeviceError, BackendError and InternalError otherwise
  * (created by the module's %init in cunumpy.i); the message is the thread's
- * cn_last_error() text. Every hand-written entry point and the cn_status
- * typemap (cn_typemaps.i) raise through cnpy_raise. */
+ * cn_last_error() text. The cn_status typemap (cn_typemaps.i) and the
+ * hand-written code raise a failed C call's status through cnpy_raise. */
 
 %{
 static PyObject *cnpy_exc_device = NULL;

@@ -1,8 +1,9 @@
 /* cn_pynumber.i: the number protocol of Handle.
  *
  * Arithmetic, bitwise and in-place operators and the rich comparisons call
- * the ufunc of the C ABI on the converted operands (NotImplemented when an
- * operand cannot become an array, so Python tries the other one); int(),
+ * the op's C function (cn_add, cn_less, ...) on the converted operands
+ * (NotImplemented when an operand cannot become an array, so Python tries
+ * the other one); int(),
  * float(), bool() and operator.index() of one-element arrays follow NumPy's
  * rules and errors. Ends with the PyNumberMethods table of the type. */
 

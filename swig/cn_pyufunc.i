@@ -1,8 +1,9 @@
 /* cn_pyufunc.i: the C base of cunumpy.ufunc (_cnlib.UfuncBase).
  *
- * A ufunc called with just its inputs calls the op's C function, looked up
- * by name in the op table of core/ops.def, directly; every other call
- * (keywords, out=, methods) goes to the Python subclass's _call. */
+ * A ufunc called with just its inputs and no keywords calls the op's C
+ * function directly (looked up by name in the op table of core/ops.def), or
+ * its Python wrapper when the op has no C entry there; every other call goes
+ * to the Python subclass's _call. */
 
 %{
 /* ---- ufunc objects ------------------------------------------------------ */
