@@ -718,6 +718,22 @@ TEST_CASE("eig, eigvals, eigh, eigvalsh", "[linalg][eig]") {
   CN_REQUIRE_ERR(cn_linalg_eig(&out, &o2, ns), CN_ERR_VALUE, "square");
   CN_REQUIRE_ERR(cn_linalg_eigh(&out, &o2, ns, 0), CN_ERR_VALUE, "square");
   REQUIRE(out == nullptr);
+  // NaNs keep the symmetric QR iteration from converging (NumPy:
+  // LinAlgError "Eigenvalues did not converge"), alone and in a stack
+  double nan = std::nan("");
+  Arr bad = from_vec<double>(std::vector<double>(9, nan), {3, 3}, CN_FLOAT64);
+  CN_REQUIRE_ERR(cn_linalg_eigvalsh(&out, bad, 0), CN_ERR_LINALG,
+                 "cn_linalg_eigvalsh: Eigenvalues did not converge");
+  REQUIRE(std::string(cn_last_error()) ==
+          "cn_linalg_eigvalsh: Eigenvalues did not converge");
+  std::vector<double> two(18, nan);
+  for (int i = 0; i < 9; i++)
+    two[i] = i % 4 == 0 ? 1.0 : 0.0; // the identity, then all NaN
+  Arr stack = from_vec<double>(two, {2, 3, 3}, CN_FLOAT64);
+  CN_REQUIRE_ERR(cn_linalg_eigh(&out, &o2, stack, 0), CN_ERR_LINALG,
+                 "Eigenvalues did not converge (matrix 1 of the stack)");
+  REQUIRE(out == nullptr);
+  REQUIRE(o2 == nullptr);
 }
 
 TEST_CASE("norm, cond, matrix_rank, pinv, lstsq", "[linalg][norm]") {
