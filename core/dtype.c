@@ -248,10 +248,11 @@ cn_status cn_result_type_scalar(cn_dtype *out, cn_dtype array_dtype,
     } else if (cn_is_integer(array_dtype)) {
       if (!cn_scalar_int_fits(array_dtype, s)) {
         if (s.kind == CN_SCALAR_UINT)
-          return cn_error(CN_ERR_VALUE,
+          return cn_error(CN_ERR_OVERFLOW,
                           "Python integer %llu out of bounds for %s",
                           (unsigned long long)s.i, cn_dtype_name(array_dtype));
-        return cn_error(CN_ERR_VALUE, "Python integer %lld out of bounds for %s",
+        return cn_error(CN_ERR_OVERFLOW,
+                        "Python integer %lld out of bounds for %s",
                         (long long)s.i, cn_dtype_name(array_dtype));
       }
       r = array_dtype;

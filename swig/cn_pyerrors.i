@@ -14,11 +14,33 @@ static PyObject *cnpy_exc_internal = NULL;
 
 /* ---- errors ------------------------------------------------------------ */
 
+/* numpy.linalg.LinAlgError (a ValueError), looked up on the first
+ * linear-algebra failure and kept; ValueError if NumPy cannot give it. */
+static PyObject *cnpy_linalg_error(void) {
+  static PyObject *cls = NULL;
+  if (cls == NULL) {
+    PyObject *mod = PyImport_ImportModule("numpy.linalg");
+    PyObject *c = mod ? PyObject_GetAttrString(mod, "LinAlgError") : NULL;
+    Py_XDECREF(mod);
+    if (c == NULL || !PyExceptionClass_Check(c)) {
+      Py_XDECREF(c);
+      PyErr_Clear();
+      return PyExc_ValueError;
+    }
+    cls = c;
+  }
+  return cls;
+}
+
 static PyObject *cnpy_exception_for(cn_status st) {
   switch (st) {
   case CN_ERR_VALUE:
   case CN_ERR_SHAPE:
     return PyExc_ValueError;
+  case CN_ERR_LINALG:
+    return cnpy_linalg_error();
+  case CN_ERR_OVERFLOW:
+    return PyExc_OverflowError;
   case CN_ERR_TYPE:
     return PyExc_TypeError;
   case CN_ERR_INDEX:
@@ -36,17 +58,12 @@ static PyObject *cnpy_exception_for(cn_status st) {
   }
 }
 
-/* Raises the exception for st with the thread's last-error text. A weak
- * Python integer out of range of the array dtype is OverflowError in
- * NumPy 2, so that one CN_ERR_VALUE case is told apart by its message. */
+/* Raises the exception for st with the thread's last-error text. */
 static void cnpy_raise(cn_status st) {
   const char *msg = cn_last_error();
   PyObject *exc = cnpy_exception_for(st);
   if (!msg || !*msg)
     msg = cn_status_description(st);
-  if (st == CN_ERR_VALUE && strstr(msg, "Python integer") &&
-      strstr(msg, "out of bounds"))
-    exc = PyExc_OverflowError;
   PyErr_SetString(exc, msg);
 }
 %}

@@ -1,6 +1,9 @@
 # Checks of the generated Fortran/Julia bindings that need neither gfortran
 # nor Julia (tools/gen_bindings.py, with libclang: pip install libclang):
-# - the checked-in outputs are what the generator makes from the headers now;
+# - the checked-in outputs (bindings/fortran/cunumpy_c.f90 and
+#   cunumpy_wrappers.inc, bindings/julia/CuNumpy/src/generated.jl) are what
+#   the generator makes from the headers (and, for the wrappers, from the
+#   names cunumpy.F90 defines by hand) now;
 # - every ccall in bindings/julia/CuNumpy/src/*.jl names a symbol exported by
 #   the built libcunumpy, with the argument and return types of its prototype.
 find_package(Python3 COMPONENTS Interpreter QUIET)

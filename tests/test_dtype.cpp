@@ -163,13 +163,13 @@ TEST_CASE("weak scalar promotion follows NEP 50", "[dtype]") {
   REQUIRE(r == CN_UINT64);
   r = CN_BOOL;
   CN_REQUIRE_ERR(cn_result_type_scalar(&r, CN_INT8, cn_scalar_int(300)),
-                 CN_ERR_VALUE, "Python integer 300 out of bounds for int8");
+                 CN_ERR_OVERFLOW, "Python integer 300 out of bounds for int8");
   REQUIRE(r == CN_BOOL);
   CN_REQUIRE_ERR(cn_result_type_scalar(&r, CN_UINT8, cn_scalar_int(-1)),
-                 CN_ERR_VALUE, "out of bounds for uint8");
+                 CN_ERR_OVERFLOW, "out of bounds for uint8");
   CN_REQUIRE_ERR(cn_result_type_scalar(&r, CN_INT64,
                                        cn_scalar_uint(UINT64_MAX)),
-                 CN_ERR_VALUE, "out of bounds for int64");
+                 CN_ERR_OVERFLOW, "out of bounds for int64");
   cn_scalar bad = cn_scalar_int(1);
   bad.kind = 42;
   CN_REQUIRE_ERR(cn_result_type_scalar(&r, CN_INT8, bad), CN_ERR_VALUE,

@@ -498,14 +498,17 @@ TEST_CASE("solve, inv, det, slogdet", "[linalg][solve]") {
     sa.check();
     sb.check();
   }
-  // singular: LinAlgError, nothing written, inputs intact
+  // singular: CN_ERR_LINALG, nothing written, inputs intact
   Arr s = from_vec<double>({1, 2, 2, 4}, {2, 2}, CN_FLOAT64);
   Snap ss(s);
   cn_array out = nullptr;
-  CN_REQUIRE_ERR(cn_linalg_inv(&out, s), CN_ERR_VALUE,
-                 "LinAlgError: cn_linalg_inv: Singular matrix");
+  CN_REQUIRE_ERR(cn_linalg_inv(&out, s), CN_ERR_LINALG,
+                 "cn_linalg_inv: Singular matrix");
+  REQUIRE(std::string(cn_last_error()) == "cn_linalg_inv: Singular matrix");
+  REQUIRE(cn_last_status() == CN_ERR_LINALG);
   Arr bb = rand_arr({2}, CN_FLOAT64, 1);
-  CN_REQUIRE_ERR(cn_linalg_solve(&out, s, bb), CN_ERR_VALUE, "LinAlgError");
+  CN_REQUIRE_ERR(cn_linalg_solve(&out, s, bb), CN_ERR_LINALG,
+                 "cn_linalg_solve: Singular matrix");
   REQUIRE(out == nullptr);
   ss.check();
   // singular det is 0 with slogdet (0, -inf), no error
@@ -624,9 +627,10 @@ TEST_CASE("cholesky, qr, svd reconstruct their input", "[linalg][decomp]") {
   cn_array out = nullptr, o2 = nullptr;
   Arr notpd = from_vec<double>({1, 2, 2, 1}, {2, 2}, CN_FLOAT64);
   Snap sn(notpd);
-  CN_REQUIRE_ERR(cn_linalg_cholesky(&out, notpd, 0), CN_ERR_VALUE,
-                 "LinAlgError: cn_linalg_cholesky: Matrix is not positive "
-                 "definite");
+  CN_REQUIRE_ERR(cn_linalg_cholesky(&out, notpd, 0), CN_ERR_LINALG,
+                 "cn_linalg_cholesky: Matrix is not positive definite");
+  REQUIRE(std::string(cn_last_error()) ==
+          "cn_linalg_cholesky: Matrix is not positive definite");
   sn.check();
   CN_REQUIRE_ERR(cn_linalg_qr(&out, &o2, a, (cn_qr_mode)7), CN_ERR_VALUE,
                  "mode");
@@ -714,6 +718,22 @@ TEST_CASE("eig, eigvals, eigh, eigvalsh", "[linalg][eig]") {
   CN_REQUIRE_ERR(cn_linalg_eig(&out, &o2, ns), CN_ERR_VALUE, "square");
   CN_REQUIRE_ERR(cn_linalg_eigh(&out, &o2, ns, 0), CN_ERR_VALUE, "square");
   REQUIRE(out == nullptr);
+  // NaNs keep the symmetric QR iteration from converging (NumPy:
+  // LinAlgError "Eigenvalues did not converge"), alone and in a stack
+  double nan = std::nan("");
+  Arr bad = from_vec<double>(std::vector<double>(9, nan), {3, 3}, CN_FLOAT64);
+  CN_REQUIRE_ERR(cn_linalg_eigvalsh(&out, bad, 0), CN_ERR_LINALG,
+                 "cn_linalg_eigvalsh: Eigenvalues did not converge");
+  REQUIRE(std::string(cn_last_error()) ==
+          "cn_linalg_eigvalsh: Eigenvalues did not converge");
+  std::vector<double> two(18, nan);
+  for (int i = 0; i < 9; i++)
+    two[i] = i % 4 == 0 ? 1.0 : 0.0; // the identity, then all NaN
+  Arr stack = from_vec<double>(two, {2, 3, 3}, CN_FLOAT64);
+  CN_REQUIRE_ERR(cn_linalg_eigh(&out, &o2, stack, 0), CN_ERR_LINALG,
+                 "Eigenvalues did not converge (matrix 1 of the stack)");
+  REQUIRE(out == nullptr);
+  REQUIRE(o2 == nullptr);
 }
 
 TEST_CASE("norm, cond, matrix_rank, pinv, lstsq", "[linalg][norm]") {
@@ -1073,13 +1093,13 @@ TEST_CASE("tensorinv and tensorsolve", "[linalg][tensor]") {
   Arr sing = from_vec<double>({1, 2, 2, 4}, {2, 2}, CN_FLOAT64);
   CN_REQUIRE_ERR(cn_linalg_tensorinv(&out, a, 0), CN_ERR_VALUE,
                  "invalid ind 0");
-  CN_REQUIRE_ERR(cn_linalg_tensorinv(&out, bad, 2), CN_ERR_VALUE,
-                 "LinAlgError: cn_linalg_tensorinv: a of shape (2, 3, 4) with "
+  CN_REQUIRE_ERR(cn_linalg_tensorinv(&out, bad, 2), CN_ERR_LINALG,
+                 "cn_linalg_tensorinv: a of shape (2, 3, 4) with "
                  "ind=2 is not 'square'");
-  CN_REQUIRE_ERR(cn_linalg_tensorinv(&out, sing, 1), CN_ERR_VALUE,
+  CN_REQUIRE_ERR(cn_linalg_tensorinv(&out, sing, 1), CN_ERR_LINALG,
                  "Singular matrix");
-  CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, bad, b, 0, nullptr), CN_ERR_VALUE,
-                 "prod(a.shape[b.ndim:])");
+  CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, bad, b, 0, nullptr),
+                 CN_ERR_LINALG, "prod(a.shape[b.ndim:])");
   Arr a66 = rand_arr({6, 6}, CN_FLOAT64, 98);
   CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, a66, b5, 0, nullptr), CN_ERR_SHAPE,
                  "b of shape (5,) has 5 elements");
@@ -1088,7 +1108,7 @@ TEST_CASE("tensorinv and tensorsolve", "[linalg][tensor]") {
                  "axis 3 is out of bounds");
   CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, a, b, 2, rep), CN_ERR_VALUE,
                  "repeated axis -3");
-  CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, b, a, 0, nullptr), CN_ERR_VALUE,
+  CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, b, a, 0, nullptr), CN_ERR_LINALG,
                  "needs more dimensions");
   REQUIRE(out == nullptr);
 }

@@ -1301,7 +1301,7 @@ TEST_CASE("promotion, weak scalars and loop selection", "[ufunc]") {
   CN_REQUIRE_OK(cn_add(r3.out(), i8, w1, nullptr));
   REQUIRE(dtype_of(r3) == CN_INT8);
   REQUIRE(read(r3) == std::vector<CL>{5, 10});
-  CN_REQUIRE_ERR(cn_add(&o, i8, w300, nullptr), CN_ERR_VALUE, "300");
+  CN_REQUIRE_ERR(cn_add(&o, i8, w300, nullptr), CN_ERR_OVERFLOW, "300");
   REQUIRE(std::string(cn_last_error()).rfind("cn_add", 0) == 0);
   Arr f32 = make1(dt_info(CN_FLOAT32), {1, 2});
   CN_REQUIRE_OK(cn_multiply(r4.out(), wf, f32, nullptr));
@@ -1770,7 +1770,7 @@ TEST_CASE("weak integers out of the array dtype's range", "[ufunc]") {
       Arr r;
       if (k.is_uint) {
         cn_array o = nullptr;
-        CN_REQUIRE_ERR(cn_ufunc(&o, op, 2, in, nullptr), CN_ERR_VALUE,
+        CN_REQUIRE_ERR(cn_ufunc(&o, op, 2, in, nullptr), CN_ERR_OVERFLOW,
                        "out of bounds for int64");
         REQUIRE(o == nullptr);
         continue;
@@ -1803,7 +1803,7 @@ TEST_CASE("weak integers out of the array dtype's range", "[ufunc]") {
     for (const char *op :
          {"add", "maximum", "bitwise_and", "floor_divide", "left_shift"}) {
       INFO(op);
-      CN_REQUIRE_ERR(cn_ufunc(&o, op, 2, hin, nullptr), CN_ERR_VALUE,
+      CN_REQUIRE_ERR(cn_ufunc(&o, op, 2, hin, nullptr), CN_ERR_OVERFLOW,
                      "out of bounds for " + std::string(cn_dtype_name(k.dt)));
       REQUIRE(std::string(cn_last_error()).find("Python integer") !=
               std::string::npos);
@@ -1814,7 +1814,8 @@ TEST_CASE("weak integers out of the array dtype's range", "[ufunc]") {
   // ... even when the value fits the array's uint64
   Arr u64 = make1(dt_info(CN_UINT64), {0, 1});
   cn_array o0 = nullptr;
-  CN_REQUIRE_ERR(cn_logical_or(&o0, u64, weak_u(~0ull), nullptr), CN_ERR_VALUE,
+  CN_REQUIRE_ERR(cn_logical_or(&o0, u64, weak_u(~0ull), nullptr),
+                 CN_ERR_OVERFLOW,
                  "Python integer 18446744073709551615 out of bounds for int64");
   REQUIRE(o0 == nullptr);
   Arr eq;
@@ -1844,15 +1845,15 @@ TEST_CASE("weak integers out of the array dtype's range", "[ufunc]") {
   REQUIRE(dtype_of(c2) == CN_UINT8);
   REQUIRE(read(c2) == std::vector<CL>{2, 2, 2, 3, 4, 5});
   cn_array o = nullptr;
-  CN_REQUIRE_ERR(cn_clip(&o, m, weak_i(-5), weak_i(-1), nullptr), CN_ERR_VALUE,
-                 "Python integer -1 out of bounds for uint8");
+  CN_REQUIRE_ERR(cn_clip(&o, m, weak_i(-5), weak_i(-1), nullptr),
+                 CN_ERR_OVERFLOW, "Python integer -1 out of bounds for uint8");
   CN_REQUIRE_ERR(cn_clip(&o, m, weak_i(300), weak_i(400), nullptr),
-                 CN_ERR_VALUE, "Python integer 300 out of bounds for uint8");
+                 CN_ERR_OVERFLOW, "Python integer 300 out of bounds for uint8");
   REQUIRE(o == nullptr);
   // where still refuses an out-of-range weak integer
   Arr cond = make1(dt_info(CN_BOOL), {1, 0, 1});
-  CN_REQUIRE_ERR(cn_where(&o, cond, u8, weak_i(-1), nullptr), CN_ERR_VALUE,
-                 "out of bounds");
+  CN_REQUIRE_ERR(cn_where(&o, cond, u8, weak_i(-1), nullptr), CN_ERR_OVERFLOW,
+                 "Python integer -1 out of bounds for uint8");
 }
 
 TEST_CASE("complex 0 ** z follows NumPy", "[ufunc]") {

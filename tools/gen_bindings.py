@@ -15,6 +15,8 @@ The headers include/cunumpy/*.h are parsed with libclang (PyPI package
 CN_REDUCE_DECL_) are seen as the compiler sees them. Outputs:
 
     bindings/fortran/cunumpy_c.f90        module cunumpy_c: bind(c) interfaces
+    bindings/fortran/cunumpy_wrappers.inc the module cunumpy's procedures for
+        every C function of a known signature shape (FORTRAN_FAMILIES)
     bindings/julia/CuNumpy/src/generated.jl  ccall wrappers and constants
 
 Whatever cannot be mapped (a type with no Fortran/Julia equivalent, a macro
@@ -42,6 +44,9 @@ INCLUDE = os.path.join(ROOT, "include")
 HEADER_DIR = os.path.join(INCLUDE, "cunumpy")
 UMBRELLA = "cunumpy.h"
 FORTRAN_OUT = os.path.join("bindings", "fortran", "cunumpy_c.f90")
+FORTRAN_WRAPPERS_OUT = os.path.join("bindings", "fortran",
+                                    "cunumpy_wrappers.inc")
+FORTRAN_HAND_WRITTEN = os.path.join(ROOT, "bindings", "fortran", "cunumpy.F90")
 JULIA_OUT = os.path.join("bindings", "julia", "CuNumpy", "src", "generated.jl")
 JULIA_SRC = os.path.join(ROOT, "bindings", "julia", "CuNumpy", "src")
 FIX_IT = "run python3 tools/gen_bindings.py"
@@ -617,6 +622,282 @@ def fortran_interface(f, fname):
 
 
 # --------------------------------------------------------------------------
+# Fortran wrappers: the module cunumpy's procedures for C functions of a
+# known signature shape (one template per shape, matched on the parameter
+# names and C types), so that a new C function of such a shape needs no
+# hand-written Fortran. Each wrapper is named as its C function and takes
+# cn_array_t handles and the optional stat/errmsg of the module (see the
+# top of cunumpy.F90); the private helpers it calls (handle, set_result,
+# take_result, reduce_axes, fft_args, creation_args) are hand-written there.
+# A name that cunumpy.F90 defines itself is not generated: the hand-written
+# procedure is the interface.
+
+F_STAT_DECLS = ["    integer, intent(out), optional :: stat",
+                "    character(*), intent(inout), optional :: errmsg"]
+
+
+def f_ufunc_inputs(f):
+    """Input names of an elementwise op (out, x | x1..xk, dst), or None."""
+    p = [(n, q.c_spelling) for n, q in f.params]
+    if len(p) < 3 or p[0] != ("out", "cn_array *") or \
+            p[-1] != ("dst", "cn_array"):
+        return None
+    ins = [n for n, t in p[1:-1] if t == "cn_array"]
+    if len(ins) != len(p) - 2:
+        return None
+    want = ["x"] if len(ins) == 1 else ["x%d" % (i + 1)
+                                        for i in range(len(ins))]
+    return ins if ins == want else None
+
+
+def f_ufunc(f, c):
+    ins = f_ufunc_inputs(f)
+    args = ", ".join(ins)
+    return [
+        "  subroutine %s(%s, y, stat, errmsg)" % (f.name, args),
+        "    type(cn_array_t), intent(in) :: %s" % args,
+        "    type(cn_array_t), intent(inout) :: y",
+    ] + F_STAT_DECLS + [
+        "    type(c_ptr) :: h(1)",
+        "    integer(c_int32_t) :: st",
+        "    h = c_null_ptr",
+        "    st = %s(h, %s, y%%h)" % (c, ", ".join(n + "%h" for n in ins)),
+        "    call take_result(y, st, h(1))",
+        "    call handle(st, stat, errmsg)",
+        "  end subroutine %s" % f.name]
+
+
+# Reductions whose result dtype is fixed (bool) take no dtype argument.
+F_BOOL_REDUCTIONS = {"cn_any", "cn_all"}
+
+
+def f_reduction(f, c):
+    red = f.name[len("cn_"):]
+    dt = f.name not in F_BOOL_REDUCTIONS
+    head = "a, r, dim, keepdims, %sout, stat, errmsg" % ("dtype, " if dt
+                                                          else "")
+    call = ("dtype, out, stat, errmsg" if dt else
+            "out=out, stat=stat, errmsg=errmsg")
+    return [
+        "  subroutine %s(%s)" % (f.name, head),
+        "    type(cn_array_t), intent(in) :: a",
+        "    type(cn_array_t), intent(inout) :: r",
+        "    integer, intent(in), optional :: dim",
+        "    logical, intent(in), optional :: keepdims",
+    ] + (["    integer(c_int32_t), intent(in), optional :: dtype"] if dt
+         else []) + [
+        "    type(cn_array_t), intent(in), optional :: out",
+    ] + F_STAT_DECLS + [
+        '    call cn_reduce("%s", a, r, dim, keepdims, %s)' % (red, call),
+        "  end subroutine %s" % f.name]
+
+
+def f_reduce_by_name(reductions, fnames):
+    names = [f.name[len("cn_"):] for f in reductions]
+    doc = textwrap.wrap("name: " + ", ".join(names) + ".", 72)
+    L = ["  ! r becomes the reduction of a over dimension dim (1-based; all",
+         "  ! dimensions when absent): a new array, or a new reference to out",
+         "  ! when out is given (NumPy's out=, written in place). keepdims",
+         "  ! keeps the reduced dimension with extent 1; dtype selects the",
+         "  ! accumulator (default as NumPy)."]
+    L += ["  ! " + ln for ln in doc]
+    L += [
+        "  subroutine cn_reduce(name, a, r, dim, keepdims, dtype, out, stat, "
+        "errmsg)",
+        "    character(*), intent(in) :: name",
+        "    type(cn_array_t), intent(in) :: a",
+        "    type(cn_array_t), intent(inout) :: r",
+        "    integer, intent(in), optional :: dim",
+        "    logical, intent(in), optional :: keepdims",
+        "    integer(c_int32_t), intent(in), optional :: dtype",
+        "    type(cn_array_t), intent(in), optional :: out",
+    ] + F_STAT_DECLS + [
+        "    integer(c_int32_t) :: naxes, ax(1), kd, dt, st",
+        "    type(c_ptr) :: h(1), dst",
+        "    call reduce_axes(dim, keepdims, dtype, naxes, ax, kd, dt)",
+        "    h = c_null_ptr",
+        "    dst = c_null_ptr",
+        "    if (present(out)) dst = out%h",
+        "    select case (name)"]
+    for f, n in zip(reductions, names):
+        L += ['    case ("%s")' % n,
+              "      st = %s(h, a%%h, naxes, ax, kd, dt, dst)" % fnames[f.name]]
+    L += ["    case default",
+          '      call fail(CN_ERR_VALUE, "cn_reduce: argument \'name\' is not '
+          'a reduction: \'"// &',
+          "                name//\"'\", stat, errmsg)",
+          "      return",
+          "    end select",
+          "    if (st == CN_OK) call set_result(r, h(1))",
+          "    call handle(st, stat, errmsg)",
+          "  end subroutine cn_reduce"]
+    return L
+
+
+def f_fft_1d(f, c):
+    return [
+        "  subroutine %s(a, r, dim, n, norm, stat, errmsg)" % f.name,
+        "    type(cn_array_t), intent(in) :: a",
+        "    type(cn_array_t), intent(inout) :: r",
+        "    integer, intent(in), optional :: dim, n",
+        "    integer(c_int32_t), intent(in), optional :: norm",
+    ] + F_STAT_DECLS + [
+        "    integer(c_int64_t) :: nn",
+        "    integer(c_int32_t) :: axis, nrm, st",
+        "    type(c_ptr) :: h(1)",
+        "    call fft_args(dim, n, norm, nn, axis, nrm)",
+        "    h = c_null_ptr",
+        "    st = %s(h, a%%h, nn, axis, nrm)" % c,
+        "    if (st == CN_OK) call set_result(r, h(1))",
+        "    call handle(st, stat, errmsg)",
+        "  end subroutine %s" % f.name]
+
+
+def f_creation(f, c):
+    return [
+        "  subroutine %s(a, shape, dtype, order, stat, errmsg)" % f.name,
+        "    type(cn_array_t), intent(inout) :: a",
+        "    integer, intent(in) :: shape(:)",
+        "    integer(c_int32_t), intent(in), optional :: dtype, order",
+    ] + F_STAT_DECLS + [
+        "    integer(c_int64_t) :: shp(max(1, size(shape)))",
+        "    integer(c_int32_t) :: dt, ord, nd, st",
+        "    type(c_ptr) :: h(1)",
+        "    call creation_args(shape, dtype, order, shp, nd, dt, ord)",
+        "    h = c_null_ptr",
+        "    st = %s(h, nd, shp, dt, ord)" % c,
+        "    if (st == CN_OK) call set_result(a, h(1))",
+        "    call handle(st, stat, errmsg)",
+        "  end subroutine %s" % f.name]
+
+
+def f_of_arrays(f, c):
+    ins = [n for n, _ in f.params[1:]]
+    args = ", ".join(ins)
+    return [
+        "  subroutine %s(%s, r, stat, errmsg)" % (f.name, args),
+        "    type(cn_array_t), intent(in) :: %s" % args,
+        "    type(cn_array_t), intent(inout) :: r",
+    ] + F_STAT_DECLS + [
+        "    type(c_ptr) :: h(1)",
+        "    integer(c_int32_t) :: st",
+        "    h = c_null_ptr",
+        "    st = %s(h, %s)" % (c, ", ".join(n + "%h" for n in ins)),
+        "    if (st == CN_OK) call set_result(r, h(1))",
+        "    call handle(st, stat, errmsg)",
+        "  end subroutine %s" % f.name]
+
+
+def f_shape_is(*params):
+    want = list(params)
+    return lambda f: [(n, q.c_spelling) for n, q in f.params] == want
+
+
+# (title, matcher, template): the first family that matches a function
+# makes its wrapper.
+FORTRAN_FAMILIES = [
+    ("elementwise ops: y = op(x) or op(x1, x2, ...); y receives the result "
+     "as described at the top of cunumpy.F90 (written in place when it holds "
+     "an array, else a new array)",
+     lambda f: f_ufunc_inputs(f) is not None, f_ufunc),
+    ("reductions: see cn_reduce",
+     f_shape_is(("out", "cn_array *"), ("a", "cn_array"),
+                ("naxes", "int32_t"), ("axes", "const int32_t *"),
+                ("keepdims", "int32_t"), ("dtype", "cn_dtype"),
+                ("dst", "cn_array")), f_reduction),
+    ("1-d discrete Fourier transforms, as numpy.fft: r becomes the "
+     "transform of a along dimension dim (default 1); n zero-pads or "
+     "truncates the input (default: its extent; for the inverse real "
+     "transforms 2*(m-1)); norm is CN_FFT_NORM_BACKWARD (default), _ORTHO "
+     "or _FORWARD",
+     f_shape_is(("out", "cn_array *"), ("a", "cn_array"), ("n", "int64_t"),
+                ("axis", "int32_t"), ("norm", "cn_fft_norm")), f_fft_1d),
+    ("new arrays of a shape on the active backend; dtype defaults to "
+     "CN_FLOAT64 and order to CN_ORDER_F (column-major, as Fortran)",
+     f_shape_is(("out", "cn_array *"), ("ndim", "int32_t"),
+                ("shape", "const int64_t *"), ("dtype", "cn_dtype"),
+                ("order", "cn_order")), f_creation),
+    ("functions of one array: r becomes a new array (the one it held is "
+     "released)",
+     f_shape_is(("out", "cn_array *"), ("a", "cn_array")), f_of_arrays),
+    ("functions of two arrays: r becomes a new array (the one it held is "
+     "released)",
+     f_shape_is(("out", "cn_array *"), ("a", "cn_array"),
+                ("b", "cn_array")), f_of_arrays),
+]
+
+
+def hand_written_fortran_names():
+    """Procedure and generic names that cunumpy.F90 defines itself."""
+    text = open(FORTRAN_HAND_WRITTEN, encoding="utf-8").read()
+    pat = re.compile(r"^\s*(?!end\b)(?:[a-z0-9_() ,=]*\s)?"
+                     r"(?:subroutine|function|interface)\s+([a-z_]\w*)",
+                     re.I | re.M)
+    return {m.group(1).lower() for m in pat.finditer(text)}
+
+
+def fortran_wrappers(model, functions, fnames):
+    hand = hand_written_fortran_names()
+    taken = set()
+    # constants, types and the bind(c) interfaces share the module's scope
+    for _, n, _ in model.macros:
+        taken.add(n.lower())
+    for _, _, members in model.enums:
+        taken.update(n.lower() for n, _ in members)
+    taken.update(n.lower() for n in model.structs)
+    taken.update(n.lower() for n in fnames.values())
+    families = [[] for _ in FORTRAN_FAMILIES]
+    reductions, skipped, clashes = [], [], []
+    for f in functions:
+        if f.name not in fnames:
+            continue
+        for i, (_, match, _) in enumerate(FORTRAN_FAMILIES):
+            if match(f):
+                if FORTRAN_FAMILIES[i][2] is f_reduction:
+                    reductions.append(f)
+                if f.name.lower() in hand:
+                    skipped.append(f.name)
+                elif f.name.lower() in taken:
+                    clashes.append(f.name)
+                    print("gen_bindings.py: no Fortran wrapper for %s: "
+                          "the name is taken in module cunumpy" % f.name,
+                          file=sys.stderr)
+                else:
+                    families[i].append(f)
+                    taken.add(f.name.lower())
+                break
+    L = ["! The procedures of module cunumpy (bindings/fortran/cunumpy.F90,",
+         "! which includes this file after `contains`) for the C functions of",
+         "! a known signature shape, one template per shape.",
+         "! GENERATED by tools/gen_bindings.py from include/cunumpy/*.h:",
+         "! do not edit; " + FIX_IT + " after changing a header.",
+         "! Errors: optional stat/errmsg as every procedure of the module."]
+    L += comment_block("!", "Defined by hand in cunumpy.F90 instead:",
+                       textwrap.wrap(", ".join(skipped), 70))
+    L += comment_block("!", "Not generated, the name is taken (a constant, "
+                       "type or interface):",
+                       textwrap.wrap(", ".join(clashes), 70))
+    for (title, _, template), fs in zip(FORTRAN_FAMILIES, families):
+        if not fs:
+            continue
+        L.append("")
+        L += ["  ! ---- " + ln if i == 0 else "  ! " + ln for i, ln in
+              enumerate(textwrap.wrap(title, 70))]
+        for f in fs:
+            L.append("")
+            L.append("  ! %s (%s)" % (f.name, f.header))
+            L += template(f, fnames[f.name])
+    if reductions:
+        L.append("")
+        L += f_reduce_by_name(reductions, fnames)
+    out = []
+    for ln in L:
+        indent = re.match(r"\s*", ln).group(0)
+        out += [ln] if ln.lstrip().startswith("!") else f_wrap(ln, indent)
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------
 # Julia output
 
 
@@ -913,6 +1194,8 @@ def generate():
     for n in model.notes:
         print("gen_bindings.py: header problem: " + n, file=sys.stderr)
     outputs = {FORTRAN_OUT: fortran(model, functions, fnames),
+               FORTRAN_WRAPPERS_OUT: fortran_wrappers(model, functions,
+                                                      fnames),
                JULIA_OUT: julia(model, functions)}
     # clang names unnamed types by their file path: keep the checkout's
     # location out of the outputs so that every clone generates the same text

@@ -57,12 +57,11 @@ HEAD = """\
  * A weak Python integer out of range of an integer compute dtype follows
  * NumPy 2: comparisons are defined by value (uint8 x < -1 is all false,
  * x != 300 all true), logical ops use its truth value, ops that compute in
- * floats convert it, and every other op refuses it (CN_ERR_VALUE, "Python
- * integer ... out of bounds for ...", Python's OverflowError).
+ * floats convert it, and every other op refuses it (CN_ERR_OVERFLOW,
+ * "Python integer ... out of bounds for ...", Python's OverflowError).
  *
  * Errors: CN_ERR_VALUE for NULL/released handles, a NULL out, a read-only
- * dst, a weak integer out of range (see above) or an integer power with a
- * negative integer exponent ("Integers to negative integer powers are not
+ * dst or an integer power with a negative integer exponent ("Integers to negative integer powers are not
  * allowed."); CN_ERR_TYPE when no loop accepts the dtypes, for bool in
  * subtract, negative, positive and sign (as NumPy), or when dst cannot hold
  * the result;

@@ -31,6 +31,14 @@
 !
 ! The raw C functions are re-exported from cunumpy_c as c_<name>
 ! (c_cn_sin, c_cn_sum, ...), with every CN_* constant.
+!
+! The procedures for C functions of a known signature shape are generated
+! by tools/gen_bindings.py into cunumpy_wrappers.inc, included below: every
+! elementwise op (cn_sin(x, y), cn_add(x1, x2, y), ...), the reductions
+! (cn_reduce, cn_sum, ...), the 1-d FFTs (cn_fft, ...), cn_empty/cn_zeros/
+! cn_ones, and the functions of one or two arrays (cn_linalg_inv(a, r),
+! cn_linalg_solve(a, b, r), cn_to_host(a, r), ...). This file holds the
+! rest and the helpers those call.
 module cunumpy
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int8, int16, int32, int64, real32, real64
@@ -95,8 +103,8 @@ module cunumpy
 
   private :: assign_array, fail, succeed, handle, set_result, pointer_prepare, c_string, &
     scalar_i4, scalar_i8, scalar_r4, scalar_r8, scalar_c4, scalar_c8, scalar_l, &
-    cn_f_import, cn_f_dtype_of, c_strlen, make, reduce_axes, item, create, take_result, &
-    fft_1d, &
+    cn_f_import, cn_f_dtype_of, c_strlen, make, reduce_axes, item, creation_args, &
+    take_result, fft_args, &
     cn_pointer_r4, cn_pointer_r8, cn_pointer_c4, cn_pointer_c8, &
     cn_pointer_i1, cn_pointer_i2, cn_pointer_i4, cn_pointer_i8, cn_pointer_l1
 
@@ -463,115 +471,52 @@ contains
 #define FTYPE real(c_float)
 #define DTYPE CN_FLOAT32
 #include "cn_pointer.inc"
-#undef PNAME
-#undef CNAME
-#undef FTYPE
-#undef DTYPE
 #define PNAME cn_pointer_r8
 #define CNAME 'cn_f_set_pointer_r8'
 #define FTYPE real(c_double)
 #define DTYPE CN_FLOAT64
 #include "cn_pointer.inc"
-#undef PNAME
-#undef CNAME
-#undef FTYPE
-#undef DTYPE
 #define PNAME cn_pointer_c4
 #define CNAME 'cn_f_set_pointer_c4'
 #define FTYPE complex(c_float_complex)
 #define DTYPE CN_COMPLEX64
 #include "cn_pointer.inc"
-#undef PNAME
-#undef CNAME
-#undef FTYPE
-#undef DTYPE
 #define PNAME cn_pointer_c8
 #define CNAME 'cn_f_set_pointer_c8'
 #define FTYPE complex(c_double_complex)
 #define DTYPE CN_COMPLEX128
 #include "cn_pointer.inc"
-#undef PNAME
-#undef CNAME
-#undef FTYPE
-#undef DTYPE
 #define PNAME cn_pointer_i1
 #define CNAME 'cn_f_set_pointer_i1'
 #define FTYPE integer(c_int8_t)
 #define DTYPE CN_INT8
 #include "cn_pointer.inc"
-#undef PNAME
-#undef CNAME
-#undef FTYPE
-#undef DTYPE
 #define PNAME cn_pointer_i2
 #define CNAME 'cn_f_set_pointer_i2'
 #define FTYPE integer(c_int16_t)
 #define DTYPE CN_INT16
 #include "cn_pointer.inc"
-#undef PNAME
-#undef CNAME
-#undef FTYPE
-#undef DTYPE
 #define PNAME cn_pointer_i4
 #define CNAME 'cn_f_set_pointer_i4'
 #define FTYPE integer(c_int32_t)
 #define DTYPE CN_INT32
 #include "cn_pointer.inc"
-#undef PNAME
-#undef CNAME
-#undef FTYPE
-#undef DTYPE
 #define PNAME cn_pointer_i8
 #define CNAME 'cn_f_set_pointer_i8'
 #define FTYPE integer(c_int64_t)
 #define DTYPE CN_INT64
 #include "cn_pointer.inc"
-#undef PNAME
-#undef CNAME
-#undef FTYPE
-#undef DTYPE
 #define PNAME cn_pointer_l1
 #define CNAME 'cn_f_set_pointer_l1'
 #define FTYPE logical(c_bool)
 #define DTYPE CN_BOOL
 #include "cn_pointer.inc"
-#undef PNAME
-#undef CNAME
-#undef FTYPE
-#undef DTYPE
 
   ! ---- creation ----------------------------------------------------------
 
-  ! New arrays on the active backend; dtype defaults to CN_FLOAT64 and order
-  ! to CN_ORDER_F (column-major, as Fortran).
-  subroutine cn_empty(a, shape, dtype, order, stat, errmsg)
-    type(cn_array_t), intent(inout) :: a
-    integer, intent(in) :: shape(:)
-    integer(c_int32_t), intent(in), optional :: dtype, order
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call create(a, 0, shape, dtype, order, stat, errmsg)
-  end subroutine cn_empty
-
-  subroutine cn_zeros(a, shape, dtype, order, stat, errmsg)
-    type(cn_array_t), intent(inout) :: a
-    integer, intent(in) :: shape(:)
-    integer(c_int32_t), intent(in), optional :: dtype, order
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call create(a, 1, shape, dtype, order, stat, errmsg)
-  end subroutine cn_zeros
-
-  subroutine cn_ones(a, shape, dtype, order, stat, errmsg)
-    type(cn_array_t), intent(inout) :: a
-    integer, intent(in) :: shape(:)
-    integer(c_int32_t), intent(in), optional :: dtype, order
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call create(a, 2, shape, dtype, order, stat, errmsg)
-  end subroutine cn_ones
-
-  ! Filled with value (a cn_scalar: cn_scalar_of(1.5_real64), ...).
+  ! A new array on the active backend filled with value (a cn_scalar:
+  ! cn_scalar_of(1.5_real64), ...); dtype defaults to CN_FLOAT64 and order
+  ! to CN_ORDER_F (column-major, as Fortran), as cn_empty/cn_zeros/cn_ones.
   subroutine cn_full(a, shape, value, dtype, order, stat, errmsg)
     type(cn_array_t), intent(inout) :: a
     integer, intent(in) :: shape(:)
@@ -579,20 +524,24 @@ contains
     integer(c_int32_t), intent(in), optional :: dtype, order
     integer, intent(out), optional :: stat
     character(*), intent(inout), optional :: errmsg
-    call create(a, 3, shape, dtype, order, stat, errmsg, value)
-  end subroutine cn_full
-
-  subroutine create(a, what, shape, dtype, order, stat, errmsg, value)
-    type(cn_array_t), intent(inout) :: a
-    integer, intent(in) :: what
-    integer, intent(in) :: shape(:)
-    integer(c_int32_t), intent(in), optional :: dtype, order
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    type(cn_scalar), intent(in), optional :: value
     integer(c_int64_t) :: shp(max(1, size(shape)))
     integer(c_int32_t) :: dt, ord, nd, st
     type(c_ptr) :: h(1)
+    call creation_args(shape, dtype, order, shp, nd, dt, ord)
+    h = c_null_ptr
+    st = c_cn_full(h, nd, shp, value, dt, ord)
+    if (st == CN_OK) call set_result(a, h(1))
+    call handle(st, stat, errmsg)
+  end subroutine cn_full
+
+  ! The C arguments of the creation functions (cn_empty, ...): shp holds
+  ! shape (shp has max(1, size(shape)) elements), the defaults CN_FLOAT64
+  ! and CN_ORDER_F.
+  subroutine creation_args(shape, dtype, order, shp, nd, dt, ord)
+    integer, intent(in) :: shape(:)
+    integer(c_int32_t), intent(in), optional :: dtype, order
+    integer(c_int64_t), intent(out) :: shp(:)
+    integer(c_int32_t), intent(out) :: nd, dt, ord
     dt = CN_FLOAT64
     if (present(dtype)) dt = dtype
     ord = CN_ORDER_F
@@ -600,19 +549,7 @@ contains
     nd = int(size(shape), c_int32_t)
     shp = 0
     shp(1:size(shape)) = int(shape, c_int64_t)
-    select case (what)
-    case (0)
-      st = c_cn_empty(h, nd, shp, dt, ord)
-    case (1)
-      st = c_cn_zeros(h, nd, shp, dt, ord)
-    case (2)
-      st = c_cn_ones(h, nd, shp, dt, ord)
-    case default
-      st = c_cn_full(h, nd, shp, value, dt, ord)
-    end select
-    if (st == CN_OK) call set_result(a, h(1))
-    call handle(st, stat, errmsg)
-  end subroutine create
+  end subroutine creation_args
 
   ! A 0-d weak scalar (it takes the other operand's dtype within its kind,
   ! as a Python scalar in NumPy): cn_multiply(u, s, v) with s = 0.5 keeps
@@ -877,198 +814,11 @@ contains
     call handle(st, stat, errmsg)
   end subroutine cn_binary
 
-  subroutine cn_abs(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("abs", x, y, stat, errmsg)
-  end subroutine cn_abs
-  subroutine cn_negative(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("negative", x, y, stat, errmsg)
-  end subroutine cn_negative
-  subroutine cn_square(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("square", x, y, stat, errmsg)
-  end subroutine cn_square
-  subroutine cn_sqrt(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("sqrt", x, y, stat, errmsg)
-  end subroutine cn_sqrt
-  subroutine cn_exp(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("exp", x, y, stat, errmsg)
-  end subroutine cn_exp
-  subroutine cn_log(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("log", x, y, stat, errmsg)
-  end subroutine cn_log
-  subroutine cn_sin(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("sin", x, y, stat, errmsg)
-  end subroutine cn_sin
-  subroutine cn_cos(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("cos", x, y, stat, errmsg)
-  end subroutine cn_cos
-  subroutine cn_tan(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("tan", x, y, stat, errmsg)
-  end subroutine cn_tan
-  subroutine cn_tanh(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("tanh", x, y, stat, errmsg)
-  end subroutine cn_tanh
-  subroutine cn_floor(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("floor", x, y, stat, errmsg)
-  end subroutine cn_floor
-  subroutine cn_ceil(x, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_unary("ceil", x, y, stat, errmsg)
-  end subroutine cn_ceil
-  subroutine cn_add(x1, x2, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x1, x2
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_binary("add", x1, x2, y, stat, errmsg)
-  end subroutine cn_add
-  subroutine cn_subtract(x1, x2, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x1, x2
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_binary("subtract", x1, x2, y, stat, errmsg)
-  end subroutine cn_subtract
-  subroutine cn_multiply(x1, x2, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x1, x2
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_binary("multiply", x1, x2, y, stat, errmsg)
-  end subroutine cn_multiply
-  subroutine cn_divide(x1, x2, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x1, x2
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_binary("divide", x1, x2, y, stat, errmsg)
-  end subroutine cn_divide
-  subroutine cn_power(x1, x2, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x1, x2
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_binary("power", x1, x2, y, stat, errmsg)
-  end subroutine cn_power
-  subroutine cn_maximum(x1, x2, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x1, x2
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_binary("maximum", x1, x2, y, stat, errmsg)
-  end subroutine cn_maximum
-  subroutine cn_minimum(x1, x2, y, stat, errmsg)
-    type(cn_array_t), intent(in) :: x1, x2
-    type(cn_array_t), intent(inout) :: y
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_binary("minimum", x1, x2, y, stat, errmsg)
-  end subroutine cn_minimum
-
   ! ---- reductions --------------------------------------------------------
 
-  ! r becomes the reduction of a over dimension dim (1-based; all
-  ! dimensions when absent): a new array, or a new reference to out when
-  ! out is given (NumPy's out=, written in place). name: sum, prod, mean,
-  ! min, max, any, all, nansum, nanprod, nanmean, nanmin, nanmax. keepdims
-  ! keeps the reduced dimension with extent 1; dtype selects the
-  ! accumulator (default as NumPy).
-  subroutine cn_reduce(name, a, r, dim, keepdims, dtype, out, stat, errmsg)
-    character(*), intent(in) :: name
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim
-    logical, intent(in), optional :: keepdims
-    integer(c_int32_t), intent(in), optional :: dtype
-    type(cn_array_t), intent(in), optional :: out
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    integer(c_int32_t) :: naxes, ax(1), kd, dt, st
-    type(c_ptr) :: h(1), dst
-    call reduce_axes(dim, keepdims, dtype, naxes, ax, kd, dt)
-    h = c_null_ptr
-    dst = c_null_ptr
-    if (present(out)) dst = out%h
-    select case (name)
-    case ("sum")
-      st = c_cn_sum(h, a%h, naxes, ax, kd, dt, dst)
-    case ("prod")
-      st = c_cn_prod(h, a%h, naxes, ax, kd, dt, dst)
-    case ("mean")
-      st = c_cn_mean(h, a%h, naxes, ax, kd, dt, dst)
-    case ("min")
-      st = c_cn_min(h, a%h, naxes, ax, kd, dt, dst)
-    case ("max")
-      st = c_cn_max(h, a%h, naxes, ax, kd, dt, dst)
-    case ("any")
-      st = c_cn_any(h, a%h, naxes, ax, kd, dt, dst)
-    case ("all")
-      st = c_cn_all(h, a%h, naxes, ax, kd, dt, dst)
-    case ("nansum")
-      st = c_cn_nansum(h, a%h, naxes, ax, kd, dt, dst)
-    case ("nanprod")
-      st = c_cn_nanprod(h, a%h, naxes, ax, kd, dt, dst)
-    case ("nanmean")
-      st = c_cn_nanmean(h, a%h, naxes, ax, kd, dt, dst)
-    case ("nanmin")
-      st = c_cn_nanmin(h, a%h, naxes, ax, kd, dt, dst)
-    case ("nanmax")
-      st = c_cn_nanmax(h, a%h, naxes, ax, kd, dt, dst)
-    case default
-      call fail(CN_ERR_VALUE, "cn_reduce: argument 'name' is not a reduction: '"// &
-                name//"'", stat, errmsg)
-      return
-    end select
-    if (st == CN_OK) call set_result(r, h(1))
-    call handle(st, stat, errmsg)
-  end subroutine cn_reduce
-
+  ! The C arguments of the reductions (cn_reduce, cn_sum, ...): dim
+  ! (1-based) as one axis, all axes when absent; keepdims as 0/1; the
+  ! default accumulator dtype.
   subroutine reduce_axes(dim, keepdims, dtype, naxes, ax, kd, dt)
     integer, intent(in), optional :: dim
     logical, intent(in), optional :: keepdims
@@ -1090,81 +840,6 @@ contains
     if (present(dtype)) dt = dtype
   end subroutine reduce_axes
 
-  subroutine cn_sum(a, r, dim, keepdims, dtype, out, stat, errmsg)
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim
-    logical, intent(in), optional :: keepdims
-    integer(c_int32_t), intent(in), optional :: dtype
-    type(cn_array_t), intent(in), optional :: out
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_reduce("sum", a, r, dim, keepdims, dtype, out, stat, errmsg)
-  end subroutine cn_sum
-  subroutine cn_prod(a, r, dim, keepdims, dtype, out, stat, errmsg)
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim
-    logical, intent(in), optional :: keepdims
-    integer(c_int32_t), intent(in), optional :: dtype
-    type(cn_array_t), intent(in), optional :: out
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_reduce("prod", a, r, dim, keepdims, dtype, out, stat, errmsg)
-  end subroutine cn_prod
-  subroutine cn_mean(a, r, dim, keepdims, dtype, out, stat, errmsg)
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim
-    logical, intent(in), optional :: keepdims
-    integer(c_int32_t), intent(in), optional :: dtype
-    type(cn_array_t), intent(in), optional :: out
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_reduce("mean", a, r, dim, keepdims, dtype, out, stat, errmsg)
-  end subroutine cn_mean
-  subroutine cn_min(a, r, dim, keepdims, dtype, out, stat, errmsg)
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim
-    logical, intent(in), optional :: keepdims
-    integer(c_int32_t), intent(in), optional :: dtype
-    type(cn_array_t), intent(in), optional :: out
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_reduce("min", a, r, dim, keepdims, dtype, out, stat, errmsg)
-  end subroutine cn_min
-  subroutine cn_max(a, r, dim, keepdims, dtype, out, stat, errmsg)
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim
-    logical, intent(in), optional :: keepdims
-    integer(c_int32_t), intent(in), optional :: dtype
-    type(cn_array_t), intent(in), optional :: out
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_reduce("max", a, r, dim, keepdims, dtype, out, stat, errmsg)
-  end subroutine cn_max
-  subroutine cn_any(a, r, dim, keepdims, out, stat, errmsg)
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim
-    logical, intent(in), optional :: keepdims
-    type(cn_array_t), intent(in), optional :: out
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_reduce("any", a, r, dim, keepdims, out=out, stat=stat, errmsg=errmsg)
-  end subroutine cn_any
-  subroutine cn_all(a, r, dim, keepdims, out, stat, errmsg)
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim
-    logical, intent(in), optional :: keepdims
-    type(cn_array_t), intent(in), optional :: out
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call cn_reduce("all", a, r, dim, keepdims, out=out, stat=stat, errmsg=errmsg)
-  end subroutine cn_all
 
   ! ---- linear algebra ----------------------------------------------------
 
@@ -1185,59 +860,13 @@ contains
 
   ! ---- FFT -----------------------------------------------------------------
 
-  ! r becomes the 1-d discrete Fourier transform of a along dimension dim
-  ! (default 1), as numpy.fft: cn_fft/cn_ifft complex to complex, cn_rfft
-  ! real to half spectrum (n/2+1 values), cn_irfft back to n real values.
-  ! n zero-pads or truncates the input (default: its extent; for irfft
-  ! 2*(m-1)); norm is CN_FFT_NORM_BACKWARD (default), _ORTHO or _FORWARD.
-  subroutine cn_fft(a, r, dim, n, norm, stat, errmsg)
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
+  ! The C arguments of the 1-d transforms (cn_fft, ...): the defaults
+  ! CN_FFT_N_NONE, dimension 1 and CN_FFT_NORM_BACKWARD.
+  subroutine fft_args(dim, n, norm, nn, axis, nrm)
     integer, intent(in), optional :: dim, n
     integer(c_int32_t), intent(in), optional :: norm
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call fft_1d(1, a, r, dim, n, norm, stat, errmsg)
-  end subroutine cn_fft
-  subroutine cn_ifft(a, r, dim, n, norm, stat, errmsg)
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim, n
-    integer(c_int32_t), intent(in), optional :: norm
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call fft_1d(2, a, r, dim, n, norm, stat, errmsg)
-  end subroutine cn_ifft
-  subroutine cn_rfft(a, r, dim, n, norm, stat, errmsg)
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim, n
-    integer(c_int32_t), intent(in), optional :: norm
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call fft_1d(3, a, r, dim, n, norm, stat, errmsg)
-  end subroutine cn_rfft
-  subroutine cn_irfft(a, r, dim, n, norm, stat, errmsg)
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim, n
-    integer(c_int32_t), intent(in), optional :: norm
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    call fft_1d(4, a, r, dim, n, norm, stat, errmsg)
-  end subroutine cn_irfft
-
-  subroutine fft_1d(which, a, r, dim, n, norm, stat, errmsg)
-    integer, intent(in) :: which
-    type(cn_array_t), intent(in) :: a
-    type(cn_array_t), intent(inout) :: r
-    integer, intent(in), optional :: dim, n
-    integer(c_int32_t), intent(in), optional :: norm
-    integer, intent(out), optional :: stat
-    character(*), intent(inout), optional :: errmsg
-    integer(c_int64_t) :: nn
-    integer(c_int32_t) :: axis, nrm, st
-    type(c_ptr) :: h(1)
+    integer(c_int64_t), intent(out) :: nn
+    integer(c_int32_t), intent(out) :: axis, nrm
     nn = CN_FFT_N_NONE
     if (present(n)) nn = n
     axis = 0
@@ -1248,19 +877,14 @@ contains
     end if
     nrm = CN_FFT_NORM_BACKWARD
     if (present(norm)) nrm = norm
-    h = c_null_ptr
-    select case (which)
-    case (1)
-      st = c_cn_fft(h, a%h, nn, axis, nrm)
-    case (2)
-      st = c_cn_ifft(h, a%h, nn, axis, nrm)
-    case (3)
-      st = c_cn_rfft(h, a%h, nn, axis, nrm)
-    case default
-      st = c_cn_irfft(h, a%h, nn, axis, nrm)
-    end select
-    if (st == CN_OK) call set_result(r, h(1))
-    call handle(st, stat, errmsg)
-  end subroutine fft_1d
+  end subroutine fft_args
+
+  ! ---- generated -----------------------------------------------------------
+
+  ! The procedures for every C function of a known signature shape
+  ! (elementwise ops, reductions with cn_reduce, 1-d FFTs, creation,
+  ! functions of one or two arrays), written by tools/gen_bindings.py
+  ! (a Fortran include: cpp would take "/*" in its comments for C).
+  include "cunumpy_wrappers.inc"
 
 end module cunumpy

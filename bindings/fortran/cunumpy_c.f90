@@ -156,6 +156,8 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_ERR_UNSUPPORTED = 7
   integer(c_int32_t), parameter :: CN_ERR_BACKEND = 8
   integer(c_int32_t), parameter :: CN_ERR_INTERNAL = 9
+  integer(c_int32_t), parameter :: CN_ERR_LINALG = 10
+  integer(c_int32_t), parameter :: CN_ERR_OVERFLOW = 11
 
   ! integer macros
   integer(c_int32_t), parameter :: CN_MAX_DIMS = 32  ! array.h

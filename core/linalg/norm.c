@@ -241,12 +241,11 @@ static cn_status cond_inv(cn_array_s **out, const cn_array_s *a,
   int32_t axes[2] = {-2, -1};
   cn_array_s *inv = NULL, *n1 = NULL, *n2 = NULL;
   cn_status st = cn_linalg_inv(&inv, (cn_array)a);
-  if (st == CN_ERR_VALUE && a->ndim == 2 &&
-      strstr(cn_last_error(), "LinAlgError") != NULL) {
+  if (st == CN_ERR_LINALG && a->ndim == 2) {
     cn_clear_error();
     return real_scalar(out, a, cn_real_dtype(cn_la_dtype(a->dtype)), INFINITY);
   }
-  if (st == CN_ERR_VALUE && strstr(cn_last_error(), "LinAlgError") != NULL) {
+  if (st == CN_ERR_LINALG) {
     /* Some matrix of the stack is singular: evaluate one by one. */
     cn_clear_error();
     int64_t nb = cn_la_batch(a->ndim, a->shape, 2);

@@ -24,8 +24,8 @@ cn_status cn_linalg_tensorinv(cn_array *out, cn_array a, int32_t ind) {
           cols = extent_prod(a->shape, 0, k);
   if (rows != cols) {
     char b[256];
-    return cn_error(CN_ERR_VALUE,
-                    "LinAlgError: %s: a of shape %s with ind=%d is not "
+    return cn_error(CN_ERR_LINALG,
+                    "%s: a of shape %s with ind=%d is not "
                     "'square': prod(shape[ind:]) = %lld, prod(shape[:ind]) = "
                     "%lld",
                     fn, cn_la_shape_str(b, sizeof b, nd, a->shape), (int)ind,
@@ -61,8 +61,8 @@ cn_status cn_linalg_tensorsolve(cn_array *out, cn_array a, cn_array b,
     return cn_error(CN_ERR_VALUE, "%s: invalid naxes %d for a of ndim %d", fn,
                     (int)naxes, (int)nd);
   if (b->ndim >= nd)
-    return cn_error(CN_ERR_VALUE,
-                    "LinAlgError: %s: a (ndim %d) needs more dimensions than "
+    return cn_error(CN_ERR_LINALG,
+                    "%s: a (ndim %d) needs more dimensions than "
                     "b (ndim %d)",
                     fn, (int)nd, (int)b->ndim);
   /* The given axes of a move to the end, in the order given. */
@@ -93,8 +93,8 @@ cn_status cn_linalg_tensorsolve(cn_array *out, cn_array a, cn_array b,
   int64_t prod = extent_prod(shape, b->ndim, nd);
   if (extent_prod(shape, 0, b->ndim) != prod) {
     char s1[256], s2[256];
-    return cn_error(CN_ERR_VALUE,
-                    "LinAlgError: %s: a of shape %s and b of shape %s must "
+    return cn_error(CN_ERR_LINALG,
+                    "%s: a of shape %s and b of shape %s must "
                     "satisfy prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])",
                     fn, cn_la_shape_str(s1, sizeof s1, nd, shape),
                     cn_la_shape_str(s2, sizeof s2, b->ndim, b->shape));

@@ -192,10 +192,9 @@ cn_status cn_la_run(cn_lapack_args *args, const cn_array_s *on, const char *fn,
     return cn_error_prefix(st, fn);
   if (args->info > 0) {
     if (args->batch > 1)
-      return cn_error(CN_ERR_VALUE,
-                      "LinAlgError: %s: %s (matrix %lld of the stack)", fn,
+      return cn_error(CN_ERR_LINALG, "%s: %s (matrix %lld of the stack)", fn,
                       failure, (long long)args->info_index);
-    return cn_error(CN_ERR_VALUE, "LinAlgError: %s: %s", fn, failure);
+    return cn_error(CN_ERR_LINALG, "%s: %s", fn, failure);
   }
   return CN_OK;
 }

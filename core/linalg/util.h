@@ -72,8 +72,8 @@ CN_INTERNAL bool cn_la_prefers_rows(const cn_array_s *a);
 /* Product of the first ndim - core extents. */
 CN_INTERNAL int64_t cn_la_batch(int32_t ndim, const int64_t *shape,
                                 int32_t core);
-/* Runs a LAPACK driver on on's backend. info > 0 becomes CN_ERR_VALUE
- * "LinAlgError: fn: failure" (naming the matrix of a stack). */
+/* Runs a LAPACK driver on on's backend. info > 0 becomes CN_ERR_LINALG
+ * "fn: failure" (naming the matrix of a stack). */
 CN_INTERNAL cn_status cn_la_run(cn_lapack_args *args, const cn_array_s *on,
                                 const char *fn, const char *failure);
 /* Machine epsilon of a real or complex dtype's precision. */

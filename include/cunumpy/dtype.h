@@ -101,7 +101,8 @@ CN_API cn_status cn_result_type(cn_dtype *out, cn_dtype a, cn_dtype b);
  * array's dtype wins within its kind; a scalar of a higher kind gives the
  * default dtype of that kind (float64, complex128) or the complex of the
  * array's float precision. An integer scalar that does not fit an integer
- * array dtype is CN_ERR_VALUE ("Python integer 300 out of bounds for int8"). */
+ * array dtype is CN_ERR_OVERFLOW ("Python integer 300 out of bounds for
+ * int8"). */
 CN_API cn_status cn_result_type_scalar(cn_dtype *out, cn_dtype array_dtype,
                                        cn_scalar scalar);
 

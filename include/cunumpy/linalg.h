@@ -6,9 +6,10 @@
  * results. Compute dtypes: float32, float64, complex64, complex128 stay as
  * they are; bool and integer inputs are computed in float64 (products keep
  * integer dtypes, as NumPy). A LAPACK failure (singular matrix, matrix not
- * positive definite, no convergence) is CN_ERR_VALUE with a message that
- * starts "LinAlgError: " (Python raises numpy.linalg.LinAlgError); NaNs are
- * never returned in place of an error. Every output handle is a new
+ * positive definite, no convergence) and the other cases NumPy reports as
+ * numpy.linalg.LinAlgError (called LinAlgError below) are CN_ERR_LINALG
+ * (Python raises cunumpy.linalg.LinAlgError); NaNs are never returned in
+ * place of an error. Every output handle is a new
  * reference; on failure nothing is written to any output. */
 #ifndef CUNUMPY_LINALG_H
 #define CUNUMPY_LINALG_H

@@ -28,7 +28,11 @@ extern "C" {
   X(CN_ERR_DEVICE, 6, "device mismatch or device unavailable")                 \
   X(CN_ERR_UNSUPPORTED, 7, "operation not supported")                          \
   X(CN_ERR_BACKEND, 8, "a backend library call failed")                        \
-  X(CN_ERR_INTERNAL, 9, "internal error")
+  X(CN_ERR_INTERNAL, 9, "internal error")                                      \
+  X(CN_ERR_LINALG, 10,                                                         \
+    "linear-algebra failure: singular matrix, no convergence, not positive "   \
+    "definite")                                                                \
+  X(CN_ERR_OVERFLOW, 11, "value out of range of the dtype")
 
 typedef enum cn_status {
 #define CN_STATUS_ENUM_(name, value, desc) name = value,

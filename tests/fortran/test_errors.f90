@@ -12,6 +12,7 @@ program test_errors
   call unsupported_fortran_types()
   call released_handles()
   call success_clears_stat()
+  call linear_algebra_failures()
   call finish()
 
 contains
@@ -148,5 +149,32 @@ contains
     call check(st == 0, "stat is 0 on success")
     call check(msg == "untouched", "errmsg is unchanged on success")
   end subroutine success_clears_stat
+
+  ! A singular system is CN_ERR_LINALG through stat=, with cunumpy's
+  ! message, no result and the inputs untouched; a regular one solves.
+  subroutine linear_algebra_failures()
+    real(real64), target :: a(2, 2), b(2), x(2)
+    type(cn_array_t) :: av, bv, xv
+    integer :: st
+    character(300) :: msg
+    a = reshape([1, 2, 2, 4], [2, 2])
+    b = [1, 1]
+    call cn_wrap(av, a)
+    call cn_wrap(bv, b)
+    call cn_linalg_solve(av, bv, xv, stat=st, errmsg=msg)
+    call check_status(st, CN_ERR_LINALG, msg, "cn_linalg_solve: Singular matrix", &
+                      "singular solve")
+    call check(.not. cn_associated(xv), "no result for a singular solve")
+    call check(all(a == reshape([1, 2, 2, 4], [2, 2])) .and. all(b == [1, 1]), &
+               "inputs are unchanged")
+    call cn_linalg_inv(av, xv, stat=st, errmsg=msg)
+    call check_status(st, CN_ERR_LINALG, msg, "cn_linalg_inv: Singular matrix", &
+                      "singular inverse")
+    a = reshape([2, 0, 0, 4], [2, 2])
+    call cn_linalg_solve(av, bv, xv, stat=st, errmsg=msg)
+    call check(st == 0, "regular solve")
+    call cn_copy_out(xv, x)
+    call check(all(x == [0.5_real64, 0.25_real64]), "solution of diag(2, 4) x = 1")
+  end subroutine linear_algebra_failures
 
 end program test_errors

@@ -415,3 +415,69 @@ def test_svd_degenerate_shapes(shape, full):
     close(np.swapaxes(uu, -1, -2) @ uu,
           np.broadcast_to(np.eye(uu.shape[-1]), uu.shape[:-2] +
                           (uu.shape[-1],) * 2), np.float64)
+
+
+SINGULAR = [[1.0, 2.0], [2.0, 4.0]]
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda a: xp.linalg.inv(a), "Singular matrix"),
+    (lambda a: xp.linalg.solve(a, xp.ones(2)), "Singular matrix"),
+    (lambda a: xp.linalg.cholesky(a), "not positive definite"),
+    (lambda a: xp.linalg.eigvalsh(xp.full((3, 3), np.nan)),
+     "did not converge"),
+    (lambda a: xp.linalg.tensorinv(xp.ones((2, 3)), ind=1), "'square'"),
+])
+def test_linalg_error_is_numpys(call, words):
+    """Linear-algebra failures raise cunumpy.linalg.LinAlgError, which
+    `except numpy.linalg.LinAlgError` and `except ValueError` catch (NumPy
+    raises the same class for these inputs)."""
+    a = xp.asarray(SINGULAR)
+    with pytest.raises(xp.linalg.LinAlgError, match=words) as e:
+        call(a)
+    assert issubclass(xp.linalg.LinAlgError, np.linalg.LinAlgError)
+    assert isinstance(e.value, ValueError)
+    assert "LinAlgError" not in str(e.value)  # the class says it
+    try:
+        call(a)
+    except np.linalg.LinAlgError:
+        pass
+    try:
+        call(a)
+    except ValueError:
+        pass
+    with pytest.raises(np.linalg.LinAlgError):
+        {"Singular matrix": lambda: np.linalg.inv(np.asarray(SINGULAR)),
+         "not positive definite": lambda: np.linalg.cholesky(
+             np.asarray(SINGULAR)),
+         "did not converge": lambda: np.linalg.eigvalsh(
+             np.full((3, 3), np.nan)),
+         "'square'": lambda: np.linalg.tensorinv(np.ones((2, 3)), ind=1),
+         }[words]()
+
+
+def test_linalg_error_is_not_raised_for_other_value_errors():
+    # a bad argument stays a plain ValueError, as NumPy's own
+    with pytest.raises(ValueError) as e:
+        xp.linalg.tensorinv(xp.ones((2, 2)), ind=0)
+    assert not isinstance(e.value, np.linalg.LinAlgError)
+
+
+def test_cond_of_singular_matrix_is_inf():
+    # cond catches the singular inverse by status, as NumPy gives inf
+    assert xp.linalg.cond(xp.asarray(SINGULAR), 1) == np.linalg.cond(
+        np.asarray(SINGULAR), 1)
+    stack = xp.asarray([SINGULAR, [[1.0, 0.0], [0.0, 2.0]]])
+    np.testing.assert_array_equal(
+        np.asarray(xp.linalg.cond(stack, 1)),
+        np.linalg.cond(np.asarray([SINGULAR, [[1.0, 0.0], [0.0, 2.0]]]), 1))
+
+
+@pytest.mark.parametrize("dt, value", [("int8", 300), ("uint8", -1),
+                                       ("int64", 2**64 - 1)])
+def test_weak_int_out_of_range_is_overflow_error(dt, value):
+    a = xp.asarray([1], dtype=dt)
+    with pytest.raises(OverflowError, match="out of bounds for " + dt):
+        a + value
+    with pytest.raises(OverflowError):
+        np.asarray([1], dtype=dt) + value

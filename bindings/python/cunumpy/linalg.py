@@ -3,6 +3,10 @@ extension) over include/cunumpy/linalg.h (OpenBLAS/LAPACKE on the CPU)."""
 
 from collections import namedtuple as _namedtuple
 
+# The class the extension raises for CN_ERR_LINALG is NumPy's own (a
+# ValueError), so `except numpy.linalg.LinAlgError` catches ours.
+from numpy.linalg import LinAlgError
+
 from . import _cnlib as _lib
 from ._convert import asarray
 from ._reduce import sum as _sum
@@ -15,8 +19,6 @@ __all__ = ["cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh",
            "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd",
            "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace",
            "vecdot", "vector_norm", "LinAlgError"]
-
-LinAlgError = ValueError
 
 EighResult = _namedtuple("EighResult", "eigenvalues eigenvectors")
 EigResult = _namedtuple("EigResult", "eigenvalues eigenvectors")

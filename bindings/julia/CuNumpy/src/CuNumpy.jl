@@ -18,7 +18,8 @@ constants; this file adds the Julia idioms on top:
   cunumpy memory as a Julia `Array`.
 - elementwise ops by broadcasting (`sin.(a)`, `a .+ 2b`, `y .= a .* b`),
   `sum`, `maximum`, `minimum`, `*` (matmul), computed by the engine.
-- errors: `CuNumpyError` with the cunumpy message.
+- errors: a `CuNumpyError` with the cunumpy status and message
+  (`CuNumpyLinAlgError` for linear-algebra failures).
 
 The library is `ENV["CUNUMPY_LIB"]` when set, else `lib/libcunumpy.so` of
 the first `build*` folder of the source tree, else `libcunumpy` from the
@@ -29,7 +30,8 @@ module CuNumpy
 
 using Libdl
 
-export CnArray, CuNumpyError, use_backend, backend, ufunc
+export CnArray, CuNumpyError, CuNumpyStatusError, CuNumpyLinAlgError,
+       use_backend, backend, ufunc
 
 function _find_libcunumpy()
     lib = get(ENV, "CUNUMPY_LIB", "")
@@ -51,22 +53,40 @@ include("generated.jl")
 # ---- errors ------------------------------------------------------------
 
 """
-    CuNumpyError(status, name, msg)
+    CuNumpyError
 
-A cunumpy call failed: `status` is the `CN_ERR_*` code, `name` its name,
-`msg` cunumpy's message (which names the function, argument and value).
+A cunumpy call failed. Every such error has the fields `status` (the
+`CN_ERR_*` code), `name` (its name) and `msg` (cunumpy's message, which
+names the function, argument and value). It is a `CuNumpyLinAlgError` for
+`CN_ERR_LINALG` (singular matrix, no convergence, not positive definite:
+NumPy's `LinAlgError`), a `CuNumpyStatusError` for every other status.
+`CuNumpyError(status, name, msg)` makes the one that fits `status`.
 """
-struct CuNumpyError <: Exception
+abstract type CuNumpyError <: Exception end
+
+"A cunumpy failure other than a linear-algebra one (see `CuNumpyError`)."
+struct CuNumpyStatusError <: CuNumpyError
     status::Int32
     name::String
     msg::String
 end
 
+"A linear-algebra failure, status `CN_ERR_LINALG` (see `CuNumpyError`)."
+struct CuNumpyLinAlgError <: CuNumpyError
+    status::Int32
+    name::String
+    msg::String
+end
+
+CuNumpyError(status::Integer, name::AbstractString, msg::AbstractString) =
+    status == CN_ERR_LINALG ? CuNumpyLinAlgError(Int32(status), name, msg) :
+    CuNumpyStatusError(Int32(status), name, msg)
+
 Base.showerror(io::IO, e::CuNumpyError) = print(io, e.name, ": ", e.msg)
 
 function check(status::Integer)
     status == CN_OK && return nothing
-    throw(CuNumpyError(Int32(status), unsafe_string(cn_status_name(status)),
+    throw(CuNumpyError(status, unsafe_string(cn_status_name(status)),
                        unsafe_string(cn_last_error())))
 end
 

@@ -130,5 +130,17 @@ gamma_like(x) = x + 1
         @test e2 isa CuNumpyError && e2.status == CN_ERR_VALUE && occursin("tpu", e2.msg)
         @test_throws CuNumpyError CnArray(zeros(2, 2)) * CnArray(zeros(3, 3))
         @test_throws DimensionMismatch CnArray([1.0, 2]) + CnArray([1.0, 2, 3])
+        # a singular matrix is a linear-algebra failure, told apart by type
+        s = CnArray([1.0 2.0; 2.0 4.0])
+        out = Ref{Ptr{Cvoid}}(C_NULL)
+        e3 = try
+            CuNumpy.check(CuNumpy.cn_linalg_inv(out, s.handle))
+        catch e
+            e
+        end
+        @test e3 isa CuNumpyLinAlgError && e3 isa CuNumpyError
+        @test e3.status == CN_ERR_LINALG && occursin("Singular matrix", e3.msg)
+        @test out[] == C_NULL
+        @test err isa CuNumpyStatusError
     end
 end
