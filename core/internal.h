@@ -51,26 +51,36 @@ typedef struct cn_gemm_desc cn_gemm_desc;     /* core/linalg/descriptors.h */
 typedef struct cn_lapack_args cn_lapack_args; /* core/linalg/descriptors.h */
 typedef struct cn_fft_desc cn_fft_desc;       /* core/linalg/descriptors.h */
 
-/* Reduction kinds shared by every backend. */
+/* Reduction kinds shared by every backend: CN_RED_<KIND> for each line of
+ * core/reduce.def computed by the reduce member (backend column KERNEL). */
+#define CN_REDUCTION_KIND_KERNEL(KIND) CN_RED_##KIND,
+#define CN_REDUCTION_KIND_MOMENTS(KIND)
 typedef enum cn_reduce_kind {
-  CN_RED_SUM,
-  CN_RED_PROD,
-  CN_RED_MIN,
-  CN_RED_MAX,
-  CN_RED_ANY,
-  CN_RED_ALL,
-  CN_RED_NANSUM,
-  CN_RED_NANPROD,
-  CN_RED_NANMIN,
-  CN_RED_NANMAX,
-  CN_RED_ARGMIN,
-  CN_RED_ARGMAX,
-  CN_RED_NANARGMIN,
-  CN_RED_NANARGMAX,
-  CN_RED_CUMSUM,
-  CN_RED_CUMPROD,
+#define CN_REDUCTION(name, KIND, family, backend, empty, nans, doc)            \
+  CN_REDUCTION_KIND_##backend(KIND)
+#include "reduce.def"
+#undef CN_REDUCTION
   CN_RED_COUNT_
 } cn_reduce_kind;
+
+/* Readers of reduce.def's nans column, for CN_REDUCTION expansions:
+ * CN_RED_NANS_SKIPS_<nans> is 1 when NaNs are left out;
+ * CN_RED_NANS_BASE_<nans> is the NaN-free kind CN_RED_<BASE> or -1 (for
+ * kernel rows, the row's own kind then: CN_RED_PLAIN_KIND);
+ * CN_RED_NANS_ALLNAN_<nans> is the all-NaN error text or NULL. */
+#define CN_RED_NANS_SKIPS_PROPAGATE 0
+#define CN_RED_NANS_SKIPS_TRUTHY 0
+#define CN_RED_NANS_SKIPS_SKIP(BASE) 1
+#define CN_RED_NANS_SKIPS_SKIP_OR_ERROR(BASE, text) 1
+#define CN_RED_NANS_BASE_PROPAGATE (-1)
+#define CN_RED_NANS_BASE_TRUTHY (-1)
+#define CN_RED_NANS_BASE_SKIP(BASE) CN_RED_##BASE
+#define CN_RED_NANS_BASE_SKIP_OR_ERROR(BASE, text) CN_RED_##BASE
+#define CN_RED_NANS_ALLNAN_PROPAGATE NULL
+#define CN_RED_NANS_ALLNAN_TRUTHY NULL
+#define CN_RED_NANS_ALLNAN_SKIP(BASE) NULL
+#define CN_RED_NANS_ALLNAN_SKIP_OR_ERROR(BASE, text) text
+#define CN_RED_PLAIN_KIND(kind, base) ((int)(base) < 0 ? (int)(kind) : (int)(base))
 
 /* A backend: a table of function pointers. The CPU table is built in; the
  * CUDA plugin's entry point `cn_cuda_plugin_entry` returns its table. Every
