@@ -27,6 +27,7 @@ typedef struct red_info {
   int kind;                 /* its cn_reduce_kind, or -1 (moments) */
   int plain_kind;           /* the kind of NaN-free inputs, or -1 */
   bool moments;             /* computed by the moments member */
+  bool ddof;                /* takes ddof (the MOMENT family) */
   bool skips_nan;           /* leaves NaNs out */
   const char *empty_error;  /* an empty reduction's error, or NULL */
   const char *allnan_error; /* an all-NaN slice's error, or NULL */
@@ -37,6 +38,10 @@ typedef struct red_info {
 #define RED_PLAIN_KERNEL(KIND, nans)                                           \
   CN_RED_PLAIN_KIND(CN_RED_##KIND, CN_RED_NANS_BASE_##nans)
 #define RED_PLAIN_MOMENTS(KIND, nans) (-1)
+#define RED_DDOF_REDUCE false
+#define RED_DDOF_MOMENT true
+#define RED_DDOF_ARG false
+#define RED_DDOF_SCAN false
 #define RED_EMPTY_ZERO NULL
 #define RED_EMPTY_ONE NULL
 #define RED_EMPTY_FALSE NULL
@@ -45,12 +50,13 @@ typedef struct red_info {
 #define RED_EMPTY_ERROR(text) text
 static const red_info red_table[OP_COUNT_] = {
 #define CN_REDUCTION(name, KIND, family, backend, empty, nans, doc)            \
-  [OP_##KIND] = {RED_KIND_##backend(KIND),                                     \
-                 RED_PLAIN_##backend(KIND, nans),                              \
-                 RED_KIND_##backend(KIND) < 0,                                 \
-                 CN_RED_NANS_SKIPS_##nans,                                     \
-                 RED_EMPTY_##empty,                                            \
-                 CN_RED_NANS_ALLNAN_##nans},
+  [OP_##KIND] = {.kind = RED_KIND_##backend(KIND),                             \
+                 .plain_kind = RED_PLAIN_##backend(KIND, nans),                \
+                 .moments = RED_KIND_##backend(KIND) < 0,                      \
+                 .ddof = RED_DDOF_##family,                                    \
+                 .skips_nan = CN_RED_NANS_SKIPS_##nans,                        \
+                 .empty_error = RED_EMPTY_##empty,                             \
+                 .allnan_error = CN_RED_NANS_ALLNAN_##nans},
 #include "reduce.def"
 #undef CN_REDUCTION
 };
@@ -262,10 +268,6 @@ static cn_status red_target(cn_array_s **res, bool *direct, cn_array_s *dst,
                       s->kshape, CN_ORDER_C);
 }
 
-static bool op_has_ddof(red_op op) {
-  return op == OP_VAR || op == OP_STD || op == OP_NANVAR || op == OP_NANSTD;
-}
-
 static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
                               cn_array a, int32_t naxes, const int32_t *axes,
                               int32_t keepdims, double ddof, cn_dtype dtype,
@@ -280,13 +282,13 @@ static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
     return st;
   if ((st = check_dtype_arg(fn, dtype)) != CN_OK)
     return st;
-  if (op_has_ddof(op) && !isfinite(ddof))
+  const red_info *info = &red_table[op];
+  if (info->ddof && !isfinite(ddof))
     return cn_error(CN_ERR_VALUE, "%s: argument 'ddof' is %g (must be finite)",
                     fn, ddof);
   const cn_dtype adt = a->dtype;
   const bool given = dtype != CN_DTYPE_DEFAULT;
   cn_dtype in_dt = adt, kdt, rdt;
-  const red_info *info = &red_table[op];
   const cn_reduce_kind kind = (cn_reduce_kind)info->kind;
   const bool nan = info->skips_nan;
   switch (op) {
