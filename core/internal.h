@@ -51,26 +51,36 @@ typedef struct cn_gemm_desc cn_gemm_desc;     /* core/linalg/descriptors.h */
 typedef struct cn_lapack_args cn_lapack_args; /* core/linalg/descriptors.h */
 typedef struct cn_fft_desc cn_fft_desc;       /* core/linalg/descriptors.h */
 
-/* Reduction kinds shared by every backend. */
+/* Reduction kinds shared by every backend: CN_RED_<KIND> for each line of
+ * core/reduce.def computed by the reduce member (backend column KERNEL). */
+#define CN_REDUCTION_KIND_KERNEL(KIND) CN_RED_##KIND,
+#define CN_REDUCTION_KIND_MOMENTS(KIND)
 typedef enum cn_reduce_kind {
-  CN_RED_SUM,
-  CN_RED_PROD,
-  CN_RED_MIN,
-  CN_RED_MAX,
-  CN_RED_ANY,
-  CN_RED_ALL,
-  CN_RED_NANSUM,
-  CN_RED_NANPROD,
-  CN_RED_NANMIN,
-  CN_RED_NANMAX,
-  CN_RED_ARGMIN,
-  CN_RED_ARGMAX,
-  CN_RED_NANARGMIN,
-  CN_RED_NANARGMAX,
-  CN_RED_CUMSUM,
-  CN_RED_CUMPROD,
+#define CN_REDUCTION(name, KIND, family, backend, empty, nans, doc)            \
+  CN_REDUCTION_KIND_##backend(KIND)
+#include "reduce.def"
+#undef CN_REDUCTION
   CN_RED_COUNT_
 } cn_reduce_kind;
+
+/* Readers of reduce.def's nans column, for CN_REDUCTION expansions:
+ * CN_RED_NANS_SKIPS_<nans> is 1 when NaNs are left out;
+ * CN_RED_NANS_BASE_<nans> is the NaN-free kind CN_RED_<BASE> or -1 (for
+ * kernel rows, the row's own kind then: CN_RED_PLAIN_KIND);
+ * CN_RED_NANS_ALLNAN_<nans> is the all-NaN error text or NULL. */
+#define CN_RED_NANS_SKIPS_PROPAGATE 0
+#define CN_RED_NANS_SKIPS_TRUTHY 0
+#define CN_RED_NANS_SKIPS_SKIP(BASE) 1
+#define CN_RED_NANS_SKIPS_SKIP_OR_ERROR(BASE, text) 1
+#define CN_RED_NANS_BASE_PROPAGATE (-1)
+#define CN_RED_NANS_BASE_TRUTHY (-1)
+#define CN_RED_NANS_BASE_SKIP(BASE) CN_RED_##BASE
+#define CN_RED_NANS_BASE_SKIP_OR_ERROR(BASE, text) CN_RED_##BASE
+#define CN_RED_NANS_ALLNAN_PROPAGATE NULL
+#define CN_RED_NANS_ALLNAN_TRUTHY NULL
+#define CN_RED_NANS_ALLNAN_SKIP(BASE) NULL
+#define CN_RED_NANS_ALLNAN_SKIP_OR_ERROR(BASE, text) text
+#define CN_RED_PLAIN_KIND(kind, base) ((int)(base) < 0 ? (int)(kind) : (int)(base))
 
 /* A backend: a table of function pointers. The CPU table is built in; the
  * CUDA plugin's entry point `cn_cuda_plugin_entry` returns its table. Every
@@ -350,18 +360,50 @@ CN_INTERNAL bool cn_scalar_int_fits(cn_dtype dt, cn_scalar s);
 
 /* ---- the op table --------------------------------------------------- */
 
+/* The loop classes of ops.def's loops column, each as the dtype kinds it
+ * has loops for: CN_LOOP_CLASS_<name>(F) is F(bool, signed, unsigned,
+ * float, complex) with 1 where it has them. cn_loop_class_has and the CPU
+ * loop generator (core/cpu/elementwise_loops.h) both read these rows. */
+#define CN_LOOP_CLASS_ALL(F) F(1, 1, 1, 1, 1)
+#define CN_LOOP_CLASS_NUM(F) F(0, 1, 1, 1, 1)
+#define CN_LOOP_CLASS_REAL(F) F(1, 1, 1, 1, 0)
+#define CN_LOOP_CLASS_INTEGER(F) F(0, 1, 1, 0, 0)
+#define CN_LOOP_CLASS_BITS(F) F(1, 1, 1, 0, 0)
+#define CN_LOOP_CLASS_INEXACT(F) F(0, 0, 0, 1, 1)
+#define CN_LOOP_CLASS_FLOAT(F) F(0, 0, 0, 1, 0)
+#define CN_LOOP_CLASS_NOCPLX_NUM(F) F(0, 1, 1, 1, 0)
+#define CN_LOOP_CLASSES(X)                                                     \
+  X(ALL) X(NUM) X(REAL) X(INTEGER) X(BITS) X(INEXACT) X(FLOAT) X(NOCPLX_NUM)
+
 typedef enum cn_loop_class {
-  CN_LOOPS_ALL,
-  CN_LOOPS_NUM,
-  CN_LOOPS_REAL,
-  CN_LOOPS_INTEGER,
-  CN_LOOPS_BITS,
-  CN_LOOPS_INEXACT,
-  CN_LOOPS_FLOAT,
-  CN_LOOPS_NOCPLX_NUM
+#define CN_LOOP_CLASS_ENUM_(name) CN_LOOPS_##name,
+  CN_LOOP_CLASSES(CN_LOOP_CLASS_ENUM_)
+#undef CN_LOOP_CLASS_ENUM_
 } cn_loop_class;
 
 typedef enum cn_out_rule { CN_OUT_SAME, CN_OUT_BOOL, CN_OUT_REAL } cn_out_rule;
+
+/* ops.def's ints column: how integer and bool inputs are computed. */
+typedef enum cn_int_rule {
+  CN_INTS_LOOP,
+  CN_INTS_FLOAT64,
+  CN_INTS_NONNEG_EXP
+} cn_int_rule;
+
+/* ops.def's weak column: a weak integer out of range of an integer loop. */
+typedef enum cn_weak_rule {
+  CN_WEAK_ERROR,
+  CN_WEAK_EQ,
+  CN_WEAK_NE,
+  CN_WEAK_LESS,
+  CN_WEAK_GREATER,
+  CN_WEAK_TRUTH,
+  CN_WEAK_CLAMP
+} cn_weak_rule;
+
+/* ops.def's bools column as C: NULL for LOOP, the message for REFUSE. */
+#define CN_OP_BOOLS_LOOP NULL
+#define CN_OP_BOOLS_REFUSE(text) text
 
 typedef struct cn_op_info {
   const char *name;
@@ -370,10 +412,14 @@ typedef struct cn_op_info {
   cn_out_rule out;
   const char *expr; /* the C expression text, for code generators */
   const char *doc;
+  const char *bool_refusal; /* NULL, or why bool is CN_ERR_TYPE */
+  cn_int_rule ints;
+  cn_weak_rule weak;
 } cn_op_info;
 
 enum {
-#define CN_OP(name, nin, loops, out, expr, doc) CN_OPID_##name,
+#define CN_OP(name, nin, loops, out, bools, ints, weak, expr, doc)             \
+  CN_OPID_##name,
 #include "ops.def"
 #undef CN_OP
   CN_OP_COUNT_

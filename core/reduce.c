@@ -14,24 +14,52 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Every public reduction and scan of core/reduce.def, by its KIND. */
 typedef enum red_op {
-  OP_SUM,
-  OP_PROD,
-  OP_NANSUM,
-  OP_NANPROD,
-  OP_MIN,
-  OP_MAX,
-  OP_NANMIN,
-  OP_NANMAX,
-  OP_ANY,
-  OP_ALL,
-  OP_MEAN,
-  OP_NANMEAN,
-  OP_VAR,
-  OP_STD,
-  OP_NANVAR,
-  OP_NANSTD
+#define CN_REDUCTION(name, KIND, family, backend, empty, nans, doc) OP_##KIND,
+#include "reduce.def"
+#undef CN_REDUCTION
+  OP_COUNT_
 } red_op;
+
+/* What core/reduce.def says of each op. */
+typedef struct red_info {
+  int kind;                 /* its cn_reduce_kind, or -1 (moments) */
+  int plain_kind;           /* the kind of NaN-free inputs, or -1 */
+  bool moments;             /* computed by the moments member */
+  bool ddof;                /* takes ddof (the MOMENT family) */
+  bool skips_nan;           /* leaves NaNs out */
+  const char *empty_error;  /* an empty reduction's error, or NULL */
+  const char *allnan_error; /* an all-NaN slice's error, or NULL */
+} red_info;
+
+#define RED_KIND_KERNEL(KIND) CN_RED_##KIND
+#define RED_KIND_MOMENTS(KIND) (-1)
+#define RED_PLAIN_KERNEL(KIND, nans)                                           \
+  CN_RED_PLAIN_KIND(CN_RED_##KIND, CN_RED_NANS_BASE_##nans)
+#define RED_PLAIN_MOMENTS(KIND, nans) (-1)
+#define RED_DDOF_REDUCE false
+#define RED_DDOF_MOMENT true
+#define RED_DDOF_ARG false
+#define RED_DDOF_SCAN false
+#define RED_EMPTY_ZERO NULL
+#define RED_EMPTY_ONE NULL
+#define RED_EMPTY_FALSE NULL
+#define RED_EMPTY_TRUE NULL
+#define RED_EMPTY_NAN NULL
+#define RED_EMPTY_ERROR(text) text
+static const red_info red_table[OP_COUNT_] = {
+#define CN_REDUCTION(name, KIND, family, backend, empty, nans, doc)            \
+  [OP_##KIND] = {.kind = RED_KIND_##backend(KIND),                             \
+                 .plain_kind = RED_PLAIN_##backend(KIND, nans),                \
+                 .moments = RED_KIND_##backend(KIND) < 0,                      \
+                 .ddof = RED_DDOF_##family,                                    \
+                 .skips_nan = CN_RED_NANS_SKIPS_##nans,                        \
+                 .empty_error = RED_EMPTY_##empty,                             \
+                 .allnan_error = CN_RED_NANS_ALLNAN_##nans},
+#include "reduce.def"
+#undef CN_REDUCTION
+};
 
 static bool is_inexact(cn_dtype dt) {
   return cn_is_float(dt) || cn_is_complex(dt);
@@ -240,10 +268,6 @@ static cn_status red_target(cn_array_s **res, bool *direct, cn_array_s *dst,
                       s->kshape, CN_ORDER_C);
 }
 
-static bool op_is_moment(red_op op) {
-  return op == OP_VAR || op == OP_STD || op == OP_NANVAR || op == OP_NANSTD;
-}
-
 static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
                               cn_array a, int32_t naxes, const int32_t *axes,
                               int32_t keepdims, double ddof, cn_dtype dtype,
@@ -258,23 +282,21 @@ static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
     return st;
   if ((st = check_dtype_arg(fn, dtype)) != CN_OK)
     return st;
-  if (op_is_moment(op) && !isfinite(ddof))
+  const red_info *info = &red_table[op];
+  if (info->ddof && !isfinite(ddof))
     return cn_error(CN_ERR_VALUE, "%s: argument 'ddof' is %g (must be finite)",
                     fn, ddof);
   const cn_dtype adt = a->dtype;
   const bool given = dtype != CN_DTYPE_DEFAULT;
   cn_dtype in_dt = adt, kdt, rdt;
-  cn_reduce_kind kind = CN_RED_SUM;
-  bool nan = false;
+  const cn_reduce_kind kind = (cn_reduce_kind)info->kind;
+  const bool nan = info->skips_nan;
   switch (op) {
   case OP_SUM:
   case OP_NANSUM:
   case OP_PROD:
   case OP_NANPROD: {
     const bool sum = op == OP_SUM || op == OP_NANSUM;
-    nan = op == OP_NANSUM || op == OP_NANPROD;
-    kind = sum ? (nan ? CN_RED_NANSUM : CN_RED_SUM)
-               : (nan ? CN_RED_NANPROD : CN_RED_PROD);
     rdt = kdt = given ? dtype : wide_dtype(adt);
     if (!(rdt == adt || rdt == wide_dtype(adt) ||
           (sum && !is_inexact(adt) && rdt == CN_FLOAT64)))
@@ -285,20 +307,14 @@ static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
   case OP_MAX:
   case OP_NANMIN:
   case OP_NANMAX:
-    kind = op == OP_MIN      ? CN_RED_MIN
-           : op == OP_MAX    ? CN_RED_MAX
-           : op == OP_NANMIN ? CN_RED_NANMIN
-                             : CN_RED_NANMAX;
     kdt = adt;
     rdt = given ? dtype : adt;
     break;
   case OP_ANY:
   case OP_ALL:
-    kind = op == OP_ANY ? CN_RED_ANY : CN_RED_ALL;
     kdt = rdt = CN_BOOL;
     break;
   default: /* mean, var, std and their nan forms */
-    nan = op == OP_NANMEAN || op == OP_NANVAR || op == OP_NANSTD;
     kdt = given ? dtype : (is_inexact(adt) ? adt : CN_FLOAT64);
     if (!is_inexact(kdt))
       return cn_error(CN_ERR_TYPE,
@@ -315,17 +331,12 @@ static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
   }
   red_shapes s;
   red_shapes_make(&s, a, mask, keepdims != 0);
-  if ((op == OP_MIN || op == OP_MAX || op == OP_NANMIN || op == OP_NANMAX) &&
-      s.nred == 0)
-    return cn_error(CN_ERR_VALUE,
-                    "%s: zero-size array to reduction operation %s which has "
-                    "no identity",
-                    fn,
-                    op == OP_MIN || op == OP_NANMIN ? "minimum" : "maximum");
+  if (info->empty_error != NULL && s.nred == 0)
+    return cn_error(CN_ERR_VALUE, "%s: %s", fn, info->empty_error);
   if (dst && (st = check_dst(fn, dst, a, rdt, s.fnd, s.fshape)) != CN_OK)
     return st;
   const cn_backend_ops *be = a->buf->backend;
-  const bool moment = op >= OP_MEAN;
+  const bool moment = info->moments;
   if ((st = need_member(fn, be,
                         moment ? (const void *)be->moments
                                : (const void *)be->reduce,
@@ -363,39 +374,32 @@ static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
   return red_finish(out, res, dst, direct, &s, mask, rdt);
 }
 
-#define RED_DEF_(name, op)                                                     \
-  cn_status name(cn_array *out, cn_array a, int32_t naxes,                     \
-                 const int32_t *axes, int32_t keepdims, cn_dtype dtype,        \
-                 cn_array dst) {                                               \
-    return reduce_entry(#name, op, out, a, naxes, axes, keepdims, 0.0, dtype,  \
-                        dst);                                                  \
+/* The REDUCE and MOMENT rows of reduce.def; the ARG and SCAN rows follow
+ * their entry functions below. */
+#define RED_DEF_REDUCE(name, KIND)                                             \
+  cn_status cn_##name(cn_array *out, cn_array a, int32_t naxes,                \
+                      const int32_t *axes, int32_t keepdims, cn_dtype dtype,   \
+                      cn_array dst) {                                          \
+    return reduce_entry("cn_" #name, OP_##KIND, out, a, naxes, axes, keepdims, \
+                        0.0, dtype, dst);                                      \
   }
-RED_DEF_(cn_sum, OP_SUM)
-RED_DEF_(cn_prod, OP_PROD)
-RED_DEF_(cn_mean, OP_MEAN)
-RED_DEF_(cn_min, OP_MIN)
-RED_DEF_(cn_max, OP_MAX)
-RED_DEF_(cn_any, OP_ANY)
-RED_DEF_(cn_all, OP_ALL)
-RED_DEF_(cn_nansum, OP_NANSUM)
-RED_DEF_(cn_nanprod, OP_NANPROD)
-RED_DEF_(cn_nanmean, OP_NANMEAN)
-RED_DEF_(cn_nanmin, OP_NANMIN)
-RED_DEF_(cn_nanmax, OP_NANMAX)
-#undef RED_DEF_
-
-#define MOMENT_DEF_(name, op)                                                  \
-  cn_status name(cn_array *out, cn_array a, int32_t naxes,                     \
-                 const int32_t *axes, int32_t keepdims, double ddof,           \
-                 cn_dtype dtype, cn_array dst) {                               \
-    return reduce_entry(#name, op, out, a, naxes, axes, keepdims, ddof, dtype, \
-                        dst);                                                  \
+#define RED_DEF_MOMENT(name, KIND)                                             \
+  cn_status cn_##name(cn_array *out, cn_array a, int32_t naxes,                \
+                      const int32_t *axes, int32_t keepdims, double ddof,      \
+                      cn_dtype dtype, cn_array dst) {                          \
+    return reduce_entry("cn_" #name, OP_##KIND, out, a, naxes, axes, keepdims, \
+                        ddof, dtype, dst);                                     \
   }
-MOMENT_DEF_(cn_var, OP_VAR)
-MOMENT_DEF_(cn_std, OP_STD)
-MOMENT_DEF_(cn_nanvar, OP_NANVAR)
-MOMENT_DEF_(cn_nanstd, OP_NANSTD)
-#undef MOMENT_DEF_
+#define RED_DEF_ARG(name, KIND)
+#define RED_DEF_SCAN(name, KIND)
+#define CN_REDUCTION(name, KIND, family, backend, empty, nans, doc)            \
+  RED_DEF_##family(name, KIND)
+#include "reduce.def"
+#undef CN_REDUCTION
+#undef RED_DEF_REDUCE
+#undef RED_DEF_MOMENT
+#undef RED_DEF_ARG
+#undef RED_DEF_SCAN
 
 /* ---- argmin / argmax -------------------------------------------------- */
 
@@ -410,9 +414,9 @@ static cn_status axis_source(const char *fn, const cn_array_s *a, int32_t axis,
   return cn_normalize_axis(ax, axis, a->ndim, fn);
 }
 
-static cn_status arg_entry(const char *fn, cn_reduce_kind kind,
-                           const char *what, cn_array *out, cn_array a,
+static cn_status arg_entry(const char *fn, red_op op, cn_array *out, cn_array a,
                            int32_t axis, int32_t keepdims, cn_array dst) {
+  const red_info *info = &red_table[op];
   CN_CHECK_OUT(out, fn);
   CN_CHECK_ARRAY(a, fn, "a");
   if (dst)
@@ -423,8 +427,7 @@ static cn_status arg_entry(const char *fn, cn_reduce_kind kind,
     return st;
   const bool flat = axis == CN_AXIS_NONE;
   if (flat ? a->size == 0 : a->shape[ax] == 0)
-    return cn_error(CN_ERR_VALUE, "%s: attempt to get %s of an empty sequence",
-                    fn, what);
+    return cn_error(CN_ERR_VALUE, "%s: %s", fn, info->empty_error);
   red_shapes s;
   if (flat) {
     /* The result's shape: () or a's ndim ones; the kernel's: (1,). */
@@ -443,11 +446,10 @@ static cn_status arg_entry(const char *fn, cn_reduce_kind kind,
   if ((st = need_member(fn, be, (const void *)be->reduce, "reductions")) !=
       CN_OK)
     return st;
-  if (!is_inexact(a->dtype))
-    kind = kind == CN_RED_NANARGMIN   ? CN_RED_ARGMIN
-           : kind == CN_RED_NANARGMAX ? CN_RED_ARGMAX
-                                      : kind;
-  const bool nan = kind == CN_RED_NANARGMIN || kind == CN_RED_NANARGMAX;
+  /* inputs without NaN run the plain kind, which cannot fail */
+  const cn_reduce_kind kind =
+      (cn_reduce_kind)(is_inexact(a->dtype) ? info->kind : info->plain_kind);
+  const bool nan = info->allnan_error != NULL && kind == info->kind;
   const uint64_t mask = flat ? 1 : (uint64_t)1 << ax;
 
   cn_array_s *src = a, *res = NULL;
@@ -463,28 +465,36 @@ static cn_status arg_entry(const char *fn, cn_reduce_kind kind,
   if (st != CN_OK) {
     cn_array_release(res);
     if (nan && cn_last_status() == CN_ERR_VALUE)
-      return cn_error(CN_ERR_VALUE, "%s: All-NaN slice encountered", fn);
+      return cn_error(CN_ERR_VALUE, "%s: %s", fn, info->allnan_error);
     return st;
   }
   return red_finish(out, res, dst, direct, &s, mask, CN_INT64);
 }
 
-#define ARG_DEF_(name, kind, what)                                             \
-  cn_status name(cn_array *out, cn_array a, int32_t axis, int32_t keepdims,    \
-                 cn_array dst) {                                               \
-    return arg_entry(#name, kind, what, out, a, axis, keepdims, dst);          \
+#define RED_DEF_ARG(name, KIND)                                                \
+  cn_status cn_##name(cn_array *out, cn_array a, int32_t axis,                 \
+                      int32_t keepdims, cn_array dst) {                        \
+    return arg_entry("cn_" #name, OP_##KIND, out, a, axis, keepdims, dst);     \
   }
-ARG_DEF_(cn_argmin, CN_RED_ARGMIN, "argmin")
-ARG_DEF_(cn_argmax, CN_RED_ARGMAX, "argmax")
-ARG_DEF_(cn_nanargmin, CN_RED_NANARGMIN, "nanargmin")
-ARG_DEF_(cn_nanargmax, CN_RED_NANARGMAX, "nanargmax")
-#undef ARG_DEF_
+#define RED_DEF_OTHER(name, KIND)
+#define RED_DEF_REDUCE RED_DEF_OTHER
+#define RED_DEF_MOMENT RED_DEF_OTHER
+#define RED_DEF_SCAN RED_DEF_OTHER
+#define CN_REDUCTION(name, KIND, family, backend, empty, nans, doc)            \
+  RED_DEF_##family(name, KIND)
+#include "reduce.def"
+#undef CN_REDUCTION
+#undef RED_DEF_ARG
+#undef RED_DEF_REDUCE
+#undef RED_DEF_MOMENT
+#undef RED_DEF_SCAN
 
 /* ---- cumsum / cumprod ------------------------------------------------- */
 
-static cn_status scan_entry(const char *fn, cn_reduce_kind kind, cn_array *out,
+static cn_status scan_entry(const char *fn, red_op op, cn_array *out,
                             cn_array a, int32_t axis, cn_dtype dtype,
                             cn_array dst) {
+  const cn_reduce_kind kind = (cn_reduce_kind)red_table[op].kind;
   CN_CHECK_OUT(out, fn);
   CN_CHECK_ARRAY(a, fn, "a");
   if (dst)
@@ -550,12 +560,15 @@ static cn_status scan_entry(const char *fn, cn_reduce_kind kind, cn_array *out,
   return CN_OK;
 }
 
-cn_status cn_cumsum(cn_array *out, cn_array a, int32_t axis, cn_dtype dtype,
-                    cn_array dst) {
-  return scan_entry("cn_cumsum", CN_RED_CUMSUM, out, a, axis, dtype, dst);
-}
-
-cn_status cn_cumprod(cn_array *out, cn_array a, int32_t axis, cn_dtype dtype,
-                     cn_array dst) {
-  return scan_entry("cn_cumprod", CN_RED_CUMPROD, out, a, axis, dtype, dst);
-}
+#define RED_DEF_SCAN(name, KIND)                                               \
+  cn_status cn_##name(cn_array *out, cn_array a, int32_t axis, cn_dtype dtype, \
+                      cn_array dst) {                                          \
+    return scan_entry("cn_" #name, OP_##KIND, out, a, axis, dtype, dst);       \
+  }
+#define RED_DEF_REDUCE RED_DEF_OTHER
+#define RED_DEF_MOMENT RED_DEF_OTHER
+#define RED_DEF_ARG RED_DEF_OTHER
+#define CN_REDUCTION(name, KIND, family, backend, empty, nans, doc)            \
+  RED_DEF_##family(name, KIND)
+#include "reduce.def"
+#undef CN_REDUCTION

@@ -12,44 +12,42 @@
 /* ---- the op table ------------------------------------------------------ */
 
 static const cn_op_info cn_ops[CN_OP_COUNT_] = {
-#define CN_OP(name, nin, loops, out, expr, doc)                                \
-  {#name, nin, CN_LOOPS_##loops, CN_OUT_##out, #expr, doc},
+#define CN_OP(name, nin, loops, out, bools, ints, weak, expr, doc)             \
+  {#name,         nin, CN_LOOPS_##loops,    CN_OUT_##out,                      \
+   #expr,         doc, CN_OP_BOOLS_##bools, CN_INTS_##ints,                    \
+   CN_WEAK_##weak},
 #include "ops.def"
 #undef CN_OP
 };
 
 /* "cn_<name>", for error messages. */
 static const char *const cn_op_fn[CN_OP_COUNT_] = {
-#define CN_OP(name, nin, loops, out, expr, doc) "cn_" #name,
+#define CN_OP(name, nin, loops, out, bools, ints, weak, expr, doc) "cn_" #name,
 #include "ops.def"
 #undef CN_OP
 };
 
 const cn_op_info *cn_op_table(void) { return cn_ops; }
 
+/* The column of a CN_LOOP_CLASS_* row for dt's kind. */
+#define CN_LOOP_KIND_(b, i, u, f, c)                                           \
+  (cn_is_bool(dt)           ? (b)                                              \
+   : cn_is_signed_int(dt)   ? (i)                                              \
+   : cn_is_unsigned_int(dt) ? (u)                                              \
+   : cn_is_float(dt)        ? (f)                                              \
+                            : (c))
+#define CN_LOOP_CASE_(name)                                                    \
+  case CN_LOOPS_##name:                                                        \
+    return CN_LOOP_CLASS_##name(CN_LOOP_KIND_);
+
 bool cn_loop_class_has(cn_loop_class lc, cn_dtype dt) {
   if (!cn_dtype_is_valid(dt))
     return false;
-  switch (lc) {
-  case CN_LOOPS_ALL:
-    return true;
-  case CN_LOOPS_NUM:
-    return !cn_is_bool(dt);
-  case CN_LOOPS_REAL:
-    return !cn_is_complex(dt);
-  case CN_LOOPS_INTEGER:
-    return cn_is_integer(dt);
-  case CN_LOOPS_BITS:
-    return cn_is_integer(dt) || cn_is_bool(dt);
-  case CN_LOOPS_INEXACT:
-    return cn_is_float(dt) || cn_is_complex(dt);
-  case CN_LOOPS_FLOAT:
-    return cn_is_float(dt);
-  case CN_LOOPS_NOCPLX_NUM:
-    return cn_is_integer(dt) || cn_is_float(dt);
-  }
+  switch (lc) { CN_LOOP_CLASSES(CN_LOOP_CASE_) }
   return false;
 }
+#undef CN_LOOP_CASE_
+#undef CN_LOOP_KIND_
 
 int32_t cn_op_count(void) { return CN_OP_COUNT_; }
 
@@ -178,33 +176,11 @@ static cn_status cn_uf_promote(cn_dtype *out, const cn_uf_call *c,
 static cn_status cn_uf_loop_dtype(cn_dtype *out, int32_t op, cn_dtype p,
                                   const char *fn) {
   const cn_op_info *info = &cn_ops[op];
-  /* NumPy's true division computes every integer input in float64 */
-  if (op == CN_OPID_divide && (cn_is_integer(p) || cn_is_bool(p)))
+  if (info->ints == CN_INTS_FLOAT64 && (cn_is_integer(p) || cn_is_bool(p)))
     p = CN_FLOAT64;
-  /* NumPy refuses bool for these instead of computing it in int8 */
-  if (cn_is_bool(p)) {
-    switch (op) {
-    case CN_OPID_subtract:
-      return cn_error(CN_ERR_TYPE,
-                      "%s: numpy boolean subtract, the `-` operator, is not "
-                      "supported, use the bitwise_xor, the `^` operator, or "
-                      "the logical_xor function instead.",
-                      fn);
-    case CN_OPID_negative:
-      return cn_error(CN_ERR_TYPE,
-                      "%s: The numpy boolean negative, the `-` operator, is "
-                      "not supported, use the `~` operator or the "
-                      "logical_not function instead.",
-                      fn);
-    case CN_OPID_positive:
-    case CN_OPID_sign:
-    case CN_OPID_gcd: /* NumPy has no bool loop for gcd / lcm either */
-    case CN_OPID_lcm:
-      return cn_error(CN_ERR_TYPE, "%s: no loop for dtype bool", fn);
-    default:
-      break;
-    }
-  }
+  /* NumPy refuses bool for some ops instead of computing it in int8 */
+  if (info->bool_refusal != NULL && cn_is_bool(p))
+    return cn_error(CN_ERR_TYPE, "%s: %s", fn, info->bool_refusal);
   if (cn_loop_class_has(info->loops, p)) {
     *out = p;
     return CN_OK;
@@ -413,16 +389,16 @@ static cn_status cn_uf_substitute(cn_uf_call *c, int32_t i, cn_dtype ct,
  * anything else is cn_result_type_scalar's "out of bounds" error. */
 __attribute__((noinline, cold)) static cn_status
 cn_uf_weak_ints(cn_uf_call *c, int32_t op, cn_dtype ct) {
+  const cn_weak_rule rule = cn_ops[op].weak;
   for (int32_t i = 0; i < c->n; i++) {
     const cn_array_s *a = c->in[i];
     cn_scalar s = a->weak;
     if (!(a->flags & CN_FLAG_WEAK_SCALAR) ||
         (s.kind != CN_SCALAR_INT && s.kind != CN_SCALAR_UINT))
       continue;
-    bool logical = op == CN_OPID_logical_and || op == CN_OPID_logical_or ||
-                   op == CN_OPID_logical_xor;
     cn_dtype unused;
-    if (logical && s.kind == CN_SCALAR_UINT && (uint64_t)s.i > INT64_MAX)
+    if (rule == CN_WEAK_TRUTH && s.kind == CN_SCALAR_UINT &&
+        (uint64_t)s.i > INT64_MAX)
       /* NumPy reads it as a C long here, whatever the array dtype */
       return cn_error_prefix(cn_result_type_scalar(&unused, CN_INT64, s),
                              c->fn);
@@ -431,26 +407,21 @@ cn_uf_weak_ints(cn_uf_call *c, int32_t op, cn_dtype ct) {
     /* every in-range value is below s (s above the dtype) or above it */
     bool above = s.kind == CN_SCALAR_UINT || s.i >= 0;
     cn_status st = CN_OK;
-    switch (op) {
-    case CN_OPID_equal:
-    case CN_OPID_not_equal:
-      c->constant = op == CN_OPID_not_equal;
+    switch (rule) {
+    case CN_WEAK_EQ:
+    case CN_WEAK_NE:
+      c->constant = rule == CN_WEAK_NE;
       break;
-    case CN_OPID_less:
-    case CN_OPID_less_equal:
-    case CN_OPID_greater:
-    case CN_OPID_greater_equal: {
+    case CN_WEAK_LESS:
+    case CN_WEAK_GREATER: {
       bool lt = i == 1 ? above : !above; /* x1 < x2 everywhere */
-      bool is_less = op == CN_OPID_less || op == CN_OPID_less_equal;
-      c->constant = is_less ? lt : !lt;
+      c->constant = rule == CN_WEAK_LESS ? lt : !lt;
       break;
     }
-    case CN_OPID_logical_and:
-    case CN_OPID_logical_or:
-    case CN_OPID_logical_xor:
+    case CN_WEAK_TRUTH:
       st = cn_uf_substitute(c, i, ct, cn_scalar_int(1));
       break;
-    case CN_OPID_clip:
+    case CN_WEAK_CLAMP:
       if (i > 0 && above == (i == 2)) {
         int bits = (int)cn_itemsize(ct) * 8;
         cn_scalar lim;
@@ -464,6 +435,7 @@ cn_uf_weak_ints(cn_uf_call *c, int32_t op, cn_dtype ct) {
         break;
       }
       /* fall through */
+    case CN_WEAK_ERROR:
     default:
       return cn_error_prefix(cn_result_type_scalar(&unused, ct, s), c->fn);
     }
@@ -531,8 +503,8 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
     st = cn_uf_weak_ints(&c, op, ct);
   if (st == CN_OK)
     st = cn_uf_prepare(&c);
-  if (CN_UNLIKELY(st == CN_OK && op == CN_OPID_power && cn_is_signed_int(ct) &&
-                  c.target->size > 0))
+  if (CN_UNLIKELY(st == CN_OK && cn_ops[op].ints == CN_INTS_NONNEG_EXP &&
+                  cn_is_signed_int(ct) && c.target->size > 0))
     st = cn_uf_check_exponent(&c);
   if (CN_UNLIKELY(st == CN_OK && c.constant >= 0)) {
     bool v = c.constant == 1;
@@ -567,7 +539,8 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
     const cn_array in[3] = {x, lo, hi};                                        \
     return cn_uf_apply(out, CN_OPID_##name, in, dst, "cn_" #name);             \
   }
-#define CN_OP(name, nin, loops, out, expr, doc) CN_UF_DEF_##nin(name)
+#define CN_OP(name, nin, loops, out, bools, ints, weak, expr, doc)             \
+  CN_UF_DEF_##nin(name)
 #include "ops.def"
 #undef CN_OP
 

@@ -266,7 +266,7 @@ static PyObject *_op_table(void) {
     const char *name, *loops, *out, *doc;
     int nin;
   } ops[] = {
-#define CN_OP(name, nin, loops, out, expr, doc) {#name, #loops, #out, doc, nin},
+#define CN_OP(name, nin, loops, out, bools, ints, weak, expr, doc) {#name, #loops, #out, doc, nin},
 #include "ops.def"
 #undef CN_OP
   };

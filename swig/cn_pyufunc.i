@@ -19,7 +19,7 @@ static const struct {
   int nin;
   cnpy_any_fn fn;
 } cnpy_op_fns[] = {
-#define CN_OP(name, nin, loops, out, expr, doc) \
+#define CN_OP(name, nin, loops, out, bools, ints, weak, expr, doc) \
   {#name, nin, (cnpy_any_fn)cn_##name},
 #include "ops.def"
 #undef CN_OP

@@ -17,17 +17,21 @@ if(TARGET cunumpy_cuda)
   # The device prelude compiled as host code by nvcc and run on the CPU
   # against the CPU backend (special values of complex math, casts,
   # reduction accumulators): no GPU needed. nvcc is not otherwise used.
+  # The prelude is the one core/cuda/CMakeLists.txt assembles from its
+  # parts (CUNUMPY_CUDA_PRELUDE, built with cunumpy_cuda_codegen).
   if(CUDAToolkit_NVCC_EXECUTABLE)
     set(_ph ${CMAKE_CURRENT_BINARY_DIR}/cuda_prelude_host)
+    get_filename_component(_prelude_dir ${CUNUMPY_CUDA_PRELUDE} DIRECTORY)
     add_custom_command(
       OUTPUT ${_ph}
       COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -std=c++17 -O1
               -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/core/cuda
+              -I${_prelude_dir}
               ${CMAKE_CURRENT_SOURCE_DIR}/cuda/prelude_host.cu -o ${_ph}
               -L$<TARGET_FILE_DIR:cunumpy> -lcunumpy
               -Xlinker -rpath=$<TARGET_FILE_DIR:cunumpy>
       DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/prelude_host.cu
-              ${PROJECT_SOURCE_DIR}/core/cuda/prelude.cuh cunumpy
+              cunumpy_cuda_codegen cunumpy
       COMMENT "nvcc: host emulation of the CUDA prelude"
       VERBATIM)
     add_custom_target(cuda_prelude_host_exe ALL DEPENDS ${_ph})

@@ -820,6 +820,24 @@ TEST_CASE("empty reductions and zero-size axes", "[reduce][empty]") {
     CN_REQUIRE_ERR(cn_nanargmax(r.out(), e, 0, 0, nullptr), CN_ERR_VALUE,
                    "empty sequence");
     REQUIRE(r.h == nullptr);
+    // every message names the function and the reduction as NumPy does
+    CN_REQUIRE_ERR(
+        cn_max(r.out(), e, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr),
+        CN_ERR_VALUE,
+        "cn_max: zero-size array to reduction operation maximum which has "
+        "no identity");
+    CN_REQUIRE_ERR(cn_nanmin(r.out(), e, CN_ALL_AXES, nullptr, 0,
+                             CN_DTYPE_DEFAULT, nullptr),
+                   CN_ERR_VALUE,
+                   "cn_nanmin: zero-size array to reduction operation minimum "
+                   "which has no identity");
+    CN_REQUIRE_ERR(cn_argmax(r.out(), e, 0, 0, nullptr), CN_ERR_VALUE,
+                   "cn_argmax: attempt to get argmax of an empty sequence");
+    CN_REQUIRE_ERR(cn_nanargmin(r.out(), e, CN_AXIS_NONE, 0, nullptr),
+                   CN_ERR_VALUE,
+                   "cn_nanargmin: attempt to get nanargmin of an empty "
+                   "sequence");
+    REQUIRE(r.h == nullptr);
     CN_REQUIRE_OK(cn_cumsum(r.out(), e, 0, CN_DTYPE_DEFAULT, nullptr));
     REQUIRE(shape_of(r) == std::vector<int64_t>{0});
   }

@@ -1690,6 +1690,11 @@ TEST_CASE("bool subtract, negative, positive and sign are type errors",
                  "cn_positive: no loop for dtype bool");
   CN_REQUIRE_ERR(cn_sign(&o, b, nullptr), CN_ERR_TYPE,
                  "cn_sign: no loop for dtype bool");
+  // NumPy has no bool loop for gcd / lcm either (bool would cast to int8)
+  CN_REQUIRE_ERR(cn_gcd(&o, b, b, nullptr), CN_ERR_TYPE,
+                 "cn_gcd: no loop for dtype bool");
+  CN_REQUIRE_ERR(cn_lcm(&o, b, wb, nullptr), CN_ERR_TYPE,
+                 "cn_lcm: no loop for dtype bool");
   cn_array in[2] = {b, b};
   CN_REQUIRE_ERR(cn_ufunc(&o, "subtract", 2, in, nullptr), CN_ERR_TYPE,
                  "cn_subtract: numpy boolean subtract");

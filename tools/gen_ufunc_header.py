@@ -9,6 +9,7 @@ template below. tests/ufunc_header.cmake reruns this script and fails when
 the checked-in header is stale.
 """
 import os
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -28,6 +29,12 @@ OUT = {
     "BOOL": " Result: bool.",
     "REAL": " Result: real dtype of the same precision.",
 }
+INTS = {
+    "LOOP": "",
+    "FLOAT64": " Integers and bool compute in float64, as NumPy.",
+    "NONNEG_EXP": " An integer x1 with a negative integer x2 is CN_ERR_VALUE, as NumPy.",
+}
+WEAK = ("ERROR", "EQ", "NE", "LESS", "GREATER", "TRUTH", "CLAMP")
 ARGS = {
     1: "cn_array x",
     2: "cn_array x1, cn_array x2",
@@ -46,7 +53,7 @@ HEAD = """\
  * promoted dtype casts to safely. Ops on floats/complex only (sqrt, sin, ...)
  * compute bool, int8, uint8, int16 and uint16 in float32 (NumPy would use
  * float16, which cunumpy does not have) and wider integers in float64;
- * divide computes every integer input in float64, as NumPy.
+ * {float64_ops} every integer input in float64, as NumPy.
  *
  * dst may be NULL (a new array is made on the inputs' device) or an existing
  * writeable array (NumPy's out=) into which the inputs broadcast; it may be
@@ -60,14 +67,7 @@ HEAD = """\
  * floats convert it, and every other op refuses it (CN_ERR_OVERFLOW,
  * "Python integer ... out of bounds for ...", Python's OverflowError).
  *
- * Errors: CN_ERR_VALUE for NULL/released handles, a NULL out, a read-only
- * dst or an integer power with a negative integer exponent ("Integers to negative integer powers are not
- * allowed."); CN_ERR_TYPE when no loop accepts the dtypes, for bool in
- * subtract, negative, positive and sign (as NumPy), or when dst cannot hold
- * the result;
- * CN_ERR_SHAPE when shapes do not broadcast (or not to dst's shape);
- * CN_ERR_DEVICE when operands live on different devices; CN_ERR_MEMORY.
- * Inputs are never modified (except dst) and nothing is written on failure.
+{errors}
  */
 #ifndef CUNUMPY_UFUNC_H
 #define CUNUMPY_UFUNC_H
@@ -159,21 +159,62 @@ def parse_ops(path):
             if not line.endswith(")"):
                 sys.exit(f"{path}:{lineno}: CN_OP line must end with ')'")
             args = split_args(line[len("CN_OP("):-1])
-            if len(args) != 6:
-                sys.exit(f"{path}:{lineno}: expected 6 CN_OP arguments")
-            name, nin, loops, out, expr, doc = args
+            if len(args) != 9:
+                sys.exit(f"{path}:{lineno}: expected 9 CN_OP arguments")
+            name, nin, loops, out, bools, ints, weak, expr, doc = args
             if not (doc.startswith('"') and doc.endswith('"')):
                 sys.exit(f"{path}:{lineno}: doc must be a string literal")
             if loops not in LOOPS or out not in OUT or int(nin) not in ARGS:
                 sys.exit(f"{path}:{lineno}: bad loops/out/nin")
-            ops.append((name, int(nin), loops, out, doc[1:-1]))
+            refuse = re.fullmatch(r'REFUSE\("(.*)"\)', bools)
+            if bools != "LOOP" and refuse is None:
+                sys.exit(f"{path}:{lineno}: bools must be LOOP or REFUSE(\"text\")")
+            if ints not in INTS or weak not in WEAK:
+                sys.exit(f"{path}:{lineno}: bad ints/weak")
+            ops.append((name, int(nin), loops, out, refuse is not None, ints, doc[1:-1]))
     return ops
+
+
+def english_list(names):
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def wrap_comment_lines(text):
+    """text as " * " comment lines of at most 77 columns."""
+    lines, cur = [], " *"
+    for w in text.split():
+        if len(cur) + 1 + len(w) > 77:
+            lines.append(cur)
+            cur = " *"
+        cur += " " + w
+    return "\n".join(lines + [cur])
 
 
 def render(ops):
     body = []
-    for name, nin, loops, out, doc in ops:
+    refusing = [op[0] for op in ops if op[4]]
+    float64 = [op[0] for op in ops if op[5] == "FLOAT64"]
+    nonneg = [op[0] for op in ops if op[5] == "NONNEG_EXP"]
+    errors = (
+        "Errors: CN_ERR_VALUE for NULL/released handles, a NULL out, a read-only"
+        " dst or an integer "
+        + english_list(nonneg)
+        + " with a negative integer exponent (\"Integers to negative integer powers"
+        " are not allowed.\"); CN_ERR_TYPE when no loop accepts the dtypes, for"
+        " bool in " + english_list(refusing) + " (as NumPy), or when dst cannot"
+        " hold the result; CN_ERR_OVERFLOW for a weak integer out of range (see"
+        " above); CN_ERR_SHAPE when shapes do not broadcast (or not to"
+        " dst's shape); CN_ERR_DEVICE when operands live on different devices;"
+        " CN_ERR_MEMORY. Inputs are never modified (except dst) and nothing is"
+        " written on failure."
+    )
+    head = HEAD.replace("{errors}", wrap_comment_lines(errors))
+    head = head.replace("{float64_ops}", english_list(float64) + (" computes" if len(float64) == 1 else " compute"))
+    for name, nin, loops, out, bool_refused, ints, doc in ops:
         text = f"{doc} Loops: {LOOPS[loops]}.{OUT[out]}"
+        if bool_refused:
+            text += " Bool is CN_ERR_TYPE, as NumPy."
+        text += INTS[ints]
         words, lines, cur = text.split(), [], "/*"
         for w in words:
             if len(cur) + 1 + len(w) > 76:
@@ -187,7 +228,7 @@ def render(ops):
             pre = f"CN_API cn_status cn_{name}("
             decl = pre + f"cn_array *out, {ARGS[nin]},\n" + " " * len(pre) + "cn_array dst);"
         body.append(decl)
-    return HEAD + "\n".join(body) + "\n" + TAIL
+    return head + "\n".join(body) + "\n" + TAIL
 
 
 def main():

@@ -35,7 +35,7 @@ typedef double _Complex cn_c128_t;
  *   int16/8, uint16/8  low bits of cvtt32(x)
  *   uint32           low bits of cvtt64(x)
  *   uint64           x >= 2^63 ? cvtt64(x - 2^63) ^ 2^63 : cvtt64(x) (gcc)
- * core/cuda/prelude.cuh (cn_f2i) implements the same table. */
+ * core/cuda/prelude/cast.cuh (cn_f2i) implements the same table. */
 static inline int64_t cn_f2i64(double x) {
   if (!(x > -9223372036854775808.0 && x < 9223372036854775808.0))
     return INT64_MIN;

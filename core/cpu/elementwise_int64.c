@@ -1,14 +1,5 @@
 /* Elementwise loops of every op of core/ops.def for int64. */
 #define CN_EW_T int64_t
-#define CN_EW_R int64_t
 #define CN_EW_SFX i64
-#define CN_EW_IN_ALL 1
-#define CN_EW_IN_NUM 1
-#define CN_EW_IN_REAL 1
-#define CN_EW_IN_INTEGER 1
-#define CN_EW_IN_BITS 1
-#define CN_EW_IN_INEXACT 0
-#define CN_EW_IN_FLOAT 0
-#define CN_EW_IN_NOCPLX_NUM 1
-#define CN_EW_CLONES
+#define CN_EW_KIND ki
 #include "elementwise_loops.h"

@@ -1,13 +1,13 @@
 /* Generates the typed loops of every op of core/ops.def for one compute
  * dtype. Included once by each core/cpu/elementwise_<dtype>.c after it
  * defines:
- *   CN_EW_T, CN_EW_R  the C compute type and its real type
- *   CN_EW_SFX         the dtype suffix (f64), naming the table
- *   CN_EW_IN_<CLASS>  1 when the dtype belongs to loop class CLASS
- *   CN_EW_CLONES      function attributes for the contiguous loops (e.g.
- *                     target_clones), possibly empty
+ *   CN_EW_T     the C compute type (CN_CPU_DTYPES' C type)
+ *   CN_EW_SFX   the dtype suffix (f64), naming the table
+ *   CN_EW_KIND  the dtype class of CN_CPU_DTYPES (kb, ki, ku, kf, kc)
  * and defines the table cn_ew_kernels_<SFX>[CN_OP_COUNT_] (NULL where the
- * op has no loop for the dtype). */
+ * op has no loop for the dtype). Which ops have loops follows from the
+ * class and the CN_LOOP_CLASS_* rows of core/internal.h, the rows
+ * cn_loop_class_has reads. */
 
 /* NumPy integer arithmetic wraps; in C signed overflow is undefined, so
  * these loops are compiled with wrapping semantics. no-trapping-math lets
@@ -20,6 +20,33 @@
 #define CN_EW_CAT_(a, b) a##b
 #define CN_EW_CAT(a, b) CN_EW_CAT_(a, b)
 #define CN_EW_FN(name, part) CN_EW_CAT(cn_ew_##name##part##_, CN_EW_SFX)
+
+/* The real type of the compute type (complex64 -> float). */
+#define CN_EW_R_kb CN_EW_T
+#define CN_EW_R_ki CN_EW_T
+#define CN_EW_R_ku CN_EW_T
+#define CN_EW_R_kf CN_EW_T
+#define CN_EW_R_kc __typeof__(__real__(CN_EW_T) 0)
+#define CN_EW_R CN_EW_CAT(CN_EW_R_, CN_EW_KIND)
+
+/* Attributes of the contiguous loops: vroundpd, vdivpd and wide compares
+ * pay off for floats. */
+#define CN_EW_CLONES_kb
+#define CN_EW_CLONES_ki
+#define CN_EW_CLONES_ku
+#define CN_EW_CLONES_kf                                                        \
+  __attribute__((target_clones("avx512f", "avx2", "default")))
+#define CN_EW_CLONES_kc
+#define CN_EW_CLONES CN_EW_CAT(CN_EW_CLONES_, CN_EW_KIND)
+
+/* CN_EW_IN(F) for F a CN_LOOP_CLASS_* row: 1 when the dtype's class is in
+ * the loop class. */
+#define CN_EW_COL_kb(b, i, u, f, c) b
+#define CN_EW_COL_ki(b, i, u, f, c) i
+#define CN_EW_COL_ku(b, i, u, f, c) u
+#define CN_EW_COL_kf(b, i, u, f, c) f
+#define CN_EW_COL_kc(b, i, u, f, c) c
+#define CN_EW_COL CN_EW_CAT(CN_EW_COL_, CN_EW_KIND)
 
 #define CN_EW_OT_SAME CN_EW_T
 #define CN_EW_OT_BOOL bool
@@ -148,15 +175,15 @@
 #define CN_EW_GEN_0(name, nin, out, expr)
 #define CN_EW_GEN_1(name, nin, out, expr)                                      \
   CN_EW_DEF_##nin(name, CN_EW_OT_##out, expr)
-#define CN_OP(name, nin, loops, out, expr, doc)                                \
-  CN_EW_CAT(CN_EW_GEN_, CN_EW_IN_##loops)(name, nin, out, expr)
+#define CN_OP(name, nin, loops, out, bools, ints, weak, expr, doc)             \
+  CN_EW_CAT(CN_EW_GEN_, CN_LOOP_CLASS_##loops(CN_EW_COL))(name, nin, out, expr)
 #include "../ops.def"
 #undef CN_OP
 
 #define CN_EW_ENTRY_0(name)
 #define CN_EW_ENTRY_1(name) [CN_OPID_##name] = CN_EW_FN(name, ),
-#define CN_OP(name, nin, loops, out, expr, doc)                                \
-  CN_EW_CAT(CN_EW_ENTRY_, CN_EW_IN_##loops)(name)
+#define CN_OP(name, nin, loops, out, bools, ints, weak, expr, doc)             \
+  CN_EW_CAT(CN_EW_ENTRY_, CN_LOOP_CLASS_##loops(CN_EW_COL))(name)
 const cn_ew_kernel CN_EW_CAT(cn_ew_kernels_, CN_EW_SFX)[CN_OP_COUNT_] = {
 #include "../ops.def"
 };

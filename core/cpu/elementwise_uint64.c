@@ -1,14 +1,5 @@
 /* Elementwise loops of every op of core/ops.def for uint64. */
 #define CN_EW_T uint64_t
-#define CN_EW_R uint64_t
 #define CN_EW_SFX u64
-#define CN_EW_IN_ALL 1
-#define CN_EW_IN_NUM 1
-#define CN_EW_IN_REAL 1
-#define CN_EW_IN_INTEGER 1
-#define CN_EW_IN_BITS 1
-#define CN_EW_IN_INEXACT 0
-#define CN_EW_IN_FLOAT 0
-#define CN_EW_IN_NOCPLX_NUM 1
-#define CN_EW_CLONES
+#define CN_EW_KIND ku
 #include "elementwise_loops.h"

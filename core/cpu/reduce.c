@@ -449,24 +449,20 @@ static void red_find_neg(char *a, const char *b, void *ctx) {
     *(bool *)ctx = true;
 }
 
-/* The kind that an integer or bool input uses for a NaN-skipping kind. */
+/* The kind that an integer or bool input uses for a NaN-skipping kind
+ * (reduce.def's SKIP base; the kind itself for the others). */
+#define CN_RED_PLAIN_ROW_KERNEL(KIND, nans)                                    \
+  [CN_RED_##KIND] = CN_RED_PLAIN_KIND(CN_RED_##KIND, CN_RED_NANS_BASE_##nans),
+#define CN_RED_PLAIN_ROW_MOMENTS(KIND, nans)
+static const int8_t red_plain_kinds[CN_RED_COUNT_] = {
+#define CN_REDUCTION(name, KIND, family, backend, empty, nans, doc)            \
+  CN_RED_PLAIN_ROW_##backend(KIND, nans)
+#include "../reduce.def"
+#undef CN_REDUCTION
+};
+
 static int red_plain_kind(int kind) {
-  switch (kind) {
-  case CN_RED_NANSUM:
-    return CN_RED_SUM;
-  case CN_RED_NANPROD:
-    return CN_RED_PROD;
-  case CN_RED_NANMIN:
-    return CN_RED_MIN;
-  case CN_RED_NANMAX:
-    return CN_RED_MAX;
-  case CN_RED_NANARGMIN:
-    return CN_RED_ARGMIN;
-  case CN_RED_NANARGMAX:
-    return CN_RED_ARGMAX;
-  default:
-    return kind;
-  }
+  return kind >= 0 && kind < CN_RED_COUNT_ ? red_plain_kinds[kind] : kind;
 }
 
 static bool red_inexact(cn_dtype dt) {

@@ -1,6 +1,7 @@
-/* CUDA source generation: each generator instantiates the templates of
- * prelude.cuh for one dtype combination. Op expressions come verbatim from
- * core/ops.def, so the GPU computes what the op table says. */
+/* CUDA source generation: each generator instantiates the templates of the
+ * device prelude (core/cuda/prelude/) for one dtype combination. Op
+ * expressions come verbatim from core/ops.def and reduction kernel names
+ * from core/reduce.def, so the GPU computes what the tables say. */
 #include "codegen.h"
 
 #include <stdarg.h>
@@ -109,23 +110,13 @@ cn_dtype cn_cu_op_out(const cn_op_info *info, cn_dtype compute) {
   }
 }
 
+#define CN_RED_NAME_KERNEL(name, KIND) [CN_RED_##KIND] = #name,
+#define CN_RED_NAME_MOMENTS(name, KIND)
 static const char *const k_red_names[CN_RED_COUNT_] = {
-    [CN_RED_SUM] = "sum",
-    [CN_RED_PROD] = "prod",
-    [CN_RED_MIN] = "min",
-    [CN_RED_MAX] = "max",
-    [CN_RED_ANY] = "any",
-    [CN_RED_ALL] = "all",
-    [CN_RED_NANSUM] = "nansum",
-    [CN_RED_NANPROD] = "nanprod",
-    [CN_RED_NANMIN] = "nanmin",
-    [CN_RED_NANMAX] = "nanmax",
-    [CN_RED_ARGMIN] = "argmin",
-    [CN_RED_ARGMAX] = "argmax",
-    [CN_RED_NANARGMIN] = "nanargmin",
-    [CN_RED_NANARGMAX] = "nanargmax",
-    [CN_RED_CUMSUM] = "cumsum",
-    [CN_RED_CUMPROD] = "cumprod",
+#define CN_REDUCTION(name, KIND, family, backend, empty, nans, doc)            \
+  CN_RED_NAME_##backend(name, KIND)
+#include "../reduce.def"
+#undef CN_REDUCTION
 };
 
 const char *cn_cu_red_name(cn_reduce_kind kind) {

@@ -28,7 +28,8 @@ void cn_cu_src_free(cn_cu_src *s);
 void cn_cu_src_appendf(cn_cu_src *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* The device prelude (core/cuda/prelude.cuh, embedded at build time). */
+/* The device prelude (the parts under core/cuda/prelude/, assembled and
+ * embedded at build time). */
 extern const char cn_cu_prelude_text[];
 
 /* Name of the CUDA C type of a dtype ("float", "cn_c64"), NULL if invalid. */

@@ -7,9 +7,9 @@
 #include "cuda_internal.h"
 
 #define THREADS 256
-#define EW_ITEMS 4 /* CN_EW_ITEMS in prelude.cuh */
+#define EW_ITEMS 4 /* CN_EW_ITEMS in prelude/elementwise.cuh */
 
-/* Layout of cn_geom in prelude.cuh. */
+/* Layout of cn_geom in prelude/elementwise.cuh. */
 typedef struct {
   int32_t ndim;
   int64_t shape[CN_MAX_DIMS];

@@ -3,7 +3,7 @@
  * merged where memory allows. Long reductions run one block (or, for few
  * outputs, several blocks plus a second pass) per output with a warp-
  * shuffle tree; many short or outer-axis reductions run one thread per
- * output. Float sums are compensated in the kernels (prelude.cuh). */
+ * output. Float sums are compensated in the kernels (prelude/reduce.cuh). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +11,9 @@
 #include "cuda_internal.h"
 
 #define THREADS 256
-#define PARTIAL_BYTES 128 /* >= sizeof any acc_t in prelude.cuh */
+#define PARTIAL_BYTES 128 /* >= sizeof any acc_t in prelude/reduce.cuh */
 
-/* Layout of cn_rgeom in prelude.cuh. */
+/* Layout of cn_rgeom in prelude/reduce.cuh. */
 typedef struct {
   int32_t nk, nr;
   int64_t kshape[CN_MAX_DIMS], kin[CN_MAX_DIMS], kout[CN_MAX_DIMS],

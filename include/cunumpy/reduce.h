@@ -13,7 +13,9 @@
  * convert their result; any/all ignore it (it must still be a valid dtype).
  * dst must have the result's shape (CN_ERR_SHAPE), be writeable
  * (CN_ERR_VALUE), live with a (CN_ERR_DEVICE), and take the result dtype
- * under same_kind casting (CN_ERR_TYPE). */
+ * under same_kind casting (CN_ERR_TYPE).
+ * The functions and their prototype families are the rows of the library's
+ * reduction table (core/reduce.def; a test keeps the two in step). */
 #ifndef CUNUMPY_REDUCE_H
 #define CUNUMPY_REDUCE_H
 

@@ -24,13 +24,14 @@
  * "Python integer ... out of bounds for ...", Python's OverflowError).
  *
  * Errors: CN_ERR_VALUE for NULL/released handles, a NULL out, a read-only
- * dst or an integer power with a negative integer exponent ("Integers to negative integer powers are not
- * allowed."); CN_ERR_TYPE when no loop accepts the dtypes, for bool in
- * subtract, negative, positive and sign (as NumPy), or when dst cannot hold
- * the result;
- * CN_ERR_SHAPE when shapes do not broadcast (or not to dst's shape);
- * CN_ERR_DEVICE when operands live on different devices; CN_ERR_MEMORY.
- * Inputs are never modified (except dst) and nothing is written on failure.
+ * dst or an integer power with a negative integer exponent ("Integers to
+ * negative integer powers are not allowed."); CN_ERR_TYPE when no loop
+ * accepts the dtypes, for bool in subtract, negative, positive, sign, gcd
+ * and lcm (as NumPy), or when dst cannot hold the result; CN_ERR_OVERFLOW
+ * for a weak integer out of range (see above); CN_ERR_SHAPE when shapes do
+ * not broadcast (or not to dst's shape); CN_ERR_DEVICE when operands live on
+ * different devices; CN_ERR_MEMORY. Inputs are never modified (except dst)
+ * and nothing is written on failure.
  */
 #ifndef CUNUMPY_UFUNC_H
 #define CUNUMPY_UFUNC_H
@@ -44,14 +45,14 @@ extern "C" {
 /* ---- generated from core/ops.def ----------------------------------- */
 /* x1 + x2 (logical or for bool). Loops: bool, integers, floats, complex. */
 CN_API cn_status cn_add(cn_array *out, cn_array x1, cn_array x2, cn_array dst);
-/* x1 - x2; two bools are CN_ERR_TYPE, as NumPy. Loops: integers, floats,
- * complex. */
+/* x1 - x2. Loops: integers, floats, complex. Bool is CN_ERR_TYPE, as NumPy. */
 CN_API cn_status cn_subtract(cn_array *out, cn_array x1, cn_array x2,
                              cn_array dst);
 /* x1 * x2 (logical and for bool). Loops: bool, integers, floats, complex. */
 CN_API cn_status cn_multiply(cn_array *out, cn_array x1, cn_array x2,
                              cn_array dst);
-/* True division x1 / x2 (integers give float64). Loops: floats, complex. */
+/* True division x1 / x2. Loops: floats, complex. Integers and bool compute
+ * in float64, as NumPy. */
 CN_API cn_status cn_divide(cn_array *out, cn_array x1, cn_array x2,
                            cn_array dst);
 /* Floor of x1 / x2; integer division by zero gives 0. Loops: integers,
@@ -62,8 +63,8 @@ CN_API cn_status cn_floor_divide(cn_array *out, cn_array x1, cn_array x2,
  * integers, floats. */
 CN_API cn_status cn_remainder(cn_array *out, cn_array x1, cn_array x2,
                               cn_array dst);
-/* x1 ** x2; an integer base with a negative integer exponent is
- * CN_ERR_VALUE, as NumPy. Loops: integers, floats, complex. */
+/* x1 ** x2. Loops: integers, floats, complex. An integer x1 with a negative
+ * integer x2 is CN_ERR_VALUE, as NumPy. */
 CN_API cn_status cn_power(cn_array *out, cn_array x1, cn_array x2,
                           cn_array dst);
 /* Elementwise maximum; NaN propagates. Loops: bool, integers, floats,
@@ -97,13 +98,13 @@ CN_API cn_status cn_clip(cn_array *out, cn_array x, cn_array lo, cn_array hi,
 /* Absolute value (magnitude for complex). Loops: bool, integers, floats,
  * complex. Result: real dtype of the same precision. */
 CN_API cn_status cn_abs(cn_array *out, cn_array x, cn_array dst);
-/* -x (wraps for unsigned); bool is CN_ERR_TYPE, as NumPy. Loops: integers,
- * floats, complex. */
+/* -x (wraps for unsigned). Loops: integers, floats, complex. Bool is
+ * CN_ERR_TYPE, as NumPy. */
 CN_API cn_status cn_negative(cn_array *out, cn_array x, cn_array dst);
-/* +x; bool is CN_ERR_TYPE, as NumPy. Loops: integers, floats, complex. */
+/* +x. Loops: integers, floats, complex. Bool is CN_ERR_TYPE, as NumPy. */
 CN_API cn_status cn_positive(cn_array *out, cn_array x, cn_array dst);
-/* Sign: -1, 0, 1 (NaN for NaN; x/|x| for complex); bool is CN_ERR_TYPE.
- * Loops: integers, floats, complex. */
+/* Sign: -1, 0, 1 (NaN for NaN; x/|x| for complex). Loops: integers, floats,
+ * complex. Bool is CN_ERR_TYPE, as NumPy. */
 CN_API cn_status cn_sign(cn_array *out, cn_array x, cn_array dst);
 /* x * x. Loops: integers, floats, complex. */
 CN_API cn_status cn_square(cn_array *out, cn_array x, cn_array dst);
@@ -239,9 +240,11 @@ CN_API cn_status cn_angle(cn_array *out, cn_array x, cn_array dst);
 /* C remainder of x1 / x2 (the sign of x1); integer x % 0 gives 0. Loops:
  * integers, floats. */
 CN_API cn_status cn_fmod(cn_array *out, cn_array x1, cn_array x2, cn_array dst);
-/* Greatest common divisor of |x1| and |x2|. Loops: integers. */
+/* Greatest common divisor of |x1| and |x2|. Loops: integers. Bool is
+ * CN_ERR_TYPE, as NumPy. */
 CN_API cn_status cn_gcd(cn_array *out, cn_array x1, cn_array x2, cn_array dst);
-/* Least common multiple of |x1| and |x2|. Loops: integers. */
+/* Least common multiple of |x1| and |x2|. Loops: integers. Bool is
+ * CN_ERR_TYPE, as NumPy. */
 CN_API cn_status cn_lcm(cn_array *out, cn_array x1, cn_array x2, cn_array dst);
 /* The next representable value after x1 towards x2. Loops: floats. */
 CN_API cn_status cn_nextafter(cn_array *out, cn_array x1, cn_array x2,

@@ -1,5 +1,6 @@
-// Host emulation of the CUDA device code: core/cuda/prelude.cuh compiled by
-// nvcc as __host__ __device__ code and run on the CPU (no GPU needed), its
+// Host emulation of the CUDA device code: the prelude (core/cuda/prelude/,
+// assembled by the build into prelude.cuh) compiled by nvcc as
+// __host__ __device__ code and run on the CPU (no GPU needed), its
 // k_* functions, casts and reduction accumulators compared with the CPU
 // backend (the oracle of tests/gpu/gpu_check.c) on special values: inf, NaN,
 // signed zeros, overflow, large offsets. The criteria are gpu_check's.

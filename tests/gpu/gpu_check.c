@@ -206,7 +206,7 @@ typedef struct {
 } op_entry;
 
 static const op_entry k_ops[] = {
-#define CN_OP(name, nin, loops, out, expr, doc)                                \
+#define CN_OP(name, nin, loops, out, bools, ints, weak, expr, doc)             \
   {#name, nin, (void (*)(void))cn_##name},
 #include "ops.def"
 #undef CN_OP
