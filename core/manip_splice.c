@@ -55,7 +55,10 @@ static cn_status axis_source(cn_array_s **src, int32_t *ax, cn_array_s *a,
 }
 
 /* Host int64 copy of an integer position array (an empty array of any
- * dtype counts as integer). *pos is malloc'ed (NULL when empty). */
+ * dtype counts as integer); a bool array gives its nonzero positions.
+ * *pos is malloc'ed (NULL when empty). Other dtypes fail as NumPy's
+ * indexing does: CN_ERR_TYPE for a single position (a slice bound),
+ * CN_ERR_INDEX for an array of them. */
 static cn_status host_positions(int64_t **pos, int64_t *n, cn_array_s *idx,
                                 const char *fn) {
   *pos = NULL;
@@ -64,11 +67,33 @@ static cn_status host_positions(int64_t **pos, int64_t *n, cn_array_s *idx,
     return CN_OK;
   cn_dtype_kind k = CN_KIND_FLOAT;
   cn_dtype_get_kind(&k, idx->dtype);
+  if (k == CN_KIND_BOOL) {
+    unsigned char *m = (unsigned char *)malloc((size_t)idx->size);
+    int64_t *p = (int64_t *)malloc(sizeof(int64_t) * (size_t)idx->size);
+    cn_status st = m && p ? cn_copy_to_buffer(m, idx->size, idx, CN_ORDER_C)
+                          : cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+    *n = 0;
+    for (int64_t i = 0; st == CN_OK && i < idx->size; i++)
+      if (m[i])
+        p[(*n)++] = i;
+    free(m);
+    if (st != CN_OK) {
+      free(p);
+      return st;
+    }
+    *pos = p;
+    return CN_OK;
+  }
   if (k != CN_KIND_INT && k != CN_KIND_UINT)
-    return cn_error(CN_ERR_TYPE,
-                    "%s: arrays used as indices must be of integer (or "
-                    "boolean) type",
-                    fn);
+    return idx->size == 1
+               ? cn_error(CN_ERR_TYPE,
+                          "%s: slice indices must be integers or None or "
+                          "have an __index__ method",
+                          fn)
+               : cn_error(CN_ERR_INDEX,
+                          "%s: arrays used as indices must be of integer (or "
+                          "boolean) type",
+                          fn);
   int64_t *p = (int64_t *)malloc(sizeof(int64_t) * (size_t)idx->size);
   if (!p)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
@@ -84,6 +109,12 @@ static cn_status host_positions(int64_t **pos, int64_t *n, cn_array_s *idx,
   }
   *pos = p;
   return CN_OK;
+}
+
+static bool is_integer_dtype(cn_dtype dt) {
+  cn_dtype_kind k = CN_KIND_FLOAT;
+  cn_dtype_get_kind(&k, dt);
+  return k == CN_KIND_INT || k == CN_KIND_UINT;
 }
 
 /* One concatenate of the pieces along ax (at least one piece). */
@@ -277,12 +308,12 @@ cn_status cn_insert(cn_array *out, cn_array a, cn_array indices,
       values->buf->device_id != a->buf->device_id)
     return cn_error(CN_ERR_DEVICE, "%s: values is on a different device than "
                                    "a", fn);
+  if (indices->dtype == CN_BOOL && indices->ndim != 1)
+    return cn_error(CN_ERR_VALUE, "%s: boolean array argument obj to insert "
+                                  "must be one dimensional", fn);
   if (indices->ndim > 1)
     return cn_error(CN_ERR_VALUE, "%s: index array argument obj to insert "
                                   "must be one dimensional or scalar", fn);
-  if (indices->dtype == CN_BOOL && indices->size)
-    return cn_error(CN_ERR_TYPE, "%s: boolean positions are not supported "
-                                 "(pass their flatnonzero)", fn);
   cn_array_s *src = NULL;
   int32_t ax = 0;
   cn_status st = axis_source(&src, &ax, a, axis, fn);
@@ -332,6 +363,10 @@ cn_status cn_delete(cn_array *out, cn_array a, cn_array indices,
                     fn, n);
     else if (n)
       st = cn_copy_to_buffer(drop, n, indices, CN_ORDER_C);
+  } else if (st == CN_OK && indices->size == 1 &&
+             !is_integer_dtype(indices->dtype)) {
+    st = cn_error(CN_ERR_INDEX, "%s: arrays used as indices must be of "
+                                "integer (or boolean) type", fn);
   } else if (st == CN_OK) {
     st = host_positions(&pos, &npos, indices, fn);
     for (int64_t j = 0; j < npos && st == CN_OK; j++) {

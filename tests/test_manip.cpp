@@ -587,8 +587,16 @@ TEST_CASE("insert against a naive splice", "[manip]") {
                  "out of bounds");
   CN_REQUIRE_ERR(cn_insert(&out, b, m2, nine, 1), CN_ERR_VALUE,
                  "one dimensional");
-  CN_REQUIRE_ERR(cn_insert(&out, b, fpos, nine, 1), CN_ERR_TYPE, "integer");
-  CN_REQUIRE_ERR(cn_insert(&out, b, bpos, nine, 1), CN_ERR_TYPE, "boolean");
+  Arr fpos2 = f64({1, 2}, {2}), bm2 = boolean({1, 0}, {1, 2});
+  CN_REQUIRE_ERR(cn_insert(&out, b, fpos, nine, 1), CN_ERR_TYPE,
+                 "slice indices must be integers");
+  CN_REQUIRE_ERR(cn_insert(&out, b, fpos2, nine, 1), CN_ERR_INDEX,
+                 "must be of integer (or boolean) type");
+  CN_REQUIRE_ERR(cn_insert(&out, b, bm2, nine, 1), CN_ERR_VALUE,
+                 "boolean array argument obj to insert");
+  // A bool array inserts at its nonzero positions.
+  CN_REQUIRE_OK(cn_insert(r.out(), b, bpos, nine, 1));
+  REQUIRE(dvec(r) == V{9, 0, 1, 2, 9, 3, 4, 5});
   CN_REQUIRE_ERR(cn_insert(&out, b, p2, nine, 2), CN_ERR_INDEX, "axis");
   CN_REQUIRE_ERR(cn_insert(&out, s, zero, nine, 0), CN_ERR_INDEX, "axis");
   Arr v3 = i64({1, 2, 3}, {3});
@@ -647,7 +655,9 @@ TEST_CASE("delete and append", "[manip]") {
   Arr far = i64({3}, {1}), fl = f64({1}, {1}), m4 = boolean({1, 0}, {2});
   CN_REQUIRE_ERR(cn_delete(&out, b, far, 0), CN_ERR_INDEX,
                  "index 3 is out of bounds for axis 0 with size 3");
-  CN_REQUIRE_ERR(cn_delete(&out, b, fl, 0), CN_ERR_TYPE, "integer");
+  Arr fl2 = f64({1, 2}, {2});
+  CN_REQUIRE_ERR(cn_delete(&out, b, fl, 0), CN_ERR_INDEX, "integer");
+  CN_REQUIRE_ERR(cn_delete(&out, b, fl2, 0), CN_ERR_INDEX, "integer");
   CN_REQUIRE_ERR(cn_delete(&out, b, m4, 0), CN_ERR_VALUE, "axis length of 3");
   CN_REQUIRE_ERR(cn_delete(&out, b, far, -3), CN_ERR_INDEX, "axis");
   CN_REQUIRE_ERR(cn_delete(&out, nullptr, far, 0), CN_ERR_VALUE, "NULL");

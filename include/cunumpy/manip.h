@@ -121,21 +121,23 @@ CN_API cn_status cn_pad_ext(cn_array *out, cn_array a, const int64_t *pad_width,
 /* ---- inserting and deleting --------------------------------------------- */
 
 /* NumPy's insert: values (cast unsafely to a's dtype) inserted before the
- * integer positions `indices` along axis (CN_AXIS_NONE: a flattened). A 0-d
+ * positions `indices` along axis (CN_AXIS_NONE: a flattened). A 0-d integer
  * indices inserts values with its first axis moved to axis (NumPy's scalar
- * rule); a 1-d one inserts values broadcast to one slice per position,
- * equal positions in their given order, unsorted ones sorted stably.
- * Positions lie in [-n, n]. CN_ERR_INDEX out of range or for a bad axis,
- * CN_ERR_VALUE for indices with ndim > 1, CN_ERR_TYPE for non-integer
- * (incl. bool) non-empty indices, CN_ERR_SHAPE when values do not
- * broadcast. New array on a's device. */
+ * rule), any other single position values as they are; more positions
+ * insert values broadcast to one slice per position, equal positions in
+ * their given order, unsorted ones sorted stably. A 1-d bool indices gives
+ * its nonzero positions. Positions lie in [-n, n]. CN_ERR_INDEX out of
+ * range, for a bad axis or for several non-integer positions, CN_ERR_TYPE
+ * for one non-integer position (NumPy's errors), CN_ERR_VALUE for indices
+ * with ndim > 1, CN_ERR_SHAPE when values do not broadcast. New array on
+ * a's device. */
 CN_API cn_status cn_insert(cn_array *out, cn_array a, cn_array indices,
                            cn_array values, int32_t axis);
 /* NumPy's delete: a without the sub-arrays at `indices` along axis
  * (CN_AXIS_NONE: flattened). indices is an integer array of any shape
  * (repeats allowed, in [-n, n)) or a bool mask of shape (n,). CN_ERR_INDEX
- * out of range or for a bad axis, CN_ERR_VALUE for a mask of another
- * shape, CN_ERR_TYPE for other dtypes. New array on a's device. */
+ * out of range, for a bad axis or for other dtypes (NumPy's error),
+ * CN_ERR_VALUE for a mask of another shape. New array on a's device. */
 CN_API cn_status cn_delete(cn_array *out, cn_array a, cn_array indices,
                            int32_t axis);
 /* NumPy's append: a and values joined along axis, or both flattened for
