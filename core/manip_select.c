@@ -26,9 +26,17 @@ static cn_status select_dtype(cn_dtype *out, int32_t n, const cn_array *ch,
     else
       st = cn_result_type(acc, *acc, ch[i]->dtype);
   }
+  /* As NumPy's result_type, an integer scalar out of the array dtype's
+   * range keeps that dtype (the value then wraps when written). */
   for (int32_t i = 0; i < n && st == CN_OK && p != CN_DTYPE_DEFAULT; i++)
-    if (ch[i]->flags & CN_FLAG_WEAK_SCALAR)
-      st = cn_result_type_scalar(&p, p, ch[i]->weak);
+    if (ch[i]->flags & CN_FLAG_WEAK_SCALAR) {
+      cn_dtype q = p;
+      st = cn_result_type_scalar(&q, p, ch[i]->weak);
+      if (st == CN_ERR_VALUE)
+        st = CN_OK;
+      else
+        p = q;
+    }
   if (st != CN_OK)
     return cn_error(CN_ERR_TYPE, "%s: choicelist and default value do not "
                                  "have a common dtype", fn);
@@ -58,6 +66,24 @@ static bool same_device(const cn_array_s *x, const cn_array_s *like) {
   return (x->flags & CN_FLAG_WEAK_SCALAR) ||
          (x->buf->backend == like->buf->backend &&
           x->buf->device_id == like->buf->device_id);
+}
+
+/* x cast unsafely to r's dtype; a Python scalar becomes a 0-d array on r's
+ * device. */
+static cn_status as_result_dtype(cn_array_s **out, cn_array_s *x,
+                                 const cn_array_s *r) {
+  if (!(x->flags & CN_FLAG_WEAK_SCALAR))
+    return cn_astype(out, x, r->dtype, 0);
+  cn_array_s *c = NULL;
+  cn_status st = cn_new_on(&c, r, r->dtype, 0, NULL);
+  if (st == CN_OK)
+    st = cn_fill(c, x->weak);
+  if (st != CN_OK) {
+    cn_array_release(c);
+    return st;
+  }
+  *out = c;
+  return CN_OK;
 }
 
 cn_status cn_select(cn_array *out, int32_t n, const cn_array *conditions,
@@ -125,11 +151,17 @@ cn_status cn_select(cn_array *out, int32_t n, const cn_array *conditions,
   cn_array_s *r = NULL;
   if (st == CN_OK)
     st = cn_new_on(&r, like, dt, rnd, rshape);
-  if (st == CN_OK)
+  if (st == CN_OK && (default_value->flags & CN_FLAG_WEAK_SCALAR))
+    st = cn_fill(r, default_value->weak);
+  else if (st == CN_OK)
     st = cn_assign(r, default_value);
+  /* Choices cast unsafely first, as NumPy's copyto(casting='unsafe'). */
   for (int32_t i = n - 1; i >= 0 && st == CN_OK; i--) {
-    cn_array_s *t = NULL;
-    st = cn_where(&t, conditions[i], choices[i], r, r);
+    cn_array_s *c = NULL, *t = NULL;
+    st = as_result_dtype(&c, choices[i], r);
+    if (st == CN_OK)
+      st = cn_where(&t, conditions[i], c, r, r);
+    cn_array_release(c);
     cn_array_release(t);
   }
   if (st != CN_OK) {
