@@ -722,6 +722,15 @@ TEST_CASE("select against a naive first-true loop", "[manip]") {
   REQUIRE(dvec(r) == V{0, 1, 2, 5, 5, 5});
   cn_array_dtype(&dt, r);
   REQUIRE(dt == CN_INT16);
+  // An out-of-range Python int keeps the array dtype and wraps, as NumPy's
+  // select([..], [int8 array], 300).
+  Arr i8 = cast(arange(3, {3}), CN_INT8), w300, c3 = boolean({1, 0, 1}, {3});
+  CN_REQUIRE_OK(cn_scalar_array(w300.out(), cn_scalar_int(300)));
+  cn_array c3a[1] = {c3}, i8a[1] = {i8};
+  CN_REQUIRE_OK(cn_select(r.out(), 1, c3a, i8a, w300));
+  cn_array_dtype(&dt, r);
+  REQUIRE(dt == CN_INT8);
+  REQUIRE(dvec(r) == V{0, 44, 2});
   // Empty conditions, every dtype.
   Arr ec = boolean({}, {0});
   cn_array ce[1] = {ec};

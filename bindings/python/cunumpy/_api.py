@@ -1152,7 +1152,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
     values = _pad_pairs(kwargs.get(key, 0) if key else 0, a.ndim, key)
     length = kwargs.get("stat_length")
     if length is None:
-        lengths = _np.array([[n, n] for n in a.shape], _np.int64)
+        lengths = _np.array([[n, n] for n in a.shape], _np.int64) \
+            .reshape(a.ndim, 2)
     else:  # NumPy rounds stat lengths to integers
         lengths = _np.round(_pad_pairs(length, a.ndim, "stat_length"))
         lengths = lengths.astype(_np.int64).reshape(a.ndim, 2)
