@@ -1,0 +1,97 @@
+"""Set routines on sorted data (NumPy's arraysetops): the unique family, isin,
+intersect1d, union1d, setdiff1d, setxor1d.
+"""
+
+import numpy as _np
+
+from . import _cnlib as _lib
+from ._convert import asarray, ones
+from ._shape import ravel
+from ._index import take
+from ._sort import argsort, sort
+from ._manip import concatenate
+
+__all__ = ["unique", "unique_values", "unique_counts", "unique_inverse",
+           "unique_all", "isin", "intersect1d", "union1d", "setdiff1d",
+           "setxor1d"]
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False,
+           axis=None, *, equal_nan=True):
+    """NumPy's unique: cn_unique over the flattened array, cn_unique_axis
+    over the slices along axis (where NumPy's equal_nan does not apply)."""
+    ar = asarray(ar)
+    if axis is None:
+        values, index, inverse, counts = _lib.cn_unique(ar, bool(equal_nan))
+        inverse = _lib.cn_reshape(inverse, ar.shape, "C")
+    else:
+        if ar.ndim == 0:
+            raise _np.exceptions.AxisError(axis, 0)
+        axis = int(axis)
+        if not -ar.ndim <= axis < ar.ndim:
+            raise _np.exceptions.AxisError(axis, ar.ndim)
+        values, index, inverse, counts = _lib.cn_unique_axis(ar, axis)
+    extra = [r for want, r in ((return_index, index),
+                               (return_inverse, inverse),
+                               (return_counts, counts)) if want]
+    return (values, *extra) if extra else values
+
+
+def unique_values(x, /):
+    return unique(x)
+
+
+def unique_counts(x, /):
+    values, counts = unique(x, return_counts=True)
+    return values, counts
+
+
+def unique_inverse(x, /):
+    return unique(x, return_inverse=True)
+
+
+def unique_all(x, /):
+    return unique(x, True, True, True)
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *,
+         kind=None):
+    return _lib.cn_isin(element, test_elements, bool(invert))
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    if not return_indices:
+        return _lib.cn_intersect1d(ar1, ar2)
+    # NumPy's algorithm: equal neighbours in the sorted unique values
+    u1, i1 = unique(ar1, return_index=True)
+    u2, i2 = unique(ar2, return_index=True)
+    aux = concatenate([u1, u2])
+    order = argsort(aux, stable=True)
+    aux = take(aux, order)
+    mask = aux[1:] == aux[:-1]
+    res = aux[:-1][mask]
+    if not return_indices:
+        return res
+    return (res, take(i1, order[:-1][mask]),
+            take(i2, order[1:][mask] - u1.shape[0]))
+
+
+def union1d(ar1, ar2):
+    return _lib.cn_union1d(ar1, ar2)
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    return _lib.cn_setdiff1d(ar1, ar2)
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """Sorted values that are in exactly one of ar1 and ar2."""
+    if not assume_unique:
+        ar1, ar2 = unique(ar1), unique(ar2)
+    aux = concatenate((ravel(asarray(ar1)), ravel(asarray(ar2))))
+    if aux.size == 0:
+        return aux
+    aux = sort(aux)
+    t = ones(1, bool)
+    flag = concatenate((t, aux[1:] != aux[:-1], t))
+    return aux[flag[1:] & flag[:-1]]
