@@ -1,6 +1,7 @@
-/* Joining, splitting, repetition, padding and rearranging
- * (include/cunumpy/manip.h), built from views, cn_assign and the gather
- * kernel (cn_take), so every dtype and device the core serves works. */
+/* Joining, splitting, repetition, rearranging, matrices and grids
+ * (include/cunumpy/manip.h; padding is in core/manip_pad.c), built from
+ * views, cn_assign and the gather kernel (cn_take), so every dtype and
+ * device the core serves works. */
 #include "cunumpy/manip.h"
 
 #include <inttypes.h>
@@ -503,103 +504,6 @@ cn_status cn_repeat_n(cn_array *out, cn_array a, int64_t repeats,
   if (st != CN_OK)
     return st;
   *out = res;
-  return CN_OK;
-}
-
-/* ---- padding ------------------------------------------------------------ */
-
-/* Source position (relative to the valid region of extent n) for an output
- * offset j relative to its start. */
-static int64_t pad_source(int64_t j, int64_t n, int32_t mode) {
-  switch (mode) {
-  case CN_PAD_EDGE:
-    return j < 0 ? 0 : (j >= n ? n - 1 : j);
-  case CN_PAD_WRAP: {
-    int64_t m = j % n;
-    return m < 0 ? m + n : m;
-  }
-  case CN_PAD_REFLECT: {
-    if (n == 1)
-      return 0;
-    int64_t p = 2 * n - 2, m = (j < 0 ? -j : j) % p;
-    return m >= n ? p - m : m;
-  }
-  default: { /* symmetric */
-    int64_t p = 2 * n, m = j % p;
-    if (m < 0)
-      m += p;
-    return m >= n ? p - 1 - m : m;
-  }
-  }
-}
-
-cn_status cn_pad(cn_array *out, cn_array a, const int64_t *pad_width,
-                 int32_t mode, cn_scalar constant_value) {
-  const char *fn = "cn_pad";
-  CN_CHECK_OUT(out, fn);
-  CN_CHECK_ARRAY(a, fn, "a");
-  if (a->ndim > 0 && pad_width == NULL)
-    return cn_error(CN_ERR_VALUE, "%s: argument 'pad_width' is NULL", fn);
-  if (mode < CN_PAD_CONSTANT || mode > CN_PAD_WRAP)
-    return cn_error(CN_ERR_VALUE, "%s: unknown mode %d", fn, (int)mode);
-  int64_t shape[CN_MAX_DIMS];
-  for (int32_t d = 0; d < a->ndim; d++) {
-    int64_t b = pad_width[2 * d], e = pad_width[2 * d + 1];
-    if (b < 0 || e < 0)
-      return cn_error(CN_ERR_VALUE,
-                      "%s: index can't contain negative values (axis %d has "
-                      "pad widths %" PRId64 ", %" PRId64 ")",
-                      fn, (int)d, b, e);
-    if (mode != CN_PAD_CONSTANT && a->shape[d] == 0 && (b || e))
-      return cn_error(CN_ERR_VALUE,
-                      "%s: can't extend empty axis %d using modes other than "
-                      "'constant'",
-                      fn, (int)d);
-    if (__builtin_add_overflow(a->shape[d], b, &shape[d]) ||
-        __builtin_add_overflow(shape[d], e, &shape[d]))
-      return cn_error(CN_ERR_VALUE, "%s: result too large", fn);
-  }
-  cn_array_s *r = NULL, *center = NULL;
-  cn_status st = cn_new_on(&r, a, a->dtype, a->ndim, shape);
-  if (st == CN_OK && mode == CN_PAD_CONSTANT)
-    st = cn_fill(r, constant_value);
-  if (st == CN_OK) {
-    int64_t start[CN_MAX_DIMS], stop[CN_MAX_DIMS], step[CN_MAX_DIMS];
-    for (int32_t d = 0; d < a->ndim; d++) {
-      start[d] = pad_width[2 * d];
-      stop[d] = pad_width[2 * d] + a->shape[d];
-      step[d] = 1;
-    }
-    st = cn_slice(&center, r, a->ndim, start, stop, step);
-    if (st == CN_OK)
-      st = cn_assign(center, a);
-    cn_array_release(center);
-  }
-  /* Axis by axis: earlier axes' pads are then copied along with the rest. */
-  for (int32_t d = 0; d < a->ndim && st == CN_OK && mode != CN_PAD_CONSTANT;
-       d++) {
-    int64_t b = pad_width[2 * d], n = a->shape[d];
-    for (int64_t i = 0; i < shape[d] && st == CN_OK; i++) {
-      if (i == b)
-        i = b + n;
-      if (i >= shape[d])
-        break;
-      int64_t s = b + pad_source(i - b, n, mode);
-      cn_array_s *dv = NULL, *sv = NULL;
-      st = cn_slice_axis(&dv, r, d, i, i + 1, 1);
-      if (st == CN_OK)
-        st = cn_slice_axis(&sv, r, d, s, s + 1, 1);
-      if (st == CN_OK)
-        st = cn_assign(dv, sv);
-      cn_array_release(dv);
-      cn_array_release(sv);
-    }
-  }
-  if (st != CN_OK) {
-    cn_array_release(r);
-    return st;
-  }
-  *out = r;
   return CN_OK;
 }
 

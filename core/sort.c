@@ -709,3 +709,132 @@ cn_status cn_union1d(cn_array *out, cn_array a, cn_array b) {
   cn_array_release(cat);
   return st == CN_OK ? st : cn_error_prefix(st, fn);
 }
+
+/* ---- unique slices along an axis ------------------------------------------ */
+
+/* Stable merge sort of row indices by their key rows (rw words each). */
+static void sort_rows(int64_t *idx, int64_t *tmp, int64_t n,
+                      const uint64_t *keys, int64_t rw) {
+  if (n < 2)
+    return;
+  int64_t h = n / 2;
+  sort_rows(idx, tmp, h, keys, rw);
+  sort_rows(idx + h, tmp, n - h, keys, rw);
+  int64_t i = 0, j = h, k = 0;
+  while (i < h && j < n)
+    tmp[k++] = key_cmp(keys + idx[j] * rw, keys + idx[i] * rw, (int)rw) < 0
+                   ? idx[j++]
+                   : idx[i++];
+  while (i < h)
+    tmp[k++] = idx[i++];
+  while (j < n)
+    tmp[k++] = idx[j++];
+  memcpy(idx, tmp, sizeof(int64_t) * (size_t)n);
+}
+
+/* Whether a key row holds a NaN (such rows equal no other, as NumPy's
+ * comparison of structured rows). */
+static bool row_has_nan(const uint64_t *row, int64_t m, cn_dtype dt) {
+  if (cn_is_complex(dt)) {
+    for (int64_t j = 0; j < m; j++)
+      if (row[3 * j])
+        return true;
+  } else if (cn_is_float(dt)) {
+    uint64_t nan = dt == CN_FLOAT32 ? 0xffffffffu : ~(uint64_t)0;
+    for (int64_t j = 0; j < m; j++)
+      if (row[j] == nan)
+        return true;
+  }
+  return false;
+}
+
+/* 1-d int64 host array of v[0..n) moved to like's device. */
+static cn_status int64_result(cn_array_s **out, const int64_t *v, int64_t n,
+                              const cn_array_s *like) {
+  cn_array_s *h = NULL;
+  cn_status st = cn_array_new(&h, cn_cpu_backend(), 0, CN_INT64, 1, &n,
+                              CN_ORDER_C);
+  if (st == CN_OK && n)
+    memcpy(h->data, v, sizeof(int64_t) * (size_t)n);
+  if (st == CN_OK)
+    st = cn_idx_to_device_of(out, h, like);
+  cn_array_release(h);
+  return st;
+}
+
+cn_status cn_unique_axis(cn_array *values, cn_array *index, cn_array *inverse,
+                         cn_array *counts, cn_array a, int32_t axis) {
+  const char *fn = "cn_unique_axis";
+  CN_CHECK_ARRAY(a, fn, "a");
+  if (axis == CN_AXIS_NONE)
+    return cn_unique(values, index, inverse, counts, a, 1);
+  int32_t ax = 0, zero = 0;
+  cn_status st = cn_normalize_axis(&ax, axis, a->ndim, fn);
+  if (st != CN_OK)
+    return st;
+  cn_array_s *moved = NULL, *taken = NULL, *rv = NULL,
+             *ri = NULL, *rinv = NULL, *rc = NULL;
+  uint64_t *keys = NULL;
+  int64_t n = a->shape[ax], m = 1, ng = 0;
+  for (int32_t d = 0; d < a->ndim; d++)
+    if (d != ax)
+      m *= a->shape[d];
+  int64_t rw = m * key_words(a->dtype);
+  int64_t *perm = malloc(sizeof(int64_t) * (size_t)(3 * n + 2));
+  int64_t *tmp = perm + n, *starts = perm + 2 * n;
+  st = perm ? cn_moveaxis(&moved, a, 1, &ax, &zero)
+            : cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  if (st == CN_OK)
+    st = host_keys(&keys, moved, a->dtype);
+  if (st == CN_OK) {
+    for (int64_t i = 0; i < n; i++)
+      perm[i] = i;
+    sort_rows(perm, tmp, n, keys, rw);
+    for (int64_t i = 0; i < n; i++)
+      if (i == 0 || row_has_nan(keys + perm[i] * rw, m, a->dtype) ||
+          key_cmp(keys + perm[i - 1] * rw, keys + perm[i] * rw, (int)rw))
+        starts[ng++] = i;
+    starts[ng] = n;
+    for (int64_t g = 0; g < ng; g++) /* first occurrences (stable sort) */
+      tmp[g] = perm[starts[g]];
+  }
+  if (st == CN_OK && (values || index))
+    st = int64_result(&ri, tmp, ng, a);
+  if (st == CN_OK && values)
+    st = cn_take(&taken, moved, ri, 0, CN_INDEX_RAISE, NULL);
+  if (st == CN_OK && values)
+    st = cn_moveaxis(&rv, taken, 1, &zero, &ax);
+  if (st == CN_OK && counts) {
+    for (int64_t g = 0; g < ng; g++)
+      tmp[g] = starts[g + 1] - starts[g];
+    st = int64_result(&rc, tmp, ng, a);
+  }
+  if (st == CN_OK && inverse) {
+    for (int64_t g = 0; g < ng; g++)
+      for (int64_t i = starts[g]; i < starts[g + 1]; i++)
+        tmp[perm[i]] = g;
+    st = int64_result(&rinv, tmp, n, a);
+  }
+  free(perm);
+  free(keys);
+  cn_array_release(moved);
+  cn_array_release(taken);
+  if (st != CN_OK) {
+    cn_array_release(rv);
+    cn_array_release(ri);
+    cn_array_release(rinv);
+    cn_array_release(rc);
+    return cn_error_prefix(st, fn);
+  }
+  if (values)
+    *values = rv;
+  if (index)
+    *index = ri;
+  else
+    cn_array_release(ri);
+  if (inverse)
+    *inverse = rinv;
+  if (counts)
+    *counts = rc;
+  return CN_OK;
+}

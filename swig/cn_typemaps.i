@@ -383,6 +383,32 @@ CNPY_OUT_SCALAR(void *, PyLong_FromVoidPtr(*$1))
   $3 = ($3_ltype)axp;
 }
 
+/* cn_select: (conditions, choices) given as one Python pair of equal-length
+ * sequences. */
+%typemap(in) (int32_t n, const cn_array *conditions, const cn_array *choices)
+    (cnpy_handle_list lc, cnpy_handle_list lx) {
+  PyObject *co = NULL, *xo = NULL;
+  memset(&lc, 0, sizeof lc);
+  memset(&lx, 0, sizeof lx);
+  if (!PyArg_ParseTuple($input, "OO", &co, &xo))
+    SWIG_fail;
+  if (cnpy_handle_list_arg(co, &lc) < 0 || cnpy_handle_list_arg(xo, &lx) < 0)
+    SWIG_fail;
+  if (lc.n != lx.n) {
+    PyErr_SetString(PyExc_ValueError,
+                    "list of cases must be same length as list of conditions");
+    SWIG_fail;
+  }
+  $1 = lc.n;
+  $2 = lc.h;
+  $3 = lx.h;
+}
+%typemap(freearg) (int32_t n, const cn_array *conditions,
+                   const cn_array *choices) {
+  cnpy_handle_list_free(&lc$argnum);
+  cnpy_handle_list_free(&lx$argnum);
+}
+
 /* ---- CUDA handles (cunumpy/cuda.h) ---------------------------------------- */
 
 /* Streams, events and raw device/host pointers travel as Python ints; the

@@ -398,3 +398,115 @@ TEST_CASE("complex searchsorted, isin and set operations", "[sort]") {
             std::vector<cd>{{-1, 0}, {0, 0}, {0, 1}, {3, 0}, {7, 0}});
   }
 }
+
+// Naive unique(axis=0) of a row-major (n, m) matrix: stable lexicographic
+// sort of the rows in NumPy's element order; rows with a NaN equal none.
+static void naive_unique_rows(const std::vector<double> &a, int64_t n,
+                              int64_t m, std::vector<int64_t> &first,
+                              std::vector<int64_t> &inverse,
+                              std::vector<int64_t> &counts) {
+  std::vector<int64_t> idx(n);
+  std::iota(idx.begin(), idx.end(), 0);
+  auto less = [&](int64_t x, int64_t y) {
+    for (int64_t j = 0; j < m; j++) {
+      double p = a[x * m + j], q = a[y * m + j];
+      if (np_less(p, q))
+        return true;
+      if (np_less(q, p))
+        return false;
+    }
+    return false;
+  };
+  std::stable_sort(idx.begin(), idx.end(), less);
+  inverse.assign(n, 0);
+  first.clear();
+  counts.clear();
+  for (int64_t k = 0; k < n; k++) {
+    bool nan = false;
+    for (int64_t j = 0; j < m; j++)
+      nan |= std::isnan(a[idx[k] * m + j]);
+    if (k == 0 || nan || less(idx[k - 1], idx[k])) {
+      first.push_back(idx[k]);
+      counts.push_back(0);
+    }
+    counts.back()++;
+    inverse[idx[k]] = (int64_t)first.size() - 1;
+  }
+}
+
+TEST_CASE("unique along an axis", "[sort]") {
+  // NumPy 2: np.unique(a, axis=0, return_index=True, return_inverse=True,
+  // return_counts=True).
+  Arr a = f64({1, 0, 2, 1, 0, 2, 0, 5, 1, NAN, 0, 0, NAN, 0, 0, -0.0, 5, 1},
+              {6, 3});
+  Arr v, i, inv, c;
+  CN_REQUIRE_OK(cn_unique_axis(v.out(), i.out(), inv.out(), c.out(), a, 0));
+  REQUIRE(shape_of(v) == shp{4, 3});
+  REQUIRE(same(dvec(v), {0, 5, 1, 1, 0, 2, NAN, 0, 0, NAN, 0, 0}));
+  REQUIRE(ivec(i) == std::vector<int64_t>{2, 0, 3, 4});
+  REQUIRE(ivec(inv) == std::vector<int64_t>{1, 1, 0, 2, 3, 0});
+  REQUIRE(ivec(c) == std::vector<int64_t>{2, 2, 1, 1});
+  // Columns of the transpose (non-contiguous) are the same slices.
+  Arr t;
+  CN_REQUIRE_OK(cn_transpose(t.out(), a));
+  Arr v2, c2;
+  CN_REQUIRE_OK(cn_unique_axis(v2.out(), nullptr, nullptr, c2.out(), t, -1));
+  REQUIRE(shape_of(v2) == shp{3, 4});
+  REQUIRE(ivec(c2) == std::vector<int64_t>{2, 2, 1, 1});
+  // Random small-integer matrices against the naive oracle, every dtype.
+  std::mt19937 g(7);
+  for (cn_dtype dt : all_dtypes()) {
+    INFO(cn_dtype_name(dt));
+    std::vector<double> d(40 * 3);
+    for (auto &x : d)
+      x = (double)(g() % 2);
+    Arr x = cast(f64(d, {40, 3}), dt);
+    std::vector<int64_t> first, iv, cnt;
+    naive_unique_rows(d, 40, 3, first, iv, cnt);
+    CN_REQUIRE_OK(cn_unique_axis(v.out(), i.out(), inv.out(), c.out(), x, 0));
+    REQUIRE(ivec(i) == first);
+    REQUIRE(ivec(inv) == iv);
+    REQUIRE(ivec(c) == cnt);
+    cn_dtype got;
+    cn_array_dtype(&got, v);
+    REQUIRE(got == dt);
+  }
+  // Reversed rows (negative strides) of a 3-d array along axis 1.
+  std::vector<double> d3(2 * 5 * 2);
+  for (auto &x : d3)
+    x = (double)(g() % 2) - 0.5;
+  Arr a3 = f64(d3, {2, 5, 2}), f3;
+  CN_REQUIRE_OK(cn_flip(f3.out(), a3, 0, nullptr));
+  CN_REQUIRE_OK(cn_unique_axis(v.out(), i.out(), nullptr, c.out(), f3, 1));
+  Arr moved, mc;
+  int32_t src = 1, dst = 0;
+  CN_REQUIRE_OK(cn_moveaxis(moved.out(), f3, 1, &src, &dst));
+  std::vector<double> rows = dvec(moved);
+  std::vector<int64_t> first, iv, cnt;
+  naive_unique_rows(rows, 5, 4, first, iv, cnt);
+  REQUIRE(ivec(i) == first);
+  REQUIRE(ivec(c) == cnt);
+  // Empty extents: no slices, or one empty slice repeated.
+  Arr e0 = arange(0, {0, 3}), e1 = arange(0, {4, 0});
+  CN_REQUIRE_OK(cn_unique_axis(v.out(), i.out(), inv.out(), c.out(), e0, 0));
+  REQUIRE(shape_of(v) == shp{0, 3});
+  REQUIRE(shape_of(inv) == shp{0});
+  CN_REQUIRE_OK(cn_unique_axis(v.out(), i.out(), inv.out(), c.out(), e1, 0));
+  REQUIRE(shape_of(v) == shp{1, 0});
+  REQUIRE(ivec(c) == std::vector<int64_t>{4});
+  REQUIRE(ivec(inv) == std::vector<int64_t>{0, 0, 0, 0});
+  // CN_AXIS_NONE is cn_unique with equal_nan.
+  CN_REQUIRE_OK(cn_unique_axis(v.out(), nullptr, nullptr, c.out(), a,
+                               CN_AXIS_NONE));
+  REQUIRE(ivec(c) == std::vector<int64_t>{8, 4, 2, 2, 2});
+  Arr s;
+  CN_REQUIRE_OK(cn_from_scalar(s.out(), cn_scalar_float(1), CN_FLOAT64));
+  cn_array out = nullptr;
+  CN_REQUIRE_ERR(cn_unique_axis(&out, nullptr, nullptr, nullptr, s, 0),
+                 CN_ERR_INDEX, "axis");
+  CN_REQUIRE_ERR(cn_unique_axis(&out, nullptr, nullptr, nullptr, a, 2),
+                 CN_ERR_INDEX, "axis");
+  CN_REQUIRE_ERR(cn_unique_axis(&out, nullptr, nullptr, nullptr, nullptr, 0),
+                 CN_ERR_VALUE, "NULL");
+  REQUIRE(out == nullptr);
+}

@@ -129,6 +129,12 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_PAD_REFLECT = 2
   integer(c_int32_t), parameter :: CN_PAD_SYMMETRIC = 3
   integer(c_int32_t), parameter :: CN_PAD_WRAP = 4
+  integer(c_int32_t), parameter :: CN_PAD_LINEAR_RAMP = 5
+  integer(c_int32_t), parameter :: CN_PAD_MAXIMUM = 6
+  integer(c_int32_t), parameter :: CN_PAD_MINIMUM = 7
+  integer(c_int32_t), parameter :: CN_PAD_MEAN = 8
+  integer(c_int32_t), parameter :: CN_PAD_MEDIAN = 9
+  integer(c_int32_t), parameter :: CN_PAD_EMPTY = 10
 
   ! enum cn_quantile_method (stats.h)
   integer(c_int32_t), parameter :: CN_QUANTILE_LINEAR = 0
@@ -1853,6 +1859,61 @@ module cunumpy_c
       type(cn_scalar), value :: constant_value
       integer(c_int32_t) :: res
     end function c_cn_pad
+    ! cn_status cn_pad_ext(cn_array * out, cn_array a, const int64_t * pad_width, int32_t mode,
+    !     cn_array values, cn_array stat_length, int32_t reflect_odd)
+    function c_cn_pad_ext(out, a, pad_width, mode, values, stat_length, reflect_odd) bind(c, &
+        name='cn_pad_ext') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int64_t), intent(in), optional :: pad_width(*)
+      integer(c_int32_t), value :: mode
+      type(c_ptr), value :: values
+      type(c_ptr), value :: stat_length
+      integer(c_int32_t), value :: reflect_odd
+      integer(c_int32_t) :: res
+    end function c_cn_pad_ext
+    ! cn_status cn_insert(cn_array * out, cn_array a, cn_array indices, cn_array values, int32_t
+    !     axis)
+    function c_cn_insert(out, a, indices, values, axis) bind(c, name='cn_insert') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      type(c_ptr), value :: indices
+      type(c_ptr), value :: values
+      integer(c_int32_t), value :: axis
+      integer(c_int32_t) :: res
+    end function c_cn_insert
+    ! cn_status cn_delete(cn_array * out, cn_array a, cn_array indices, int32_t axis)
+    function c_cn_delete(out, a, indices, axis) bind(c, name='cn_delete') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      type(c_ptr), value :: indices
+      integer(c_int32_t), value :: axis
+      integer(c_int32_t) :: res
+    end function c_cn_delete
+    ! cn_status cn_append(cn_array * out, cn_array a, cn_array values, int32_t axis)
+    function c_cn_append(out, a, values, axis) bind(c, name='cn_append') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      type(c_ptr), value :: values
+      integer(c_int32_t), value :: axis
+      integer(c_int32_t) :: res
+    end function c_cn_append
+    ! cn_status cn_select(cn_array * out, int32_t n, const cn_array * conditions, const cn_array *
+    !     choices, cn_array default_value)
+    function c_cn_select(out, n, conditions, choices, default_value) bind(c, &
+        name='cn_select') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      integer(c_int32_t), value :: n
+      type(c_ptr), intent(in), optional :: conditions(*)
+      type(c_ptr), intent(in), optional :: choices(*)
+      type(c_ptr), value :: default_value
+      integer(c_int32_t) :: res
+    end function c_cn_select
     ! cn_status cn_roll(cn_array * out, cn_array a, int32_t nshift, const int64_t * shifts, const
     !     int32_t * axes)
     function c_cn_roll(out, a, nshift, shifts, axes) bind(c, name='cn_roll') result(res)
@@ -2556,6 +2617,19 @@ module cunumpy_c
       integer(c_int32_t), value :: equal_nan
       integer(c_int32_t) :: res
     end function c_cn_unique
+    ! cn_status cn_unique_axis(cn_array * values, cn_array * index, cn_array * inverse, cn_array *
+    !     counts, cn_array a, int32_t axis)
+    function c_cn_unique_axis(values, index, inverse, counts, a, axis) bind(c, &
+        name='cn_unique_axis') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: values(*)
+      type(c_ptr) :: index(*)
+      type(c_ptr) :: inverse(*)
+      type(c_ptr) :: counts(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: axis
+      integer(c_int32_t) :: res
+    end function c_cn_unique_axis
     ! cn_status cn_searchsorted(cn_array * out, cn_array a, cn_array v, int32_t side, cn_array
     !     sorter)
     function c_cn_searchsorted(out, a, v, side, sorter) bind(c, name='cn_searchsorted') result(res)

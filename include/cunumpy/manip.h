@@ -87,6 +87,13 @@ typedef enum cn_pad_mode {
   CN_PAD_REFLECT = 2,   /* mirror without repeating the edge: 3 2 | 1 2 3 */
   CN_PAD_SYMMETRIC = 3, /* mirror repeating the edge: 2 1 | 1 2 3 */
   CN_PAD_WRAP = 4,      /* periodic: 2 3 | 1 2 3 */
+  /* cn_pad_ext only: */
+  CN_PAD_LINEAR_RAMP = 5, /* from the end value towards the edge value */
+  CN_PAD_MAXIMUM = 6,     /* statistic of the stat_length edge elements */
+  CN_PAD_MINIMUM = 7,
+  CN_PAD_MEAN = 8,
+  CN_PAD_MEDIAN = 9,
+  CN_PAD_EMPTY = 10, /* pads left unspecified by NumPy; here zeros */
   CN_PAD_MODE_FORCE_INT32_ = 0x7fffffff
 } cn_pad_mode;
 
@@ -96,6 +103,60 @@ typedef enum cn_pad_mode {
  * mode on an empty axis that needs padding. */
 CN_API cn_status cn_pad(cn_array *out, cn_array a, const int64_t *pad_width,
                         int32_t mode, cn_scalar constant_value);
+/* NumPy's pad with every mode but a callable: values (may be NULL: 0)
+ * broadcasts to (ndim, 2) and gives each axis' (before, after)
+ * constant_values (CONSTANT) or end_values (LINEAR_RAMP), cast unsafely;
+ * stat_length (integer, may be NULL: the whole axis) broadcasts to
+ * (ndim, 2) for the stat modes, each clamped to the extent; reflect_odd
+ * selects reflect_type='odd' for REFLECT / SYMMETRIC (2 * edge - mirror).
+ * Axes are padded in order, each over the earlier ones' padding, as NumPy
+ * (integer stats round half to even, ramps floor). Errors as cn_pad, plus
+ * CN_ERR_SHAPE for values / stat_length not broadcasting, CN_ERR_TYPE for
+ * a non-integer stat_length, CN_ERR_VALUE for a negative one or a zero
+ * stat_length with MAXIMUM / MINIMUM. New array on a's device. */
+CN_API cn_status cn_pad_ext(cn_array *out, cn_array a, const int64_t *pad_width,
+                            int32_t mode, cn_array values, cn_array stat_length,
+                            int32_t reflect_odd);
+
+/* ---- inserting and deleting --------------------------------------------- */
+
+/* NumPy's insert: values (cast unsafely to a's dtype) inserted before the
+ * positions `indices` along axis (CN_AXIS_NONE: a flattened). A 0-d integer
+ * indices inserts values with its first axis moved to axis (NumPy's scalar
+ * rule), any other single position values as they are; more positions
+ * insert values broadcast to one slice per position, equal positions in
+ * their given order, unsorted ones sorted stably. A 1-d bool indices gives
+ * its nonzero positions. Positions lie in [-n, n]. CN_ERR_INDEX out of
+ * range, for a bad axis or for several non-integer positions, CN_ERR_TYPE
+ * for one non-integer position (NumPy's errors), CN_ERR_VALUE for indices
+ * with ndim > 1, CN_ERR_SHAPE when values do not broadcast. New array on
+ * a's device. */
+CN_API cn_status cn_insert(cn_array *out, cn_array a, cn_array indices,
+                           cn_array values, int32_t axis);
+/* NumPy's delete: a without the sub-arrays at `indices` along axis
+ * (CN_AXIS_NONE: flattened). indices is an integer array of any shape
+ * (repeats allowed, in [-n, n)) or a bool mask of shape (n,). CN_ERR_INDEX
+ * out of range, for a bad axis or for other dtypes (NumPy's error),
+ * CN_ERR_VALUE for a mask of another shape. New array on a's device. */
+CN_API cn_status cn_delete(cn_array *out, cn_array a, cn_array indices,
+                           int32_t axis);
+/* NumPy's append: a and values joined along axis, or both flattened for
+ * CN_AXIS_NONE (promoted dtype). Errors as cn_concatenate. */
+CN_API cn_status cn_append(cn_array *out, cn_array a, cn_array values,
+                           int32_t axis);
+
+/* ---- selecting ------------------------------------------------------------ */
+
+/* NumPy's select: for each element the choice of the first true condition,
+ * else default_value. The n conditions (bool) broadcast together, as do
+ * the n choices with the default; the result has the conditions' shape
+ * broadcast with the choices' (the conditions' alone when the choices are
+ * 0-d) and the choices' and default's promoted dtype (Python scalars weak,
+ * NEP 50). CN_ERR_VALUE for n < 1 or NULL / released handles, CN_ERR_TYPE
+ * for a non-bool condition or no common dtype, CN_ERR_SHAPE when shapes do
+ * not broadcast, CN_ERR_DEVICE across devices. New array. */
+CN_API cn_status cn_select(cn_array *out, int32_t n, const cn_array *conditions,
+                           const cn_array *choices, cn_array default_value);
 
 /* ---- rearranging --------------------------------------------------------- */
 

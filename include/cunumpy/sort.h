@@ -51,6 +51,18 @@ CN_API cn_status cn_lexsort(cn_array *out, int32_t n, const cn_array *keys,
 CN_API cn_status cn_unique(cn_array *values, cn_array *index, cn_array *inverse,
                            cn_array *counts, cn_array a, int32_t equal_nan);
 
+/* NumPy's unique(axis=): the distinct slices of a along axis, sorted
+ * lexicographically (element by element in the order above), as values
+ * (a's dtype, a's shape with the axis' extent the number of slices); the
+ * other outputs (each may be NULL) as cn_unique's but over slices, inverse
+ * being 1-d of the axis' extent. A slice holding a NaN equals no other (as
+ * NumPy, whose equal_nan does not apply with an axis). CN_AXIS_NONE is
+ * cn_unique with equal_nan. CN_ERR_INDEX for an axis out of range (any
+ * axis of a 0-d a). */
+CN_API cn_status cn_unique_axis(cn_array *values, cn_array *index,
+                                cn_array *inverse, cn_array *counts,
+                                cn_array a, int32_t axis);
+
 /* Sides for cn_searchsorted. */
 #define CN_SIDE_LEFT 0
 #define CN_SIDE_RIGHT 1

@@ -1193,3 +1193,95 @@ def test_numpy_dispatch_to_composed():
     assert isinstance(r, xp.ndarray)
     same(r, np.array([1.0, 2.0, 0.0]))
     same(np.append(a, a), np.append(xp.to_numpy(a), xp.to_numpy(a)))
+
+
+# ---- engine-side pad / insert / delete / select / unique edge cases ---------
+
+PAD_ARRAYS = [np.arange(5.0), Rev(np.arange(12).reshape(3, 4)),
+              np.arange(6, dtype=np.uint8).reshape(2, 3),
+              np.array([1 + 2j, -1j, 3]), np.array([1.5, np.nan, np.inf, -0.0]),
+              np.array(2.5), np.zeros((0, 2)), np.zeros((2, 0)),
+              np.array([True, False, True]), np.float32([[1, 2], [3, 5]])]
+PAD_CASES = [
+    ("constant", {"constant_values": (1.5, -2)}),
+    ("constant", {"constant_values": ((1, 2), (3, 4))}),
+    ("linear_ramp", {"end_values": ((1, 2), (3, 4))}),
+    ("linear_ramp", {"end_values": 2.5}),
+    ("maximum", {"stat_length": 2.6}), ("minimum", {}),
+    ("mean", {"stat_length": ((1, 2), (3, 1))}), ("mean", {}),
+    ("median", {"stat_length": 2}),
+    ("reflect", {"reflect_type": "odd"}),
+    ("symmetric", {"reflect_type": "odd"}), ("wrap", {}), ("edge", {}),
+]
+
+
+@pytest.mark.parametrize("a", PAD_ARRAYS)
+@pytest.mark.parametrize("mode,kw", PAD_CASES)
+@pytest.mark.parametrize("width", [2, (1, 3), ((0, 7), (2, 1))])
+def test_pad_engine_modes(a, mode, kw, width):
+    an = to_np(a)
+    if an.dtype.kind in "cb" and mode in ("maximum", "minimum", "median"):
+        return  # the engine's max/min/median take real numbers only
+    check("pad", a, width, mode, **kw)
+
+
+def test_pad_stat_length_errors():
+    a = np.arange(6.0).reshape(2, 3)
+    check("pad", a, 1, "mean", stat_length=-1)
+    check("pad", a, 1, "mean", stat_length=(1, 2, 3))
+    check("pad", a, 1, "minimum", stat_length=((1, 0), (1, 1)))
+    check("pad", a, 1, "constant", constant_values=(1, 2, 3))
+
+
+@pytest.mark.parametrize("arr,obj,vals,axis", [
+    (np.arange(5), np.array([True, False, True, False, False]), 9, None),
+    (np.arange(5), np.array([[True, False]]), 9, None),
+    (np.arange(5), np.array([False] * 5), 9, None),
+    (Rev(I32), np.array([3, 0, 0, -4]), [[1], [2], [3]], 1),
+    (I32, [4, 0], np.arange(6).reshape(3, 2), 1),
+    (C128, [5, 0, 2], [1j, 2, -3j], 0), (B, 1, [False, True], 0),
+    (np.arange(5), [1.5, 2.0], 0, None), (np.arange(5), [], 9, None),
+])
+def test_insert_engine_cases(arr, obj, vals, axis):
+    check("insert", arr, obj, vals, axis)
+
+
+@pytest.mark.parametrize("arr,obj,axis", [
+    (np.arange(6), np.array(True), None), (np.arange(6), [1.5, 2.0], None),
+    (np.arange(6), 1.5, None), (Rev(I32), np.array([[0, 1], [1, 3]]), 1),
+    (B, [0, 0, 3], 0), (SCALAR0, [0], None), (SCALAR0, 0, 0),
+    (np.arange(600), np.arange(0, 600, 3), 0),
+])
+def test_delete_engine_cases(arr, obj, axis):
+    check("delete", arr, obj, axis)
+
+
+def test_select_many_conditions_and_dtypes():
+    x = np.arange(200)
+    conds = [x % 100 == k for k in range(100)]
+    choices = [x * k for k in range(100)]
+    check("select", conds, choices, -1)
+    check("select", [x < 3], [np.float32(1.5) * x], 2)
+    check("select", [x < 3, x > 150], [x.astype(np.uint8), 1.5], np.nan)
+    check("select", [np.array(True)], [np.array([[1, 2], [3, 4]])], 0)
+    check("select", [x < 3, (x > 5)[:10]], [x, x], 0)
+
+
+@pytest.mark.parametrize("a", [
+    np.array([[1.0, np.nan], [1.0, np.nan], [0.0, 2.0], [-0.0, 2.0]]),
+    np.array([[1 + 1j, 2], [1 + 1j, 2], [1 - 1j, 2]]),
+    np.array([[True, False], [True, False], [False, False]]),
+    np.arange(24).reshape(2, 3, 4) % 2,
+])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_unique_axis_engine_cases(a, axis):
+    check("unique", a, True, True, True, axis)
+
+
+def test_pad_linear_ramp_zero_step():
+    """A zero step (equal end and edge, or a denormal one) switches NumPy's
+    linspace to (k / w) * delta for the whole ramp."""
+    a = np.array([1e-310, 5e-324, 1.0])
+    check("pad", a, (3, 2), "linear_ramp", end_values=(0, 1))
+    check("pad", np.arange(6.0).reshape(2, 3), 3, "linear_ramp",
+          end_values=((0, 5), (3, 2)))

@@ -12,8 +12,7 @@ from ._ndarray import ndarray
 from ._convert import asarray, _WEAK
 from ._reduce import any
 from ._ufunc import logical_not
-from ._shape import (broadcast_arrays, broadcast_shapes, broadcast_to,
-                     expand_dims, moveaxis, _norm_axis, reshape)
+from ._shape import broadcast_to, expand_dims, moveaxis, _norm_axis, reshape
 from ._creation import zeros_like
 from ._index import copyto
 from ._manip import concatenate, stack
@@ -90,12 +89,16 @@ def piecewise(x, condlist, funclist, *args, **kw):
     for cond, func in zip(condlist, funclist):
         cond = broadcast_to(cond, x.shape) if cond.shape != x.shape else cond
         if not callable(func):
-            y[cond] = func
+            copyto(y, func, casting="unsafe", where=cond)
         else:
             vals = x[cond]
             if vals.size > 0:
                 y[cond] = func(vals, *args, **kw)
     return y
+
+
+# The most conditions one cn_select call takes from Python.
+_SELECT_BATCH = 64
 
 
 def select(condlist, choicelist, default=0):
@@ -107,25 +110,12 @@ def select(condlist, choicelist, default=0):
     if len(condlist) == 0:
         raise ValueError("select with an empty condition list is not "
                          "possible")
+    conds = [asarray(c) for c in condlist]
     choices = [c if type(c) in _WEAK else asarray(c) for c in choicelist]
-    choices.append(default if type(default) in _WEAK else asarray(default))
-    # NumPy's result_type: a Python int out of range of the array dtypes
-    # widens the result here (numpy.select's rule), where the engine's
-    # weak-scalar promotion raises OverflowError.
-    dtype = _np.result_type(*[c.dtype if isinstance(c, ndarray) else c
-                              for c in choices])
-    conds = broadcast_arrays(*[asarray(c) for c in condlist])
-    choices = broadcast_arrays(*[asarray(c) for c in choices])
-    for i, cond in enumerate(conds):
-        if cond.dtype != _np.bool_:
-            raise TypeError(f"invalid entry {i} in condlist: should be "
-                            f"boolean ndarray")
-    if choices[0].ndim == 0:
-        shape = conds[0].shape
-    else:
-        shape = broadcast_shapes(conds[0].shape, choices[0].shape)
-    result = _lib.cn_astype(broadcast_to(choices[-1], shape), dtype, 1)
-    result = _lib.cn_copy(result, "C")
-    for choice, cond in zip(choices[-2::-1], conds[::-1]):
-        copyto(result, choice, where=cond, casting="unsafe")
-    return result
+    # Longer lists: the later conditions' selection is the default of the
+    # earlier ones'.
+    while len(conds) > _SELECT_BATCH:
+        default = _lib.cn_select((conds[-_SELECT_BATCH:],
+                                  choices[-_SELECT_BATCH:]), default)
+        del conds[-_SELECT_BATCH:], choices[-_SELECT_BATCH:]
+    return _lib.cn_select((conds, choices), default)

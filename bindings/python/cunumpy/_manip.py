@@ -10,15 +10,13 @@ import numpy as _np
 
 from . import _cnlib as _lib
 from ._ndarray import ndarray
-from ._convert import asarray, _assign_out, empty, ones
-from ._numerictypes import _is_inexact, _K_INT, _K_UINT, _kind
-from ._reduce import all, any
-from ._ufunc import isfinite, logical_not
-from ._shape import (_AxisError, broadcast_to, moveaxis, _norm_axis, ravel,
-                     reshape)
+from ._convert import asarray, _assign_out
+from ._numerictypes import _is_inexact
+from ._reduce import all
+from ._ufunc import isfinite
+from ._shape import _AxisError, _norm_axis, reshape
 from ._creation import arange
-from ._index import argwhere, flatnonzero, nonzero, where
-from ._sort import argsort
+from ._index import argwhere, nonzero
 
 __all__ = ["concatenate", "concat", "stack", "vstack", "row_stack", "hstack",
            "dstack", "column_stack", "split", "array_split", "hsplit",
@@ -146,193 +144,37 @@ def atleast_3d(*arys):
 
 
 def append(arr, values, axis=None):
-    """arr with values appended (flattened when axis is None)."""
+    """arr with values appended (both flattened when axis is None)."""
     arr = asarray(arr)
-    if axis is None:
-        if arr.ndim != 1:
-            arr = ravel(arr)
-        values = ravel(asarray(values))
-        axis = arr.ndim - 1
-    return concatenate((arr, values), axis=_norm_axis(axis, arr.ndim))
+    if axis is not None:
+        axis = _norm_axis(axis, arr.ndim)
+    return _lib.cn_append(arr, asarray(values), axis)
 
 
-def _order_of(arr):
-    return "F" if arr.flags.f_contiguous and not arr.flags.c_contiguous \
-        else "C"
-
-
-def _flat_or_axis(arr, axis):
-    """(arr, axis) for insert/delete: the flattened arr and axis 0 when axis
-    is None, else arr and the normalised axis."""
-    arr = asarray(arr)
-    if axis is None:
-        return (ravel(arr) if arr.ndim != 1 else arr), 0
-    return arr, _norm_axis(axis, arr.ndim)
-
-
-# Up to this many inserted/deleted positions, insert and delete splice
-# slices together (one concatenate) instead of building a mask.
-_FEW_POSITIONS = 256
-
-
-def _axis_slice(axis, start, stop):
-    return (slice(None),) * axis + (slice(start, stop),)
-
-
-def _splice(arr, axis, pos, vals):
-    """arr with vals' slice j along axis put before arr's index pos[j]
-    (equal positions keep their order)."""
-    pieces, prev = [], 0
-    for j in sorted(range(len(pos)), key=pos.__getitem__):
-        p = pos[j]
-        if p > prev:
-            pieces.append(arr[_axis_slice(axis, prev, p)])
-        pieces.append(vals[_axis_slice(axis, j, j + 1)])
-        prev = p
-    pieces.append(arr[_axis_slice(axis, prev, None)])
-    return concatenate(pieces, axis=axis)
-
-
-def _drop(arr, axis, dels):
-    """arr without the indices dels along axis."""
-    pieces, prev = [], 0
-    for d in sorted(set(dels)):
-        if d > prev:
-            pieces.append(arr[_axis_slice(axis, prev, d)])
-        prev = d + 1
-    pieces.append(arr[_axis_slice(axis, prev, None)])
-    return concatenate(pieces, axis=axis)
+def _positions(arr, obj, axis):
+    """insert/delete's obj as an array: a slice becomes its arange over the
+    axis (the flattened arr when axis is None)."""
+    if isinstance(obj, slice):
+        n = arr.size if axis is None else arr.shape[axis]
+        return arange(*obj.indices(n))
+    return asarray(obj)
 
 
 def insert(arr, obj, values, axis=None):
     """arr with values inserted before the indices obj along axis."""
-    arr, axis = _flat_or_axis(arr, axis)
-    ndim = arr.ndim
-    order = _order_of(arr)
-    slobj = [slice(None)] * ndim
-    N = arr.shape[axis]
-    newshape = list(arr.shape)
-    if isinstance(obj, slice):
-        idx = arange(*obj.indices(N))
-    else:
-        idx = asarray(obj)
-        if idx.dtype == _np.bool_:
-            if idx.ndim != 1:
-                raise ValueError("boolean array argument obj to insert must "
-                                 "be one dimensional")
-            idx = flatnonzero(idx)
-        elif idx.ndim > 1:
-            raise ValueError("index array argument obj to insert must be "
-                             "one dimensional or scalar")
-    if idx.size == 1:
-        if _kind(idx) not in (_K_INT, _K_UINT):
-            raise TypeError("slice indices must be integers or None or have "
-                            "an __index__ method")
-        index = int(idx.item())
-        if index < -N or index > N:
-            raise IndexError(f"index {obj} is out of bounds for axis {axis} "
-                             f"with size {N}")
-        if index < 0:
-            index += N
-        values = asarray(values, arr.dtype)
-        if values.ndim < ndim:
-            values = reshape(values, (1,) * (ndim - values.ndim) +
-                             values.shape)
-        if idx.ndim == 0:
-            values = moveaxis(values, 0, axis)
-        numnew = values.shape[axis]
-        newshape[axis] += numnew
-        new = empty(newshape, arr.dtype, order)
-        slobj[axis] = slice(None, index)
-        new[tuple(slobj)] = arr[tuple(slobj)]
-        slobj[axis] = slice(index, index + numnew)
-        new[tuple(slobj)] = values
-        slobj[axis] = slice(index + numnew, None)
-        slobj2 = [slice(None)] * ndim
-        slobj2[axis] = slice(index, None)
-        new[tuple(slobj)] = arr[tuple(slobj2)]
-        return new
-    if _kind(idx) not in (_K_INT, _K_UINT):
-        if idx.size == 0:
-            idx = _lib.cn_astype(idx, _lib.CN_INT64, 0)
-        else:
-            raise IndexError("arrays used as indices must be of integer "
-                             "(or boolean) type")
-    idx = _lib.cn_astype(idx, _lib.CN_INT64, 1)
-    if idx.size and bool(any((idx < -N) | (idx > N))):
-        bad = int(idx[(idx < -N) | (idx > N)][0].item())
-        raise IndexError(f"index {bad} is out of bounds for axis {axis} "
-                         f"with size {N}")
-    idx = where(idx < 0, idx + N, idx)
-    numnew = idx.shape[0]
-    if 0 < numnew <= _FEW_POSITIONS:
-        tgt = arr.shape[:axis] + (numnew,) + arr.shape[axis + 1:]
-        vals = broadcast_to(asarray(values, arr.dtype), tgt)
-        return _splice(arr, axis, [int(v) for v in idx.tolist()], vals)
-    perm = argsort(idx, kind="stable")
-    shifted = empty(numnew, idx.dtype)
-    shifted[perm] = idx[perm] + arange(numnew)
-    newshape[axis] += numnew
-    old_mask = ones(newshape[axis], dtype=bool)
-    if numnew:
-        old_mask[shifted] = False
-    new = empty(newshape, arr.dtype, order)
-    slobj2 = [slice(None)] * ndim
-    slobj[axis] = shifted
-    slobj2[axis] = old_mask
-    if numnew:
-        vals = asarray(values, arr.dtype)
-        tgt_shape = new[tuple(slobj)].shape
-        new[tuple(slobj)] = broadcast_to(vals, tgt_shape)
-    new[tuple(slobj2)] = arr
-    return new
+    arr = asarray(arr)
+    if axis is not None:
+        axis = _norm_axis(axis, arr.ndim)
+    return _lib.cn_insert(arr, _positions(arr, obj, axis),
+                          asarray(values, arr.dtype), axis)
 
 
 def delete(arr, obj, axis=None):
     """arr without the sub-arrays at indices obj along axis."""
-    arr, axis = _flat_or_axis(arr, axis)
-    N = arr.shape[axis]
-    keep = None
-    if isinstance(obj, slice):
-        dels = range(*obj.indices(N))
-        if len(dels) > _FEW_POSITIONS:
-            keep = ones(N, dtype=bool)
-            keep[obj] = False
-    elif isinstance(obj, (int, _np.integer)) and not isinstance(obj, bool):
-        if obj < -N or obj >= N:
-            raise IndexError(f"index {obj} is out of bounds for axis {axis} "
-                             f"with size {N}")
-        dels = [int(obj) % N]
-    else:
-        o = asarray(obj)
-        if o.dtype == _np.bool_:
-            if o.shape != (N,):
-                raise ValueError(f"boolean array argument obj to delete "
-                                 f"must be one dimensional and match the "
-                                 f"axis length of {N}")
-            keep = logical_not(o)
-        else:
-            if o.size == 0:
-                o = _lib.cn_astype(o, _lib.CN_INT64, 0)
-            elif _kind(o) not in (_K_INT, _K_UINT):
-                raise IndexError("arrays used as indices must be of integer "
-                                 "(or boolean) type")
-            o = ravel(o)
-            if o.size:
-                bad = (o < -N) | (o >= N)
-                if bool(any(bad)):
-                    v = int(o[bad][0].item())
-                    raise IndexError(f"index {v} is out of bounds for axis "
-                                     f"{axis} with size {N}")
-            if o.size > _FEW_POSITIONS:
-                keep = ones(N, dtype=bool)
-                keep[o] = False
-            else:
-                dels = [int(v) % N for v in o.tolist()]
-    if keep is None:
-        return _drop(arr, axis, dels)
-    return _lib.cn_copy(arr[_axis_slice(axis, None, None)[:-1] + (keep,)],
-                        "K")
+    arr = asarray(arr)
+    if axis is not None:
+        axis = _norm_axis(axis, arr.ndim)
+    return _lib.cn_delete(arr, _positions(arr, obj, axis), axis)
 
 
 def rollaxis(a, axis, start=0):

@@ -5,14 +5,11 @@ intersect1d, union1d, setdiff1d, setxor1d.
 import numpy as _np
 
 from . import _cnlib as _lib
-from ._convert import asarray, empty, ones, zeros
-from ._reduce import any, cumsum
-from ._shape import moveaxis, ravel, reshape
-from ._creation import arange
-from ._index import flatnonzero, take
-from ._sort import argsort, lexsort, sort
+from ._convert import asarray, ones
+from ._shape import ravel
+from ._index import take
+from ._sort import argsort, sort
 from ._manip import concatenate
-from ._calculus import diff
 
 __all__ = ["unique", "unique_values", "unique_counts", "unique_inverse",
            "unique_all", "isin", "intersect1d", "union1d", "setdiff1d",
@@ -21,65 +18,22 @@ __all__ = ["unique", "unique_values", "unique_counts", "unique_inverse",
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False,
            axis=None, *, equal_nan=True):
-    if axis is not None:
-        return _unique_axis(asarray(ar), axis, return_index, return_inverse,
-                            return_counts)
+    """NumPy's unique: cn_unique over the flattened array, cn_unique_axis
+    over the slices along axis (where NumPy's equal_nan does not apply)."""
     ar = asarray(ar)
-    values, index, inverse, counts = _lib.cn_unique(ar, bool(equal_nan))
-    extra = []
-    if return_index:
-        extra.append(index)
-    if return_inverse:
-        extra.append(_lib.cn_reshape(inverse, ar.shape, "C"))
-    if return_counts:
-        extra.append(counts)
-    return (values, *extra) if extra else values
-
-
-def _unique_axis(ar, axis, return_index, return_inverse, return_counts):
-    """unique(axis=): the distinct slices along axis in lexicographic
-    order (a stable lexsort of the flattened slices); inverse is 1-d over
-    the axis as in NumPy 2."""
-    if ar.ndim == 0:
-        raise _np.exceptions.AxisError(axis, 0)
-    axis = int(axis)
-    if not -ar.ndim <= axis < ar.ndim:
-        raise _np.exceptions.AxisError(axis, ar.ndim)
-    ax = axis % ar.ndim
-    moved = moveaxis(ar, ax, 0)
-    n = moved.shape[0]
-    rest = moved.shape[1:]
-    m = 1
-    for d in rest:
-        m *= d
-    rows = reshape(moved, (n, m))
-    if n and m:
-        perm = lexsort([rows[:, j] for j in range(m - 1, -1, -1)])
+    if axis is None:
+        values, index, inverse, counts = _lib.cn_unique(ar, bool(equal_nan))
+        inverse = _lib.cn_reshape(inverse, ar.shape, "C")
     else:
-        perm = arange(n)
-    srt = take(rows, perm, axis=0)
-    if n:
-        first = asarray([True])
-        if m:
-            change = any(srt[1:] != srt[:-1], axis=1)
-        else:
-            change = zeros((n - 1,), dtype=bool)
-        mask = concatenate([first, change])
-    else:
-        mask = zeros((0,), dtype=bool)
-    keep = flatnonzero(mask)
-    values = take(srt, keep, axis=0)
-    values = moveaxis(reshape(values, (values.shape[0],) + rest), 0, ax)
-    extra = []
-    if return_index:
-        extra.append(take(perm, keep))
-    if return_inverse:
-        inv = empty((n,), dtype=_np.int64)
-        if n:
-            inv[perm] = cumsum(mask) - 1
-        extra.append(inv)
-    if return_counts:
-        extra.append(diff(concatenate([keep, asarray([n])])))
+        if ar.ndim == 0:
+            raise _np.exceptions.AxisError(axis, 0)
+        axis = int(axis)
+        if not -ar.ndim <= axis < ar.ndim:
+            raise _np.exceptions.AxisError(axis, ar.ndim)
+        values, index, inverse, counts = _lib.cn_unique_axis(ar, axis)
+    extra = [r for want, r in ((return_index, index),
+                               (return_inverse, inverse),
+                               (return_counts, counts)) if want]
     return (values, *extra) if extra else values
 
 

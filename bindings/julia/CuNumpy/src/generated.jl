@@ -119,6 +119,12 @@ const CN_PAD_EDGE = Int32(1)
 const CN_PAD_REFLECT = Int32(2)
 const CN_PAD_SYMMETRIC = Int32(3)
 const CN_PAD_WRAP = Int32(4)
+const CN_PAD_LINEAR_RAMP = Int32(5)
+const CN_PAD_MAXIMUM = Int32(6)
+const CN_PAD_MINIMUM = Int32(7)
+const CN_PAD_MEAN = Int32(8)
+const CN_PAD_MEDIAN = Int32(9)
+const CN_PAD_EMPTY = Int32(10)
 
 # enum cn_quantile_method (stats.h)
 const CN_QUANTILE_LINEAR = Int32(0)
@@ -950,6 +956,26 @@ cn_repeat_n(out, a, repeats, axis) =
 cn_pad(out, a, pad_width, mode, constant_value) =
     ccall((:cn_pad, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Int64}, Int32, cn_scalar), out, a, pad_width, mode, constant_value)
 
+# cn_status cn_pad_ext(cn_array * out, cn_array a, const int64_t * pad_width, int32_t mode, cn_array values, cn_array stat_length, int32_t reflect_odd)
+cn_pad_ext(out, a, pad_width, mode, values, stat_length, reflect_odd) =
+    ccall((:cn_pad_ext, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Int64}, Int32, Ptr{Cvoid}, Ptr{Cvoid}, Int32), out, a, pad_width, mode, values, stat_length, reflect_odd)
+
+# cn_status cn_insert(cn_array * out, cn_array a, cn_array indices, cn_array values, int32_t axis)
+cn_insert(out, a, indices, values, axis) =
+    ccall((:cn_insert, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Int32), out, a, indices, values, axis)
+
+# cn_status cn_delete(cn_array * out, cn_array a, cn_array indices, int32_t axis)
+cn_delete(out, a, indices, axis) =
+    ccall((:cn_delete, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32), out, a, indices, axis)
+
+# cn_status cn_append(cn_array * out, cn_array a, cn_array values, int32_t axis)
+cn_append(out, a, values, axis) =
+    ccall((:cn_append, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32), out, a, values, axis)
+
+# cn_status cn_select(cn_array * out, int32_t n, const cn_array * conditions, const cn_array * choices, cn_array default_value)
+cn_select(out, n, conditions, choices, default_value) =
+    ccall((:cn_select, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int32, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, n, conditions, choices, default_value)
+
 # cn_status cn_roll(cn_array * out, cn_array a, int32_t nshift, const int64_t * shifts, const int32_t * axes)
 cn_roll(out, a, nshift, shifts, axes) =
     ccall((:cn_roll, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Int64}, Ptr{Int32}), out, a, nshift, shifts, axes)
@@ -1209,6 +1235,10 @@ cn_lexsort(out, n, keys, axis) =
 # cn_status cn_unique(cn_array * values, cn_array * index, cn_array * inverse, cn_array * counts, cn_array a, int32_t equal_nan)
 cn_unique(values, index, inverse, counts, a, equal_nan) =
     ccall((:cn_unique, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), values, index, inverse, counts, a, equal_nan)
+
+# cn_status cn_unique_axis(cn_array * values, cn_array * index, cn_array * inverse, cn_array * counts, cn_array a, int32_t axis)
+cn_unique_axis(values, index, inverse, counts, a, axis) =
+    ccall((:cn_unique_axis, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), values, index, inverse, counts, a, axis)
 
 # cn_status cn_searchsorted(cn_array * out, cn_array a, cn_array v, int32_t side, cn_array sorter)
 cn_searchsorted(out, a, v, side, sorter) =
