@@ -32,7 +32,7 @@ static cn_status select_dtype(cn_dtype *out, int32_t n, const cn_array *ch,
     if (ch[i]->flags & CN_FLAG_WEAK_SCALAR) {
       cn_dtype q = p;
       st = cn_result_type_scalar(&q, p, ch[i]->weak);
-      if (st == CN_ERR_VALUE)
+      if (st == CN_ERR_OVERFLOW)
         st = CN_OK;
       else
         p = q;

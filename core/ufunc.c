@@ -135,7 +135,7 @@ static cn_status cn_uf_check_args(cn_uf_call *c, const cn_array *x,
  * scalar against the result (NEP 50); all-weak inputs promote as dtypes.
  * lenient: a weak integer out of range of an integer result keeps that
  * result (cn_uf_weak_ints decides against the loop dtype), else it is the
- * CN_ERR_VALUE of cn_result_type_scalar. */
+ * CN_ERR_OVERFLOW of cn_result_type_scalar. */
 static cn_status cn_uf_promote(cn_dtype *out, const cn_uf_call *c,
                                int32_t first, int32_t count, bool lenient) {
   cn_dtype p = CN_DTYPE_DEFAULT;
