@@ -1,6 +1,7 @@
 /* The contract between libcunumpy and the CUDA plugin beyond the backend
- * table: the plugin's extra API (cn_backend_ops::cuda_api), which the
- * forwarding functions of include/cunumpy/cuda.h call, and the core services
+ * tables: the plugin's extra API (what get_proc("cuda_api") of its device
+ * table returns), which the forwarding functions of include/cunumpy/cuda.h
+ * call, and the core services
  * the plugin calls back into (the core's internals are hidden symbols, so
  * the plugin reaches them through one exported accessor). Not installed. */
 #ifndef CUNUMPY_CUDA_API_H
