@@ -12,6 +12,10 @@ static const cn_plugin_services g_services = {
     .op_table = cn_op_table,
     .loop_class_has = cn_loop_class_has,
     .iter_coalesce = cn_iter_coalesce,
+    .real_dtype = cn_real_dtype,
+    .complex_dtype = cn_complex_dtype,
+    .can_cast_safe = cn_can_cast_safe,
+    .result_type = cn_result_type,
 };
 
 const cn_plugin_services *cn__plugin_services(void) { return &g_services; }

@@ -69,6 +69,11 @@ typedef struct cn_plugin_services {
   bool (*loop_class_has)(cn_loop_class lc, cn_dtype dt);
   void (*iter_coalesce)(cn_iter_shape *it, int32_t nop,
                         const cn_array_s *const *ops);
+  /* The dtype rules, so that the plugin never restates them. */
+  cn_dtype (*real_dtype)(cn_dtype dt);    /* complex64 -> float32 */
+  cn_dtype (*complex_dtype)(cn_dtype dt); /* float32 -> complex64 */
+  bool (*can_cast_safe)(cn_dtype from, cn_dtype to);
+  cn_status (*result_type)(cn_dtype *out, cn_dtype a, cn_dtype b);
 } cn_plugin_services;
 
 /* Exported (default visibility) for plugins only; not part of the ABI. */
