@@ -120,6 +120,10 @@ static const char *missing_slot(const cn_backend *t) {
   CN_REQUIRE_MEMBER(free)
   CN_REQUIRE_MEMBER(copy_to_host)
   CN_REQUIRE_MEMBER(copy_from_host)
+  if (t->compute->assign == NULL)
+    return "assign";
+  if (t->compute->fill == NULL)
+    return "fill";
 #undef CN_REQUIRE_MEMBER
   return NULL;
 }
@@ -208,7 +212,7 @@ static bool try_load(const char *path, const char *origin) {
                path, origin, t->device == NULL ? "device" : "compute");
   } else if ((missing = missing_slot(t)) != NULL) {
     set_reason("CUDA backend unavailable: the plugin '%s' (%s) has no '%s' "
-               "function in its device table",
+               "function in its backend tables",
                path, origin, missing);
   } else {
     char why[CN_REASON_CAP / 2];

@@ -8,10 +8,11 @@
  *   - the compute table (cn_backend_compute): the kernels.
  *
  * Every slot says whether it is required or optional and what the core does
- * when an optional slot is empty. The core reaches a compute slot only
- * through CN_REQUIRE_SLOT (one message for every unsupported operation), and
- * cn_backend_supports (include/cunumpy/backend.h) answers from the same
- * slots. Every slot may assume validated inputs: the core checks dtypes,
+ * when an optional slot is empty. An entry point checks each optional slot
+ * it needs with CN_REQUIRE_SLOT (one message for every unsupported
+ * operation) before it changes anything, or tests it for NULL where the
+ * slot has a fallback; cn_backend_supports (include/cunumpy/backend.h)
+ * answers from the same slots. Every slot may assume validated inputs: the core checks dtypes,
  * shapes and devices before calling.
  *
  * The handshake: a plugin exports CN_PLUGIN_ENTRY_NAME, which receives the
@@ -58,15 +59,18 @@ typedef struct cn_backend_device {
   const void *(*get_proc)(const char *name);
 } cn_backend_device;
 
-/* Kernels. Every slot is optional. Unless its comment says otherwise, an
- * empty slot makes each entry point that needs it return
+/* Kernels. assign and fill are required (creation, copies and casts use
+ * them unchecked); every other slot is optional. Unless its comment says
+ * otherwise, an empty slot makes each entry point that needs it return
  * CN_ERR_UNSUPPORTED with the message of CN_REQUIRE_SLOT, before it changes
  * anything. */
 typedef struct cn_backend_compute {
-  /* dst = (cast) src, same shape (broadcast src already expanded with
-   * stride-0 axes), both on this backend. Handles every dtype pair. */
+  /* Required. dst = (cast) src, same shape (broadcast src already expanded
+   * with stride-0 axes), both on this backend. Handles every dtype pair (a
+   * backend may refuse a pair with a status). */
   cn_status (*assign)(cn_array_s *dst, const cn_array_s *src);
-  /* Fills dst with a scalar already cast to dst's dtype (raw bytes). */
+  /* Required. Fills dst with a scalar already cast to dst's dtype (raw
+   * bytes). */
   cn_status (*fill)(cn_array_s *dst, const void *value);
   /* Elementwise op `op` (index into the op table) with compute dtype
    * `compute`: inputs already broadcast to out's shape and of dtype

@@ -475,7 +475,7 @@ int32_t supports(const char *backend, const char *what) {
   return s;
 }
 
-// Every capability name: the listed ones and every op of the op table.
+// Every listed capability name and a sample of the op names.
 std::vector<std::string> all_capabilities() {
   std::vector<std::string> v;
   for (int32_t i = 0; cn_backend_capability(i) != nullptr; i++)
