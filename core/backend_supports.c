@@ -42,6 +42,9 @@ static const struct capability {
     {"random", "rng_fill", false},
     {"index", "take put take_along put_along flatnonzero", false},
     {"stats", "", true},
+    /* sorting-domain functions that compare host keys on any backend */
+    {"partition", "", true},
+    {"searchsorted", "", true},
     /* reductions */
     {"sum", "reduce", false},
     {"prod", "reduce", false},

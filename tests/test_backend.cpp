@@ -597,7 +597,8 @@ TEST_CASE("an empty optional slot answers NONE and calling it gives the "
     int32_t s = supports("cuda", what.c_str());
     if (what == "assign" || what == "fill")
       CHECK(s == CN_SUPPORT_NATIVE);
-    else if (what == "stats")
+    else if (what == "stats" || what == "partition" ||
+             what == "searchsorted")
       CHECK(s == CN_SUPPORT_HOST);
     else
       CHECK(s == CN_SUPPORT_NONE);
@@ -640,6 +641,16 @@ TEST_CASE("an empty optional slot answers NONE and calling it gives the "
     cn_rng_release(rng);
     CHECK(r.h == nullptr);
     CHECK(to_vec<double>(g) == std::vector<double>(3, 1.5));
+
+    // What it answers "host" for runs (through host copies).
+    int64_t kth[] = {1};
+    CN_REQUIRE_OK(cn_partition(r.out(), g, 1, kth, -1));
+    CHECK(to_vec<double>(r) == std::vector<double>(3, 1.5));
+    Arr ss, md;
+    CN_REQUIRE_OK(cn_searchsorted(ss.out(), g, h, 0, nullptr));
+    CHECK(to_vec<int64_t>(ss) == std::vector<int64_t>(3, 0));
+    CN_REQUIRE_OK(cn_median(md.out(), g, CN_ALL_AXES, nullptr, 0));
+    CHECK(to_vec<double>(md) == std::vector<double>{1.5});
   }
   CN_REQUIRE_OK(cn_set_backend("cpu"));
 }
