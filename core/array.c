@@ -106,7 +106,7 @@ void cn_default_strides(int64_t *strides, int32_t ndim, const int64_t *shape,
   }
 }
 
-cn_status cn_array_new(cn_array_s **out, const cn_backend_ops *backend,
+cn_status cn_array_new(cn_array_s **out, const cn_backend *backend,
                        int32_t device, cn_dtype dtype, int32_t ndim,
                        const int64_t *shape, cn_order order) {
   int64_t size;

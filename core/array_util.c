@@ -193,7 +193,7 @@ cn_status cn_check_dst(const cn_array_s *dst, int32_t ndim,
                     cn_fmt_shape(b2, sizeof b2, ndim, shape));
   }
   const cn_array_s *pair[2] = {like, dst};
-  return cn_ext_same_device(2, pair, fn);
+  return cn_same_device(2, pair, fn);
 }
 
 cn_status cn_finish_dst(cn_array *out, cn_array_s *r, cn_array_s *dst) {

@@ -3,7 +3,6 @@
 #ifndef CUNUMPY_INDEX_UTIL_H
 #define CUNUMPY_INDEX_UTIL_H
 
-#include "dispatch.h"
 #include "internal.h"
 
 /* Host copy of an integer index array as C-contiguous int64 with negative

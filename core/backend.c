@@ -29,10 +29,13 @@ typedef enum { LOAD_NOT_TRIED, LOAD_BUSY, LOAD_DONE } load_state;
 
 static pthread_mutex_t g_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static atomic_bool g_env_done;
-static _Atomic(const cn_backend_ops *) g_active;
-static _Atomic(const cn_backend_ops *) g_cuda;
+static _Atomic(const cn_backend *) g_active;
+static _Atomic(const cn_backend *) g_cuda;
+/* The CUDA plugin's record once it passed the handshake, probe passed or
+ * not: what cn_backend_supports reads on machines without a device. */
+static _Atomic(const cn_backend *) g_cuda_table;
 static load_state g_load_state;
-static const cn_backend_ops *g_stack[CN_BACKEND_STACK_CAP];
+static const cn_backend *g_stack[CN_BACKEND_STACK_CAP];
 static int g_stack_len;
 static char g_reason[CN_REASON_CAP];       /* why the last load failed */
 static char g_env_note[CN_REASON_CAP / 2]; /* environment values ignored */
@@ -50,6 +53,23 @@ static void set_reason(const char *fmt, ...) {
 
 typedef enum { NAME_UNKNOWN, NAME_CPU, NAME_CUDA } backend_name;
 
+/* Every name a backend answers to, canonical name first: the one table of
+ * aliases (the bindings ask cn_backend_canonical_name). */
+static const struct {
+  const char *name;
+  backend_name id;
+} g_names[] = {
+    {"cpu", NAME_CPU},
+    {"numpy", NAME_CPU},
+    {"cuda", NAME_CUDA},
+    {"cupy", NAME_CUDA},
+};
+#define CN_NAMES_LIST "'cpu', 'cuda', 'numpy' or 'cupy'"
+
+static const char *canonical(backend_name n) {
+  return n == NAME_CPU ? "cpu" : n == NAME_CUDA ? "cuda" : NULL;
+}
+
 static bool name_is(const char *s, const char *lit) {
   for (; *s && *lit; s++, lit++)
     if (tolower((unsigned char)*s) != *lit)
@@ -60,10 +80,9 @@ static bool name_is(const char *s, const char *lit) {
 static backend_name parse_name(const char *s) {
   if (s == NULL)
     return NAME_UNKNOWN;
-  if (name_is(s, "cpu") || name_is(s, "numpy"))
-    return NAME_CPU;
-  if (name_is(s, "cuda") || name_is(s, "cupy"))
-    return NAME_CUDA;
+  for (size_t i = 0; i < sizeof g_names / sizeof g_names[0]; i++)
+    if (name_is(s, g_names[i].name))
+      return g_names[i].id;
   return NAME_UNKNOWN;
 }
 
@@ -87,20 +106,53 @@ static void library_dir(char *dir, size_t cap) {
   dir[n] = 0;
 }
 
-static bool table_has_required(const cn_backend_ops *t, const char **missing) {
+/* The first required slot t lacks, or NULL. Device backends must also copy
+ * to and from the host. */
+static const char *missing_slot(const cn_backend *t) {
+  const cn_backend_device *d = t->device;
 #define CN_REQUIRE_MEMBER(m)                                                   \
-  if (t->m == NULL) {                                                          \
-    *missing = #m;                                                             \
-    return false;                                                              \
-  }
+  if (d->m == NULL)                                                            \
+    return #m;
   CN_REQUIRE_MEMBER(probe)
   CN_REQUIRE_MEMBER(device_count)
+  CN_REQUIRE_MEMBER(current_device)
   CN_REQUIRE_MEMBER(alloc)
   CN_REQUIRE_MEMBER(free)
   CN_REQUIRE_MEMBER(copy_to_host)
   CN_REQUIRE_MEMBER(copy_from_host)
+  if (t->compute->assign == NULL)
+    return "assign";
+  if (t->compute->fill == NULL)
+    return "fill";
 #undef CN_REQUIRE_MEMBER
-  return true;
+  return NULL;
+}
+
+/* True, with why written, when the sizes a plugin was built with differ
+ * from the core's.
+ * Sizes must match exactly: a shorter struct lacks slots the core reads, a
+ * longer one has slots the core would not know are there. */
+static bool size_mismatch(char *why, size_t cap, const cn_backend *t) {
+  struct {
+    const char *what;
+    uint32_t got;
+    size_t want;
+  } sizes[] = {
+      {"backend record", t->record_size, sizeof(cn_backend)},
+      {"device table", t->device_size, sizeof(cn_backend_device)},
+      {"compute table", t->compute_size, sizeof(cn_backend_compute)},
+  };
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    if (sizes[i].got == sizes[i].want)
+      continue;
+    snprintf(why, cap, "has a %s of %u bytes, %s the %zu bytes of this "
+             "libcunumpy (ABI version %d)",
+             sizes[i].what, (unsigned)sizes[i].got,
+             sizes[i].got < sizes[i].want ? "smaller than" : "larger than",
+             sizes[i].want, CUNUMPY_ABI_VERSION);
+    return true;
+  }
+  return false;
 }
 
 /* Opens `path` (origin says where the path came from, for the message),
@@ -137,8 +189,9 @@ static bool try_load(const char *path, const char *origin) {
   cn_plugin_entry_fn entry;
   /* POSIX guarantees that dlsym results convert to function pointers. */
   memcpy(&entry, &sym, sizeof entry);
-  const cn_backend_ops *t = entry(CUNUMPY_ABI_VERSION);
+  const cn_backend *t = entry(CUNUMPY_ABI_VERSION);
   const char *missing = NULL;
+  char sizes_why[256];
   if (t == NULL) {
     set_reason("CUDA backend unavailable: the plugin '%s' (%s) refused this "
                "cunumpy (ABI version %d): its entry point returned no table. "
@@ -149,20 +202,23 @@ static bool try_load(const char *path, const char *origin) {
                "cunumpy ABI version %u, but this libcunumpy has ABI version "
                "%d. Install the plugin that came with this libcunumpy",
                path, origin, (unsigned)t->abi_version, CUNUMPY_ABI_VERSION);
-  } else if (t->table_size < sizeof(cn_backend_ops)) {
-    set_reason("CUDA backend unavailable: the plugin '%s' (%s) has a backend "
-               "table of %u bytes, smaller than the %zu bytes this "
-               "libcunumpy needs (ABI version %d). Rebuild the plugin",
-               path, origin, (unsigned)t->table_size, sizeof(cn_backend_ops),
-               CUNUMPY_ABI_VERSION);
-  } else if (!table_has_required(t, &missing)) {
+  } else if (size_mismatch(sizes_why, sizeof sizes_why, t)) {
+    set_reason("CUDA backend unavailable: the plugin '%s' (%s) %s. Rebuild "
+               "the plugin together with libcunumpy",
+               path, origin, sizes_why);
+  } else if (t->device == NULL || t->compute == NULL) {
+    set_reason("CUDA backend unavailable: the plugin '%s' (%s) has no %s "
+               "table",
+               path, origin, t->device == NULL ? "device" : "compute");
+  } else if ((missing = missing_slot(t)) != NULL) {
     set_reason("CUDA backend unavailable: the plugin '%s' (%s) has no '%s' "
-               "function in its backend table",
+               "function in its backend tables",
                path, origin, missing);
   } else {
     char why[CN_REASON_CAP / 2];
     why[0] = 0;
-    cn_status st = t->probe(why, sizeof why);
+    atomic_store(&g_cuda_table, t);
+    cn_status st = t->device->probe(why, sizeof why);
     why[sizeof why - 1] = 0;
     if (st != CN_OK) {
       /* Kept loaded: CUDA runtimes register exit handlers and do not
@@ -202,8 +258,8 @@ static void load_default(void) {
 }
 
 /* CUDA table, loading the plugin on first demand; NULL when unavailable. */
-static const cn_backend_ops *cuda_or_null(void) {
-  const cn_backend_ops *c = atomic_load(&g_cuda);
+static const cn_backend *cuda_or_null(void) {
+  const cn_backend *c = atomic_load(&g_cuda);
   if (c != NULL)
     return c;
   pthread_mutex_lock(&g_lock);
@@ -214,9 +270,9 @@ static const cn_backend_ops *cuda_or_null(void) {
 
 /* ---- selection -------------------------------------------------------- */
 
-static const cn_backend_ops *backend_for(backend_name n) {
+static const cn_backend *backend_for(backend_name n) {
   if (n == NAME_CUDA) {
-    const cn_backend_ops *c = cuda_or_null();
+    const cn_backend *c = cuda_or_null();
     if (c != NULL)
       return c;
   }
@@ -249,8 +305,8 @@ static void ensure_env(void) {
       if (n == NAME_UNKNOWN) {
         size_t len = strlen(ignored);
         snprintf(ignored + len, sizeof g_env_note - len,
-                 "%s%s='%.200s' is not a backend name (cpu, cuda, numpy or "
-                 "cupy) and was ignored",
+                 "%s%s='%.200s' is not a backend name (" CN_NAMES_LIST
+                 ") and was ignored",
                  len ? "; " : "", vars[i], v);
         continue;
       }
@@ -263,13 +319,18 @@ static void ensure_env(void) {
   pthread_mutex_unlock(&g_lock);
 }
 
-const cn_backend_ops *cn_active_backend(void) {
+const cn_backend *cn_active_backend(void) {
   ensure_env();
   return atomic_load(&g_active);
 }
 
-const cn_backend_ops *cn_cuda_backend_if_loaded(void) {
+const cn_backend *cn_cuda_backend_if_loaded(void) {
   return atomic_load(&g_cuda);
+}
+
+const cn_backend *cn_cuda_backend_table(void) {
+  (void)cuda_or_null();
+  return atomic_load(&g_cuda_table);
 }
 
 static cn_status check_name(backend_name *out, const char *name,
@@ -280,7 +341,7 @@ static cn_status check_name(backend_name *out, const char *name,
   if (*out == NAME_UNKNOWN)
     return cn_error(CN_ERR_VALUE,
                     "%s: argument 'name' is '%.200s', which is not a backend "
-                    "(expected 'cpu', 'cuda', 'numpy' or 'cupy')",
+                    "(expected " CN_NAMES_LIST ")",
                     fn, name);
   return CN_OK;
 }
@@ -386,11 +447,60 @@ cn_status cn_backend_load_plugin(const char *path) {
 }
 
 int32_t cn_device_count(void) {
-  const cn_backend_ops *c = cuda_or_null();
+  const cn_backend *c = cuda_or_null();
   if (c == NULL)
     return 0;
-  int32_t n = c->device_count();
+  int32_t n = c->device->device_count();
   return n < 0 ? 0 : n;
+}
+
+cn_status cn_backend_canonical_name(const char **out, const char *name) {
+  CN_CHECK_OUT(out, "cn_backend_canonical_name");
+  backend_name n;
+  cn_status st = check_name(&n, name, "cn_backend_canonical_name");
+  if (st != CN_OK)
+    return st;
+  *out = canonical(n);
+  return CN_OK;
+}
+
+int32_t cn_backend_alias_count(void) {
+  return (int32_t)(sizeof g_names / sizeof g_names[0]);
+}
+
+const char *cn_backend_alias(int32_t i) {
+  if (i < 0 || i >= cn_backend_alias_count())
+    return NULL;
+  return g_names[i].name;
+}
+
+/* ---- slots ------------------------------------------------------------ */
+
+const void *cn_backend_get_proc(const cn_backend *be, const char *name) {
+  if (be == NULL || name == NULL || be->device->get_proc == NULL)
+    return NULL;
+  return be->device->get_proc(name);
+}
+
+cn_status cn_slot_unsupported(const char *fn, const cn_backend *be,
+                              const char *slot) {
+  return cn_error(CN_ERR_UNSUPPORTED,
+                  "%s: not supported on the '%s' backend (no '%s' kernel)", fn,
+                  be->name, slot);
+}
+
+cn_status cn_same_device(int32_t n, const cn_array_s *const *arrs,
+                         const char *fn) {
+  for (int32_t i = 1; i < n; i++) {
+    if (arrs[i]->buf->backend != arrs[0]->buf->backend ||
+        arrs[i]->buf->device_id != arrs[0]->buf->device_id)
+      return cn_error(CN_ERR_DEVICE,
+                      "%s: arrays are on different devices (%s:%d and %s:%d)",
+                      fn, arrs[0]->buf->backend->name,
+                      (int)arrs[0]->buf->device_id, arrs[i]->buf->backend->name,
+                      (int)arrs[i]->buf->device_id);
+  }
+  return CN_OK;
 }
 
 /* Test hook, exported but declared in no header: forgets the selection,
@@ -404,6 +514,7 @@ void cn__backend_reset_for_tests(void) {
   atomic_store(&g_env_done, false);
   atomic_store(&g_active, NULL);
   atomic_store(&g_cuda, NULL);
+  atomic_store(&g_cuda_table, NULL);
   g_load_state = LOAD_NOT_TRIED;
   g_stack_len = 0;
   g_reason[0] = 0;

@@ -4,14 +4,14 @@
 
 #include "internal.h"
 
-cn_status cn_buffer_alloc(cn_buffer **out, const cn_backend_ops *backend,
+cn_status cn_buffer_alloc(cn_buffer **out, const cn_backend *backend,
                           int32_t device, size_t nbytes) {
   cn_buffer *b = malloc(sizeof *b);
   if (b == NULL)
     return cn_error(CN_ERR_MEMORY, "out of host memory allocating a buffer");
   void *p = NULL;
   /* A zero-byte array still gets a distinct, valid pointer. */
-  cn_status st = backend->alloc(device, nbytes ? nbytes : 1, &p);
+  cn_status st = backend->device->alloc(device, nbytes ? nbytes : 1, &p);
   if (st != CN_OK) {
     free(b);
     return st;
@@ -30,7 +30,7 @@ cn_status cn_buffer_alloc(cn_buffer **out, const cn_backend_ops *backend,
 /* Foreign memory without a release callback is simply never freed here. */
 static void no_release(void *ctx) { (void)ctx; }
 
-cn_status cn_buffer_wrap(cn_buffer **out, const cn_backend_ops *backend,
+cn_status cn_buffer_wrap(cn_buffer **out, const cn_backend *backend,
                          int32_t device, void *data, size_t nbytes,
                          cn_release_fn release, void *ctx) {
   cn_buffer *b = malloc(sizeof *b);
@@ -59,6 +59,6 @@ void cn_buffer_release(cn_buffer *b) {
   if (b->release != NULL)
     b->release(b->release_ctx);
   else
-    b->backend->free(b->device_id, b->data, b->nbytes ? b->nbytes : 1);
+    b->backend->device->free(b->device_id, b->data, b->nbytes ? b->nbytes : 1);
   free(b);
 }

@@ -31,8 +31,8 @@ static cn_status new_active(cn_array_s **out, cn_dtype dtype, int32_t ndim,
   st = cn_shape_size(&size, ndim, shape, cn_itemsize(dtype), fn);
   if (st != CN_OK)
     return st;
-  const cn_backend_ops *be = cn_active_backend();
-  st = cn_array_new(out, be, be->current_device(), dtype, ndim, shape,
+  const cn_backend *be = cn_active_backend();
+  st = cn_array_new(out, be, be->device->current_device(), dtype, ndim, shape,
                     order == CN_ORDER_F ? CN_ORDER_F : CN_ORDER_C);
   return st == CN_OK ? st : cn_error_prefix(st, fn);
 }
@@ -40,7 +40,7 @@ static cn_status new_active(cn_array_s **out, cn_dtype dtype, int32_t ndim,
 static cn_status fill_scalar(cn_array_s *a, cn_scalar v) {
   unsigned char bytes[16];
   cn_scalar_to_bytes(bytes, a->dtype, v);
-  return cn_array_backend(a)->fill(a, bytes);
+  return cn_backend_of(a)->compute->fill(a, bytes);
 }
 
 /* Creates, then fills; releases on failure. */
@@ -175,7 +175,7 @@ static cn_status host_sequence(cn_array *out, int64_t n, cn_dtype dtype,
   if (tmp->dtype != dtype) {
     st = cn_array_new(&res, cn_cpu_backend(), 0, dtype, 1, &n, CN_ORDER_C);
     if (st == CN_OK)
-      st = cn_cpu_backend()->assign(res, tmp);
+      st = cn_cpu_backend()->compute->assign(res, tmp);
     cn_array_release(tmp);
     if (st != CN_OK) {
       if (res != tmp) cn_array_release(res);
@@ -230,7 +230,7 @@ cn_status cn_arange_int(cn_array *out, int64_t start, int64_t stop,
   if (dtype != CN_INT64) {
     st = cn_array_new(&res, cn_cpu_backend(), 0, dtype, 1, &len, CN_ORDER_C);
     if (st == CN_OK)
-      st = cn_cpu_backend()->assign(res, tmp);
+      st = cn_cpu_backend()->compute->assign(res, tmp);
     cn_array_release(tmp);
     if (st != CN_OK) {
       if (res != tmp) cn_array_release(res);
@@ -405,7 +405,7 @@ cn_status cn_from_host(cn_array *out, const void *data, int64_t nbytes_before,
     return st;
   cn_array_s *res = NULL;
   st = cn_array_new(&res, cn_cpu_backend(), 0, dtype, ndim, shape, CN_ORDER_C);
-  if (st == CN_OK && (st = cn_cpu_backend()->assign(res, src)) != CN_OK)
+  if (st == CN_OK && (st = cn_cpu_backend()->compute->assign(res, src)) != CN_OK)
     cn_array_release(res);
   cn_array_release(src);
   if (st != CN_OK)
@@ -511,7 +511,7 @@ static cn_status copy_as(cn_array_s **out, const cn_array_s *a, cn_dtype dt,
                       a->shape, order);
   if (st != CN_OK)
     return cn_error_prefix(st, fn);
-  st = cn_array_backend(a)->assign(res, a);
+  st = cn_backend_of(a)->compute->assign(res, a);
   if (st != CN_OK) {
     cn_array_release(res);
     return cn_error_prefix(st, fn);
@@ -540,7 +540,7 @@ static cn_status host_contig(cn_array_s **out, const cn_array_s *a,
   st = cn_array_new(&h, cn_cpu_backend(), 0, a->dtype, a->ndim, a->shape,
                     order == CN_ORDER_F ? CN_ORDER_F : CN_ORDER_C);
   if (st == CN_OK) {
-    st = c->buf->backend->copy_to_host(
+    st = c->buf->backend->device->copy_to_host(
         h->data, c->data, (size_t)(c->size * cn_itemsize(c->dtype)));
     if (st != CN_OK) cn_array_release(h);
   }
@@ -627,7 +627,7 @@ cn_status cn_assign(cn_array dst, cn_array src) {
       return st;
     b = tmp;
   }
-  st = cn_array_backend(dst)->assign(dst, b);
+  st = cn_backend_of(dst)->compute->assign(dst, b);
   cn_array_release(b);
   return st == CN_OK ? st : cn_error_prefix(st, "cn_assign");
 }
@@ -655,7 +655,7 @@ cn_status cn_readonly_view(cn_array *out, cn_array a) {
 
 /* Copy of a on backend `be` (device dev). */
 static cn_status transfer(cn_array *out, cn_array_s *a,
-                          const cn_backend_ops *be, int32_t dev,
+                          const cn_backend *be, int32_t dev,
                           const char *fn) {
   if (a->buf->backend == be && a->buf->device_id == dev) {
     cn_array_retain(a);
@@ -681,7 +681,7 @@ static cn_status transfer(cn_array *out, cn_array_s *a,
   cn_array_s *d = NULL;
   st = cn_array_new(&d, be, dev, a->dtype, a->ndim, a->shape, CN_ORDER_C);
   if (st == CN_OK) {
-    st = be->copy_from_host(d->data, h->data,
+    st = be->device->copy_from_host(d->data, h->data,
                             (size_t)(a->size * cn_itemsize(a->dtype)));
     if (st != CN_OK) cn_array_release(d);
   }
@@ -708,11 +708,11 @@ cn_status cn_to_device(cn_array *out, cn_array a, int32_t device_id) {
   CN_CHECK_ARRAY(a, "cn_to_device", "a");
   int32_t avail = 0;
   cn_backend_available(&avail, "cuda");
-  const cn_backend_ops *be = cn_cuda_backend_if_loaded();
+  const cn_backend *be = cn_cuda_backend_if_loaded();
   if (!avail || be == NULL)
     return cn_error(CN_ERR_DEVICE, "cn_to_device: CUDA is unavailable: %s",
                     cn_backend_unavailable_reason());
-  int32_t n = be->device_count();
+  int32_t n = be->device->device_count();
   if (device_id < 0 || device_id >= n)
     return cn_error(CN_ERR_DEVICE,
                     "cn_to_device: device %d out of range (%d devices)",
@@ -723,6 +723,6 @@ cn_status cn_to_device(cn_array *out, cn_array a, int32_t device_id) {
 cn_status cn_to_active(cn_array *out, cn_array a) {
   CN_CHECK_OUT(out, "cn_to_active");
   CN_CHECK_ARRAY(a, "cn_to_active", "a");
-  const cn_backend_ops *be = cn_active_backend();
-  return transfer(out, a, be, be->current_device(), "cn_to_active");
+  const cn_backend *be = cn_active_backend();
+  return transfer(out, a, be, be->device->current_device(), "cn_to_active");
 }

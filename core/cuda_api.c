@@ -12,6 +12,10 @@ static const cn_plugin_services g_services = {
     .op_table = cn_op_table,
     .loop_class_has = cn_loop_class_has,
     .iter_coalesce = cn_iter_coalesce,
+    .real_dtype = cn_real_dtype,
+    .complex_dtype = cn_complex_dtype,
+    .can_cast_safe = cn_can_cast_safe,
+    .result_type = cn_result_type,
 };
 
 const cn_plugin_services *cn__plugin_services(void) { return &g_services; }
@@ -19,22 +23,20 @@ const cn_plugin_services *cn__plugin_services(void) { return &g_services; }
 /* The plugin's API table (loading the plugin on first use), or NULL with
  * CN_ERR_DEVICE recorded for fn. */
 static const struct cn_cuda_api *cuda_api(const char *fn) {
-  const cn_backend_ops *b = cn_cuda_backend_if_loaded();
+  const cn_backend *b = cn_cuda_backend_if_loaded();
   if (b == NULL) {
     int32_t avail = 0;
     if (cn_backend_available(&avail, "cuda") == CN_OK && avail)
       b = cn_cuda_backend_if_loaded();
   }
-  if (b == NULL ||
-      b->table_size <
-          offsetof(cn_backend_ops, cuda_api) + sizeof(b->cuda_api) ||
-      b->cuda_api == NULL) {
+  const struct cn_cuda_api *api = cn_backend_get_proc(b, "cuda_api");
+  if (api == NULL || api->size < sizeof(struct cn_cuda_api)) {
     const char *why = cn_backend_unavailable_reason();
     cn_error(CN_ERR_DEVICE, "%s: CUDA is unavailable: %s", fn,
              (why && why[0]) ? why : "the CUDA plugin has no device API table");
     return NULL;
   }
-  return b->cuda_api;
+  return api;
 }
 
 #define CN_FORWARD(fn, member, ...)                                            \

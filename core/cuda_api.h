@@ -1,6 +1,7 @@
 /* The contract between libcunumpy and the CUDA plugin beyond the backend
- * table: the plugin's extra API (cn_backend_ops::cuda_api), which the
- * forwarding functions of include/cunumpy/cuda.h call, and the core services
+ * tables: the plugin's extra API (what get_proc("cuda_api") of its device
+ * table returns), which the forwarding functions of include/cunumpy/cuda.h
+ * call, and the core services
  * the plugin calls back into (the core's internals are hidden symbols, so
  * the plugin reaches them through one exported accessor). Not installed. */
 #ifndef CUNUMPY_CUDA_API_H
@@ -68,6 +69,11 @@ typedef struct cn_plugin_services {
   bool (*loop_class_has)(cn_loop_class lc, cn_dtype dt);
   void (*iter_coalesce)(cn_iter_shape *it, int32_t nop,
                         const cn_array_s *const *ops);
+  /* The dtype rules, so that the plugin never restates them. */
+  cn_dtype (*real_dtype)(cn_dtype dt);    /* complex64 -> float32 */
+  cn_dtype (*complex_dtype)(cn_dtype dt); /* float32 -> complex64 */
+  bool (*can_cast_safe)(cn_dtype from, cn_dtype to);
+  cn_status (*result_type)(cn_dtype *out, cn_dtype a, cn_dtype b);
 } cn_plugin_services;
 
 /* Exported (default visibility) for plugins only; not part of the ABI. */

@@ -72,7 +72,7 @@ static cn_status export_block(dl_export **out, const cn_array_s *a,
   DLTensor *t = &e->t.versioned.dl_tensor;
   DLTensor tmp = {
       .data = a->size > 0 ? (void *)a->data : NULL,
-      .device = {(DLDeviceType)cn_array_backend(a)->device_type,
+      .device = {(DLDeviceType)cn_backend_of(a)->device_type,
                  a->buf->device_id},
       .ndim = a->ndim,
       .dtype = {(uint8_t)cn_dtype_code(a->dtype), (uint8_t)(a->dtype & 0xff),
@@ -182,7 +182,7 @@ static const char *device_name(int32_t type) {
 /* The backend that serves memory of a DLPack device. Pinned (CUDA host)
  * memory is ordinary host memory for the CPU backend. CUDA memory needs
  * the CUDA plugin, loaded on demand. */
-static cn_status import_backend(const cn_backend_ops **out, int32_t *device,
+static cn_status import_backend(const cn_backend **out, int32_t *device,
                                 DLDevice dev, const char *fn) {
   switch ((int32_t)dev.device_type) {
   case kDLCPU:
@@ -195,14 +195,14 @@ static cn_status import_backend(const cn_backend_ops **out, int32_t *device,
     int32_t ok = 0;
     if (cn_cuda_backend_if_loaded() == NULL)
       (void)cn_backend_available(&ok, "cuda"); /* loads the plugin */
-    const cn_backend_ops *cuda = cn_cuda_backend_if_loaded();
+    const cn_backend *cuda = cn_cuda_backend_if_loaded();
     if (cuda == NULL)
       return cn_error(CN_ERR_DEVICE,
                       "%s: the tensor is on %s device %d, but this process "
                       "has no CUDA backend (%s)",
                       fn, device_name(dev.device_type), (int)dev.device_id,
                       cn_backend_unavailable_reason());
-    int32_t count = cuda->device_count();
+    int32_t count = cuda->device->device_count();
     if (dev.device_id < 0 || dev.device_id >= count)
       return cn_error(CN_ERR_DEVICE,
                       "%s: the tensor is on CUDA device %d, but there %s %d "
@@ -332,7 +332,7 @@ static cn_status import_tensor(cn_array *out, const DLTensor *t, bool readonly,
                     fn, (void *)base, (unsigned long long)t->byte_offset,
                     (long long)align, cn_dtype_name(dtype));
 
-  const cn_backend_ops *backend = NULL;
+  const cn_backend *backend = NULL;
   int32_t device = 0;
   cn_status st = import_backend(&backend, &device, t->device, fn);
   if (st != CN_OK)

@@ -112,11 +112,7 @@ static cn_status fft_core(cn_array *out, cn_array a, int32_t ns,
       fft_axes(&na, ax, len, a, ns, s, naxes, axes, default_axes2, op, fn);
   if (st != CN_OK)
     return st;
-  const cn_backend_ops *be = cn_la_ops(a);
-  cn_status (*slot)(const cn_fft_desc *) = CN_BACKEND_SLOT(be, fft);
-  if (slot == NULL)
-    return cn_error(CN_ERR_UNSUPPORTED, "%s: not supported on backend '%s'", fn,
-                    be->name);
+  CN_REQUIRE_SLOT(slot, cn_backend_of(a), fft, fn);
   cn_dtype cdt = single_precision(a->dtype) ? CN_COMPLEX64 : CN_COMPLEX128;
   cn_dtype rdt = cn_real_dtype(cdt);
   cn_dtype in_dt = op == OP_R2C ? rdt : cdt;

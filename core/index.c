@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu/cpu.h"
 #include "array_util.h"
 
 static cn_status check_mode(int32_t mode, const char *fn) {
@@ -31,7 +30,7 @@ static void rel(cn_array_s *a, cn_array_s *b, cn_array_s *c, cn_array_s *d) {
 static cn_status gather(cn_array_s **out, const cn_array_s *a, int32_t axis,
                         cn_array_s *idx, int32_t bnd, const int64_t *bshape,
                         const char *fn) {
-  CN_EXT_SLOT(take, a, take, fn);
+  CN_REQUIRE_SLOT(take, cn_backend_of(a), take, fn);
   int32_t nd = a->ndim - 1 + bnd;
   if (nd > CN_MAX_DIMS)
     return cn_error(CN_ERR_VALUE,
@@ -69,7 +68,7 @@ static cn_status gather(cn_array_s **out, const cn_array_s *a, int32_t axis,
 static cn_status scatter(cn_array_s *a, int32_t axis, cn_array_s *idx,
                          int32_t bnd, const int64_t *bshape,
                          const cn_array_s *values, const char *fn) {
-  CN_EXT_SLOT(put, a, put, fn);
+  CN_REQUIRE_SLOT(put, cn_backend_of(a), put, fn);
   int32_t nd = a->ndim - 1 + bnd;
   if (nd > CN_MAX_DIMS)
     return cn_error(CN_ERR_VALUE, "%s: index result would have %d dimensions",
@@ -120,7 +119,7 @@ cn_status cn_take(cn_array *out, cn_array a, cn_array indices, int32_t axis,
   if (st != CN_OK)
     return st;
   const cn_array_s *pair[2] = {a, indices};
-  if ((st = cn_ext_same_device(2, pair, fn)) != CN_OK)
+  if ((st = cn_same_device(2, pair, fn)) != CN_OK)
     return st;
   cn_array_s *src = NULL;
   int32_t ax = 0;
@@ -197,7 +196,7 @@ cn_status cn_take_along_axis(cn_array *out, cn_array a, cn_array indices,
   CN_CHECK_ARRAY(a, fn, "a");
   CN_CHECK_ARRAY(indices, fn, "indices");
   const cn_array_s *pair[2] = {a, indices};
-  cn_status st = cn_ext_same_device(2, pair, fn);
+  cn_status st = cn_same_device(2, pair, fn);
   if (st != CN_OK)
     return st;
   if (!cn_is_integer(indices->dtype))
@@ -226,7 +225,7 @@ cn_status cn_take_along_axis(cn_array *out, cn_array a, cn_array indices,
   if (st == CN_OK)
     st = cn_new_on(&r, src, src->dtype, src->ndim, shape);
   if (st == CN_OK) {
-    CN_EXT_SLOT(ta, src, take_along, fn);
+    CN_REQUIRE_SLOT(ta, cn_backend_of(src), take_along, fn);
     st = ta(r, av, iv, ax);
   }
   rel(src, idx, hv, av);
@@ -267,7 +266,7 @@ cn_status cn_put(cn_array a, cn_array indices, cn_array values, int32_t mode) {
   if (st != CN_OK)
     return st;
   const cn_array_s *trio[3] = {a, indices, values};
-  if ((st = cn_ext_same_device(3, trio, fn)) != CN_OK)
+  if ((st = cn_same_device(3, trio, fn)) != CN_OK)
     return st;
   if ((st = check_writeable(a, fn, "a")) != CN_OK)
     return st;
@@ -316,7 +315,7 @@ cn_status cn_put_along_axis(cn_array a, cn_array indices, cn_array values,
   CN_CHECK_ARRAY(indices, fn, "indices");
   CN_CHECK_ARRAY(values, fn, "values");
   const cn_array_s *trio[3] = {a, indices, values};
-  cn_status st = cn_ext_same_device(3, trio, fn);
+  cn_status st = cn_same_device(3, trio, fn);
   if (st != CN_OK)
     return st;
   if ((st = check_writeable(a, fn, "a")) != CN_OK)
@@ -360,7 +359,7 @@ cn_status cn_put_along_axis(cn_array a, cn_array indices, cn_array values,
   if (st == CN_OK)
     st = cn_assign(v, bv);
   if (st == CN_OK) {
-    CN_EXT_SLOT(pa, tgt, put_along, fn);
+    CN_REQUIRE_SLOT(pa, cn_backend_of(tgt), put_along, fn);
     st = pa(av, iv, ax, v);
   }
   if (st == CN_OK && copy)
@@ -575,7 +574,7 @@ cn_status cn_index_arrays_set(cn_array a, int32_t n, const cn_array *indices,
   CN_CHECK_ARRAY(a, fn, "a");
   CN_CHECK_ARRAY(values, fn, "values");
   const cn_array_s *pair[2] = {a, values};
-  cn_status st = cn_ext_same_device(2, pair, fn);
+  cn_status st = cn_same_device(2, pair, fn);
   if (st != CN_OK)
     return st;
   if ((st = check_writeable(a, fn, "a")) != CN_OK)
@@ -613,14 +612,14 @@ static cn_status check_mask(const cn_array_s *a, const cn_array_s *mask,
                       " but size of corresponding boolean axis is %" PRId64,
                       fn, (int)d, a->shape[d], mask->shape[d]);
   const cn_array_s *pair[2] = {a, mask};
-  return cn_ext_same_device(2, pair, fn);
+  return cn_same_device(2, pair, fn);
 }
 
 /* Linear positions of the mask's true entries, as a host array; a 0-d mask
  * yields [0] or [] over a new leading axis of extent 1. */
 static cn_status mask_positions(cn_array_s **lin, const cn_array_s *mask,
                                 const char *fn) {
-  CN_EXT_SLOT(fnz, mask, flatnonzero, fn);
+  CN_REQUIRE_SLOT(fnz, cn_backend_of(mask), flatnonzero, fn);
   cn_array_s *d = NULL;
   cn_status st = fnz(&d, mask);
   if (st != CN_OK)
@@ -638,12 +637,13 @@ cn_status cn_mask_get(cn_array *out, cn_array a, cn_array mask) {
   cn_status st = check_mask(a, mask, fn);
   if (st != CN_OK)
     return st;
-  /* The common case, a[mask] over all of a, in one fused pass. */
-  if (cn_array_backend(a) == cn_cpu_backend() &&
-      cn_array_backend(mask) == cn_cpu_backend() && mask->ndim == a->ndim &&
-      mask->ndim > 0 && mask->dtype == CN_BOOL && cn_array_is_c_contig(a) &&
+  /* The common case, a[mask] over all of a, in one fused pass where the
+   * backend has one (check_mask put both on one device). */
+  const cn_backend_compute *k = cn_backend_of(a)->compute;
+  if (k->mask_compress != NULL && mask->ndim == a->ndim && mask->ndim > 0 &&
+      mask->dtype == CN_BOOL && cn_array_is_c_contig(a) &&
       cn_array_is_c_contig(mask)) {
-    st = cn_cpu_mask_compress(out, a, mask);
+    st = k->mask_compress(out, a, mask);
     return st == CN_OK ? st : cn_error_prefix(st, fn);
   }
   cn_array_s *lin = NULL, *src = NULL, *r = NULL;
@@ -675,7 +675,7 @@ cn_status cn_mask_set(cn_array dst, cn_array mask, cn_array values) {
   if (st != CN_OK)
     return st;
   const cn_array_s *pair[2] = {dst, values};
-  if ((st = cn_ext_same_device(2, pair, fn)) != CN_OK)
+  if ((st = cn_same_device(2, pair, fn)) != CN_OK)
     return st;
   if ((st = check_writeable(dst, fn, "dst")) != CN_OK)
     return st;
@@ -707,7 +707,7 @@ cn_status cn_flatnonzero(cn_array *out, cn_array a) {
   const char *fn = "cn_flatnonzero";
   CN_CHECK_OUT(out, fn);
   CN_CHECK_ARRAY(a, fn, "a");
-  CN_EXT_SLOT(fnz, a, flatnonzero, fn);
+  CN_REQUIRE_SLOT(fnz, cn_backend_of(a), flatnonzero, fn);
   return fnz(out, a);
 }
 
@@ -837,7 +837,7 @@ cn_status cn_compress(cn_array *out, cn_array condition, cn_array a,
   CN_CHECK_ARRAY(condition, fn, "condition");
   CN_CHECK_ARRAY(a, fn, "a");
   const cn_array_s *pair[2] = {a, condition};
-  cn_status st = cn_ext_same_device(2, pair, fn);
+  cn_status st = cn_same_device(2, pair, fn);
   if (st != CN_OK)
     return st;
   if (condition->ndim != 1)
@@ -865,7 +865,7 @@ cn_status cn_extract(cn_array *out, cn_array condition, cn_array a) {
   CN_CHECK_ARRAY(condition, fn, "condition");
   CN_CHECK_ARRAY(a, fn, "a");
   const cn_array_s *pair[2] = {a, condition};
-  cn_status st = cn_ext_same_device(2, pair, fn);
+  cn_status st = cn_same_device(2, pair, fn);
   if (st != CN_OK)
     return st;
   cn_array_s *src = NULL, *c = NULL, *lin = NULL, *r = NULL;
@@ -912,7 +912,7 @@ cn_status cn_choose(cn_array *out, cn_array index, int32_t n,
     else if ((st = cn_result_type(&rt, rt, choices[i]->dtype)) != CN_OK)
       return st;
   }
-  if ((st = cn_ext_same_device(n + 1, all, fn)) != CN_OK)
+  if ((st = cn_same_device(n + 1, all, fn)) != CN_OK)
     return st;
   int32_t nd;
   int64_t shape[CN_MAX_DIMS + 1];
@@ -962,7 +962,7 @@ cn_status cn_choose(cn_array *out, cn_array index, int32_t n,
     st = cn_contig_view(&rv, r, nd + 1, one);
   }
   if (st == CN_OK) {
-    CN_EXT_SLOT(ta, index, take_along, fn);
+    CN_REQUIRE_SLOT(ta, cn_backend_of(index), take_along, fn);
     cn_array_s *sv = NULL;
     int64_t as[CN_MAX_DIMS + 1];
     memcpy(as, shape, sizeof(int64_t) * (size_t)(nd + 1));

@@ -46,10 +46,6 @@ CN_INTERNAL bool cn_can_cast_safe(cn_dtype from, cn_dtype to);
 
 typedef struct cn_array_s cn_array_s;
 typedef struct cn_buffer cn_buffer;
-typedef struct cn_backend_ops cn_backend_ops;
-typedef struct cn_gemm_desc cn_gemm_desc;     /* core/linalg/descriptors.h */
-typedef struct cn_lapack_args cn_lapack_args; /* core/linalg/descriptors.h */
-typedef struct cn_fft_desc cn_fft_desc;       /* core/linalg/descriptors.h */
 
 /* Reduction kinds shared by every backend: CN_RED_<KIND> for each line of
  * core/reduce.def computed by the reduce member (backend column KERNEL). */
@@ -82,126 +78,8 @@ typedef enum cn_reduce_kind {
 #define CN_RED_NANS_ALLNAN_SKIP_OR_ERROR(BASE, text) text
 #define CN_RED_PLAIN_KIND(kind, base) ((int)(base) < 0 ? (int)(kind) : (int)(base))
 
-/* A backend: a table of function pointers. The CPU table is built in; the
- * CUDA plugin's entry point `cn_cuda_plugin_entry` returns its table. Every
- * member may assume validated inputs (the core checks dtypes, shapes and
- * devices before calling); optional members may be NULL. */
-struct cn_backend_ops {
-  uint32_t abi_version; /* CUNUMPY_ABI_VERSION the backend was built for */
-  uint32_t table_size;  /* sizeof(cn_backend_ops) it was built with */
-  const char *name;     /* "cpu", "cuda" */
-  int32_t device_type;  /* cn_device_type */
-
-  /* Checks that the backend can run (device present); fills reason. */
-  cn_status (*probe)(char *reason, size_t cap);
-  int32_t (*device_count)(void);
-  int32_t (*current_device)(void);
-
-  /* Memory. alloc returns CN_ERR_MEMORY with a message on failure. */
-  cn_status (*alloc)(int32_t device, size_t nbytes, void **ptr);
-  void (*free)(int32_t device, void *ptr, size_t nbytes);
-
-  /* Host <-> device copies of raw contiguous bytes (device backends). */
-  cn_status (*copy_to_host)(void *dst, const void *src, size_t nbytes);
-  cn_status (*copy_from_host)(void *dst, const void *src, size_t nbytes);
-
-  /* dst = (cast) src, same shape (broadcast src already expanded with
-   * stride-0 axes), both on this backend. Handles every dtype pair. */
-  cn_status (*assign)(cn_array_s *dst, const cn_array_s *src);
-  /* Fills dst with a scalar already cast to dst's dtype (raw bytes). */
-  cn_status (*fill)(cn_array_s *dst, const void *value);
-
-  /* Elementwise op `op` (index into the op table) with compute dtype
-   * `compute`: inputs already broadcast to out's shape and of dtype
-   * `compute` (the core casts them when needed), out of the op's output
-   * dtype. out may alias an input exactly (same data and strides). */
-  cn_status (*elementwise)(int32_t op, cn_dtype compute, int32_t nin,
-                           const cn_array_s *const *in, cn_array_s *out);
-  /* where(cond, x, y): cond bool, x and y of out's dtype, all broadcast. */
-  cn_status (*where)(const cn_array_s *cond, const cn_array_s *x,
-                     const cn_array_s *y, cn_array_s *out);
-
-  /* Reduction of `in` over the axes set in axis_mask (bit i = axis i) into
-   * out, whose shape is in's with reduced axes set to 1 (keepdims form) and
-   * whose dtype is the accumulator / result dtype. For ARG kinds exactly one
-   * axis is set and out is int64. For CUM kinds exactly one axis is set and
-   * out has in's shape. ddof is unused except by moments. */
-  cn_status (*reduce)(cn_reduce_kind kind, const cn_array_s *in,
-                      uint64_t axis_mask, cn_array_s *out);
-  /* Mean and variance in one pass (Welford/pairwise); mean or var may be
-   * NULL. Same shape conventions as reduce. */
-  cn_status (*moments)(const cn_array_s *in, uint64_t axis_mask, double ddof,
-                       bool nan_skip, cn_array_s *mean, cn_array_s *var);
-
-  /* Later domains (linalg, fft, random, sort) append their members here;
-   * the core checks table_size before using a member past the end. */
-
-  /* Indexing, sorting, random numbers: filled on the CPU by
-   * cn_cpu_index_fill / cn_cpu_sort_fill / cn_cpu_random_fill
-   * (core/cpu/cpu.h). idx arrays are int64, C-contiguous, on this
-   * backend, already bounds-checked and wrapped into [0, extent). */
-  /* out = a with axis gathered at idx (1-d): out.shape[axis] = len(idx). */
-  cn_status (*take)(cn_array_s *out, const cn_array_s *a,
-                    const cn_array_s *idx, int32_t axis);
-  /* Inverse of take: a[..., idx[j], ...] = values[..., j, ...] in j order
-   * (last write wins); values has take's output shape (stride 0 allowed)
-   * and a's dtype. */
-  cn_status (*put)(cn_array_s *a, const cn_array_s *idx, int32_t axis,
-                   const cn_array_s *values);
-  /* take_along_axis: idx has out's shape (any strides), a has out's shape
-   * on every axis but axis (stride 0 allowed). */
-  cn_status (*take_along)(cn_array_s *out, const cn_array_s *a,
-                          const cn_array_s *idx, int32_t axis);
-  /* put_along_axis: values and idx share a shape that matches a off axis;
-   * writes in C order of idx (last write wins). */
-  cn_status (*put_along)(cn_array_s *a, const cn_array_s *idx, int32_t axis,
-                         const cn_array_s *values);
-  /* New 1-d int64 array of the C-order flat positions of a's non-zero
-   * elements. */
-  cn_status (*flatnonzero)(cn_array_s **out, const cn_array_s *a);
-  /* Stable sort along axis of a real or complex array (NaNs last, complex
-   * in NumPy's lexicographic order). vals (may be NULL) receives the sorted
-   * values, perm (may be NULL) the int64 argsort; both C-contiguous with
-   * a's shape. */
-  cn_status (*sort)(cn_array_s *vals, cn_array_s *perm, const cn_array_s *a,
-                    int32_t axis);
-  /* Fills out (C-contiguous) from the Philox4x32-10 stream (key, counter)
-   * with distribution dist (cn_rng_dist in core/philox.h) and its
-   * parameters: params[k] (3 doubles), or, where pa is not NULL and pa[k]
-   * is, per-element values from pa[k] (C-contiguous, out's size and
-   * device; float64, or int64 for INTEGERS). *used returns the number of
-   * 128-bit counter blocks used. */
-  cn_status (*rng_fill)(cn_array_s *out, int32_t dist, const uint32_t key[2],
-                        const uint32_t counter[4], const double *params,
-                        const cn_array_s *const *pa, uint64_t *used);
-
-  /* Linear algebra, FFT: filled on the CPU by cn_cpu_linalg_fill /
-   * cn_cpu_fft_fill (core/cpu/cpu.h); the descriptors are in
-   * core/linalg/descriptors.h. */
-  /* Batched out = op(a) @ b over identical batch shapes (cn_gemm_desc). */
-  cn_status (*matmul)(const cn_gemm_desc *desc);
-  /* One LAPACK driver (args->kind) over a batch of column-major matrices. */
-  cn_status (*lapack)(cn_lapack_args *args);
-  /* One batched, multi-axis FFT described by desc. */
-  cn_status (*fft)(const cn_fft_desc *desc);
-
-  /* CUDA devices, streams, events, pools, pinned memory:
-   * the CUDA plugin's extra API (struct cn_cuda_api in core/cuda_api.h),
-   * reached by the forwarding functions of include/cunumpy/cuda.h. NULL in
-   * the CPU table. */
-  const struct cn_cuda_api *cuda_api;
-};
-
-/* The built-in CPU table. */
-CN_INTERNAL const cn_backend_ops *cn_cpu_backend(void);
-/* Active backend for new arrays (loads CUDA on demand; falls back to CPU). */
-CN_INTERNAL const cn_backend_ops *cn_active_backend(void);
-/* The loaded CUDA backend or NULL (never triggers a load). */
-CN_INTERNAL const cn_backend_ops *cn_cuda_backend_if_loaded(void);
-
-/* Entry point exported by a backend plugin. */
-typedef const cn_backend_ops *(*cn_plugin_entry_fn)(uint32_t core_abi_version);
-#define CN_PLUGIN_ENTRY_NAME "cn_cuda_plugin_entry"
+/* The backend interface (tables, handshake, slot access). */
+#include "backend_iface.h"
 
 /* ---- buffers -------------------------------------------------------- */
 
@@ -211,7 +89,7 @@ struct cn_buffer {
   atomic_int_fast64_t refcount;
   void *data;
   size_t nbytes;
-  const cn_backend_ops *backend; /* who made / serves this memory */
+  const cn_backend *backend; /* who made / serves this memory */
   int32_t device_id;
   cn_release_fn release; /* foreign memory: called once at the end */
   void *release_ctx;
@@ -219,11 +97,11 @@ struct cn_buffer {
 
 /* New buffer of nbytes on backend (refcount 1). */
 CN_INTERNAL cn_status cn_buffer_alloc(cn_buffer **out,
-                                      const cn_backend_ops *backend,
+                                      const cn_backend *backend,
                                       int32_t device, size_t nbytes);
 /* Buffer over foreign memory; release(ctx) runs when the last ref goes. */
 CN_INTERNAL cn_status cn_buffer_wrap(cn_buffer **out,
-                                     const cn_backend_ops *backend,
+                                     const cn_backend *backend,
                                      int32_t device, void *data, size_t nbytes,
                                      cn_release_fn release, void *ctx);
 CN_INTERNAL void cn_buffer_retain(cn_buffer *b);
@@ -279,7 +157,7 @@ CN_INTERNAL cn_status cn_array_view(cn_array_s **out, const cn_array_s *a,
                                     const int64_t *strides);
 /* New uninitialised array on backend (device of that backend). */
 CN_INTERNAL cn_status cn_array_new(cn_array_s **out,
-                                   const cn_backend_ops *backend,
+                                   const cn_backend *backend,
                                    int32_t device, cn_dtype dtype,
                                    int32_t ndim, const int64_t *shape,
                                    cn_order order);
@@ -290,7 +168,8 @@ CN_INTERNAL cn_status cn_array_new_like(cn_array_s **out,
                                         cn_dtype dtype);
 /* Recomputes size and the contiguity flags. */
 CN_INTERNAL void cn_array_update_flags(cn_array_s *a);
-static inline const cn_backend_ops *cn_array_backend(const cn_array_s *a) {
+/* The backend serving a (its buffer's). Never NULL. */
+static inline const cn_backend *cn_backend_of(const cn_array_s *a) {
   return a->buf->backend;
 }
 static inline bool cn_array_writeable(const cn_array_s *a) {

@@ -175,21 +175,15 @@ static cn_status fill(cn_array *out, cn_rng rng, int32_t dist, int32_t ndim,
   cn_status st = check_shape(ndim, shape, fn);
   if (st != CN_OK)
     return st;
+  const cn_backend *be = cn_active_backend();
+  CN_REQUIRE_SLOT(rng_fill, be, rng_fill, fn);
   cn_array_s *r = NULL;
-  st = cn_array_new(&r, cn_active_backend(), 0, kdt, ndim, shape, CN_ORDER_C);
+  st = cn_array_new(&r, be, 0, kdt, ndim, shape, CN_ORDER_C);
   if (st != CN_OK)
     return st;
-  const cn_backend_ops *t = cn_ext_ops(r);
-  if (!t->rng_fill) {
-    cn_array_release(r);
-    return cn_error(CN_ERR_UNSUPPORTED,
-                    "%s: not supported on the '%s' backend (no 'rng_fill' "
-                    "kernel)",
-                    fn, t->name);
-  }
   pthread_mutex_lock(&rng->lock);
   uint64_t used = 0;
-  st = t->rng_fill(r, dist, rng->key, rng->ctr, params, pa, &used);
+  st = rng_fill(r, dist, rng->key, rng->ctr, params, pa, &used);
   if (st == CN_OK)
     cn_philox_add(rng->ctr, used);
   pthread_mutex_unlock(&rng->lock);

@@ -2,7 +2,7 @@
  * NumPy's accumulator and result dtypes, output shapes, dst handling. The
  * arithmetic is the backend's reduce/moments member.
  *
- * Contract with backends (cn_backend_ops.reduce/moments): the input dtype is
+ * Contract with backends (cn_backend_compute reduce, moments): the input dtype is
  * either the output dtype, or for sums/products/scans of bool and integers
  * the wide accumulator int64/uint64, or float64 for sums (used by mean);
  * anything else is cast here first. moments gets float or complex input
@@ -126,21 +126,13 @@ static cn_status check_dtype_arg(const char *fn, cn_dtype dtype) {
   return CN_OK;
 }
 
-static cn_status need_member(const char *fn, const cn_backend_ops *be,
-                             const void *member, const char *what) {
-  if (member == NULL)
-    return cn_error(CN_ERR_UNSUPPORTED, "%s: the %s backend has no %s", fn,
-                    be->name, what);
-  return CN_OK;
-}
-
 /* Copy of a in dtype dt (layout of a). */
 static cn_status cast_copy(cn_array_s **out, const cn_array_s *a, cn_dtype dt) {
   cn_array_s *c;
   cn_status st = cn_array_new_like(&c, a, dt);
   if (st != CN_OK)
     return st;
-  st = a->buf->backend->assign(c, a);
+  st = a->buf->backend->compute->assign(c, a);
   if (st != CN_OK) {
     cn_array_release(c);
     return st;
@@ -162,7 +154,7 @@ static cn_status flat_view(cn_array_s **out, const cn_array_s *a) {
                               a->ndim, a->shape, CN_ORDER_C);
   if (st != CN_OK)
     return st;
-  if ((st = a->buf->backend->assign(c, a)) == CN_OK)
+  if ((st = a->buf->backend->compute->assign(c, a)) == CN_OK)
     st = cn_array_view(out, c, c->data, 1, &n, &one);
   cn_array_release(c);
   return st;
@@ -217,13 +209,13 @@ static void red_shapes_make(red_shapes *s, const cn_array_s *a, uint64_t mask,
 static cn_status red_finish(cn_array *out, cn_array_s *res, cn_array_s *dst,
                             bool direct, const red_shapes *s, uint64_t mask,
                             cn_dtype rdt) {
-  const cn_backend_ops *be = res->buf->backend;
+  const cn_backend *be = res->buf->backend;
   cn_status st = CN_OK;
   if (dst) {
     if (!direct) {
       cn_array_s *dv;
       if ((st = dst_keepdims_view(&dv, dst, s->nd, s->kshape, mask)) == CN_OK) {
-        st = be->assign(dv, res);
+        st = be->compute->assign(dv, res);
         cn_array_release(dv);
       }
     }
@@ -335,17 +327,16 @@ static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
     return cn_error(CN_ERR_VALUE, "%s: %s", fn, info->empty_error);
   if (dst && (st = check_dst(fn, dst, a, rdt, s.fnd, s.fshape)) != CN_OK)
     return st;
-  const cn_backend_ops *be = a->buf->backend;
+  const cn_backend *be = a->buf->backend;
   const bool moment = info->moments;
-  if ((st = need_member(fn, be,
-                        moment ? (const void *)be->moments
-                               : (const void *)be->reduce,
-                        moment ? "moments" : "reductions")) != CN_OK)
-    return st;
-  if ((op == OP_STD || op == OP_NANSTD) &&
-      (st = need_member(fn, be, (const void *)be->elementwise,
-                        "elementwise ops")) != CN_OK)
-    return st;
+  if (moment) {
+    CN_REQUIRE_SLOT(moments, be, moments, fn);
+  } else {
+    CN_REQUIRE_SLOT(reduce, be, reduce, fn);
+  }
+  if (op == OP_STD || op == OP_NANSTD) {
+    CN_REQUIRE_SLOT(elementwise, be, elementwise, fn);
+  }
 
   /* Validated: compute. */
   cn_array_s *src = a, *res = NULL;
@@ -355,14 +346,14 @@ static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
   st = red_target(&res, &direct, dst, a, &s, mask, kdt, true);
   if (st == CN_OK) {
     if (!moment)
-      st = be->reduce(kind, src, mask, res);
+      st = be->compute->reduce(kind, src, mask, res);
     else if (op == OP_MEAN || op == OP_NANMEAN)
-      st = be->moments(src, mask, 0.0, nan, res, NULL);
+      st = be->compute->moments(src, mask, 0.0, nan, res, NULL);
     else
-      st = be->moments(src, mask, ddof, nan, NULL, res);
+      st = be->compute->moments(src, mask, ddof, nan, NULL, res);
     if (st == CN_OK && (op == OP_STD || op == OP_NANSTD)) {
       const cn_array_s *ins[1] = {res};
-      st = be->elementwise(CN_OPID_sqrt, res->dtype, 1, ins, res);
+      st = be->compute->elementwise(CN_OPID_sqrt, res->dtype, 1, ins, res);
     }
   }
   if (src != a)
@@ -442,10 +433,10 @@ static cn_status arg_entry(const char *fn, red_op op, cn_array *out, cn_array a,
   }
   if (dst && (st = check_dst(fn, dst, a, CN_INT64, s.fnd, s.fshape)) != CN_OK)
     return st;
-  const cn_backend_ops *be = a->buf->backend;
-  if ((st = need_member(fn, be, (const void *)be->reduce, "reductions")) !=
-      CN_OK)
-    return st;
+  const cn_backend *be = a->buf->backend;
+  {
+    CN_REQUIRE_SLOT(reduce, be, reduce, fn);
+  }
   /* inputs without NaN run the plain kind, which cannot fail */
   const cn_reduce_kind kind =
       (cn_reduce_kind)(is_inexact(a->dtype) ? info->kind : info->plain_kind);
@@ -459,7 +450,7 @@ static cn_status arg_entry(const char *fn, red_op op, cn_array *out, cn_array a,
   /* NaN kinds can fail after writing: they never write into dst directly. */
   st = red_target(&res, &direct, dst, a, &s, mask, CN_INT64, !nan);
   if (st == CN_OK)
-    st = be->reduce(kind, src, mask, res);
+    st = be->compute->reduce(kind, src, mask, res);
   if (src != a)
     cn_array_release(src);
   if (st != CN_OK) {
@@ -516,10 +507,10 @@ static cn_status scan_entry(const char *fn, red_op op, cn_array *out,
   s.nred = 0;
   if (dst && (st = check_dst(fn, dst, a, rdt, s.fnd, s.fshape)) != CN_OK)
     return st;
-  const cn_backend_ops *be = a->buf->backend;
-  if ((st = need_member(fn, be, (const void *)be->reduce, "reductions")) !=
-      CN_OK)
-    return st;
+  const cn_backend *be = a->buf->backend;
+  {
+    CN_REQUIRE_SLOT(reduce, be, reduce, fn);
+  }
 
   cn_array_s *src = a, *res = NULL;
   if (flat && (st = flat_view(&src, a)) != CN_OK)
@@ -542,11 +533,11 @@ static cn_status scan_entry(const char *fn, red_op op, cn_array *out,
                       CN_ORDER_C);
   }
   if (st == CN_OK)
-    st = be->reduce(kind, src, (uint64_t)1 << ax, res);
+    st = be->compute->reduce(kind, src, (uint64_t)1 << ax, res);
   if (src != a)
     cn_array_release(src);
   if (st == CN_OK && dst && !direct)
-    st = be->assign(dst, res);
+    st = be->compute->assign(dst, res);
   if (st != CN_OK) {
     cn_array_release(res);
     return st;

@@ -21,7 +21,7 @@ static cn_status sort_impl(cn_array *vals, cn_array *perm, cn_array a,
   cn_status st = cn_axis_source(&src, &ax, a, axis, fn);
   if (st != CN_OK)
     return st;
-  CN_EXT_SLOT(sortk, src, sort, fn);
+  CN_REQUIRE_SLOT(sortk, cn_backend_of(src), sort, fn);
   if (vals)
     st = cn_new_on(&v, src, src->dtype, src->ndim, src->shape);
   if (st == CN_OK && perm)
@@ -252,7 +252,7 @@ cn_status cn_lexsort(cn_array *out, int32_t n, const cn_array *keys,
                       fn, (int)i);
   }
   const cn_array_s **kk = (const cn_array_s **)keys;
-  cn_status st = cn_ext_same_device(n, kk, fn);
+  cn_status st = cn_same_device(n, kk, fn);
   if (st != CN_OK)
     return st;
   if (keys[0]->ndim == 0)
@@ -501,7 +501,7 @@ cn_status cn_searchsorted(cn_array *out, cn_array a, cn_array v, int32_t side,
     return cn_error(CN_ERR_SHAPE, "%s: argument 'a' must be 1-d, got %d-d", fn,
                     (int)a->ndim);
   const cn_array_s *pair[3] = {a, v, sorter ? sorter : a};
-  cn_status st = cn_ext_same_device(3, pair, fn);
+  cn_status st = cn_same_device(3, pair, fn);
   if (st != CN_OK)
     return st;
   cn_dtype dt;
@@ -576,7 +576,7 @@ cn_status cn_isin(cn_array *out, cn_array element, cn_array test_elements,
   CN_CHECK_ARRAY(element, fn, "element");
   CN_CHECK_ARRAY(test_elements, fn, "test_elements");
   const cn_array_s *pair[2] = {element, test_elements};
-  cn_status st = cn_ext_same_device(2, pair, fn);
+  cn_status st = cn_same_device(2, pair, fn);
   if (st != CN_OK)
     return st;
   cn_dtype dt;
@@ -668,7 +668,7 @@ static cn_status set_args(cn_dtype *dt, cn_array a, cn_array b,
   CN_CHECK_ARRAY(a, fn, "a");
   CN_CHECK_ARRAY(b, fn, "b");
   const cn_array_s *pair[2] = {a, b};
-  cn_status st = cn_ext_same_device(2, pair, fn);
+  cn_status st = cn_same_device(2, pair, fn);
   if (st != CN_OK)
     return st;
   return common_type(dt, a, b);

@@ -79,7 +79,7 @@ typedef struct cn_uf_call {
   cn_dtype want[3]; /* dtype each input is computed in */
   cn_dtype odt;     /* result dtype */
   cn_array_s *dst;  /* NULL or the caller's destination */
-  const cn_backend_ops *be;
+  const cn_backend *be;
   int32_t nd;
   int64_t shape[CN_MAX_DIMS];
   cn_array_s *view[3]; /* cast + broadcast inputs (owned) */
@@ -115,17 +115,17 @@ static cn_status cn_uf_check_args(cn_uf_call *c, const cn_array *x,
     CN_CHECK_ARRAY(dst, c->fn, "dst");
   c->dst = dst;
   const cn_array_s *a0 = c->in[0];
-  c->be = cn_array_backend(a0);
+  c->be = cn_backend_of(a0);
   for (int32_t i = 0; i <= c->n; i++) {
     const cn_array_s *a = i < c->n ? c->in[i] : dst;
     if (a == NULL)
       continue;
-    if (cn_array_backend(a) != c->be || a->buf->device_id != a0->buf->device_id)
+    if (cn_backend_of(a) != c->be || a->buf->device_id != a0->buf->device_id)
       return cn_error(CN_ERR_DEVICE,
                       "%s: argument '%s' is on %s:%d but argument '%s' is on "
                       "%s:%d",
                       c->fn, i < c->n ? c->argnames[i] : "dst",
-                      cn_array_backend(a)->name, (int)a->buf->device_id,
+                      cn_backend_of(a)->name, (int)a->buf->device_id,
                       c->argnames[0], c->be->name, (int)a0->buf->device_id);
   }
   return CN_OK;
@@ -299,7 +299,7 @@ static cn_status cn_uf_prepare(cn_uf_call *c) {
     cn_array_s *cast = NULL;
     if (src->dtype != c->want[i]) {
       st = cn_array_new_like(&cast, src, c->want[i]);
-      if (st == CN_OK && (st = c->be->assign(cast, src)) != CN_OK) {
+      if (st == CN_OK && (st = c->be->compute->assign(cast, src)) != CN_OK) {
         cn_array_release(cast);
         cast = NULL;
       }
@@ -352,7 +352,7 @@ static cn_status cn_uf_prepare(cn_uf_call *c) {
 /* Moves the result to dst when it went through a temporary; sets *out. */
 static cn_status cn_uf_finish(cn_uf_call *c, cn_array *out) {
   if (c->dst != NULL && c->target != c->dst) {
-    cn_status st = c->be->assign(c->dst, c->target);
+    cn_status st = c->be->compute->assign(c->dst, c->target);
     if (st != CN_OK)
       return cn_error_prefix(st, c->fn);
     cn_array_release(c->target);
@@ -371,7 +371,7 @@ static cn_status cn_uf_substitute(cn_uf_call *c, int32_t i, cn_dtype ct,
   cn_scalar_to_bytes(bytes, ct, v);
   cn_status st = cn_array_new(&c->own[i], c->be, c->in[i]->buf->device_id, ct,
                               0, NULL, CN_ORDER_C);
-  if (st == CN_OK && (st = c->be->fill(c->own[i], bytes)) != CN_OK) {
+  if (st == CN_OK && (st = c->be->compute->fill(c->own[i], bytes)) != CN_OK) {
     cn_array_release(c->own[i]);
     c->own[i] = NULL;
   }
@@ -489,10 +489,11 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
   for (int32_t i = 0; i < c.n; i++)
     c.want[i] = ct;
   c.odt = cn_uf_out_dtype(op, ct);
-  if (c.be->elementwise == NULL || c.be->assign == NULL || c.be->fill == NULL)
-    return cn_error(CN_ERR_UNSUPPORTED,
-                    "%s: the %s backend has no elementwise kernels", fn,
-                    c.be->name);
+  {
+    CN_REQUIRE_SLOT(elementwise, c.be, elementwise, fn);
+    CN_REQUIRE_SLOT(assign, c.be, assign, fn);
+    CN_REQUIRE_SLOT(fill, c.be, fill, fn);
+  }
   /* weak integers only need a look when the loop is integer (float and
    * complex loops convert any value) */
   c.constant = -1;
@@ -508,10 +509,10 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
     st = cn_uf_check_exponent(&c);
   if (CN_UNLIKELY(st == CN_OK && c.constant >= 0)) {
     bool v = c.constant == 1;
-    if ((st = c.be->fill(c.target, &v)) != CN_OK)
+    if ((st = c.be->compute->fill(c.target, &v)) != CN_OK)
       st = cn_error_prefix(st, fn);
   } else if (st == CN_OK) {
-    st = c.be->elementwise(op, ct, c.n, (const cn_array_s *const *)c.view,
+    st = c.be->compute->elementwise(op, ct, c.n, (const cn_array_s *const *)c.view,
                            c.target);
     if (st != CN_OK)
       st = cn_error_prefix(st, fn);
@@ -579,12 +580,13 @@ cn_status cn_where(cn_array *out, cn_array cond, cn_array x, cn_array y,
     return st;
   c.want[0] = CN_BOOL;
   c.want[1] = c.want[2] = c.odt = p;
-  if (c.be->where == NULL || c.be->assign == NULL)
-    return cn_error(CN_ERR_UNSUPPORTED,
-                    "%s: the %s backend has no where kernel", fn, c.be->name);
+  {
+    CN_REQUIRE_SLOT(where, c.be, where, fn);
+    CN_REQUIRE_SLOT(assign, c.be, assign, fn);
+  }
   st = cn_uf_prepare(&c);
   if (st == CN_OK) {
-    st = c.be->where(c.view[0], c.view[1], c.view[2], c.target);
+    st = c.be->compute->where(c.view[0], c.view[1], c.view[2], c.target);
     if (st != CN_OK)
       st = cn_error_prefix(st, fn);
   }
@@ -605,13 +607,13 @@ cn_status cn_round(cn_array *out, cn_array x, int32_t decimals, cn_array dst) {
   CN_CHECK_ARRAY(x, fn, "x");
   if (dst != NULL) {
     CN_CHECK_ARRAY(dst, fn, "dst");
-    if (cn_array_backend(dst) != cn_array_backend(x) ||
+    if (cn_backend_of(dst) != cn_backend_of(x) ||
         dst->buf->device_id != x->buf->device_id)
       return cn_error(CN_ERR_DEVICE,
                       "%s: argument 'dst' is on %s:%d but argument 'x' is on "
                       "%s:%d",
-                      fn, cn_array_backend(dst)->name, (int)dst->buf->device_id,
-                      cn_array_backend(x)->name, (int)x->buf->device_id);
+                      fn, cn_backend_of(dst)->name, (int)dst->buf->device_id,
+                      cn_backend_of(x)->name, (int)x->buf->device_id);
     if (dst->ndim != x->ndim ||
         memcmp(dst->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim) != 0) {
       char b1[200], b2[200];

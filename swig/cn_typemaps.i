@@ -197,6 +197,16 @@ CNPY_OUT_SCALAR(void *, PyLong_FromVoidPtr(*$1))
     SWIG_fail;
 }
 
+/* A static string output (cn_backend_canonical_name). */
+%typemap(in, numinputs=0) const char **out (const char *tmp = NULL) {
+  $1 = ($1_ltype)&tmp; /* SWIG drops the const of the pointee */
+}
+%typemap(argout) const char **out {
+  $result = cnpy_append($result, PyUnicode_FromString(*$1 ? *$1 : ""));
+  if (!$result)
+    SWIG_fail;
+}
+
 /* A (char *buf, int64_t cap) pair is a string output. */
 %typemap(in, numinputs=0) (char *name, int64_t name_cap) (char buf[256]) {
   buf[0] = 0;

@@ -3,7 +3,7 @@
  * arrays to the core: tests can read them directly and still see the core
  * keep devices apart. Compile-time switches build the refusing variants:
  *   FAKE_ABI_VERSION   ABI version the table claims (default: the core's)
- *   FAKE_TABLE_SHRINK  bytes subtracted from table_size
+ *   FAKE_TABLE_SHRINK  bytes subtracted from the compute table's size
  *   FAKE_NULL_TABLE    entry point returns NULL
  *   FAKE_PROBE_FAILS   probe reports "no CUDA device" */
 #include <stdlib.h>
@@ -90,11 +90,7 @@ static cn_status fake_fill(cn_array_s *dst, const void *value) {
   return CN_OK;
 }
 
-static cn_backend_ops g_table = {
-    .abi_version = FAKE_ABI_VERSION,
-    .table_size = sizeof(cn_backend_ops) - FAKE_TABLE_SHRINK,
-    .name = "cuda",
-    .device_type = CN_DEVICE_CUDA,
+static const cn_backend_device g_device = {
     .probe = fake_probe,
     .device_count = fake_device_count,
     .current_device = fake_current_device,
@@ -102,11 +98,27 @@ static cn_backend_ops g_table = {
     .free = fake_free,
     .copy_to_host = fake_copy,
     .copy_from_host = fake_copy,
+};
+
+/* Copies and fills only: every other compute slot is empty, so the core
+ * must refuse those operations on this backend. */
+static const cn_backend_compute g_compute = {
     .assign = fake_assign,
     .fill = fake_fill,
 };
 
-__attribute__((visibility("default"))) const cn_backend_ops *
+static const cn_backend g_table = {
+    .abi_version = FAKE_ABI_VERSION,
+    .record_size = sizeof(cn_backend),
+    .device_size = sizeof(cn_backend_device),
+    .compute_size = sizeof(cn_backend_compute) - FAKE_TABLE_SHRINK,
+    .name = "cuda",
+    .device_type = CN_DEVICE_CUDA,
+    .device = &g_device,
+    .compute = &g_compute,
+};
+
+__attribute__((visibility("default"))) const cn_backend *
 cn_cuda_plugin_entry(uint32_t core_abi_version) {
   (void)core_abi_version;
 #ifdef FAKE_NULL_TABLE

@@ -464,3 +464,202 @@ TEST_CASE("first use from many threads loads once and agrees") {
   CN_REQUIRE_ERR(cn_pop_backend(), CN_ERR_VALUE, "empty");
   fresh(CN_FAKE_PLUGIN_MISSING);
 }
+
+namespace {
+
+int32_t supports(const char *backend, const char *what) {
+  int32_t s = -1;
+  cn_status st = cn_backend_supports(&s, backend, what);
+  INFO(backend << " " << what << ": " << cn_last_error());
+  REQUIRE(st == CN_OK);
+  return s;
+}
+
+// Every listed capability name and a sample of the op names.
+std::vector<std::string> all_capabilities() {
+  std::vector<std::string> v;
+  for (int32_t i = 0; cn_backend_capability(i) != nullptr; i++)
+    v.push_back(cn_backend_capability(i));
+  for (const char *op : {"add", "sin", "logical_not", "heaviside", "isnan"})
+    v.push_back(op);
+  return v;
+}
+
+} // namespace
+
+TEST_CASE("the alias table names every backend once, canonical first") {
+  fresh(CN_FAKE_PLUGIN_MISSING);
+  std::vector<std::pair<std::string, std::string>> seen;
+  for (int32_t i = 0; i < cn_backend_alias_count(); i++) {
+    const char *alias = cn_backend_alias(i);
+    REQUIRE(alias != nullptr);
+    const char *canon = nullptr;
+    CN_REQUIRE_OK(cn_backend_canonical_name(&canon, alias));
+    seen.emplace_back(alias, canon);
+  }
+  CHECK(cn_backend_alias(-1) == nullptr);
+  CHECK(cn_backend_alias(cn_backend_alias_count()) == nullptr);
+  std::vector<std::pair<std::string, std::string>> want = {
+      {"cpu", "cpu"}, {"numpy", "cpu"}, {"cuda", "cuda"}, {"cupy", "cuda"}};
+  CHECK(seen == want);
+  const char *canon = "unchanged";
+  CN_REQUIRE_OK(cn_backend_canonical_name(&canon, "CuPy"));
+  CHECK(std::string(canon) == "cuda");
+  canon = "unchanged";
+  CN_REQUIRE_ERR(cn_backend_canonical_name(&canon, "gpu"), CN_ERR_VALUE,
+                 "'gpu'");
+  CHECK(std::string(canon) == "unchanged");
+  CN_REQUIRE_ERR(cn_backend_canonical_name(&canon, nullptr), CN_ERR_VALUE,
+                 "NULL");
+  CN_REQUIRE_ERR(cn_backend_canonical_name(nullptr, "cpu"), CN_ERR_VALUE,
+                 "cn_backend_canonical_name");
+}
+
+TEST_CASE("cn_backend_supports: the CPU runs everything natively") {
+  fresh(CN_FAKE_PLUGIN_MISSING);
+  for (const std::string &what : all_capabilities()) {
+    INFO(what);
+    CHECK(supports("cpu", what.c_str()) == CN_SUPPORT_NATIVE);
+    CHECK(supports("NumPy", what.c_str()) == CN_SUPPORT_NATIVE);
+  }
+  // ... and what it says runs does run, one call per kernel family.
+  int64_t shape[] = {4};
+  Arr a, b, r;
+  CN_REQUIRE_OK(cn_arange(a.out(), 4.0, 0.0, -1.0, CN_FLOAT64));
+  CN_REQUIRE_OK(cn_full(b.out(), 1, shape, cn_scalar_float(2.0), CN_FLOAT64,
+                        CN_ORDER_C));
+  CN_REQUIRE_OK(cn_add(r.out(), a, b, nullptr));
+  CHECK(to_vec<double>(r) == std::vector<double>{6, 5, 4, 3});
+  Arr s;
+  CN_REQUIRE_OK(cn_sum(s.out(), a, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT,
+                       nullptr));
+  CHECK(to_vec<double>(s) == std::vector<double>{10});
+  Arr srt;
+  CN_REQUIRE_OK(cn_sort(srt.out(), a, -1));
+  CHECK(to_vec<double>(srt) == std::vector<double>{1, 2, 3, 4});
+  Arr m;
+  CN_REQUIRE_OK(cn_matmul(m.out(), a, a, nullptr));
+  CHECK(to_vec<double>(m) == std::vector<double>{30});
+  Arr f;
+  CN_REQUIRE_OK(cn_fft(f.out(), a, CN_FFT_N_NONE, -1, CN_FFT_NORM_BACKWARD));
+  cn_rng rng = nullptr;
+  CN_REQUIRE_OK(cn_rng_create(&rng, 7));
+  Arr u;
+  CN_REQUIRE_OK(cn_random_uniform(u.out(), rng, 0.0, 1.0, 1, shape,
+                                  CN_FLOAT64));
+  cn_rng_release(rng);
+}
+
+TEST_CASE("cn_backend_supports rejects unknown names, naming them") {
+  fresh(CN_FAKE_PLUGIN_MISSING);
+  int32_t s = 9;
+  CN_REQUIRE_ERR(cn_backend_supports(&s, "tpu", "add"), CN_ERR_VALUE,
+                 "'tpu'");
+  CN_REQUIRE_ERR(cn_backend_supports(&s, "cpu", "frobnicate"), CN_ERR_VALUE,
+                 "'frobnicate'");
+  CN_REQUIRE_ERR(cn_backend_supports(&s, nullptr, "add"), CN_ERR_VALUE,
+                 "'backend' is NULL");
+  CN_REQUIRE_ERR(cn_backend_supports(&s, "cpu", nullptr), CN_ERR_VALUE,
+                 "'what' is NULL");
+  CN_REQUIRE_ERR(cn_backend_supports(nullptr, "cpu", "add"), CN_ERR_VALUE,
+                 "cn_backend_supports");
+  CHECK(s == 9);
+  CHECK(cn_backend_capability(-1) == nullptr);
+}
+
+TEST_CASE("cn_backend_supports without a loadable CUDA plugin: nothing") {
+  fresh(CN_FAKE_PLUGIN_MISSING);
+  for (const std::string &what : all_capabilities()) {
+    INFO(what);
+    CHECK(supports("cuda", what.c_str()) == CN_SUPPORT_NONE);
+  }
+}
+
+TEST_CASE("cn_backend_supports reads a plugin's table, even without a "
+          "device") {
+  // The no-device fake loads and passes the handshake; its probe fails.
+  fresh(CN_FAKE_PLUGIN_NO_DEVICE);
+  CHECK(supports("cupy", "assign") == CN_SUPPORT_NATIVE);
+  CHECK(supports("cuda", "fill") == CN_SUPPORT_NATIVE);
+  CHECK(supports("cuda", "add") == CN_SUPPORT_NONE);
+  CHECK(supports("cuda", "stats") == CN_SUPPORT_HOST);
+  int32_t ok = -1;
+  CN_REQUIRE_OK(cn_backend_available(&ok, "cuda"));
+  CHECK(ok == 0);
+}
+
+TEST_CASE("an empty optional slot answers NONE and calling it gives the "
+          "standard message") {
+  fresh(CN_FAKE_PLUGIN_OK);
+  // The fake fills assign and fill only.
+  for (const std::string &what : all_capabilities()) {
+    INFO(what);
+    int32_t s = supports("cuda", what.c_str());
+    if (what == "assign" || what == "fill")
+      CHECK(s == CN_SUPPORT_NATIVE);
+    else if (what == "stats" || what == "partition" ||
+             what == "searchsorted")
+      CHECK(s == CN_SUPPORT_HOST);
+    else
+      CHECK(s == CN_SUPPORT_NONE);
+  }
+  CN_REQUIRE_OK(cn_set_backend("cuda"));
+  {
+    int64_t shape[] = {3};
+    Arr g, h, r;
+    CN_REQUIRE_OK(cn_full(g.out(), 1, shape, cn_scalar_float(1.5), CN_FLOAT64,
+                          CN_ORDER_C));
+    CN_REQUIRE_OK(cn_full(h.out(), 1, shape, cn_scalar_float(0.5), CN_FLOAT64,
+                          CN_ORDER_C));
+    const char *want =
+        "cn_add: not supported on the 'cuda' backend (no 'elementwise' kernel)";
+    CN_REQUIRE_ERR(cn_add(r.out(), g, h, nullptr), CN_ERR_UNSUPPORTED, want);
+    CHECK(r.h == nullptr);
+    CN_REQUIRE_ERR(cn_sum(r.out(), g, CN_ALL_AXES, nullptr, 0,
+                          CN_DTYPE_DEFAULT, nullptr),
+                   CN_ERR_UNSUPPORTED,
+                   "cn_sum: not supported on the 'cuda' backend (no 'reduce' "
+                   "kernel)");
+    CN_REQUIRE_ERR(cn_sort(r.out(), g, -1), CN_ERR_UNSUPPORTED,
+                   "not supported on the 'cuda' backend (no 'sort' kernel)");
+    CN_REQUIRE_ERR(cn_matmul(r.out(), g, h, nullptr), CN_ERR_UNSUPPORTED,
+                   "cn_matmul: not supported on the 'cuda' backend (no "
+                   "'matmul' kernel)");
+    CN_REQUIRE_ERR(cn_fft(r.out(), g, CN_FFT_N_NONE, -1, CN_FFT_NORM_BACKWARD),
+                   CN_ERR_UNSUPPORTED,
+                   "not supported on the 'cuda' backend (no 'fft' kernel)");
+    CN_REQUIRE_ERR(cn_flatnonzero(r.out(), g), CN_ERR_UNSUPPORTED,
+                   "cn_flatnonzero: not supported on the 'cuda' backend (no "
+                   "'flatnonzero' kernel)");
+    cn_rng rng = nullptr;
+    CN_REQUIRE_OK(cn_rng_create(&rng, 1));
+    CN_REQUIRE_ERR(cn_random_uniform(r.out(), rng, 0.0, 1.0, 1, shape,
+                                     CN_FLOAT64),
+                   CN_ERR_UNSUPPORTED,
+                   "not supported on the 'cuda' backend (no 'rng_fill' "
+                   "kernel)");
+    cn_rng_release(rng);
+    CHECK(r.h == nullptr);
+    CHECK(to_vec<double>(g) == std::vector<double>(3, 1.5));
+
+    // What it answers "host" for runs (through host copies).
+    int64_t kth[] = {1};
+    CN_REQUIRE_OK(cn_partition(r.out(), g, 1, kth, -1));
+    CHECK(to_vec<double>(r) == std::vector<double>(3, 1.5));
+    Arr ss, md;
+    CN_REQUIRE_OK(cn_searchsorted(ss.out(), g, h, 0, nullptr));
+    CHECK(to_vec<int64_t>(ss) == std::vector<int64_t>(3, 0));
+    CN_REQUIRE_OK(cn_median(md.out(), g, CN_ALL_AXES, nullptr, 0));
+    CHECK(to_vec<double>(md) == std::vector<double>{1.5});
+  }
+  CN_REQUIRE_OK(cn_set_backend("cpu"));
+}
+
+TEST_CASE("the handshake refuses a compute table of another size, naming "
+          "it") {
+  fresh(CN_FAKE_PLUGIN_SHORT_TABLE);
+  CN_REQUIRE_ERR(cn_backend_load_plugin(CN_FAKE_PLUGIN_SHORT_TABLE),
+                 CN_ERR_DEVICE, "compute table of");
+  CHECK(has(cn_last_error(), "smaller than the"));
+  fresh(CN_FAKE_PLUGIN_MISSING);
+}

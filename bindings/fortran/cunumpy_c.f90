@@ -173,6 +173,9 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_FLAG_OWNDATA = 8  ! array.h
   integer(c_int32_t), parameter :: CN_FLAG_WEAK_SCALAR = 16  ! array.h
   integer(c_int32_t), parameter :: CN_DTYPE_DEFAULT = 0  ! array.h
+  integer(c_int32_t), parameter :: CN_SUPPORT_NONE = 0  ! backend.h
+  integer(c_int32_t), parameter :: CN_SUPPORT_NATIVE = 1  ! backend.h
+  integer(c_int32_t), parameter :: CN_SUPPORT_HOST = 2  ! backend.h
   integer(c_int32_t), parameter :: DLPACK_MAJOR_VERSION = 1  ! dlpack.h
   integer(c_int32_t), parameter :: DLPACK_MINOR_VERSION = 1  ! dlpack.h
   integer(c_int32_t), parameter :: DLPACK_FLAG_BITMASK_READ_ONLY = 1  ! dlpack.h
@@ -610,6 +613,40 @@ module cunumpy_c
       import :: c_int32_t
       integer(c_int32_t) :: res
     end function c_cn_device_count
+    ! cn_status cn_backend_canonical_name(const char ** out, const char * name)
+    function c_cn_backend_canonical_name(out, name) bind(c, &
+        name='cn_backend_canonical_name') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int32_t) :: res
+    end function c_cn_backend_canonical_name
+    ! int32_t cn_backend_alias_count()
+    function c_cn_backend_alias_count() bind(c, name='cn_backend_alias_count') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: res
+    end function c_cn_backend_alias_count
+    ! const char * cn_backend_alias(int32_t i)
+    function c_cn_backend_alias(i) bind(c, name='cn_backend_alias') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t), value :: i
+      type(c_ptr) :: res
+    end function c_cn_backend_alias
+    ! cn_status cn_backend_supports(int32_t * out, const char * backend, const char * what)
+    function c_cn_backend_supports(out, backend, what) bind(c, &
+        name='cn_backend_supports') result(res)
+      import :: c_char, c_int32_t
+      integer(c_int32_t) :: out(*)
+      character(kind=c_char), intent(in) :: backend(*)
+      character(kind=c_char), intent(in) :: what(*)
+      integer(c_int32_t) :: res
+    end function c_cn_backend_supports
+    ! const char * cn_backend_capability(int32_t i)
+    function c_cn_backend_capability(i) bind(c, name='cn_backend_capability') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t), value :: i
+      type(c_ptr) :: res
+    end function c_cn_backend_capability
     ! cn_status cn_cuda_device_count(int32_t * out)
     function c_cn_cuda_device_count(out) bind(c, name='cn_cuda_device_count') result(res)
       import :: c_int32_t

@@ -1,5 +1,6 @@
-/* The CPU backend's table. Domains that add members to cn_backend_ops fill
- * them through their cn_cpu_*_fill functions, called once here. */
+/* The CPU backend: its device table (host memory, one device) and its
+ * compute table. Domains fill their compute slots through their
+ * cn_cpu_*_fill functions, called once here. */
 #include <pthread.h>
 
 #include "cpu.h"
@@ -12,11 +13,7 @@ static cn_status cpu_probe(char *reason, size_t cap) {
 static int32_t cpu_device_count(void) { return 1; }
 static int32_t cpu_current_device(void) { return 0; }
 
-static cn_backend_ops g_cpu = {
-    .abi_version = CUNUMPY_ABI_VERSION,
-    .table_size = sizeof(cn_backend_ops),
-    .name = "cpu",
-    .device_type = CN_DEVICE_CPU,
+static const cn_backend_device g_cpu_device = {
     .probe = cpu_probe,
     .device_count = cpu_device_count,
     .current_device = cpu_current_device,
@@ -24,6 +21,10 @@ static cn_backend_ops g_cpu = {
     .free = cn_cpu_free,
     .copy_to_host = NULL, /* host memory needs no transfer */
     .copy_from_host = NULL,
+    .get_proc = NULL, /* no extras */
+};
+
+static cn_backend_compute g_cpu_compute = {
     .assign = cn_cpu_assign,
     .fill = cn_cpu_fill,
     .elementwise = cn_cpu_elementwise,
@@ -32,17 +33,28 @@ static cn_backend_ops g_cpu = {
     .moments = cn_cpu_moments,
 };
 
+static const cn_backend g_cpu = {
+    .abi_version = CUNUMPY_ABI_VERSION,
+    .record_size = sizeof(cn_backend),
+    .device_size = sizeof(cn_backend_device),
+    .compute_size = sizeof(cn_backend_compute),
+    .name = "cpu",
+    .device_type = CN_DEVICE_CPU,
+    .device = &g_cpu_device,
+    .compute = &g_cpu_compute,
+};
+
 static pthread_once_t g_cpu_once = PTHREAD_ONCE_INIT;
 
 static void cpu_init(void) {
-  cn_cpu_index_fill(&g_cpu);
-  cn_cpu_sort_fill(&g_cpu);
-  cn_cpu_random_fill(&g_cpu);
-  cn_cpu_linalg_fill(&g_cpu);
-  cn_cpu_fft_fill(&g_cpu);
+  cn_cpu_index_fill(&g_cpu_compute);
+  cn_cpu_sort_fill(&g_cpu_compute);
+  cn_cpu_random_fill(&g_cpu_compute);
+  cn_cpu_linalg_fill(&g_cpu_compute);
+  cn_cpu_fft_fill(&g_cpu_compute);
 }
 
-const cn_backend_ops *cn_cpu_backend(void) {
+const cn_backend *cn_cpu_backend(void) {
   pthread_once(&g_cpu_once, cpu_init);
   return &g_cpu;
 }

@@ -28,10 +28,11 @@ CN_INTERNAL cn_status cn_cpu_moments(const cn_array_s *in, uint64_t axis_mask,
                                      double ddof, bool nan_skip,
                                      cn_array_s *mean, cn_array_s *var);
 
-/* Table fillers for the domains each file serves; core/cpu/backend.c calls
- * each once on the CPU table. */
-/* take, put, take_along, put_along, flatnonzero (core/cpu/index.c). */
-CN_INTERNAL void cn_cpu_index_fill(cn_backend_ops *t);
+/* Compute-table fillers for the domains each file serves; core/cpu/backend.c
+ * calls each once on the CPU's compute table. */
+/* take, put, take_along, put_along, flatnonzero, mask_compress
+ * (core/cpu/index.c). */
+CN_INTERNAL void cn_cpu_index_fill(cn_backend_compute *t);
 /* a[mask] for C-contiguous host arrays of the same shape (mask bool): the
  * selected elements, in order, into a new 1-d array; one fused pass
  * instead of positions + gather. */
@@ -39,13 +40,13 @@ CN_INTERNAL cn_status cn_cpu_mask_compress(cn_array_s **out,
                                            const cn_array_s *a,
                                            const cn_array_s *mask);
 /* sort (core/cpu/sort.c). */
-CN_INTERNAL void cn_cpu_sort_fill(cn_backend_ops *t);
+CN_INTERNAL void cn_cpu_sort_fill(cn_backend_compute *t);
 /* rng_fill (core/cpu/random.c). */
-CN_INTERNAL void cn_cpu_random_fill(cn_backend_ops *t);
+CN_INTERNAL void cn_cpu_random_fill(cn_backend_compute *t);
 /* matmul (core/cpu/linalg/gemm.c) and lapack (core/cpu/linalg/lapack.c). */
-CN_INTERNAL void cn_cpu_linalg_fill(cn_backend_ops *t);
+CN_INTERNAL void cn_cpu_linalg_fill(cn_backend_compute *t);
 /* fft (core/cpu/fft.c). */
-CN_INTERNAL void cn_cpu_fft_fill(cn_backend_ops *t);
+CN_INTERNAL void cn_cpu_fft_fill(cn_backend_compute *t);
 CN_INTERNAL cn_status cn_cpu_matmul(const cn_gemm_desc *d);
 CN_INTERNAL cn_status cn_cpu_lapack(cn_lapack_args *args);
 CN_INTERNAL cn_status cn_cpu_fft(const cn_fft_desc *d);

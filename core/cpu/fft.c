@@ -20,7 +20,7 @@
 #include "../linalg/descriptors.h"
 #include "cpu.h"
 
-void cn_cpu_fft_fill(cn_backend_ops *t) { t->fft = cn_cpu_fft; }
+void cn_cpu_fft_fill(cn_backend_compute *t) { t->fft = cn_cpu_fft; }
 
 /* Below this many points per transform batch one thread is faster: thread
  * start-up dominates (two threads make a 2^10 transform ten times slower). */

@@ -294,12 +294,13 @@ static cn_status cpu_flatnonzero(cn_array_s **out, const cn_array_s *a) {
   return CN_OK;
 }
 
-void cn_cpu_index_fill(cn_backend_ops *t) {
+void cn_cpu_index_fill(cn_backend_compute *t) {
   t->take = cpu_take;
   t->put = cpu_put;
   t->take_along = cpu_take_along;
   t->put_along = cpu_put_along;
   t->flatnonzero = cpu_flatnonzero;
+  t->mask_compress = cn_cpu_mask_compress;
 }
 
 /* Copies the elements of a where m is set, in order, to o; element size ES

@@ -182,11 +182,12 @@ void cn_cpu_free(int32_t device, void *ptr, size_t nbytes) {
 
 void cn_free_memory(void) {
   /* Device and pinned pools first (only when CUDA was loaded). */
-  const cn_backend_ops *cuda = cn_cuda_backend_if_loaded();
-  if (cuda != NULL && cuda->cuda_api != NULL) {
+  const struct cn_cuda_api *api =
+      cn_backend_get_proc(cn_cuda_backend_if_loaded(), "cuda_api");
+  if (api != NULL) {
     int64_t freed = 0;
-    cuda->cuda_api->pool_free_all_blocks(-2);
-    cuda->cuda_api->pinned_free_all_blocks(&freed);
+    api->pool_free_all_blocks(-2);
+    api->pinned_free_all_blocks(&freed);
   }
   small_flush(&t_small);
   pthread_mutex_lock(&g_lock);

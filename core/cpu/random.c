@@ -423,4 +423,4 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
   return CN_OK;
 }
 
-void cn_cpu_random_fill(cn_backend_ops *t) { t->rng_fill = cpu_rng_fill; }
+void cn_cpu_random_fill(cn_backend_compute *t) { t->rng_fill = cpu_rng_fill; }

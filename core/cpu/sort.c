@@ -453,4 +453,4 @@ static cn_status cpu_sort(cn_array_s *vals, cn_array_s *perm,
   return st;
 }
 
-void cn_cpu_sort_fill(cn_backend_ops *t) { t->sort = cpu_sort; }
+void cn_cpu_sort_fill(cn_backend_compute *t) { t->sort = cpu_sort; }

@@ -91,12 +91,10 @@ const char *cn_cu_tag(cn_dtype dt) {
   return d ? d->tag : "invalid";
 }
 
+/* The core's rule, through its services (codegen also runs outside the
+ * plugin, in tests/cuda/nvrtc_kernels.c, so it asks the accessor). */
 cn_dtype cn_cu_real(cn_dtype dt) {
-  if (dt == CN_COMPLEX64)
-    return CN_FLOAT32;
-  if (dt == CN_COMPLEX128)
-    return CN_FLOAT64;
-  return dt;
+  return cn__plugin_services()->real_dtype(dt);
 }
 
 cn_dtype cn_cu_op_out(const cn_op_info *info, cn_dtype compute) {

@@ -1,6 +1,7 @@
-/* The CUDA plugin's entry point, backend table, device probe and device
- * selection. Links the CUDA runtime statically and never the driver library
- * (libcuda.so.1 is opened by the runtime when present), so that dlopen of
+/* The CUDA plugin's entry point, backend tables, device probe and device
+ * selection, and its extras (the device/stream/event/pool API of
+ * core/cuda_api.h, found through get_proc("cuda_api")). Links the CUDA
+ * runtime statically and never the driver library (libcuda.so.1 is opened by the runtime when present), so that dlopen of
  * this module succeeds on machines without a driver and the probe can say
  * why CUDA is unavailable. */
 #include <pthread.h>
@@ -235,10 +236,49 @@ static cn_status synchronize_all(void) {
 }
 
 static struct cn_cuda_api g_api;
-static cn_backend_ops g_ops;
 
-CN_API const cn_backend_ops *cn_cuda_plugin_entry(uint32_t core_abi_version);
-const cn_backend_ops *cn_cuda_plugin_entry(uint32_t core_abi_version) {
+static const void *get_proc(const char *name) {
+  if (strcmp(name, "cuda_api") == 0)
+    return &g_api;
+  return NULL;
+}
+
+static const cn_backend_device g_device = {
+    .probe = probe,
+    .device_count = device_count,
+    .current_device = current_device,
+    .alloc = cn_cu_alloc,
+    .free = cn_cu_free,
+    .copy_to_host = cn_cu_copy_to_host,
+    .copy_from_host = cn_cu_copy_from_host,
+    .get_proc = get_proc,
+};
+
+/* Elementwise ops and reductions only: indexing, sorting, random numbers,
+ * linear algebra and FFTs are not implemented on CUDA (those slots stay
+ * empty, so the core reports them unsupported). */
+static const cn_backend_compute g_compute = {
+    .assign = cn_cu_assign,
+    .fill = cn_cu_fill,
+    .elementwise = cn_cu_elementwise,
+    .where = cn_cu_where,
+    .reduce = cn_cu_reduce,
+    .moments = cn_cu_moments,
+};
+
+static const cn_backend g_backend = {
+    .abi_version = CUNUMPY_ABI_VERSION,
+    .record_size = sizeof(cn_backend),
+    .device_size = sizeof(cn_backend_device),
+    .compute_size = sizeof(cn_backend_compute),
+    .name = "cuda",
+    .device_type = CN_DEVICE_CUDA,
+    .device = &g_device,
+    .compute = &g_compute,
+};
+
+CN_API const cn_backend *cn_cuda_plugin_entry(uint32_t core_abi_version);
+const cn_backend *cn_cuda_plugin_entry(uint32_t core_abi_version) {
   if (core_abi_version != CUNUMPY_ABI_VERSION)
     return NULL;
   const cn_plugin_services *svc = cn__plugin_services();
@@ -257,25 +297,5 @@ const cn_backend_ops *cn_cuda_plugin_entry(uint32_t core_abi_version) {
   };
   cn_cu_memory_api(&g_api);
   cn_cu_stream_api(&g_api);
-  g_ops = (cn_backend_ops){
-      .abi_version = CUNUMPY_ABI_VERSION,
-      .table_size = sizeof(cn_backend_ops),
-      .name = "cuda",
-      .device_type = CN_DEVICE_CUDA,
-      .probe = probe,
-      .device_count = device_count,
-      .current_device = current_device,
-      .alloc = cn_cu_alloc,
-      .free = cn_cu_free,
-      .copy_to_host = cn_cu_copy_to_host,
-      .copy_from_host = cn_cu_copy_from_host,
-      .assign = cn_cu_assign,
-      .fill = cn_cu_fill,
-      .elementwise = cn_cu_elementwise,
-      .where = cn_cu_where,
-      .reduce = cn_cu_reduce,
-      .moments = cn_cu_moments,
-      .cuda_api = &g_api,
-  };
-  return &g_ops;
+  return &g_backend;
 }

@@ -95,12 +95,4 @@ struct cn_fft_desc {
   double scale;
 };
 
-/* Slot lookup that respects the table_size of a plugin built against an
- * older, shorter table: NULL when the member is absent. */
-#define CN_BACKEND_SLOT(ops, member)                                           \
-  (((ops)->table_size >=                                                       \
-    offsetof(cn_backend_ops, member) + sizeof((ops)->member))                  \
-       ? (ops)->member                                                         \
-       : NULL)
-
 #endif

@@ -22,13 +22,7 @@ static cn_status matmul_impl(cn_array_s **out, const cn_array_s *a,
   CN_LA_TRY(cn_la_same_device(a, b, fn));
   cn_dtype rt;
   CN_LA_TRY(cn_result_type(&rt, a->dtype, b->dtype));
-  const cn_backend_ops *be = cn_la_ops(a);
-  cn_status (*slot)(const cn_gemm_desc *) = CN_BACKEND_SLOT(be, matmul);
-  if (slot == NULL) {
-    st = cn_error(CN_ERR_UNSUPPORTED, "%s: not supported on backend '%s'", fn,
-                  be->name);
-    goto fail;
-  }
+  CN_REQUIRE_SLOT(slot, cn_backend_of(a), matmul, fn);
   /* Core dims, with 1-d operands promoted to a row / column. */
   bool a1 = a->ndim == 1, b1 = b->ndim == 1;
   int64_t m = a1 ? 1 : a->shape[a->ndim - 2];

@@ -10,8 +10,6 @@
 
 /* The CPU table is filled once by its setup and a plugin with a shorter
  * table is refused by the loader, so every table has these members. */
-const cn_backend_ops *cn_la_ops(const cn_array_s *a) { return a->buf->backend; }
-
 void cn_la_end(cn_la_scope *s) {
   for (int i = 0; i < s->n; i++)
     cn_array_release(s->h[i]);
@@ -180,11 +178,7 @@ int64_t cn_la_batch(int32_t ndim, const int64_t *shape, int32_t core) {
 
 cn_status cn_la_run(cn_lapack_args *args, const cn_array_s *on, const char *fn,
                     const char *failure) {
-  const cn_backend_ops *be = cn_la_ops(on);
-  cn_status (*slot)(cn_lapack_args *) = CN_BACKEND_SLOT(be, lapack);
-  if (slot == NULL)
-    return cn_error(CN_ERR_UNSUPPORTED, "%s: not supported on backend '%s'", fn,
-                    be->name);
+  CN_REQUIRE_SLOT(slot, cn_backend_of(on), lapack, fn);
   if (args->batch == 0)
     return CN_OK;
   cn_status st = slot(args);

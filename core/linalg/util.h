@@ -28,11 +28,6 @@ CN_INTERNAL void cn_la_end(cn_la_scope *s);
       goto fail;                                                               \
   } while (0)
 
-/* The backend table serving a's device. On the CPU it carries the linalg
- * and FFT members even before the table setup has filled them, so the CPU
- * path never depends on the order tables are built in. Use it with
- * CN_BACKEND_SLOT. */
-CN_INTERNAL const cn_backend_ops *cn_la_ops(const cn_array_s *a);
 /* Compute dtype of a linear-algebra input: float32/64 and complex64/128
  * stay, everything else is float64. */
 CN_INTERNAL cn_dtype cn_la_dtype(cn_dtype dt);

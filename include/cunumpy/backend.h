@@ -1,6 +1,7 @@
-/* cunumpy/backend.h: backend selection. The active backend decides where new
- * arrays are made; operations run where their inputs live. Names: "cpu"
- * (alias "numpy") and "cuda" (alias "cupy"). */
+/* cunumpy/backend.h: backend selection and what each backend can do. The
+ * active backend decides where new arrays are made; operations run where
+ * their inputs live. Names: "cpu" (alias "numpy") and "cuda" (alias "cupy"),
+ * case-insensitive. */
 #ifndef CUNUMPY_BACKEND_H
 #define CUNUMPY_BACKEND_H
 
@@ -43,6 +44,56 @@ CN_API const char *cn_backend_unavailable_reason(void);
 CN_API cn_status cn_backend_load_plugin(const char *path);
 /* Number of CUDA devices (0 when CUDA is unavailable). */
 CN_API int32_t cn_device_count(void);
+
+/* Sets *out to the canonical name ("cpu" or "cuda"; a static string) of a
+ * backend name or alias, matched case-insensitively. CN_ERR_VALUE naming
+ * the name when it is NULL or names no backend; *out is then unchanged. */
+CN_API cn_status cn_backend_canonical_name(const char **out, const char *name);
+/* Number of backend names and aliases, for listing them with
+ * cn_backend_alias. */
+CN_API int32_t cn_backend_alias_count(void);
+/* The i-th backend name or alias (lower case, static), canonical names
+ * first among their aliases; NULL when i is out of [0, count). */
+CN_API const char *cn_backend_alias(int32_t i);
+
+/* Answers of cn_backend_supports. */
+#define CN_SUPPORT_NONE 0   /* not supported: trying gives CN_ERR_UNSUPPORTED */
+#define CN_SUPPORT_NATIVE 1 /* runs on the backend's device */
+#define CN_SUPPORT_HOST 2   /* runs, by copying through host memory */
+
+/* Sets *out to CN_SUPPORT_NONE, _NATIVE or _HOST: how the backend named
+ * backend (any name or alias) serves the capability what, which is
+ *   - a compute kernel: "assign", "fill", "elementwise", "where", "reduce",
+ *     "moments", "take", "put", "take_along", "put_along", "flatnonzero",
+ *     "mask_compress", "sort", "rng_fill" (alias "rng"), "matmul",
+ *     "lapack", "fft";
+ *   - a domain: "ufunc", "reduction", "linalg", "fft", "random", "sort",
+ *     "index", "stats";
+ *   - a function computed on host copies everywhere: "partition",
+ *     "searchsorted" (as "stats");
+ *   - an elementwise op of include/cunumpy/ufunc.h ("add", "sin", ...);
+ *   - a reduction: "sum", "prod", "min", "max", "any", "all", "nansum",
+ *     "nanprod", "nanmin", "nanmax", "argmin", "argmax", "nanargmin",
+ *     "nanargmax", "cumsum", "cumprod", "mean", "var", "std", "nanmean",
+ *     "nanvar", "nanstd".
+ * The answer comes from the kernels the backend's table has (see also
+ * cn_backend_capability). A missing kernel is CN_SUPPORT_NONE even when
+ * the fallback of another kernel could serve it (for "mask_compress", a[mask]
+ * still works through flatnonzero and take). "stats", "partition" and
+ * "searchsorted" compute on host copies: native on the CPU, CN_SUPPORT_HOST
+ * elsewhere. For "cuda" the
+ * answer is read from the CUDA plugin's table whenever the plugin file
+ * loads and accepts this libcunumpy, even when no device or driver is
+ * present (cn_backend_available says whether it can run); when the plugin
+ * cannot be loaded at all, every answer is CN_SUPPORT_NONE. CN_ERR_VALUE
+ * naming the argument for a NULL out, an unknown backend or an unknown
+ * capability; *out is then unchanged. */
+CN_API cn_status cn_backend_supports(int32_t *out, const char *backend,
+                                     const char *what);
+/* The i-th capability name of cn_backend_supports other than the op names
+ * (kernels, domains, reductions, in that order; static strings); NULL when
+ * i is out of range. For listing coverage tables. */
+CN_API const char *cn_backend_capability(int32_t i);
 
 #ifdef __cplusplus
 }

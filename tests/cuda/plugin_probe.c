@@ -37,24 +37,38 @@ int main(int argc, char **argv) {
   cn_plugin_entry_fn entry;
   memcpy(&entry, &sym, sizeof entry);
   CHECK(entry(CUNUMPY_ABI_VERSION + 1) == NULL, "accepted a wrong ABI");
-  const cn_backend_ops *t = entry(CUNUMPY_ABI_VERSION);
+  const cn_backend *t = entry(CUNUMPY_ABI_VERSION);
   CHECK(t != NULL, "refused the right ABI");
   if (t == NULL)
     return 1;
   CHECK(t->abi_version == CUNUMPY_ABI_VERSION, "abi %u", t->abi_version);
-  CHECK(t->table_size == sizeof(cn_backend_ops), "table %u", t->table_size);
+  CHECK(t->record_size == sizeof(cn_backend) &&
+            t->device_size == sizeof(cn_backend_device) &&
+            t->compute_size == sizeof(cn_backend_compute),
+        "sizes %u %u %u", t->record_size, t->device_size, t->compute_size);
   CHECK(strcmp(t->name, "cuda") == 0, "name %s", t->name);
   CHECK(t->device_type == CN_DEVICE_CUDA, "device type %d", t->device_type);
-  CHECK(t->probe && t->device_count && t->current_device && t->alloc &&
-            t->free && t->copy_to_host && t->copy_from_host && t->assign &&
-            t->fill && t->elementwise && t->where && t->reduce && t->moments,
-        "a required member is NULL");
-  CHECK(t->cuda_api != NULL && t->cuda_api->size == sizeof(struct cn_cuda_api),
+  const cn_backend_device *d = t->device;
+  const cn_backend_compute *k = t->compute;
+  if (d == NULL || k == NULL) {
+    fprintf(stderr, "FAIL: a table is NULL\n");
+    return 1;
+  }
+  CHECK(d && k && d->probe && d->device_count && d->current_device &&
+            d->alloc && d->free && d->copy_to_host && d->copy_from_host &&
+            d->get_proc && k->assign && k->fill && k->elementwise &&
+            k->where && k->reduce && k->moments,
+        "a member is NULL");
+  const struct cn_cuda_api *api =
+      d && d->get_proc ? d->get_proc("cuda_api") : NULL;
+  CHECK(api != NULL && api->size == sizeof(struct cn_cuda_api),
         "cuda_api table missing or of another size");
+  CHECK(d == NULL || d->get_proc == NULL || d->get_proc("no_such") == NULL,
+        "get_proc answers an unknown name");
   /* every cuda_api member is filled */
-  if (t->cuda_api) {
-    const char *p = (const char *)t->cuda_api + sizeof(uint32_t);
-    const char *end = (const char *)t->cuda_api + sizeof(struct cn_cuda_api);
+  if (api) {
+    const char *p = (const char *)api + sizeof(uint32_t);
+    const char *end = (const char *)api + sizeof(struct cn_cuda_api);
     p +=
         (sizeof(void *) - (sizeof(uint32_t) % sizeof(void *))) % sizeof(void *);
     int i = 0;
@@ -66,16 +80,16 @@ int main(int argc, char **argv) {
   }
   char reason[1024];
   memset(reason, 0, sizeof reason);
-  cn_status st = t->probe(reason, sizeof reason);
+  cn_status st = d->probe(reason, sizeof reason);
   void *drv = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (st == CN_OK) {
-    CHECK(t->device_count() > 0, "probe passed with no device");
-    printf("probe: CUDA available, %d device(s)\n", (int)t->device_count());
+    CHECK(d->device_count() > 0, "probe passed with no device");
+    printf("probe: CUDA available, %d device(s)\n", (int)d->device_count());
   } else {
     printf("probe: %s: %s\n", cn_status_name(st), reason);
     CHECK(st == CN_ERR_DEVICE, "status %d", (int)st);
     CHECK(strlen(reason) > 20, "reason too short: '%s'", reason);
-    CHECK(t->device_count() == 0, "devices without a probe");
+    CHECK(d->device_count() == 0, "devices without a probe");
     if (drv == NULL) {
       /* no driver at all: cudart reports cudaErrorInsufficientDriver */
       CHECK(strstr(reason, "no NVIDIA driver") != NULL &&

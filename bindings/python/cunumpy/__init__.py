@@ -43,7 +43,8 @@ from ._interop import *  # noqa: F401,F403
 from . import _convert, _creation, _index, _shape
 from ._ufunc import UFUNCS as _UFUNCS
 from ._backend import (BackendError, BackendName, CudaUnavailableError,
-                       DeviceError, Stream, backend_unavailable_reason,
+                       DeviceError, Stream, backend_aliases,
+                       backend_supports, backend_unavailable_reason,
                        cuda_available, default_float_dtype, device_count,
                        free_memory, get_array_backend, get_array_module,
                        get_backend, get_device, host_memory_info, is_cpu,

@@ -23,7 +23,39 @@ class CudaUnavailableError(ImportError, DeviceError):
     so that seed code guarding `to_cupy` with `except ImportError` works."""
 
 
-_CANONICAL = {"cpu": "cpu", "numpy": "cpu", "cuda": "cuda", "cupy": "cuda"}
+def _canonical(name):
+    """The engine's canonical name for a backend name or alias, or None."""
+    try:
+        return _lib.cn_backend_canonical_name(str(name))
+    except ValueError:
+        return None
+
+
+def backend_aliases():
+    """Every backend name and alias the engine accepts, mapped to its
+    canonical name ({"cpu": "cpu", "numpy": "cpu", ...})."""
+    names = (_lib.cn_backend_alias(i)
+             for i in range(_lib.cn_backend_alias_count()))
+    return {n: _canonical(n) for n in names}
+
+
+_SUPPORT = {_lib.CN_SUPPORT_NONE: False, _lib.CN_SUPPORT_NATIVE: True,
+            _lib.CN_SUPPORT_HOST: "host"}
+
+
+def backend_supports(what, backend=None):
+    """Whether a backend (any name or alias; None: the active one) runs
+    `what`: a kernel ("matmul", "take", "rng", ...), a domain ("linalg",
+    "fft", "random", "sort", "index", "stats", ...), an elementwise op
+    ("add", "sin", ...) or a reduction ("sum", "argmax", "cumsum", ...).
+
+    Returns True when it runs on the backend's device, "host" when it runs
+    by copying through host memory (truthy as well), and False when calling
+    it raises (the engine's CN_ERR_UNSUPPORTED). "cuda" is answered from the
+    CUDA plugin's table even without a GPU (see cuda_available for whether
+    it can run). ValueError names an unknown backend or capability."""
+    name = get_backend() if backend is None else str(backend)
+    return _SUPPORT[_lib.cn_backend_supports(name, str(what))]
 
 
 class BackendName(str):
@@ -34,7 +66,7 @@ class BackendName(str):
 
     def __eq__(self, other):
         if isinstance(other, str):
-            return _CANONICAL.get(other.lower(), other) == str(self)
+            return (_canonical(other) or other) == str(self)
         return NotImplemented
 
     def __ne__(self, other):

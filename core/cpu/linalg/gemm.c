@@ -16,7 +16,7 @@
 #define GEMM_C CN_CBLAS(cgemm)
 #define GEMM_Z CN_CBLAS(zgemm)
 
-void cn_cpu_linalg_fill(cn_backend_ops *t) {
+void cn_cpu_linalg_fill(cn_backend_compute *t) {
   t->matmul = cn_cpu_matmul;
   t->lapack = cn_cpu_lapack;
 }

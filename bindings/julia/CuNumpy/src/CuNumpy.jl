@@ -31,7 +31,7 @@ module CuNumpy
 using Libdl
 
 export CnArray, CuNumpyError, CuNumpyStatusError, CuNumpyLinAlgError,
-       use_backend, backend, ufunc
+       use_backend, backend, backend_supports, ufunc
 
 function _find_libcunumpy()
     lib = get(ENV, "CUNUMPY_LIB", "")
@@ -315,6 +315,21 @@ end
 use_backend(name::AbstractString) = check(cn_set_backend(name))
 "Name of the active backend."
 backend() = unsafe_string(cn_get_backend())
+
+"""
+    backend_supports(what, name=backend())
+
+How backend `name` (any name or alias) runs `what` (a kernel such as
+"matmul", a domain such as "linalg", an op such as "add" or a reduction such
+as "sum"; see cn_backend_supports in cunumpy/backend.h): `:native` on its
+device, `:host` through host memory, `:none` when calling it throws.
+"""
+function backend_supports(what::AbstractString, name::AbstractString=backend())
+    out = Ref{Int32}(0)
+    check(cn_backend_supports(out, name, what))
+    return out[] == CN_SUPPORT_NATIVE ? :native :
+           out[] == CN_SUPPORT_HOST ? :host : :none
+end
 
 # ---- elementwise ops -------------------------------------------------------
 

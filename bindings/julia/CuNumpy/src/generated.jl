@@ -163,6 +163,9 @@ const CN_FLAG_WRITEABLE = Int32(4)  # array.h
 const CN_FLAG_OWNDATA = Int32(8)  # array.h
 const CN_FLAG_WEAK_SCALAR = Int32(16)  # array.h
 const CN_DTYPE_DEFAULT = Int32(0)  # array.h
+const CN_SUPPORT_NONE = Int32(0)  # backend.h
+const CN_SUPPORT_NATIVE = Int32(1)  # backend.h
+const CN_SUPPORT_HOST = Int32(2)  # backend.h
 const DLPACK_MAJOR_VERSION = Int32(1)  # dlpack.h
 const DLPACK_MINOR_VERSION = Int32(1)  # dlpack.h
 const DLPACK_FLAG_BITMASK_READ_ONLY = Int32(1)  # dlpack.h
@@ -387,6 +390,26 @@ cn_backend_load_plugin(path) =
 # int32_t cn_device_count()
 cn_device_count() =
     ccall((:cn_device_count, libcunumpy), Int32, ())
+
+# cn_status cn_backend_canonical_name(const char ** out, const char * name)
+cn_backend_canonical_name(out, name) =
+    ccall((:cn_backend_canonical_name, libcunumpy), Int32, (Ptr{Ptr{UInt8}}, Cstring), out, name)
+
+# int32_t cn_backend_alias_count()
+cn_backend_alias_count() =
+    ccall((:cn_backend_alias_count, libcunumpy), Int32, ())
+
+# const char * cn_backend_alias(int32_t i)
+cn_backend_alias(i) =
+    ccall((:cn_backend_alias, libcunumpy), Cstring, (Int32,), i)
+
+# cn_status cn_backend_supports(int32_t * out, const char * backend, const char * what)
+cn_backend_supports(out, backend, what) =
+    ccall((:cn_backend_supports, libcunumpy), Int32, (Ptr{Int32}, Cstring, Cstring), out, backend, what)
+
+# const char * cn_backend_capability(int32_t i)
+cn_backend_capability(i) =
+    ccall((:cn_backend_capability, libcunumpy), Cstring, (Int32,), i)
 
 # cn_status cn_cuda_device_count(int32_t * out)
 cn_cuda_device_count(out) =

@@ -1,0 +1,160 @@
+/* cn_backend_supports: what a backend can do, answered from the compute
+ * slots its table fills and one table of the slots each capability needs.
+ * Nothing else lists coverage: the README's table is printed from here
+ * (tests/backend_coverage.c). */
+#include <stddef.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Every compute slot, by name, in table order. */
+#define CN_SLOT(s) {#s, offsetof(cn_backend_compute, s)}
+static const struct {
+  const char *name;
+  size_t offset;
+} g_slots[] = {
+    CN_SLOT(assign),     CN_SLOT(fill),          CN_SLOT(elementwise),
+    CN_SLOT(where),      CN_SLOT(reduce),        CN_SLOT(moments),
+    CN_SLOT(take),       CN_SLOT(put),           CN_SLOT(take_along),
+    CN_SLOT(put_along),  CN_SLOT(flatnonzero),   CN_SLOT(mask_compress),
+    CN_SLOT(sort),       CN_SLOT(rng_fill),      CN_SLOT(matmul),
+    CN_SLOT(lapack),     CN_SLOT(fft),
+};
+#undef CN_SLOT
+#define CN_NSLOTS (sizeof g_slots / sizeof g_slots[0])
+/* A slot added to the table but not here would answer "unknown". */
+_Static_assert(CN_NSLOTS * sizeof(void (*)(void)) == sizeof(cn_backend_compute),
+               "g_slots must list every slot of cn_backend_compute");
+
+/* Capabilities beyond the slot names: the slots each needs (all of them
+ * for NATIVE), or host: computes on float64 host copies (NATIVE on the
+ * CPU, HOST on a device backend). */
+static const struct capability {
+  const char *name;
+  const char *slots; /* space-separated slot names */
+  bool host;
+} g_caps[] = {
+    {"rng", "rng_fill", false},
+    /* domains */
+    {"ufunc", "elementwise assign fill", false},
+    {"reduction", "reduce moments", false},
+    {"linalg", "matmul lapack", false},
+    {"random", "rng_fill", false},
+    {"index", "take put take_along put_along flatnonzero", false},
+    {"stats", "", true},
+    /* sorting-domain functions that compare host keys on any backend */
+    {"partition", "", true},
+    {"searchsorted", "", true},
+    /* reductions */
+    {"sum", "reduce", false},
+    {"prod", "reduce", false},
+    {"min", "reduce", false},
+    {"max", "reduce", false},
+    {"any", "reduce", false},
+    {"all", "reduce", false},
+    {"nansum", "reduce", false},
+    {"nanprod", "reduce", false},
+    {"nanmin", "reduce", false},
+    {"nanmax", "reduce", false},
+    {"argmin", "reduce", false},
+    {"argmax", "reduce", false},
+    {"nanargmin", "reduce", false},
+    {"nanargmax", "reduce", false},
+    {"cumsum", "reduce", false},
+    {"cumprod", "reduce", false},
+    {"mean", "moments", false},
+    {"var", "moments", false},
+    {"std", "moments elementwise", false},
+    {"nanmean", "moments", false},
+    {"nanvar", "moments", false},
+    {"nanstd", "moments elementwise", false},
+};
+#define CN_NCAPS (sizeof g_caps / sizeof g_caps[0])
+/* What every elementwise op needs (casting inputs, weak scalars). */
+static const char g_op_slots[] = "elementwise assign fill";
+
+static bool slot_filled(const cn_backend *be, const char *name, size_t len) {
+  for (size_t i = 0; i < CN_NSLOTS; i++) {
+    if (strlen(g_slots[i].name) != len ||
+        memcmp(g_slots[i].name, name, len) != 0)
+      continue;
+    void (*fp)(void);
+    memcpy(&fp, (const char *)be->compute + g_slots[i].offset, sizeof fp);
+    return fp != NULL;
+  }
+  return false; /* not reached: g_caps names only real slots */
+}
+
+/* NATIVE when every slot of the space-separated list is filled. */
+static int32_t all_filled(const cn_backend *be, const char *slots) {
+  for (const char *p = slots; *p;) {
+    size_t n = strcspn(p, " ");
+    if (be == NULL || !slot_filled(be, p, n))
+      return CN_SUPPORT_NONE;
+    p += n;
+    p += *p == ' ';
+  }
+  return CN_SUPPORT_NATIVE;
+}
+
+static bool is_slot(const char *what) {
+  for (size_t i = 0; i < CN_NSLOTS; i++)
+    if (strcmp(g_slots[i].name, what) == 0)
+      return true;
+  return false;
+}
+
+cn_status cn_backend_supports(int32_t *out, const char *backend,
+                              const char *what) {
+  const char *fn = "cn_backend_supports";
+  CN_CHECK_OUT(out, fn);
+  const char *canon = NULL;
+  if (backend == NULL)
+    return cn_error(CN_ERR_VALUE, "%s: argument 'backend' is NULL", fn);
+  if (cn_backend_canonical_name(&canon, backend) != CN_OK)
+    return cn_error(CN_ERR_VALUE,
+                    "%s: argument 'backend' is '%.200s', which is not a "
+                    "backend name (see cn_backend_alias)",
+                    fn, backend);
+  if (what == NULL)
+    return cn_error(CN_ERR_VALUE, "%s: argument 'what' is NULL", fn);
+  const cn_backend *be = strcmp(canon, "cpu") == 0 ? cn_cpu_backend()
+                                                   : cn_cuda_backend_table();
+  if (is_slot(what)) {
+    *out = all_filled(be, what);
+    return CN_OK;
+  }
+  for (size_t i = 0; i < CN_NCAPS; i++) {
+    const struct capability *c = &g_caps[i];
+    if (strcmp(c->name, what) != 0)
+      continue;
+    if (c->host)
+      *out = be == NULL                         ? CN_SUPPORT_NONE
+             : be->device_type == CN_DEVICE_CPU ? CN_SUPPORT_NATIVE
+                                                : CN_SUPPORT_HOST;
+    else
+      *out = all_filled(be, c->slots);
+    return CN_OK;
+  }
+  const cn_op_info *ops = cn_op_table();
+  for (int32_t i = 0; i < CN_OP_COUNT_; i++) {
+    if (strcmp(ops[i].name, what) == 0) {
+      *out = all_filled(be, g_op_slots);
+      return CN_OK;
+    }
+  }
+  return cn_error(CN_ERR_VALUE,
+                  "%s: argument 'what' is '%.200s', which is no kernel, "
+                  "domain, op or reduction name (see cn_backend_capability)",
+                  fn, what);
+}
+
+const char *cn_backend_capability(int32_t i) {
+  if (i < 0)
+    return NULL;
+  if ((size_t)i < CN_NSLOTS)
+    return g_slots[i].name;
+  if ((size_t)i < CN_NSLOTS + CN_NCAPS)
+    return g_caps[i - CN_NSLOTS].name;
+  return NULL;
+}
