@@ -39,6 +39,23 @@ static int64_t pad_source(int64_t j, int64_t n, int32_t mode) {
   }
 }
 
+/* Copies a into the region of r that the pads surround. */
+static cn_status pad_copy_center(cn_array_s *r, const cn_array_s *a,
+                                 const int64_t *pad_width) {
+  int64_t start[CN_MAX_DIMS], stop[CN_MAX_DIMS], step[CN_MAX_DIMS];
+  for (int32_t d = 0; d < a->ndim; d++) {
+    start[d] = pad_width[2 * d];
+    stop[d] = pad_width[2 * d] + a->shape[d];
+    step[d] = 1;
+  }
+  cn_array_s *center = NULL;
+  cn_status st = cn_slice(&center, r, a->ndim, start, stop, step);
+  if (st == CN_OK)
+    st = cn_assign(center, (cn_array_s *)a);
+  cn_array_release(center);
+  return st;
+}
+
 cn_status cn_pad(cn_array *out, cn_array a, const int64_t *pad_width,
                  int32_t mode, cn_scalar constant_value) {
   const char *fn = "cn_pad";
@@ -65,21 +82,12 @@ cn_status cn_pad(cn_array *out, cn_array a, const int64_t *pad_width,
         __builtin_add_overflow(shape[d], e, &shape[d]))
       return cn_error(CN_ERR_VALUE, "%s: result too large", fn);
   }
-  cn_array_s *r = NULL, *center = NULL;
+  cn_array_s *r = NULL;
   cn_status st = cn_new_on(&r, a, a->dtype, a->ndim, shape);
   if (st == CN_OK && mode == CN_PAD_CONSTANT)
     st = cn_fill(r, constant_value);
   if (st == CN_OK) {
-    int64_t start[CN_MAX_DIMS], stop[CN_MAX_DIMS], step[CN_MAX_DIMS];
-    for (int32_t d = 0; d < a->ndim; d++) {
-      start[d] = pad_width[2 * d];
-      stop[d] = pad_width[2 * d] + a->shape[d];
-      step[d] = 1;
-    }
-    st = cn_slice(&center, r, a->ndim, start, stop, step);
-    if (st == CN_OK)
-      st = cn_assign(center, a);
-    cn_array_release(center);
+    st = pad_copy_center(r, a, pad_width);
   }
   /* Axis by axis: earlier axes' pads are then copied along with the rest. */
   for (int32_t d = 0; d < a->ndim && st == CN_OK && mode != CN_PAD_CONSTANT;
@@ -442,21 +450,12 @@ cn_status cn_pad_ext(cn_array *out, cn_array a, const int64_t *pad_width,
     cn_array_release(vb);
     return cn_pad(out, a, pad_width, mode, cn_scalar_int(0));
   }
-  cn_array_s *r = NULL, *center = NULL;
+  cn_array_s *r = NULL;
   st = cn_new_on(&r, a, a->dtype, a->ndim, shape);
   if (st == CN_OK && (mode == CN_PAD_EMPTY || a->size == 0 || !vb))
     st = cn_fill(r, cn_scalar_int(0));
   if (st == CN_OK && a->ndim > 0) {
-    int64_t start[CN_MAX_DIMS], stop[CN_MAX_DIMS], step[CN_MAX_DIMS];
-    for (int32_t d = 0; d < a->ndim; d++) {
-      start[d] = pad_width[2 * d];
-      stop[d] = pad_width[2 * d] + a->shape[d];
-      step[d] = 1;
-    }
-    st = cn_slice(&center, r, a->ndim, start, stop, step);
-    if (st == CN_OK)
-      st = cn_assign(center, a);
-    cn_array_release(center);
+    st = pad_copy_center(r, a, pad_width);
   } else if (st == CN_OK) {
     st = cn_assign(r, a);
   }
