@@ -469,6 +469,10 @@ cn_status cn_cov_weighted(cn_array *out, cn_array m, cn_array y,
   cn_status st = check_cov_dtype(dtype, fn);
   if (st != CN_OK)
     return st;
+  /* NumPy's weighted means promote the dtype with the float64 weights */
+  if (dtype != CN_DTYPE_DEFAULT && (fweights || aweights) &&
+      (st = cn_result_type(&dtype, dtype, CN_FLOAT64)) != CN_OK)
+    return st;
   cn_array_s *r = NULL;
   if ((st = cov_host(&r, m, y, fweights, aweights, rowvar, bias, ddof, fn)) !=
       CN_OK)

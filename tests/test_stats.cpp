@@ -425,9 +425,13 @@ TEST_CASE("cov_weighted and complex cov / corrcoef match NumPy", "[stats]") {
                                 CN_FLOAT32));
   cn_dtype dt;
   cn_array_dtype(&dt, r);
-  REQUIRE(dt == CN_FLOAT32);
+  REQUIRE(dt == CN_FLOAT64); // NumPy promotes with the weights
   REQUIRE(close(dvec(r), V{0.64285714, -0.42857143, -0.42857143, 0.30357143},
                 1e-6));
+  CN_REQUIRE_OK(cn_cov_weighted(r.out(), t, nullptr, nullptr, nullptr, 0, 0,
+                                -1, CN_FLOAT32));
+  cn_array_dtype(&dt, r);
+  REQUIRE(dt == CN_FLOAT32);
   // no weights: the same as cn_cov
   Arr r2;
   CN_REQUIRE_OK(cn_cov_weighted(r.out(), m, nullptr, nullptr, nullptr, 1, 0,

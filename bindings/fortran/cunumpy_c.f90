@@ -2685,6 +2685,20 @@ module cunumpy_c
       integer(c_int32_t), value :: axis
       integer(c_int32_t) :: res
     end function c_cn_average
+    ! cn_status cn_average_axes(cn_array * out, cn_array * sum_of_weights, cn_array a, cn_array
+    !     weights, int32_t naxes, const int32_t * axes, int32_t keepdims)
+    function c_cn_average_axes(out, sum_of_weights, a, weights, naxes, axes, keepdims) bind(c, &
+        name='cn_average_axes') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr) :: sum_of_weights(*)
+      type(c_ptr), value :: a
+      type(c_ptr), value :: weights
+      integer(c_int32_t), value :: naxes
+      integer(c_int32_t), intent(in), optional :: axes(*)
+      integer(c_int32_t), value :: keepdims
+      integer(c_int32_t) :: res
+    end function c_cn_average_axes
     ! cn_status cn_cov(cn_array * out, cn_array m, cn_array y, int32_t rowvar, int32_t bias, int32_t
     !     ddof)
     function c_cn_cov(out, m, y, rowvar, bias, ddof) bind(c, name='cn_cov') result(res)
@@ -2697,6 +2711,22 @@ module cunumpy_c
       integer(c_int32_t), value :: ddof
       integer(c_int32_t) :: res
     end function c_cn_cov
+    ! cn_status cn_cov_weighted(cn_array * out, cn_array m, cn_array y, cn_array fweights, cn_array
+    !     aweights, int32_t rowvar, int32_t bias, int32_t ddof, cn_dtype dtype)
+    function c_cn_cov_weighted(out, m, y, fweights, aweights, rowvar, bias, ddof, dtype) bind(c, &
+        name='cn_cov_weighted') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: m
+      type(c_ptr), value :: y
+      type(c_ptr), value :: fweights
+      type(c_ptr), value :: aweights
+      integer(c_int32_t), value :: rowvar
+      integer(c_int32_t), value :: bias
+      integer(c_int32_t), value :: ddof
+      integer(c_int32_t), value :: dtype
+      integer(c_int32_t) :: res
+    end function c_cn_cov_weighted
     ! cn_status cn_corrcoef(cn_array * out, cn_array x, cn_array y, int32_t rowvar)
     function c_cn_corrcoef(out, x, y, rowvar) bind(c, name='cn_corrcoef') result(res)
       import :: c_int32_t, c_ptr
@@ -2742,6 +2772,22 @@ module cunumpy_c
       integer(c_int32_t), value :: density
       integer(c_int32_t) :: res
     end function c_cn_histogram2d
+    ! cn_status cn_histogramdd(cn_array * outs, int32_t cap, int32_t * nout, cn_array sample,
+    !     int32_t nbins, const cn_array * bins, cn_array ranges, cn_array weights, int32_t density)
+    function c_cn_histogramdd(outs, cap, nout, sample, nbins, bins, ranges, weights, &
+        density) bind(c, name='cn_histogramdd') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: outs(*)
+      integer(c_int32_t), value :: cap
+      integer(c_int32_t) :: nout(*)
+      type(c_ptr), value :: sample
+      integer(c_int32_t), value :: nbins
+      type(c_ptr), intent(in), optional :: bins(*)
+      type(c_ptr), value :: ranges
+      type(c_ptr), value :: weights
+      integer(c_int32_t), value :: density
+      integer(c_int32_t) :: res
+    end function c_cn_histogramdd
     ! cn_status cn_bincount(cn_array * out, cn_array x, cn_array weights, int64_t minlength)
     function c_cn_bincount(out, x, weights, minlength) bind(c, name='cn_bincount') result(res)
       import :: c_int32_t, c_int64_t, c_ptr
@@ -2788,6 +2834,23 @@ module cunumpy_c
       integer(c_int32_t), value :: edge_order
       integer(c_int32_t) :: res
     end function c_cn_gradient
+    ! cn_status cn_gradient_axes(cn_array * outs, int32_t cap, int32_t * nout, cn_array f, int32_t
+    !     nspacing, const cn_array * spacing, int32_t naxes, const int32_t * axes, int32_t
+    !     edge_order)
+    function c_cn_gradient_axes(outs, cap, nout, f, nspacing, spacing, naxes, axes, &
+        edge_order) bind(c, name='cn_gradient_axes') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: outs(*)
+      integer(c_int32_t), value :: cap
+      integer(c_int32_t) :: nout(*)
+      type(c_ptr), value :: f
+      integer(c_int32_t), value :: nspacing
+      type(c_ptr), intent(in), optional :: spacing(*)
+      integer(c_int32_t), value :: naxes
+      integer(c_int32_t), intent(in), optional :: axes(*)
+      integer(c_int32_t), value :: edge_order
+      integer(c_int32_t) :: res
+    end function c_cn_gradient_axes
     ! cn_status cn_convolve(cn_array * out, cn_array a, cn_array v, int32_t mode)
     function c_cn_convolve(out, a, v, mode) bind(c, name='cn_convolve') result(res)
       import :: c_int32_t, c_ptr

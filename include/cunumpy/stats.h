@@ -94,7 +94,8 @@ CN_API cn_status cn_cov(cn_array *out, cn_array m, cn_array y, int32_t rowvar,
 /* cn_cov with NumPy's frequency weights (fweights, 1-d integral
  * non-negative, one per observation) and analytic weights (aweights, 1-d
  * non-negative); either may be NULL. dtype CN_DTYPE_DEFAULT gives float64
- * (complex128 for complex input), else the float/complex result dtype.
+ * (complex128 for complex input), else the float/complex result dtype
+ * (promoted with float64 when weights are given, as NumPy).
  * CN_ERR_TYPE for non-integral fweights or a bad dtype, CN_ERR_VALUE for
  * negative weights or weights summing to zero, CN_ERR_SHAPE for weights of
  * the wrong shape. */

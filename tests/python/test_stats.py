@@ -415,3 +415,59 @@ def test_complex_sort_unique_nan_order(a):
     ru, rc = np.unique(a, return_counts=True)
     np.testing.assert_array_equal(u.get(), ru)
     np.testing.assert_array_equal(c.get(), rc)
+
+
+def test_engine_edge_cases():
+    # average over an axis tuple with weights of the axes' shape, returned
+    a = np.arange(24.0).reshape(2, 3, 4)
+    w = np.arange(1.0, 9.0).reshape(4, 2)
+    for keep in (False, True):
+        ours = xp.average(xp.asarray(a), axis=(2, 0), weights=xp.asarray(w),
+                          returned=True, keepdims=keep)
+        ref = np.average(a, axis=(2, 0), weights=w, returned=True,
+                         keepdims=keep)
+        for o, r in zip(ours, ref):
+            np.testing.assert_allclose(o.get(), r)
+            assert o.shape == r.shape
+    # gradient with coordinates on several axes, both edge orders
+    f = np.random.default_rng(0).normal(size=(5, 6))
+    x0 = np.array([0.0, 1, 1.5, 3.5, 4])
+    for eo in (1, 2):
+        ours = xp.gradient(xp.asarray(f), xp.asarray(x0), 2.0, edge_order=eo)
+        ref = np.gradient(f, x0, 2.0, edge_order=eo)
+        for o, r in zip(ours, ref):
+            np.testing.assert_allclose(o.get(), r)
+    # complex and mixed convolve / correlate, every mode; complex trapezoid
+    a = np.array([1 + 1j, 2, 3 - 2j, 0.5])
+    v = np.array([0, 1j, 0.5])
+    for mode in ("full", "same", "valid"):
+        for p, q in ((a, v), (a.real, v), (a, v.real)):
+            np.testing.assert_allclose(
+                xp.convolve(xp.asarray(p), xp.asarray(q), mode).get(),
+                np.convolve(p, q, mode))
+            np.testing.assert_allclose(
+                xp.correlate(xp.asarray(p), xp.asarray(q), mode).get(),
+                np.correlate(p, q, mode))
+    np.testing.assert_allclose(
+        xp.trapezoid(xp.asarray(a), xp.asarray([0, 1, 3, 3.5])).get(),
+        np.trapezoid(a, [0, 1, 3, 3.5]))
+    # histogramdd with mixed bins, a partial range, density and weights
+    s = np.random.default_rng(1).random((50, 3))
+    bins = (3, np.array([0, 0.25, 1.0]), 2)
+    rng = [None, (0, 1), (0.2, 0.8)]
+    wt = np.arange(50.0)
+    for dens in (False, True):
+        h, e = xp.histogramdd(xp.asarray(s), bins, rng, dens, xp.asarray(wt))
+        rh, re_ = np.histogramdd(s, bins, rng, dens, wt)
+        np.testing.assert_allclose(h.get(), rh)
+        for o, r in zip(e, re_):
+            np.testing.assert_allclose(o.get(), r)
+    # complex cov with fweights and aweights, complex corrcoef
+    c = np.random.default_rng(2).normal(size=(2, 6)) * (1 + 0.5j)
+    fw = np.array([1, 2, 0, 1, 3, 1])
+    aw = np.linspace(0.1, 1, 6)
+    np.testing.assert_allclose(
+        xp.cov(xp.asarray(c), fweights=fw, aweights=aw).get(),
+        np.cov(c, fweights=fw, aweights=aw))
+    np.testing.assert_allclose(xp.corrcoef(xp.asarray(c)).get(),
+                               np.corrcoef(c), atol=1e-12)

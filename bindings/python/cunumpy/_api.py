@@ -1903,153 +1903,37 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False,
     return _quantile(_lib.cn_nanquantile, a, q, axis, method, keepdims, out)
 
 
-def _average_core(a, weights, axis):
-    """cn_average over one axis (or all), complex input part by part."""
-    if _np.dtype(a.dtype).kind == "c":
-        return (_average_core(a.real, weights, axis) +
-                _average_core(a.imag, weights, axis) * 1j)
-    return _lib.cn_average(a, weights, axis)
-
-
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    a = asarray(a)
-    if isinstance(axis, (tuple, list)):
-        axes = tuple(sorted({int(x) % a.ndim if -a.ndim <= int(x) < a.ndim
-                             else _raise_axis(x, a.ndim) for x in axis}))
-        if len(axes) != len(axis):
-            raise ValueError("repeated axis")
-        if len(axes) == 1:
-            return average(a, axes[0], weights, returned, keepdims=keepdims)
-        # merge the axes into the last one, average over it
-        k = len(axes)
-        dst = tuple(range(a.ndim - k, a.ndim))
-        merged = reshape(moveaxis(a, axes, dst), tuple(
-            n for d, n in enumerate(a.shape) if d not in axes) + (-1,))
-        w = None
-        if weights is not None:
-            w = asarray(weights)
-            if w.shape != a.shape:
-                raise ValueError("Shape of weights must be consistent with "
-                                 "shape of a along specified axis.")
-            w = reshape(moveaxis(w, axes, dst), merged.shape)
-        res = average(merged, -1, w, returned)
-        if keepdims:
-            shape = tuple(1 if d in axes else n
-                          for d, n in enumerate(a.shape))
-            res = tuple(_lib.cn_reshape(r, shape, "C") for r in res) \
-                if returned else _lib.cn_reshape(res, shape, "C")
-        return res
-    avg = _average_core(a, weights, axis)
-    if keepdims:
-        axes = range(a.ndim) if axis is None else \
-            ((axis,) if isinstance(axis, (int, _np.integer)) else axis)
-        reduced = {x % a.ndim for x in axes}
-        avg = _lib.cn_reshape(avg, tuple(
-            1 if d in reduced else n for d, n in enumerate(a.shape)), "C")
-    if not returned:
-        return avg
-    # the sum of the weights (or the count) over the axes, avg's shape
-    if weights is None:
-        scl = asarray(a.size / avg.size if avg.size else 0.0,
-                      dtype=avg.dtype)
-    else:
-        w = asarray(weights)
-        if w.shape != a.shape:
-            # 1-d weights along a single axis, as cn_average accepts them
-            ax = axis if isinstance(axis, (int, _np.integer)) else axis[0]
-            shape = [1] * a.ndim
-            shape[ax % a.ndim] = w.shape[0]
-            w = _lib.cn_reshape(w, tuple(shape), "C")
-        w = broadcast_to(w, a.shape)
-        scl = sum(w, axis=axis, keepdims=keepdims)
-        scl = _lib.cn_astype(scl, avg.dtype, 0)
-    return avg, _lib.cn_copy(broadcast_to(scl, avg.shape), "C")
+    avg, scl = _lib.cn_average_axes(a, weights, axis, bool(keepdims))
+    return (avg, scl) if returned else avg
 
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
         aweights=None, *, dtype=None):
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
-    if fweights is None and aweights is None and \
-            not _any_complex(m, *(() if y is None else (y,))):
-        res = _lib.cn_cov(m, y, bool(rowvar), bool(bias),
-                          -1 if ddof is None else int(ddof))
-        return res if dtype is None else _lib.cn_astype(res, dtype, 0)
-    return _cov_weighted(m, y, rowvar, bias, ddof, fweights, aweights, dtype)
-
-
-def _cov_weighted(m, y, rowvar, bias, ddof, fweights, aweights, dtype):
-    """cov with frequency / analytic weights, NumPy's algorithm."""
-    X = asarray(m)
-    if X.ndim > 2:
-        raise ValueError("m has more than 2 dimensions")
-    rdt = result_type(X.dtype, _np.float64) if dtype is None else dtype
-    X = _lib.cn_astype(X if X.ndim == 2 else reshape(X, (1, -1)), rdt, 0)
-    if not rowvar and X.shape[0] != 1:
-        X = X.T
-    if y is not None:
-        Y = asarray(y)
-        if Y.ndim > 2:
-            raise ValueError("y has more than 2 dimensions")
-        Y = _lib.cn_astype(Y if Y.ndim == 2 else reshape(Y, (1, -1)), rdt, 0)
-        if not rowvar and Y.shape[0] != 1:
-            Y = Y.T
-        X = concatenate([X, Y], axis=0)
-    if ddof is None:
-        ddof = 0 if bias else 1
-    w = _np.ones(X.shape[1]) if fweights is None and aweights is None \
-        else None
-    for name, wt in (("fweights", fweights), ("aweights", aweights)):
-        if wt is None:
-            continue
-        wt = _np.asarray(wt.get() if hasattr(wt, "get") else wt)
-        if name == "fweights":
-            if not _np.all(wt == _np.around(wt)):
-                raise TypeError("fweights must be integer")
-        wt = wt.astype(_np.float64)
-        if wt.ndim > 1:
-            raise RuntimeError(f"cannot handle multidimensional {name}")
-        if wt.shape[0] != X.shape[1]:
-            raise RuntimeError(f"incompatible numbers of samples and {name}")
-        if _np.any(wt < 0):
-            raise ValueError(f"{name} cannot be negative")
-        w = wt if w is None else w * wt
-    aw = None if aweights is None else _np.asarray(
-        aweights.get() if hasattr(aweights, "get") else aweights,
-        dtype=_np.float64)
-    w_sum = float(w.sum())
-    if w_sum == 0:
-        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    wa = asarray(w)
-    avg = _average_core(X, wa, 1)
-    if ddof == 0:
-        fact = w_sum
-    elif aw is None:
-        fact = w_sum - ddof
-    else:
-        fact = w_sum - ddof * float((w * aw).sum()) / w_sum
-    if fact <= 0:
-        import warnings
-        warnings.warn("Degrees of freedom <= 0 for slice",
-                      RuntimeWarning, stacklevel=3)
-        fact = 0.0
-    Xc = X - reshape(avg, (-1, 1))
-    c = matmul(Xc, (Xc * wa).conj().T)
-    c = c * (1.0 / fact) if fact else c / fact
-    return squeeze(c)
+    if fweights is not None or aweights is not None:
+        # NumPy reports mis-shaped weights as RuntimeError
+        X = asarray(m)
+        nobs = X.shape[0] if not rowvar and X.ndim == 2 and \
+            X.shape[0] != 1 else (X.shape[-1] if X.ndim else 1)
+        for name, wt in (("fweights", fweights), ("aweights", aweights)):
+            if wt is None:
+                continue
+            nd = _np.ndim(wt)
+            if nd > 1:
+                raise RuntimeError(f"cannot handle multidimensional {name}")
+            if nd == 0 or _np.shape(wt)[0] != nobs:
+                raise RuntimeError(f"incompatible numbers of samples and "
+                                   f"{name}")
+    return _lib.cn_cov_weighted(
+        m, y, fweights, aweights, bool(rowvar), bool(bias),
+        -1 if ddof is None else int(ddof), dtype)
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
-    if not _any_complex(x, *(() if y is None else (y,))):
-        res = _lib.cn_corrcoef(x, y, bool(rowvar))
-        return res if dtype is None else _lib.cn_astype(res, dtype, 0)
-    # complex: NumPy's normalisation of cov by the real standard deviations
-    c = cov(x, y, rowvar, dtype=dtype)
-    if c.ndim == 0:
-        return c / c
-    std = UFUNCS["sqrt"](diagonal(c).real)
-    c = c / reshape(std, (-1, 1)) / reshape(std, (1, -1))
-    return clip(c.real, -1, 1) + clip(c.imag, -1, 1) * 1j
+    res = _lib.cn_corrcoef(x, y, bool(rowvar))
+    return res if dtype is None else _lib.cn_astype(res, dtype, 0)
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
@@ -2097,105 +1981,21 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
 
 
 def gradient(f, *varargs, axis=None, edge_order=1):
-    """NumPy's gradient: per axis a scalar spacing (cn_gradient) or 1-d
-    coordinates (non-uniform second-order differences)."""
     f = asarray(f)
-    N = f.ndim
-    if axis is None:
-        axes = tuple(range(N))
-    else:
-        axes = (axis,) if isinstance(axis, (int, _np.integer)) else \
-            tuple(axis)
-        for ax in axes:
-            if not -N <= ax < N:
-                raise _np.exceptions.AxisError(ax, N)
-        axes = tuple(int(ax) % N for ax in axes)
-        if len(set(axes)) != len(axes):
-            raise ValueError("repeated axis")
+    axes = range(f.ndim) if axis is None else \
+        (axis,) if isinstance(axis, (int, _np.integer)) else tuple(axis)
+    for ax in axes:
+        if not -f.ndim <= ax < f.ndim:
+            raise _np.exceptions.AxisError(ax, f.ndim)
+    naxes = len(axes)
     n = len(varargs)
-    if n == 0:
-        dx = [1.0] * len(axes)
-    elif n == 1 and _np.ndim(varargs[0]) == 0:
-        dx = [varargs[0]] * len(axes)
-    elif n == len(axes):
-        dx = []
-        for i, d in enumerate(varargs):
-            d = _np.asarray(d.get() if hasattr(d, "get") else d)
-            if d.ndim == 0:
-                dx.append(d[()])
-                continue
-            if d.ndim != 1:
-                raise ValueError("distances must be either scalars or 1d")
-            if len(d) != f.shape[axes[i]]:
-                raise ValueError("when 1d, distances must match the length "
-                                 "of the corresponding dimension")
-            if d.dtype.kind in "iub":
-                d = d.astype(_np.float64)
-            step = _np.diff(d)
-            dx.append(step[0] if step.size and (step == step[0]).all()
-                      else step)
-    else:
+    if n not in (0, naxes) and not (n == 1 and _np.ndim(varargs[0]) == 0):
         raise TypeError("invalid number of arguments")
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
-    out = []
-    for ax, h in zip(axes, dx):
-        if f.shape[ax] < edge_order + 1:
-            raise ValueError("Shape of array too small to calculate a "
-                             "numerical gradient, at least (edge_order + 1) "
-                             "elements are required.")
-        if _np.ndim(h) == 0 and _np.dtype(f.dtype).kind != "c" and \
-                _np.isrealobj(h):
-            out.append(_lib.cn_gradient(f, ax, float(h), edge_order))
-        else:
-            out.append(_gradient_axis(f, ax, h, edge_order))
-    return out[0] if len(axes) == 1 else tuple(out)
-
-
-def _gradient_axis(f, axis, h, edge_order):
-    """One axis of gradient in NumPy's formulas (h scalar or the n - 1
-    coordinate steps), complex f or h included."""
-    if _np.dtype(f.dtype).kind in "iub":
-        f = _lib.cn_astype(f, "float64", 0)
-    g = moveaxis(f, axis, 0)
-    cshape = (-1,) + (1,) * (g.ndim - 1)
-    uniform = _np.ndim(h) == 0
-
-    def coef(v):
-        return asarray(v) if _np.ndim(v) == 0 else \
-            reshape(asarray(_np.ascontiguousarray(v)), cshape)
-
-    if uniform:
-        inner = (g[2:] - g[:-2]) / (2.0 * h)
-    else:
-        d1, d2 = h[:-1], h[1:]
-        a = -d2 / (d1 * (d1 + d2))
-        b = (d2 - d1) / (d1 * d2)
-        c = d1 / (d2 * (d1 + d2))
-        inner = coef(a) * g[:-2] + coef(b) * g[1:-1] + coef(c) * g[2:]
-    if edge_order == 1:
-        h0, hn = (h, h) if uniform else (h[0], h[-1])
-        first = (g[1:2] - g[0:1]) / h0
-        last = (g[-1:] - g[-2:-1]) / hn
-    else:
-        if uniform:
-            a, b, c = -1.5 / h, 2.0 / h, -0.5 / h
-        else:
-            d1, d2 = h[0], h[1]
-            a = -(2.0 * d1 + d2) / (d1 * (d1 + d2))
-            b = (d1 + d2) / (d1 * d2)
-            c = -d1 / (d2 * (d1 + d2))
-        first = a * g[0:1] + b * g[1:2] + c * g[2:3]
-        if uniform:
-            a, b, c = 0.5 / h, -2.0 / h, 1.5 / h
-        else:
-            d1, d2 = h[-2], h[-1]
-            a = d2 / (d1 * (d1 + d2))
-            b = -(d2 + d1) / (d1 * d2)
-            c = (2.0 * d2 + d1) / (d2 * (d1 + d2))
-        last = a * g[-3:-2] + b * g[-2:-1] + c * g[-1:]
-    res = concatenate([first, inner, last], axis=0)
-    return moveaxis(res, 0, axis)
+    res = _lib.cn_gradient_axes(f, [asarray(d) for d in varargs], axis,
+                                int(edge_order))
+    return res[0] if len(res) == 1 else res
 
 
 _CONV_MODES = {"full": 0, "same": 1, "valid": 2}
@@ -2217,35 +2017,12 @@ def _parts(x):
     return x, None
 
 
-def _bilinear(fn, a, v, *args):
-    """fn (real and bilinear, as convolve) on complex a, v from the real
-    calls on their parts."""
-    ar, ai = _parts(a)
-    vr, vi = _parts(v)
-    re = fn(ar, vr, *args)
-    im = None
-    if ai is not None and vi is not None:
-        re = re - fn(ai, vi, *args)
-    for x, y in ((ar, vi), (ai, vr)):
-        if x is not None and y is not None:
-            t = fn(x, y, *args)
-            im = t if im is None else im + t
-    return re if im is None else re + im * 1j
-
-
 def convolve(a, v, mode="full"):
-    m = _conv_mode(mode)
-    if not _any_complex(a, v):
-        return _lib.cn_convolve(a, v, m)
-    return _bilinear(_lib.cn_convolve, a, v, m)
+    return _lib.cn_convolve(a, v, _conv_mode(mode))
 
 
 def correlate(a, v, mode="valid"):
-    m = _conv_mode(mode)
-    if not _any_complex(a, v):
-        return _lib.cn_correlate(a, v, m)
-    # NumPy correlates with the conjugate of v
-    return _bilinear(_lib.cn_correlate, a, asarray(v).conj(), m)
+    return _lib.cn_correlate(a, v, _conv_mode(mode))
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
@@ -2284,10 +2061,6 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
-    if _any_complex(y):
-        yr, yi = _parts(y)
-        return (_lib.cn_trapezoid((yr, x), float(dx), axis) +
-                _lib.cn_trapezoid((yi, x), float(dx), axis) * 1j)
     return _lib.cn_trapezoid((y, x), float(dx), axis)
 
 

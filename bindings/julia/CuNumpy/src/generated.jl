@@ -1256,9 +1256,17 @@ cn_nanquantile(out, a, q, naxes, axes, method, keepdims) =
 cn_average(out, a, weights, axis) =
     ccall((:cn_average, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32), out, a, weights, axis)
 
+# cn_status cn_average_axes(cn_array * out, cn_array * sum_of_weights, cn_array a, cn_array weights, int32_t naxes, const int32_t * axes, int32_t keepdims)
+cn_average_axes(out, sum_of_weights, a, weights, naxes, axes, keepdims) =
+    ccall((:cn_average_axes, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Ptr{Int32}, Int32), out, sum_of_weights, a, weights, naxes, axes, keepdims)
+
 # cn_status cn_cov(cn_array * out, cn_array m, cn_array y, int32_t rowvar, int32_t bias, int32_t ddof)
 cn_cov(out, m, y, rowvar, bias, ddof) =
     ccall((:cn_cov, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Int32, Int32), out, m, y, rowvar, bias, ddof)
+
+# cn_status cn_cov_weighted(cn_array * out, cn_array m, cn_array y, cn_array fweights, cn_array aweights, int32_t rowvar, int32_t bias, int32_t ddof, cn_dtype dtype)
+cn_cov_weighted(out, m, y, fweights, aweights, rowvar, bias, ddof, dtype) =
+    ccall((:cn_cov_weighted, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Int32, Int32, Int32), out, m, y, fweights, aweights, rowvar, bias, ddof, dtype)
 
 # cn_status cn_corrcoef(cn_array * out, cn_array x, cn_array y, int32_t rowvar)
 cn_corrcoef(out, x, y, rowvar) =
@@ -1271,6 +1279,10 @@ cn_histogram(hist, edges_out, a, nbins, edges, has_range, lo, hi, weights, densi
 # cn_status cn_histogram2d(cn_array * hist, cn_array * xedges, cn_array * yedges, cn_array x, cn_array y, int64_t nx, int64_t ny, const double * range, cn_array weights, int32_t density)
 cn_histogram2d(hist, xedges, yedges, x, y, nx, ny, range, weights, density) =
     ccall((:cn_histogram2d, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int64, Int64, Ptr{Float64}, Ptr{Cvoid}, Int32), hist, xedges, yedges, x, y, nx, ny, range, weights, density)
+
+# cn_status cn_histogramdd(cn_array * outs, int32_t cap, int32_t * nout, cn_array sample, int32_t nbins, const cn_array * bins, cn_array ranges, cn_array weights, int32_t density)
+cn_histogramdd(outs, cap, nout, sample, nbins, bins, ranges, weights, density) =
+    ccall((:cn_histogramdd, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int32, Ptr{Int32}, Ptr{Cvoid}, Int32, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32), outs, cap, nout, sample, nbins, bins, ranges, weights, density)
 
 # cn_status cn_bincount(cn_array * out, cn_array x, cn_array weights, int64_t minlength)
 cn_bincount(out, x, weights, minlength) =
@@ -1291,6 +1303,10 @@ cn_diff(out, a, n, axis) =
 # cn_status cn_gradient(cn_array * out, cn_array a, int32_t axis, double dx, int32_t edge_order)
 cn_gradient(out, a, axis, dx, edge_order) =
     ccall((:cn_gradient, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Float64, Int32), out, a, axis, dx, edge_order)
+
+# cn_status cn_gradient_axes(cn_array * outs, int32_t cap, int32_t * nout, cn_array f, int32_t nspacing, const cn_array * spacing, int32_t naxes, const int32_t * axes, int32_t edge_order)
+cn_gradient_axes(outs, cap, nout, f, nspacing, spacing, naxes, axes, edge_order) =
+    ccall((:cn_gradient_axes, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int32, Ptr{Int32}, Ptr{Cvoid}, Int32, Ptr{Ptr{Cvoid}}, Int32, Ptr{Int32}, Int32), outs, cap, nout, f, nspacing, spacing, naxes, axes, edge_order)
 
 # cn_status cn_convolve(cn_array * out, cn_array a, cn_array v, int32_t mode)
 cn_convolve(out, a, v, mode) =
