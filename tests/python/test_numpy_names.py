@@ -1,5 +1,5 @@
-"""NumPy functions of cunumpy/_extra.py against NumPy 2.x, and a guard
-that lists every public NumPy callable cunumpy still lacks.
+"""NumPy functions that cunumpy composes in Python against NumPy 2.x,
+and a guard that lists every public NumPy callable cunumpy still lacks.
 
 `check(name, *args)` calls numpy.<name> and cunumpy.<name> with the same
 arguments (NumPy arrays become cunumpy arrays; `Rev(a)` becomes a
@@ -1081,11 +1081,59 @@ def test_numpy_names_covered():
         f"{sorted(stale)}"
 
 
-def test_extra_all():
-    from cunumpy import _extra
-    for n in _extra.__all__:
-        assert getattr(xp, n) is getattr(_extra, n), n
+# The functions the package composes in Python from the engine's
+# operations: each is a NumPy function, defined in one module of the
+# namespace and exported from there.
+COMPOSED = [
+    "allclose", "isclose", "array_equal", "array_equiv", "nan_to_num",
+    "logspace", "geomspace", "tri", "tril_indices", "triu_indices",
+    "tril_indices_from", "triu_indices_from", "diag_indices",
+    "diag_indices_from", "diagflat", "vander", "ravel_multi_index",
+    "unravel_index", "resize", "append", "insert", "delete",
+    "apply_along_axis", "apply_over_axes", "piecewise", "select",
+    "fill_diagonal", "histogram2d", "histogramdd", "histogram_bin_edges",
+    "array_str",
+    "array_repr", "array2string", "iscomplexobj", "isrealobj", "iscomplex",
+    "isreal", "isposinf", "isneginf", "fix", "deg2rad", "rad2deg",
+    "degrees", "radians", "fabs", "sinc", "float_power", "divmod", "modf",
+    "copyto", "place", "putmask", "ediff1d", "trim_zeros", "block", "ix_",
+    "shares_memory", "may_share_memory", "promote_types", "issubdtype",
+    "common_type", "min_scalar_type", "mintypecode", "nancumsum",
+    "nancumprod", "setxor1d", "mask_indices", "polydiv", "sort_complex",
+    "unwrap", "hamming", "hanning",
+    "bartlett", "blackman", "kaiser", "i0", "polyval", "polyfit", "roots",
+    "poly", "polyadd", "polysub", "polymul", "polyder", "polyint",
+    "fromfunction", "frombuffer", "fromiter", "require",
+    "asarray_chkfinite", "iterable", "rollaxis", "matvec", "vecmat",
+    "isfortran", "real_if_close",
+]
+
+
+def _namespace_modules():
+    import importlib
+    import pkgutil
+    return [importlib.import_module("cunumpy." + m.name)
+            for m in pkgutil.iter_modules(xp.__path__)
+            if m.name.startswith("_") and not m.name.startswith("__")
+            and m.name != "_cnlib"]
+
+
+def test_composed_all():
+    owners = {}
+    for mod in _namespace_modules():
+        for n in getattr(mod, "__all__", ()):
+            owners.setdefault(n, []).append(mod)
+    for n in COMPOSED:
+        assert len(owners.get(n, ())) == 1, n
+        assert getattr(xp, n) is getattr(owners[n][0], n), n
         assert callable(getattr(np, n)), n
+
+
+def test_namespace_modules_export_all():
+    """Every name a namespace module exports is the package's."""
+    for mod in _namespace_modules():
+        for n in getattr(mod, "__all__", ()):
+            assert getattr(xp, n) is getattr(mod, n), (mod.__name__, n)
 
 
 # ---- every dtype, strided and negative-stride views (Hypothesis) ------
@@ -1134,7 +1182,7 @@ def test_hypothesis_dtypes(pair, data):
     assert xp.array_equal(x, x) == np.array_equal(a, a)
 
 
-def test_numpy_dispatch_to_extra():
+def test_numpy_dispatch_to_composed():
     """NumPy's functions called on cunumpy arrays run the cunumpy ones."""
     a = xp.asarray([1.0, 2.0, np.nan])
     r = np.isclose(a, a, equal_nan=True)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import cunumpy as xp
+from conftest import assert_same
 
 
 def ks2(a, b):
@@ -269,3 +270,26 @@ def test_multinomial():
     # stacked pvals (NumPy 2 broadcasts them) are not supported here
     with pytest.raises(ValueError, match="1-d"):
         rng.multinomial(5, [[0.5, 0.5]])
+
+
+def test_random_generators():
+    r1, r2 = xp.random.default_rng(7), xp.get_rng(7)
+    a, b = r1.random((1000,)), r2.random((1000,))
+    assert_same(a, b.get())  # same seed, same numbers
+    assert a.dtype == np.float64
+    v = a.get()
+    assert 0.0 <= v.min() and v.max() < 1.0 and abs(v.mean() - 0.5) < 0.05
+    n = r1.standard_normal((4000,), dtype=np.float32)
+    assert n.dtype == np.float32 and abs(float(n.std()) - 1.0) < 0.1
+    i = r1.integers(3, 9, size=(500,)).get()
+    assert i.min() >= 3 and i.max() <= 8 and i.dtype == np.int64
+    c = r1.choice(10, 10, replace=False).get()
+    assert sorted(c.tolist()) == list(range(10))
+    p = r1.permutation(xp.arange(6)).get()
+    assert sorted(p.tolist()) == list(range(6))
+    with pytest.raises(ValueError):
+        r1.choice(3, 5, replace=False)
+    xp.random.seed(1)
+    x1 = xp.random.rand(3)
+    xp.random.seed(1)
+    assert_same(xp.random.rand(3), x1.get())

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import cunumpy as xp
+from conftest import assert_same
 
 METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
            "interpolated_inverted_cdf", "hazen", "weibull", "linear",
@@ -471,3 +472,35 @@ def test_engine_edge_cases():
         np.cov(c, fweights=fw, aweights=aw))
     np.testing.assert_allclose(xp.corrcoef(xp.asarray(c)).get(),
                                np.corrcoef(c), atol=1e-12)
+
+
+def test_statistics():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 6))
+    x = xp.asarray(a)
+    assert_same(xp.median(x), np.median(a), ulp=16)
+    assert_same(xp.median(x, axis=1, keepdims=True),
+                np.median(a, axis=1, keepdims=True), ulp=16)
+    for method in ("linear", "lower", "higher", "nearest", "midpoint"):
+        assert_same(xp.quantile(x, 0.3, axis=0, method=method),
+                    np.quantile(a, 0.3, axis=0, method=method), ulp=16)
+    assert_same(xp.percentile(x, xp.asarray([10.0, 90.0])),
+                np.percentile(a, [10.0, 90.0]), ulp=16)
+    assert_same(xp.cov(x), np.cov(a), ulp=256)
+    assert_same(xp.corrcoef(x), np.corrcoef(a), ulp=256)
+    assert_same(xp.average(x, axis=0, weights=xp.arange(1.0, 5.0)),
+                np.average(a, axis=0, weights=np.arange(1.0, 5.0)), ulp=16)
+    h, e = xp.histogram(x, 5)
+    eh, ee = np.histogram(a, 5)
+    assert_same(h, eh)
+    assert_same(e, ee, ulp=16)
+    assert_same(xp.bincount(xp.asarray([0, 2, 2, 5])),
+                np.bincount([0, 2, 2, 5]))
+    assert_same(xp.diff(x, axis=0), np.diff(a, axis=0))
+    assert_same(xp.ptp(x, axis=1), np.ptp(a, axis=1))
+    assert_same(xp.convolve(xp.arange(4.0), xp.ones(2), "same"),
+                np.convolve(np.arange(4.0), np.ones(2), "same"))
+    assert_same(xp.interp(xp.asarray([0.5, 2.5]), xp.arange(4.0),
+                          xp.arange(4.0) ** 2),
+                np.interp([0.5, 2.5], np.arange(4.0), np.arange(4.0) ** 2))
+    assert_same(xp.trapezoid(xp.arange(5.0)), np.trapezoid(np.arange(5.0)))

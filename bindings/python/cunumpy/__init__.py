@@ -16,11 +16,32 @@ import numpy as _np
 
 from . import _cnlib
 from . import _dtypes
-from ._ndarray import Device, Flags, ndarray
-from . import _api
-from ._api import *  # noqa: F401,F403
-from ._extra import *  # noqa: F401,F403
-from ._api import UFUNCS as _UFUNCS, ufunc
+from ._ndarray import Device, Flags, ndarray, parse_device
+# The namespace by domain, lowest layer first (each module imports only
+# from the ones above it).
+from ._convert import *  # noqa: F401,F403
+from ._numerictypes import *  # noqa: F401,F403
+from ._reduce import *  # noqa: F401,F403
+from ._ufunc import *  # noqa: F401,F403
+from ._shape import *  # noqa: F401,F403
+from ._creation import *  # noqa: F401,F403
+from ._index import *  # noqa: F401,F403
+from ._sort import *  # noqa: F401,F403
+from ._manip import *  # noqa: F401,F403
+from ._twodim import *  # noqa: F401,F403
+from ._linalg import *  # noqa: F401,F403
+from ._calculus import *  # noqa: F401,F403
+from ._sets import *  # noqa: F401,F403
+from ._stats import *  # noqa: F401,F403
+from ._pad import *  # noqa: F401,F403
+from ._histogram import *  # noqa: F401,F403
+from ._elementwise import *  # noqa: F401,F403
+from ._functional import *  # noqa: F401,F403
+from ._window import *  # noqa: F401,F403
+from ._poly import *  # noqa: F401,F403
+from ._interop import *  # noqa: F401,F403
+from . import _convert, _creation, _index, _shape
+from ._ufunc import UFUNCS as _UFUNCS
 from ._backend import (BackendError, BackendName, CudaUnavailableError,
                        DeviceError, Stream, backend_unavailable_reason,
                        cuda_available, default_float_dtype, device_count,
@@ -28,8 +49,17 @@ from ._backend import (BackendError, BackendName, CudaUnavailableError,
                        get_backend, get_device, host_memory_info, is_cpu,
                        is_gpu, memory_info, set_backend, set_device, stream,
                        synchronize, to_cunumpy, to_cupy, to_numpy, use_backend)
-from ._api import to_device  # noqa: F811
+from ._convert import to_device  # noqa: F811
 from ._dtypes import finfo, iinfo, isdtype
+
+# The C entry points empty/zeros/ones/asarray and ndarray.reshape hand the
+# calls they do not take themselves to these Python implementations.
+_cnlib._set_fast(_dtypes.DTYPE_OF, {"empty": _creation._empty_py,
+                                    "zeros": _creation._zeros_py,
+                                    "ones": _creation._ones_py,
+                                    "asarray": _convert._asarray_py,
+                                    "reshape": _shape._reshape_method})
+
 from . import fft, linalg, random
 
 
@@ -104,15 +134,15 @@ def __array_namespace_info__():
 
 
 def _coerce(obj):
-    return _api.asarray(obj)
+    return _convert.asarray(obj)
 
 
 # The low-level module calls back into the package for what C does not do:
 # results become ndarray instances, foreign operands go through asarray,
 # dtype-likes through NumPy's dtype parser, advanced indexing through
-# _api.getitem_advanced / setitem_advanced.
+# _index.getitem_advanced / setitem_advanced.
 _cnlib._set_hooks(ndarray, _coerce, _dtypes.to_code, _dtypes.CACHE,
-                  _api.getitem_advanced, _api.setitem_advanced)
+                  _index.getitem_advanced, _index.setitem_advanced)
 
 # The engine reads CUNUMPY_BACKEND / ARRAY_BACKEND on first use; read them at
 # import as the seed API does.

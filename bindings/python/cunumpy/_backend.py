@@ -115,7 +115,7 @@ def to_numpy(a):
 
 def to_cunumpy(a):
     """a as a cunumpy array on the active backend."""
-    from ._api import asarray
+    from ._convert import asarray
     return asarray(a)
 
 
@@ -124,7 +124,7 @@ def to_cupy(a):
     (zero-copy through __cuda_array_interface__ for cunumpy GPU arrays),
     else as a cunumpy GPU array; CudaUnavailableError (an ImportError) when
     no GPU is usable."""
-    from ._api import to_device
+    from ._convert import to_device
     d = to_device(a, "cuda")
     try:
         import cupy

@@ -8,6 +8,8 @@ buffer protocol and the shape/strides/size attributes. This file adds the
 rest of NumPy's ndarray interface in Python.
 """
 
+import sys as _sys
+
 import numpy as _np
 
 from . import _cnlib as _lib
@@ -391,4 +393,7 @@ class ndarray(_lib.Handle):
         return F.argsort(self, axis=axis)
 
 
-from . import _api as F  # noqa: E402  (the functions the methods call)
+# The methods call the namespace's functions, looked up in the package
+# (which imports this module first) at call time: every layer of the
+# namespace imports ndarray from here, so none can be imported here.
+F = _sys.modules[__package__]

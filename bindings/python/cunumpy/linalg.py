@@ -4,9 +4,10 @@ extension) over include/cunumpy/linalg.h (OpenBLAS/LAPACKE on the CPU)."""
 from collections import namedtuple as _namedtuple
 
 from . import _cnlib as _lib
-from ._api import (asarray, matmul, matrix_transpose, moveaxis, reshape,
-                   tensordot)
-from ._api import sum as _sum
+from ._convert import asarray
+from ._reduce import sum as _sum
+from ._shape import matrix_transpose, moveaxis, reshape
+from ._linalg import matmul, tensordot
 
 __all__ = ["cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh",
            "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm",

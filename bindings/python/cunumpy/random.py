@@ -214,7 +214,8 @@ class Generator:
             raise ValueError("n < 0" if nn.dtype.kind in "biu" else
                              "n must be an integer")
         shape = _out_shape((nn,), size)
-        from ._api import asarray, stack
+        from ._convert import asarray
+        from ._manip import stack
         rem = asarray(_np.broadcast_to(nn.astype(_np.int64), shape))
         left, cols = 1.0, []
         for p in pv[:-1]:
@@ -228,7 +229,8 @@ class Generator:
 
     def choice(self, a, size=None, replace=True, p=None, axis=0,
                shuffle=True):
-        from ._api import arange, asarray
+        from ._convert import asarray
+        from ._creation import arange
         pool = arange(int(a)) if isinstance(a, (int, _np.integer)) else \
             asarray(a)
         return _lib.cn_random_choice(self._rng, pool, pool.shape[0] if
@@ -236,7 +238,8 @@ class Generator:
                                      bool(replace), p)
 
     def permutation(self, x, axis=0):
-        from ._api import arange, asarray
+        from ._convert import asarray
+        from ._creation import arange
         pool = arange(int(x)) if isinstance(x, (int, _np.integer)) else \
             asarray(x)
         return _lib.cn_random_permutation(self._rng, pool, pool.shape[0] if

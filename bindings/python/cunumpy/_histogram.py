@@ -1,0 +1,187 @@
+"""Histograms and binning (include/cunumpy/stats.h): histogram, bincount,
+digitize, histogram_bin_edges (NumPy's bin estimators), histogram2d and
+histogramdd.
+"""
+
+import builtins as _builtins
+import math as _math
+import operator as _operator
+
+import numpy as _np
+
+from . import _cnlib as _lib
+from ._convert import asarray, zeros
+from ._numerictypes import _K_FLOAT, _K_INT, _K_UINT, _kind
+from ._reduce import any
+from ._shape import ravel
+from ._creation import linspace
+from ._manip import stack
+
+__all__ = ["histogram", "bincount", "digitize", "histogram_bin_edges",
+           "histogramdd", "histogram2d"]
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    if isinstance(bins, (int, _np.integer)):
+        lo, hi = range if range is not None else (0.0, 0.0)
+        return _lib.cn_histogram(a, int(bins), None, range is not None,
+                                 float(lo), float(hi), weights,
+                                 bool(density))
+    return _lib.cn_histogram(a, 0, bins, False, 0.0, 0.0, weights,
+                             bool(density))
+
+
+def bincount(x, weights=None, minlength=0):
+    return _lib.cn_bincount(x, weights, int(minlength))
+
+
+def digitize(x, bins, right=False):
+    return _lib.cn_digitize(x, bins, bool(right))
+
+
+def _bin_width(a, name):
+    """NumPy's bin-width estimators over the 1-d non-empty a."""
+    n = a.size
+    ptp = float(a.max().item()) - float(a.min().item())
+    sqrt_w = ptp / _math.sqrt(n)
+    sturges = ptp / (_math.log2(n) + 1.0)
+    if name == "sqrt":
+        return sqrt_w
+    if name == "sturges":
+        return sturges
+    if name == "rice":
+        return ptp / (2.0 * n ** (1.0 / 3))
+    if name == "scott":
+        return (24.0 * _math.pi ** 0.5 / n) ** (1.0 / 3.0) * \
+            float(a.std().item())
+    if name == "doane":
+        if n > 2:
+            sg1 = _math.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
+            sigma = float(a.std().item())
+            if sigma > 0.0:
+                g1 = float((((a - a.mean()) / sigma) ** 3).mean().item())
+                return ptp / (1.0 + _math.log2(n) +
+                              _math.log2(1.0 + _builtins.abs(g1) / sg1))
+        return 0.0
+    q = _lib.cn_percentile(_lib.cn_astype(a, _lib.CN_FLOAT64, 0),
+                           [75.0, 25.0], None, 0, False)
+    fd = 2.0 * (float(q[0].item()) - float(q[1].item())) * n ** (-1.0 / 3.0)
+    if name == "fd":
+        return fd
+    if name == "auto":
+        return _builtins.min(_builtins.max(fd, sqrt_w / 2), sturges)
+    if name == "stone":
+        raise NotImplementedError("bins='stone'")
+    raise ValueError(f"{name!r} is not a valid estimator for `bins`")
+
+
+def _edges_for(a, bins, rng, weights=None):
+    """NumPy's _get_bin_edges for the flat a."""
+    if isinstance(bins, str):
+        if bins not in ("stone", "auto", "doane", "fd", "rice", "scott",
+                        "sqrt", "sturges"):
+            raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
+        if weights is not None:
+            raise TypeError("Automated estimation of the number of bins is "
+                            "not supported for weighted data")
+        lo, hi = _outer_edges(a, rng)
+        if rng is not None:
+            a = a[(a >= lo) & (a <= hi)]
+        n = 1
+        if a.size:
+            width = _bin_width(a, bins)
+            if width:
+                if _kind(a) in (_K_INT, _K_UINT) and width < 1:
+                    width = 1
+                n = int(_math.ceil((hi - lo) / width))
+    elif _np.ndim(bins) == 0:
+        try:
+            n = _operator.index(bins)
+        except TypeError as e:
+            raise TypeError("`bins` must be an integer, a string, or an "
+                            "array") from e
+        if n < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        lo, hi = _outer_edges(a, rng)
+    else:
+        e = asarray(bins)
+        if e.ndim != 1:
+            raise ValueError("`bins` must be 1d, when an array")
+        if e.size > 1 and bool(any(e[:-1] > e[1:])):
+            raise ValueError("`bins` must increase monotonically, when an "
+                             "array")
+        return e
+    bin_type = a.dtype if _kind(a) == _K_FLOAT else _np.float64
+    return _lib.cn_astype(linspace(lo, hi, n + 1), bin_type, 0)
+
+
+def _outer_edges(a, rng):
+    if rng is not None:
+        lo, hi = rng
+        if lo > hi:
+            raise ValueError("max must be larger than min in range "
+                             "parameter.")
+        if not (_math.isfinite(lo) and _math.isfinite(hi)):
+            raise ValueError(f"supplied range of [{lo}, {hi}] is not finite")
+    elif a.size == 0:
+        lo, hi = 0, 1
+    else:
+        lo, hi = a.min().item(), a.max().item()
+        if not (_math.isfinite(lo) and _math.isfinite(hi)):
+            raise ValueError(f"autodetected range of [{lo}, {hi}] is not "
+                             f"finite")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return float(lo), float(hi)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """The bin edges histogram(a, bins, range) uses."""
+    a = ravel(asarray(a))
+    return _edges_for(a, bins, range, weights)
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """D-dimensional histogram of the N points of sample ((N, D) or a
+    sequence of D arrays): (H float64 of the bin counts, [edges])."""
+    if isinstance(sample, (list, tuple)):
+        sample = [ravel(asarray(c)) for c in sample]
+        sample = stack(sample, axis=1) if sample else zeros((0, 0))
+    sample = asarray(sample)
+    if sample.ndim != 2:
+        sample = _lib.cn_atleast_2d(sample).T
+    D = sample.shape[1]
+    try:
+        if len(bins) != D:
+            raise ValueError("The dimension of bins must be equal to the "
+                             "dimension of the sample x.")
+    except TypeError:
+        bins = [bins]
+    ranges = None
+    if range is not None:
+        if len(range) != D:
+            raise ValueError("range argument must have one entry per "
+                             "dimension")
+        ranges = asarray([[_math.nan, _math.nan] if r is None else
+                          [float(r[0]), float(r[1])] for r in range])
+    if weights is not None:
+        weights = ravel(asarray(weights))
+    res = _lib.cn_histogramdd(sample, [asarray(b) for b in bins], ranges,
+                              weights, bool(density))
+    return res[0], list(res[1:])
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    """2-d histogram of the points (x, y): (H, xedges, yedges), H float64
+    of shape (nx, ny)."""
+    x, y = asarray(x), asarray(y)
+    if x.ndim != 1 or y.ndim != 1 or x.shape != y.shape:
+        raise ValueError("x and y must be 1-d arrays of the same length")
+    try:
+        n = len(bins)
+    except TypeError:
+        n = 1
+    if n != 1 and n != 2:
+        bins = [asarray(bins), asarray(bins)]
+    h, (xe, ye) = histogramdd([x, y], bins, range, density, weights)
+    return h, xe, ye

@@ -1,0 +1,150 @@
+"""NumPy interoperability: the __array_ufunc__ / __array_function__ handlers
+of ndarray, text formatting through NumPy's printer (array2string,
+array_str, array_repr) and the memory-overlap queries may_share_memory /
+shares_memory.
+"""
+
+import builtins as _builtins
+
+import numpy as _np
+
+from . import _cnlib as _lib
+from ._ndarray import ndarray
+from ._convert import asarray, _on_cpu, zeros
+from ._reduce import any
+from ._ufunc import _ALIASES, UFUNCS
+from ._shape import ravel, reshape
+from ._creation import arange
+
+__all__ = ["numpy_ufunc", "numpy_function", "array2string", "array_str",
+           "array_repr", "may_share_memory", "shares_memory"]
+
+
+_NUMPY_UFUNC_NAMES = dict(_ALIASES)
+
+
+def numpy_ufunc(uf, method, inputs, kwargs):
+    """ndarray.__array_ufunc__: NumPy ufuncs applied to cunumpy arrays run in
+    cunumpy (mixed NumPy/cunumpy operands give cunumpy results)."""
+    name = _NUMPY_UFUNC_NAMES.get(uf.__name__, uf.__name__)
+    f = UFUNCS.get(name)
+    if f is None:
+        # ufuncs the engine composes (divmod, modf, fabs, deg2rad...) are
+        # plain functions of the namespace: calls only
+        import cunumpy
+        g = getattr(cunumpy, name, None)
+        if method != "__call__" or not callable(g) or \
+                isinstance(g, type):
+            return NotImplemented
+        out = kwargs.get("out")
+        if out is not None and not _builtins.all(
+                isinstance(o, ndarray)
+                for o in (out if isinstance(out, tuple) else (out,))):
+            return NotImplemented
+        return g(*inputs, **kwargs)
+    out = kwargs.get("out")
+    if out is not None:
+        outs = out if isinstance(out, tuple) else (out,)
+        if not _builtins.all(isinstance(o, ndarray) for o in outs):
+            return NotImplemented
+    if method == "__call__":
+        return f(*inputs, **kwargs)
+    if method == "reduce":
+        return f.reduce(*inputs, **kwargs)
+    if method == "accumulate":
+        return f.accumulate(*inputs, **kwargs)
+    if method == "outer":
+        return f.outer(*inputs, **kwargs)
+    return NotImplemented
+
+
+def numpy_function(func, types, args, kwargs):
+    """ndarray.__array_function__: a NumPy function called on cunumpy arrays
+    runs the cunumpy function of the same name; without one, host arrays are
+    handed to NumPy (device arrays are never copied silently)."""
+    import cunumpy
+    mine = getattr(cunumpy, func.__name__, None)
+    if mine is not None and callable(mine) and \
+            getattr(func, "__module__", "").startswith("numpy") and \
+            "." not in func.__qualname__ and func.__name__ != "asarray":
+        try:
+            return mine(*args, **kwargs)
+        except NotImplementedError:
+            pass
+
+    def host(x):
+        if isinstance(x, ndarray):
+            if not _on_cpu(x):
+                raise TypeError(f"numpy.{func.__name__} does not accept "
+                                f"device arrays; use cunumpy.to_numpy() first")
+            return _np.asarray(memoryview(x))
+        if isinstance(x, (list, tuple)):
+            return type(x)(host(e) for e in x)
+        return x
+
+    return func(*host(list(args)), **{k: host(v) for k, v in kwargs.items()})
+
+
+def _host(a):
+    from ._backend import to_numpy
+    return to_numpy(asarray(a))
+
+
+def array2string(a, *args, **kwargs):
+    """Text of a as NumPy formats it."""
+    return _np.array2string(_host(a), *args, **kwargs)
+
+
+def array_str(a, max_line_width=None, precision=None, suppress_small=None):
+    return _np.array_str(_host(a), max_line_width, precision, suppress_small)
+
+
+def array_repr(arr, max_line_width=None, precision=None,
+               suppress_small=None):
+    return _np.array_repr(_host(arr), max_line_width, precision,
+                          suppress_small)
+
+
+def _extent(a):
+    """[lo, hi) byte addresses a's elements touch."""
+    lo = hi = a._data_ptr
+    for n, s in zip(a.shape, a.strides):
+        if n == 0:
+            return 0, 0
+        if s > 0:
+            hi += s * (n - 1)
+        else:
+            lo += s * (n - 1)
+    return lo, hi + a.itemsize
+
+
+def may_share_memory(a, b, max_work=None):
+    """Whether the memory extents of a and b overlap (a quick bound)."""
+    if not (isinstance(a, ndarray) and isinstance(b, ndarray)):
+        return False
+    if a._device != b._device or a.size == 0 or b.size == 0:
+        return False
+    (alo, ahi), (blo, bhi) = _extent(a), _extent(b)
+    return alo < bhi and blo < ahi
+
+
+def _byte_addresses(a):
+    grids = [arange(n) * s for n, s in zip(a.shape, a.strides)]
+    addr = zeros((), _np.int64)
+    for i, g in enumerate(grids):
+        addr = addr + reshape(g, (1,) * i + (g.shape[0],) +
+                              (1,) * (a.ndim - i - 1))
+    addr = ravel(addr) + (a._data_ptr - _extent(a)[0])
+    return ravel(addr[:, None] + arange(a.itemsize)[None, :])
+
+
+def shares_memory(a, b, max_work=None):
+    """Whether a and b have a byte in common (exact)."""
+    if not may_share_memory(a, b):
+        return False
+    if a.flags.c_contiguous and b.flags.c_contiguous:
+        return True
+    base = _builtins.min(_extent(a)[0], _extent(b)[0])
+    aa = _byte_addresses(a) + (_extent(a)[0] - base)
+    bb = _byte_addresses(b) + (_extent(b)[0] - base)
+    return bool(any(_lib.cn_isin(aa, bb, False)))
