@@ -1950,6 +1950,109 @@ module cunumpy_c
       integer(c_int64_t) :: cached_bytes(*)
       integer(c_int32_t) :: res
     end function c_cn_host_memory_info
+    ! cn_status cn_polyval(cn_array * out, cn_array p, cn_array x)
+    function c_cn_polyval(out, p, x) bind(c, name='cn_polyval') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: p
+      type(c_ptr), value :: x
+      integer(c_int32_t) :: res
+    end function c_cn_polyval
+    ! cn_status cn_polyadd(cn_array * out, cn_array a1, cn_array a2)
+    function c_cn_polyadd(out, a1, a2) bind(c, name='cn_polyadd') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a1
+      type(c_ptr), value :: a2
+      integer(c_int32_t) :: res
+    end function c_cn_polyadd
+    ! cn_status cn_polysub(cn_array * out, cn_array a1, cn_array a2)
+    function c_cn_polysub(out, a1, a2) bind(c, name='cn_polysub') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a1
+      type(c_ptr), value :: a2
+      integer(c_int32_t) :: res
+    end function c_cn_polysub
+    ! cn_status cn_polymul(cn_array * out, cn_array a1, cn_array a2)
+    function c_cn_polymul(out, a1, a2) bind(c, name='cn_polymul') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a1
+      type(c_ptr), value :: a2
+      integer(c_int32_t) :: res
+    end function c_cn_polymul
+    ! cn_status cn_polydiv(cn_array * q, cn_array * r, cn_array u, cn_array v)
+    function c_cn_polydiv(q, r, u, v) bind(c, name='cn_polydiv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: q(*)
+      type(c_ptr) :: r(*)
+      type(c_ptr), value :: u
+      type(c_ptr), value :: v
+      integer(c_int32_t) :: res
+    end function c_cn_polydiv
+    ! cn_status cn_polyder(cn_array * out, cn_array p, int32_t m)
+    function c_cn_polyder(out, p, m) bind(c, name='cn_polyder') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: p
+      integer(c_int32_t), value :: m
+      integer(c_int32_t) :: res
+    end function c_cn_polyder
+    ! cn_status cn_polyint(cn_array * out, cn_array p, int32_t m, cn_array k)
+    function c_cn_polyint(out, p, m, k) bind(c, name='cn_polyint') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: p
+      integer(c_int32_t), value :: m
+      type(c_ptr), value :: k
+      integer(c_int32_t) :: res
+    end function c_cn_polyint
+    ! cn_status cn_polyfit(cn_array * coef, cn_array * residuals, cn_array * rank, cn_array * s,
+    !     cn_array x, cn_array y, int32_t deg, double rcond, cn_array w)
+    function c_cn_polyfit(coef, residuals, rank, s, x, y, deg, rcond, w) bind(c, &
+        name='cn_polyfit') result(res)
+      import :: c_double, c_int32_t, c_ptr
+      type(c_ptr) :: coef(*)
+      type(c_ptr) :: residuals(*)
+      type(c_ptr) :: rank(*)
+      type(c_ptr) :: s(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: y
+      integer(c_int32_t), value :: deg
+      real(c_double), value :: rcond
+      type(c_ptr), value :: w
+      integer(c_int32_t) :: res
+    end function c_cn_polyfit
+    ! cn_status cn_polyfit_cov(cn_array * coef, cn_array * cov, cn_array x, cn_array y, int32_t deg,
+    !     double rcond, cn_array w, int32_t unscaled)
+    function c_cn_polyfit_cov(coef, cov, x, y, deg, rcond, w, unscaled) bind(c, &
+        name='cn_polyfit_cov') result(res)
+      import :: c_double, c_int32_t, c_ptr
+      type(c_ptr) :: coef(*)
+      type(c_ptr) :: cov(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: y
+      integer(c_int32_t), value :: deg
+      real(c_double), value :: rcond
+      type(c_ptr), value :: w
+      integer(c_int32_t), value :: unscaled
+      integer(c_int32_t) :: res
+    end function c_cn_polyfit_cov
+    ! cn_status cn_roots(cn_array * out, cn_array p)
+    function c_cn_roots(out, p) bind(c, name='cn_roots') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: p
+      integer(c_int32_t) :: res
+    end function c_cn_roots
+    ! cn_status cn_poly(cn_array * out, cn_array seq_of_zeros)
+    function c_cn_poly(out, seq_of_zeros) bind(c, name='cn_poly') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: seq_of_zeros
+      integer(c_int32_t) :: res
+    end function c_cn_poly
     ! cn_status cn_rng_create(cn_rng * out, uint64_t seed)
     function c_cn_rng_create(out, seed) bind(c, name='cn_rng_create') result(res)
       import :: c_int32_t, c_int64_t, c_ptr

@@ -996,6 +996,50 @@ cn_free_memory() =
 cn_host_memory_info(in_use_bytes, cached_bytes) =
     ccall((:cn_host_memory_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}), in_use_bytes, cached_bytes)
 
+# cn_status cn_polyval(cn_array * out, cn_array p, cn_array x)
+cn_polyval(out, p, x) =
+    ccall((:cn_polyval, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, p, x)
+
+# cn_status cn_polyadd(cn_array * out, cn_array a1, cn_array a2)
+cn_polyadd(out, a1, a2) =
+    ccall((:cn_polyadd, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a1, a2)
+
+# cn_status cn_polysub(cn_array * out, cn_array a1, cn_array a2)
+cn_polysub(out, a1, a2) =
+    ccall((:cn_polysub, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a1, a2)
+
+# cn_status cn_polymul(cn_array * out, cn_array a1, cn_array a2)
+cn_polymul(out, a1, a2) =
+    ccall((:cn_polymul, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a1, a2)
+
+# cn_status cn_polydiv(cn_array * q, cn_array * r, cn_array u, cn_array v)
+cn_polydiv(q, r, u, v) =
+    ccall((:cn_polydiv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), q, r, u, v)
+
+# cn_status cn_polyder(cn_array * out, cn_array p, int32_t m)
+cn_polyder(out, p, m) =
+    ccall((:cn_polyder, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, p, m)
+
+# cn_status cn_polyint(cn_array * out, cn_array p, int32_t m, cn_array k)
+cn_polyint(out, p, m, k) =
+    ccall((:cn_polyint, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Cvoid}), out, p, m, k)
+
+# cn_status cn_polyfit(cn_array * coef, cn_array * residuals, cn_array * rank, cn_array * s, cn_array x, cn_array y, int32_t deg, double rcond, cn_array w)
+cn_polyfit(coef, residuals, rank, s, x, y, deg, rcond, w) =
+    ccall((:cn_polyfit, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Float64, Ptr{Cvoid}), coef, residuals, rank, s, x, y, deg, rcond, w)
+
+# cn_status cn_polyfit_cov(cn_array * coef, cn_array * cov, cn_array x, cn_array y, int32_t deg, double rcond, cn_array w, int32_t unscaled)
+cn_polyfit_cov(coef, cov, x, y, deg, rcond, w, unscaled) =
+    ccall((:cn_polyfit_cov, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Float64, Ptr{Cvoid}, Int32), coef, cov, x, y, deg, rcond, w, unscaled)
+
+# cn_status cn_roots(cn_array * out, cn_array p)
+cn_roots(out, p) =
+    ccall((:cn_roots, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, p)
+
+# cn_status cn_poly(cn_array * out, cn_array seq_of_zeros)
+cn_poly(out, seq_of_zeros) =
+    ccall((:cn_poly, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, seq_of_zeros)
+
 # cn_status cn_rng_create(cn_rng * out, uint64_t seed)
 cn_rng_create(out, seed) =
     ccall((:cn_rng_create, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, UInt64), out, seed)
