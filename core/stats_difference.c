@@ -303,6 +303,14 @@ cn_status cn_gradient_axes(cn_array *outs, int32_t cap, int32_t *nout,
   if (edge_order != 1 && edge_order != 2)
     return cn_error(CN_ERR_VALUE, "%s: edge_order must be 1 or 2, got %d", fn,
                     (int)edge_order);
+  /* NumPy subtracts f's values and the coordinates, which bools refuse */
+  if (f->dtype == CN_BOOL)
+    return cn_error(CN_ERR_TYPE, "%s: boolean subtract is not supported for "
+                    "f (use logical_xor)", fn);
+  for (int32_t i = 0; i < nspacing; i++)
+    if (spacing[i]->dtype == CN_BOOL && spacing[i]->ndim > 0)
+      return cn_error(CN_ERR_TYPE, "%s: boolean coordinates are not "
+                      "supported (NumPy's boolean negative)", fn);
   uint64_t mask;
   cn_status st = cn_axes_mask(&mask, naxes, axes, f->ndim, fn);
   if (st != CN_OK)

@@ -233,6 +233,7 @@ cn_status cn_trapezoid(cn_array *out, cn_array y, cn_array x, double dx,
       ((double complex *)r->data)[l] = s;
     }
   } else if (st == CN_OK) {
+    bool ybool = y->dtype == CN_BOOL;
     for (int64_t l = 0; l < L.nlanes; l++) {
       const double *f = (const double *)L.h->data + l * n;
       double s = 0;
@@ -240,7 +241,10 @@ cn_status cn_trapezoid(cn_array *out, cn_array y, cn_array x, double dx,
         double d = hx ? ((const double *)hx->data)[i + 1] -
                             ((const double *)hx->data)[i]
                       : dx;
-        s += d * (f[i + 1] + f[i]) / 2.0;
+        /* NumPy's y[1:] + y[:-1] is a logical or for bools */
+        double pair = ybool ? (double)(f[i + 1] != 0 || f[i] != 0)
+                            : f[i + 1] + f[i];
+        s += d * pair / 2.0;
       }
       ((double *)r->data)[l] = s;
     }

@@ -72,8 +72,23 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False,
     return _quantile(_lib.cn_nanquantile, a, q, axis, method, keepdims, out)
 
 
+def _numpy_error(e):
+    """NumPy's exception type for an engine error of the weighted
+    statistics: weights summing to zero are ZeroDivisionError, an axis out
+    of range AxisError (the statuses are CN_ERR_VALUE / CN_ERR_INDEX)."""
+    msg = str(e)
+    if isinstance(e, ValueError) and "weights sum to zero" in msg:
+        return ZeroDivisionError(msg)
+    if isinstance(e, IndexError) and "out of bounds" in msg:
+        return _np.exceptions.AxisError(msg)
+    return e
+
+
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    avg, scl = _lib.cn_average_axes(a, weights, axis, bool(keepdims))
+    try:
+        avg, scl = _lib.cn_average_axes(a, weights, axis, bool(keepdims))
+    except (ValueError, IndexError) as e:
+        raise _numpy_error(e) from None
     return (avg, scl) if returned else avg
 
 
@@ -95,9 +110,12 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
             if nd == 0 or _np.shape(wt)[0] != nobs:
                 raise RuntimeError(f"incompatible numbers of samples and "
                                    f"{name}")
-    return _lib.cn_cov_weighted(
-        m, y, fweights, aweights, bool(rowvar), bool(bias),
-        -1 if ddof is None else int(ddof), dtype)
+    try:
+        return _lib.cn_cov_weighted(
+            m, y, fweights, aweights, bool(rowvar), bool(bias),
+            -1 if ddof is None else int(ddof), dtype)
+    except ValueError as e:
+        raise _numpy_error(e) from None
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
