@@ -504,3 +504,30 @@ def test_statistics():
                           xp.arange(4.0) ** 2),
                 np.interp([0.5, 2.5], np.arange(4.0), np.arange(4.0) ** 2))
     assert_same(xp.trapezoid(xp.arange(5.0)), np.trapezoid(np.arange(5.0)))
+
+
+def test_weighted_statistics_errors_and_bools():
+    a = np.arange(6.0).reshape(2, 3)
+    # NumPy's exception types for the engine's statuses
+    with pytest.raises(ZeroDivisionError):
+        xp.average(xp.asarray(a), axis=(0, 1), weights=xp.zeros((2, 3)))
+    with pytest.raises(ZeroDivisionError):
+        xp.cov(xp.asarray([1.0, 2, 3]), fweights=[0, 0, 0])
+    with pytest.raises(np.exceptions.AxisError):
+        xp.average(xp.asarray(a), axis=(0, 2))
+    # bools: gradient refuses them, trapezoid adds pairs as a logical or
+    with pytest.raises(TypeError):
+        xp.gradient(xp.asarray([True, False, True]))
+    with pytest.raises(TypeError):
+        xp.gradient(xp.arange(3.0), xp.asarray([True, False, True]))
+    b = np.array([True, True, False])
+    np.testing.assert_allclose(xp.trapezoid(xp.asarray(b)).get(),
+                               np.trapezoid(b))
+    # 0-d and non-finite inputs
+    with np.errstate(all="ignore"):
+        for v in (np.array(5.0), np.array([[1.0, np.inf, 3], [1, 2, 3]])):
+            np.testing.assert_allclose(xp.cov(xp.asarray(v)).get(),
+                                       np.cov(v), equal_nan=True)
+        g = np.array([1.0, np.nan, 3, np.inf])
+        np.testing.assert_allclose(xp.gradient(xp.asarray(g)).get(),
+                                   np.gradient(g), equal_nan=True)
