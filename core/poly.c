@@ -1,9 +1,9 @@
 /* NumPy's poly1d-style polynomial functions (include/cunumpy/poly.h).
  * NumPy composes them from array operations whose dtype and rounding rules
  * they inherit; the host loops here repeat those operations in the same
- * precision and order (float32 stays float32, complex products and
- * quotients with NumPy's formulas), so results match NumPy's bit for bit
- * where NumPy's own loops are exact. */
+ * dtypes and order (float32 stays float32, integers wrap, complex products
+ * and quotients with NumPy's formulas). Fits and roots go through the
+ * engine's lstsq, inv and eigvals. */
 #include "cunumpy/poly.h"
 
 #include <complex.h>

@@ -3,9 +3,9 @@
  * integrals, least-squares fits, roots and the polynomial of given roots,
  * with NumPy's result dtypes and leading-zero rules. Coefficient arrays
  * are 1-d (0-d ones count as length 1 where NumPy applies atleast_1d);
- * other ranks are CN_ERR_VALUE. polyadd, polysub and polymul run on the
- * backend's element-wise ops and convolution; the others compute on host
- * copies of their inputs (fits and roots through the linear-algebra
+ * other ranks are CN_ERR_VALUE. polyadd and polysub run on the backend's
+ * element-wise ops; the others compute on host copies of their inputs
+ * (polymul through cn_convolve, fits and roots through the linear-algebra
  * functions) and move their results to the first input's device. Results
  * are new arrays owned by the caller; inputs are never modified. */
 #ifndef CUNUMPY_POLY_H

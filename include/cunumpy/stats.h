@@ -175,9 +175,10 @@ CN_API cn_status cn_gradient(cn_array *out, cn_array a, int32_t axis, double dx,
  * (non-uniform second-order differences; equal steps use the uniform
  * formulas). outs[i] (cap >= number of axes, *nout set) is the gradient
  * along the i-th axis, in f's float/complex dtype (float64 for integers);
- * complex f and spacings accepted. CN_ERR_VALUE for edge_order not 1 or 2,
- * an axis shorter than edge_order + 1, a spacing count or coordinate length
- * that does not match, or a spacing of ndim > 1. */
+ * complex f and spacings accepted. CN_ERR_TYPE for bool f or bool
+ * coordinates (NumPy cannot subtract bools). CN_ERR_VALUE for edge_order
+ * not 1 or 2, an axis shorter than edge_order + 1, a spacing count or
+ * coordinate length that does not match, or a spacing of ndim > 1. */
 CN_API cn_status cn_gradient_axes(cn_array *outs, int32_t cap, int32_t *nout,
                                   cn_array f, int32_t nspacing,
                                   const cn_array *spacing, int32_t naxes,
@@ -206,6 +207,7 @@ CN_API cn_status cn_interp(cn_array *out, cn_array x, cn_array xp, cn_array fp,
 /* Trapezoidal integral of y along axis, with sample points x (1-d of the
  * axis' length, or NULL for uniform spacing dx). Complex y or x give a
  * complex result (complex64 when y is and x is complex64/float32/NULL).
+ * Neighbouring bools add as a logical or, as NumPy's y[1:] + y[:-1].
  * CN_ERR_SHAPE for a mismatched x. */
 CN_API cn_status cn_trapezoid(cn_array *out, cn_array y, cn_array x, double dx,
                               int32_t axis);
