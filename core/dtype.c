@@ -204,6 +204,35 @@ cn_status cn_result_type(cn_dtype *out, cn_dtype a, cn_dtype b) {
   return CN_OK;
 }
 
+/* NumPy's type number order (bool, int8, uint8, int16, uint16, ..., uint64,
+ * float32, float64, complex64, complex128). */
+static int numpy_type_number(cn_dtype dt) {
+  if (dt == CN_BOOL) return 0;
+  int bits = (int)(dt & 0xff);
+  int log_bytes = bits >= 64 ? 3 : bits >= 32 ? 2 : bits >= 16 ? 1 : 0;
+  if (cn_is_integer(dt))
+    return 1 + 2 * log_bytes + (cn_is_unsigned_int(dt) ? 1 : 0);
+  return (cn_is_float(dt) ? 11 : 14) + log_bytes - 2;
+}
+
+/* NumPy first picks the dtype of the highest type number (the one whose
+ * pairwise promotions it trusts), promotes it with each other dtype, and
+ * only then combines those results; a left fold can widen too early. */
+cn_dtype cn_result_type_seq(const cn_dtype *dtypes, int32_t n) {
+  pthread_once(&k_promo_once, promo_init);
+  cn_dtype main = dtypes[0];
+  for (int32_t i = 1; i < n; i++)
+    if (numpy_type_number(dtypes[i]) > numpy_type_number(main))
+      main = dtypes[i];
+  int im = cn_dtype_index(main);
+  cn_dtype res = main;
+  for (int32_t i = 0; i < n; i++) {
+    cn_dtype r = k_promo[im][cn_dtype_index(dtypes[i])];
+    res = k_promo[cn_dtype_index(res)][cn_dtype_index(r)];
+  }
+  return res;
+}
+
 bool cn_can_cast_safe(cn_dtype from, cn_dtype to) {
   pthread_once(&k_promo_once, promo_init);
   return k_promo[cn_dtype_index(from)][cn_dtype_index(to)] == to;

@@ -41,6 +41,9 @@ CN_INTERNAL cn_dtype cn_real_dtype(cn_dtype dt);
 /* complex dtype of the same precision (float32 -> complex64). */
 CN_INTERNAL cn_dtype cn_complex_dtype(cn_dtype dt);
 CN_INTERNAL bool cn_can_cast_safe(cn_dtype from, cn_dtype to);
+/* Promotion of n >= 1 valid dtypes as NumPy promotes a sequence: not a
+ * left fold (int8, uint16, float32 give float32, not float64). */
+CN_INTERNAL cn_dtype cn_result_type_seq(const cn_dtype *dtypes, int32_t n);
 
 /* ---- backends ------------------------------------------------------- */
 

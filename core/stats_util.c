@@ -3,14 +3,18 @@
 
 #include <string.h>
 
-cn_status cn_host_f64(cn_array_s **out, const cn_array_s *a) {
+cn_status cn_host_as(cn_array_s **out, const cn_array_s *a, cn_dtype dtype) {
   cn_array_s *h = NULL;
   cn_status st = cn_to_host(&h, (cn_array)a);
   if (st != CN_OK)
     return st;
-  st = cn_as_contig(out, h, CN_FLOAT64);
+  st = cn_as_contig(out, h, dtype);
   cn_array_release(h);
   return st;
+}
+
+cn_status cn_host_f64(cn_array_s **out, const cn_array_s *a) {
+  return cn_host_as(out, a, CN_FLOAT64);
 }
 
 cn_status cn_require_real(const cn_array_s *a, const char *fn,
@@ -25,6 +29,12 @@ cn_status cn_require_real(const cn_array_s *a, const char *fn,
 
 cn_status cn_lanes_make(cn_lanes *L, const cn_array_s *a, int32_t naxes,
                         const int32_t *axes, int32_t keepdims, const char *fn) {
+  return cn_lanes_make_as(L, a, naxes, axes, keepdims, CN_FLOAT64, fn);
+}
+
+cn_status cn_lanes_make_as(cn_lanes *L, const cn_array_s *a, int32_t naxes,
+                           const int32_t *axes, int32_t keepdims,
+                           cn_dtype dtype, const char *fn) {
   memset(L, 0, sizeof *L);
   uint64_t mask;
   cn_status st = cn_axes_mask(&mask, naxes, axes, a->ndim, fn);
@@ -54,7 +64,7 @@ cn_status cn_lanes_make(cn_lanes *L, const cn_array_s *a, int32_t naxes,
   cn_array_s *pv = NULL;
   st = cn_permute_dims(&pv, (cn_array)a, a->ndim, perm);
   if (st == CN_OK)
-    st = cn_host_f64(&L->h, pv);
+    st = cn_host_as(&L->h, pv, dtype);
   cn_array_release(pv);
   return st;
 }
@@ -83,4 +93,13 @@ cn_status cn_result_to(cn_array *out, cn_array_s *h, const cn_array_s *like,
     return st;
   *out = d;
   return CN_OK;
+}
+
+cn_status cn_host_new(cn_array_s **out, cn_dtype dt, int32_t nd,
+                      const int64_t *shape) {
+  return cn_array_new(out, cn_cpu_backend(), 0, dt, nd, shape, CN_ORDER_C);
+}
+
+cn_dtype cn_float_result(cn_dtype a) {
+  return a == CN_FLOAT32 ? CN_FLOAT32 : CN_FLOAT64;
 }

@@ -17,10 +17,18 @@ typedef struct cn_lanes {
 CN_INTERNAL cn_status cn_lanes_make(cn_lanes *L, const cn_array_s *a,
                                     int32_t naxes, const int32_t *axes,
                                     int32_t keepdims, const char *fn);
+/* Same, the lanes in dtype (CN_FLOAT64 or CN_COMPLEX128). */
+CN_INTERNAL cn_status cn_lanes_make_as(cn_lanes *L, const cn_array_s *a,
+                                       int32_t naxes, const int32_t *axes,
+                                       int32_t keepdims, cn_dtype dtype,
+                                       const char *fn);
 CN_INTERNAL void cn_lanes_free(cn_lanes *L);
 
 /* Host C-contiguous float64 copy of a. */
 CN_INTERNAL cn_status cn_host_f64(cn_array_s **out, const cn_array_s *a);
+/* Host C-contiguous copy of a in dtype. */
+CN_INTERNAL cn_status cn_host_as(cn_array_s **out, const cn_array_s *a,
+                                 cn_dtype dtype);
 
 /* Rejects complex dtypes with CN_ERR_TYPE naming fn and the argument. */
 CN_INTERNAL cn_status cn_require_real(const cn_array_s *a, const char *fn,
@@ -30,5 +38,13 @@ CN_INTERNAL cn_status cn_require_real(const cn_array_s *a, const char *fn,
  * it). Releases h. */
 CN_INTERNAL cn_status cn_result_to(cn_array *out, cn_array_s *h,
                                    const cn_array_s *like, cn_dtype dtype);
+
+/* New C-contiguous host array (the statistics kernels fill it). */
+CN_INTERNAL cn_status cn_host_new(cn_array_s **out, cn_dtype dt, int32_t nd,
+                                  const int64_t *shape);
+
+/* NumPy's float result dtype of a float-valued statistic: float32 for
+ * float32 input, else float64. */
+CN_INTERNAL cn_dtype cn_float_result(cn_dtype a);
 
 #endif

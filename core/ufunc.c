@@ -131,27 +131,24 @@ static cn_status cn_uf_check_args(cn_uf_call *c, const cn_array *x,
   return CN_OK;
 }
 
-/* Promotes the given inputs together: strong dtypes first, then each weak
- * scalar against the result (NEP 50); all-weak inputs promote as dtypes.
+/* Promotes the given inputs together: the strong dtypes as a sequence
+ * (cn_result_type_seq), then each weak scalar against the result (NEP 50);
+ * all-weak inputs promote as dtypes.
  * lenient: a weak integer out of range of an integer result keeps that
  * result (cn_uf_weak_ints decides against the loop dtype), else it is the
  * CN_ERR_OVERFLOW of cn_result_type_scalar. */
 static cn_status cn_uf_promote(cn_dtype *out, const cn_uf_call *c,
                                int32_t first, int32_t count, bool lenient) {
   cn_dtype p = CN_DTYPE_DEFAULT;
-  bool have = false;
+  cn_dtype strong[sizeof c->in / sizeof c->in[0]];
+  int32_t nstrong = 0;
   cn_status st;
-  for (int32_t i = first; i < first + count; i++) {
-    const cn_array_s *a = c->in[i];
-    if (a->flags & CN_FLAG_WEAK_SCALAR)
-      continue;
-    if (!have) {
-      p = a->dtype;
-      have = true;
-    } else if ((st = cn_result_type(&p, p, a->dtype)) != CN_OK) {
-      return cn_error_prefix(st, c->fn);
-    }
-  }
+  for (int32_t i = first; i < first + count; i++)
+    if (!(c->in[i]->flags & CN_FLAG_WEAK_SCALAR))
+      strong[nstrong++] = c->in[i]->dtype;
+  bool have = nstrong > 0;
+  if (have)
+    p = cn_result_type_seq(strong, nstrong);
   for (int32_t i = first; i < first + count; i++) {
     const cn_array_s *a = c->in[i];
     if (!(a->flags & CN_FLAG_WEAK_SCALAR))

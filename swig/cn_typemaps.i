@@ -89,7 +89,9 @@
              (int32_t nin, const cn_array *inputs) (cnpy_handle_list l),
              (int32_t n, const cn_array *indices) (cnpy_handle_list l),
              (int32_t n, const cn_array *choices) (cnpy_handle_list l),
-             (int32_t n, const cn_array *operands) (cnpy_handle_list l) {
+             (int32_t n, const cn_array *operands) (cnpy_handle_list l),
+             (int32_t nspacing, const cn_array *spacing) (cnpy_handle_list l),
+             (int32_t nbins, const cn_array *bins) (cnpy_handle_list l) {
   if (cnpy_handle_list_arg($input, &l) < 0) {
     cnpy_handle_list_free(&l);
     SWIG_fail;
@@ -101,7 +103,9 @@
                   (int32_t nin, const cn_array *inputs),
                   (int32_t n, const cn_array *indices),
                   (int32_t n, const cn_array *choices),
-                  (int32_t n, const cn_array *operands) {
+                  (int32_t n, const cn_array *operands),
+                  (int32_t nspacing, const cn_array *spacing),
+                  (int32_t nbins, const cn_array *bins) {
   cnpy_handle_list_free(&l$argnum);
 }
 
@@ -459,7 +463,9 @@ CNPY_OPAQUE(cn_event)
 
 /* Optional array arguments: None is NULL. */
 %apply cn_array optional_ { cn_array sorter, cn_array weights, cn_array y,
-                           cn_array edges, cn_array p };
+                           cn_array edges, cn_array p, cn_array fweights,
+                           cn_array aweights, cn_array ranges, cn_array k,
+                           cn_array w };
 
 /* Optional doubles: None is NULL. */
 %typemap(in) const double *left (double v), const double *right (double v) {

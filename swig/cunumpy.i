@@ -19,6 +19,7 @@
 #include "cunumpy/cuda.h"
 #include "cunumpy/sort.h"
 #include "cunumpy/stats.h"
+#include "cunumpy/poly.h"
 #include "cunumpy/random.h"
 %}
 
@@ -79,6 +80,7 @@
 %include "cunumpy/cuda.h"
 %include "cunumpy/sort.h"
 %include "cunumpy/stats.h"
+%include "cunumpy/poly.h"
 %include "cunumpy/random.h"
 
 %init %{

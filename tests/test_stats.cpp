@@ -394,3 +394,242 @@ TEST_CASE("interp and trapezoid", "[stats]") {
                  "axis' length");
   REQUIRE(out == nullptr);
 }
+
+// ---- weighted covariance, averages over axes, gradient coordinates,
+// complex convolution, D-dimensional histograms (oracle: NumPy 2.4) ----
+
+using C = std::complex<double>;
+using CV = std::vector<C>;
+static Arr c128(const CV &v, std::vector<int64_t> shape) {
+  return from_vec<C>(v, shape, CN_COMPLEX128);
+}
+static bool cclose(const CV &a, const CV &b, double tol = 1e-8) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); i++)
+    if (!(std::abs(a[i] - b[i]) <= tol * (1 + std::abs(b[i]))))
+      return false;
+  return true;
+}
+
+TEST_CASE("cov_weighted and complex cov / corrcoef match NumPy", "[stats]") {
+  Arr m = f64({0, 1, 2, 2, 1, 0.5}, {2, 3});
+  Arr fw = i64({1, 2, 1}, {3}), aw = f64({0.5, 1, 2}, {3}), r;
+  CN_REQUIRE_OK(cn_cov_weighted(r.out(), m, nullptr, fw, aw, 1, 0, -1,
+                                CN_DTYPE_DEFAULT));
+  REQUIRE(close(dvec(r),
+                V{0.64285714, -0.42857143, -0.42857143, 0.30357143}, 1e-7));
+  // the same through a transposed, reversed-stride view with rowvar=0
+  Arr t = transpose(m);
+  CN_REQUIRE_OK(cn_cov_weighted(r.out(), t, nullptr, fw, aw, 0, 0, -1,
+                                CN_FLOAT32));
+  cn_dtype dt;
+  cn_array_dtype(&dt, r);
+  REQUIRE(dt == CN_FLOAT64); // NumPy promotes with the weights
+  REQUIRE(close(dvec(r), V{0.64285714, -0.42857143, -0.42857143, 0.30357143},
+                1e-6));
+  CN_REQUIRE_OK(cn_cov_weighted(r.out(), t, nullptr, nullptr, nullptr, 0, 0,
+                                -1, CN_FLOAT32));
+  cn_array_dtype(&dt, r);
+  REQUIRE(dt == CN_FLOAT32);
+  // no weights: the same as cn_cov
+  Arr r2;
+  CN_REQUIRE_OK(cn_cov_weighted(r.out(), m, nullptr, nullptr, nullptr, 1, 0,
+                                -1, CN_DTYPE_DEFAULT));
+  CN_REQUIRE_OK(cn_cov(r2.out(), m, nullptr, 1, 0, -1));
+  REQUIRE(dvec(r) == dvec(r2));
+  // complex: conjugate products
+  Arr z = c128({{1, 2}, {3, -1}, {0, 0.5}}, {3});
+  CN_REQUIRE_OK(cn_cov(r.out(), z, nullptr, 1, 0, -1));
+  REQUIRE(shape_of(r).empty());
+  REQUIRE(cclose(to_vec<C>(r), CV{{4.58333333, 0}}));
+  Arr zz = c128({{1, 1}, {2, 0}, {0, 3}, {0, 0}, {1, -1}, {2, 0}}, {2, 3});
+  CN_REQUIRE_OK(cn_corrcoef(r.out(), zz, nullptr, 1));
+  REQUIRE(cclose(to_vec<C>(r), CV{{1, 0},
+                                  {0.07905694, 0.71151247},
+                                  {0.07905694, -0.71151247},
+                                  {1, 0}}));
+  // degrees of freedom <= 0: NumPy's 1 / 0 scaling
+  CN_REQUIRE_OK(cn_cov(r.out(), f64({1, 2}, {2}), nullptr, 1, 0, 2));
+  REQUIRE(std::isinf(dvec(r)[0]));
+  // a (1, N) matrix is one variable even with rowvar=0
+  CN_REQUIRE_OK(cn_cov(r.out(), f64({1, 2, 4}, {1, 3}), nullptr, 0, 0, -1));
+  REQUIRE(shape_of(r).empty());
+  // errors, inputs unchanged
+  cn_array out = nullptr;
+  CN_REQUIRE_ERR(cn_cov_weighted(&out, m, nullptr, f64({1, 1.5, 1}, {3}),
+                                 nullptr, 1, 0, -1, CN_DTYPE_DEFAULT),
+                 CN_ERR_TYPE, "integer");
+  CN_REQUIRE_ERR(cn_cov_weighted(&out, m, nullptr, nullptr,
+                                 f64({1, -1, 1}, {3}), 1, 0, -1,
+                                 CN_DTYPE_DEFAULT),
+                 CN_ERR_VALUE, "negative");
+  CN_REQUIRE_ERR(cn_cov_weighted(&out, m, nullptr, nullptr, f64({1, 1}, {2}),
+                                 1, 0, -1, CN_DTYPE_DEFAULT),
+                 CN_ERR_SHAPE, "aweights");
+  CN_REQUIRE_ERR(cn_cov_weighted(&out, m, nullptr, i64({0, 0, 0}, {3}),
+                                 nullptr, 1, 0, -1, CN_DTYPE_DEFAULT),
+                 CN_ERR_VALUE, "zero");
+  CN_REQUIRE_ERR(cn_cov_weighted(&out, m, nullptr, nullptr, nullptr, 1, 0, -1,
+                                 CN_INT32),
+                 CN_ERR_TYPE, "dtype");
+  CN_REQUIRE_ERR(cn_cov_weighted(nullptr, m, nullptr, nullptr, nullptr, 1, 0,
+                                 -1, CN_DTYPE_DEFAULT),
+                 CN_ERR_VALUE, "NULL");
+  REQUIRE(out == nullptr);
+  REQUIRE(dvec(aw) == V{0.5, 1, 2});
+}
+
+TEST_CASE("average_axes over an axis tuple with weights", "[stats]") {
+  Arr a = arange(24, {2, 3, 4});
+  Arr w = cast(arange(8, {4, 2}), CN_FLOAT64), one = scalar_f(1), w1;
+  CN_REQUIRE_OK(cn_add(w1.out(), w, one, nullptr));
+  int32_t axes[2] = {2, 0};
+  Arr r, s;
+  CN_REQUIRE_OK(cn_average_axes(r.out(), s.out(), a, w1, 2, axes, 0));
+  REQUIRE(close(dvec(r), V{8.72222222, 12.72222222, 16.72222222}, 1e-8));
+  REQUIRE(dvec(s) == V{36, 36, 36});
+  CN_REQUIRE_OK(cn_average_axes(r.out(), s.out(), a, w1, 2, axes, 1));
+  REQUIRE(shape_of(r) == shp{1, 3, 1});
+  REQUIRE(shape_of(s) == shp{1, 3, 1});
+  // no weights: the mean and the counts
+  CN_REQUIRE_OK(cn_average_axes(r.out(), s.out(), a, nullptr, 2, axes, 0));
+  REQUIRE(dvec(r) == V{7.5, 11.5, 15.5});
+  REQUIRE(dvec(s) == V{8, 8, 8});
+  // complex weights, empty axes tuple
+  Arr zc = c128({{1, 1}, {2, 0}}, {2});
+  int32_t ax0 = 0;
+  CN_REQUIRE_OK(cn_average_axes(r.out(), nullptr, f64({1, 3}, {2}), zc, 1,
+                                &ax0, 0));
+  REQUIRE(cclose(to_vec<C>(r), CV{C(7, 1) / C(3, 1)}));
+  cn_array out = nullptr, so = nullptr;
+  CN_REQUIRE_ERR(cn_average_axes(&out, &so, a, w, CN_ALL_AXES, nullptr, 0),
+                 CN_ERR_TYPE, "axis must be specified");
+  int32_t bad[2] = {0, 2};
+  CN_REQUIRE_ERR(cn_average_axes(&out, &so, a, w1, 2, bad, 0), CN_ERR_SHAPE,
+                 "consistent");
+  int32_t oob = 5;
+  CN_REQUIRE_ERR(cn_average_axes(&out, &so, a, nullptr, 1, &oob, 0),
+                 CN_ERR_INDEX, "");
+  Arr wz = f64({1, -1}, {2});
+  CN_REQUIRE_ERR(cn_average_axes(&out, &so, f64({1, 2}, {2}), wz, 1, &ax0, 0),
+                 CN_ERR_VALUE, "sum to zero");
+  REQUIRE(out == nullptr);
+  REQUIRE(so == nullptr);
+}
+
+TEST_CASE("gradient_axes with coordinates, edge orders and axes", "[stats]") {
+  Arr f = f64({1, 4, 9, 16, 25}, {5}), x = f64({0, 1, 1.5, 3.5, 4}, {5});
+  cn_array outs[4] = {nullptr};
+  int32_t nout = 0;
+  cn_array sp[1] = {x};
+  CN_REQUIRE_OK(cn_gradient_axes(outs, 4, &nout, f, 1, sp, CN_ALL_AXES,
+                                 nullptr, 1));
+  REQUIRE(nout == 1);
+  REQUIRE(close(dvec(outs[0]), V{3, 7.66666667, 8.7, 15.1, 18}, 1e-8));
+  cn_array_release(outs[0]);
+  CN_REQUIRE_OK(cn_gradient_axes(outs, 4, &nout, f, 1, sp, CN_ALL_AXES,
+                                 nullptr, 2));
+  REQUIRE(close(dvec(outs[0]), V{-1.66666667, 7.66666667, 8.7, 15.1, 20.9},
+                1e-8));
+  cn_array_release(outs[0]);
+  // 2-d, both axes, a scalar spacing shared, reversed strides
+  Arr g = flip_all(arange(12, {3, 4})), h = scalar_f(2);
+  cn_array sh[1] = {h};
+  CN_REQUIRE_OK(cn_gradient_axes(outs, 4, &nout, g, 1, sh, CN_ALL_AXES,
+                                 nullptr, 1));
+  REQUIRE(nout == 2);
+  REQUIRE(dvec(outs[0]) == V(12, -2.0));
+  REQUIRE(dvec(outs[1]) == V(12, -0.5));
+  cn_array_release(outs[0]);
+  cn_array_release(outs[1]);
+  // equals cn_gradient for uniform spacing
+  Arr ref;
+  CN_REQUIRE_OK(cn_gradient(ref.out(), f, 0, 1.0, 1));
+  CN_REQUIRE_OK(cn_gradient_axes(outs, 4, &nout, f, 0, nullptr, CN_ALL_AXES,
+                                 nullptr, 1));
+  REQUIRE(dvec(outs[0]) == dvec(ref));
+  cn_array_release(outs[0]);
+  // complex f
+  Arr zf = c128({{0, 0}, {1, 1}, {4, 2}}, {3});
+  CN_REQUIRE_OK(cn_gradient_axes(outs, 4, &nout, zf, 0, nullptr, CN_ALL_AXES,
+                                 nullptr, 1));
+  REQUIRE(cclose(to_vec<C>(outs[0]), CV{{1, 1}, {2, 1}, {3, 1}}));
+  cn_array_release(outs[0]);
+  outs[0] = nullptr;
+  // errors
+  Arr x4 = f64({0, 1, 2, 3}, {4});
+  cn_array bad[1] = {x4};
+  CN_REQUIRE_ERR(cn_gradient_axes(outs, 4, &nout, f, 1, bad, CN_ALL_AXES,
+                                  nullptr, 1),
+                 CN_ERR_VALUE, "match the length");
+  CN_REQUIRE_ERR(cn_gradient_axes(outs, 4, &nout, f, 0, nullptr, CN_ALL_AXES,
+                                  nullptr, 3),
+                 CN_ERR_VALUE, "edge_order");
+  CN_REQUIRE_ERR(cn_gradient_axes(outs, 4, &nout, f64({1, 2}, {2}), 0, nullptr,
+                                  CN_ALL_AXES, nullptr, 2),
+                 CN_ERR_VALUE, "too small");
+  cn_array two[2] = {x, x};
+  CN_REQUIRE_ERR(cn_gradient_axes(outs, 4, &nout, f, 2, two, CN_ALL_AXES,
+                                  nullptr, 1),
+                 CN_ERR_VALUE, "number of spacings");
+  REQUIRE(outs[0] == nullptr);
+}
+
+TEST_CASE("complex convolve / correlate / trapezoid match NumPy", "[stats]") {
+  Arr a = c128({{1, 1}, {2, 0}, {3, 0}}, {3}), v = c128({0, {0, 1}, 0.5}, {3});
+  Arr r;
+  CN_REQUIRE_OK(cn_convolve(r.out(), a, v, CN_CONV_SAME));
+  REQUIRE(cclose(to_vec<C>(r), CV{{-1, 1}, {0.5, 2.5}, {1, 3}}));
+  CN_REQUIRE_OK(cn_correlate(r.out(), a, v, CN_CONV_FULL));
+  REQUIRE(cclose(to_vec<C>(r), CV{{0.5, 0.5}, {2, -1}, {1.5, -2}, {0, -3}, 0}));
+  // mixed real / complex
+  CN_REQUIRE_OK(cn_convolve(r.out(), f64({1, 2}, {2}), v, CN_CONV_VALID));
+  REQUIRE(cclose(to_vec<C>(r), CV{{0, 1}, {0.5, 2}}));
+  Arr y = c128({{1, 1}, 2, {3, -2}}, {3});
+  CN_REQUIRE_OK(cn_trapezoid(r.out(), y, f64({0, 1, 3}, {3}), 1.0, -1));
+  REQUIRE(cclose(to_vec<C>(r), CV{{6.5, -1.5}}));
+}
+
+TEST_CASE("histogramdd matches NumPy", "[stats]") {
+  Arr s = f64({0, 0, 1, 1, 0.5, 2, 1, 0.2}, {4, 2});
+  Arr nb = i64({2}, {}), e1 = f64({0, 1, 2}, {3});
+  Arr w = f64({1, 2, 3, 4}, {4});
+  cn_array bins[2] = {nb, e1}, outs[4] = {nullptr};
+  int32_t nout = 0;
+  CN_REQUIRE_OK(cn_histogramdd(outs, 4, &nout, s, 2, bins, nullptr, w, 0));
+  REQUIRE(nout == 3);
+  REQUIRE(dvec(outs[0]) == V{1, 0, 4, 5});
+  REQUIRE(dvec(outs[1]) == V{0, 0.5, 1});
+  REQUIRE(outs[2] == (cn_array)e1); // given edges come back as they are
+  for (int i = 0; i < 3; i++)
+    cn_array_release(outs[i]);
+  cn_array one[1] = {nb};
+  CN_REQUIRE_OK(cn_histogramdd(outs, 4, &nout, s, 1, one, nullptr, nullptr, 1));
+  REQUIRE(close(dvec(outs[0]), V{0.5, 0, 0.5, 1}));
+  for (int i = 0; i < 3; i++)
+    cn_array_release(outs[i]);
+  // ranges, a NaN row meaning the data's
+  Arr rg = f64({0, 4, NAN, NAN}, {2, 2});
+  CN_REQUIRE_OK(cn_histogramdd(outs, 4, &nout, s, 1, one, rg, nullptr, 0));
+  REQUIRE(dvec(outs[0]) == V{2, 2, 0, 0});
+  REQUIRE(dvec(outs[1]) == V{0, 2, 4});
+  for (int i = 0; i < 3; i++)
+    cn_array_release(outs[i]);
+  outs[0] = nullptr;
+  Arr zero = i64({0}, {}), fl = scalar_f(2.5), dec = f64({1, 0}, {2});
+  cn_array bz[1] = {zero}, bf[1] = {fl}, bd[1] = {dec};
+  CN_REQUIRE_ERR(cn_histogramdd(outs, 4, &nout, s, 1, bz, nullptr, nullptr, 0),
+                 CN_ERR_VALUE, "positive");
+  CN_REQUIRE_ERR(cn_histogramdd(outs, 4, &nout, s, 1, bf, nullptr, nullptr, 0),
+                 CN_ERR_TYPE, "integer");
+  CN_REQUIRE_ERR(cn_histogramdd(outs, 4, &nout, s, 1, bd, nullptr, nullptr, 0),
+                 CN_ERR_VALUE, "monotonically");
+  CN_REQUIRE_ERR(cn_histogramdd(outs, 4, &nout, f64({1, 2}, {2}), 1, one,
+                                nullptr, nullptr, 0),
+                 CN_ERR_SHAPE, "sample");
+  CN_REQUIRE_ERR(cn_histogramdd(outs, 4, &nout, s, 1, one, nullptr,
+                                f64({1}, {1}), 0),
+                 CN_ERR_SHAPE, "weights");
+  REQUIRE(outs[0] == nullptr);
+}

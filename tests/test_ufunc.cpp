@@ -1117,6 +1117,23 @@ TEST_CASE("typed entry points match cn_ufunc", "[ufunc]") {
   REQUIRE(read(r3) == std::vector<CL>{1.5, 0, 2});
 }
 
+TEST_CASE("three dtypes promote as NumPy's sequence, not a left fold",
+          "[ufunc]") {
+  // numpy.result_type(int8, uint16, float32) is float32 (and complex64 for
+  // complex64), although int8 with uint16 alone gives int32.
+  Arr a = make1(dt_info(CN_INT8), {-3, 5});
+  Arr lo = make1(dt_info(CN_UINT16), {0, 0});
+  const cn_dtype tops[] = {CN_FLOAT32, CN_COMPLEX64, CN_INT16};
+  const cn_dtype want[] = {CN_FLOAT32, CN_COMPLEX64, CN_INT32};
+  for (int k = 0; k < 3; k++) {
+    Arr hi = make1(dt_info(tops[k]), {4, 4});
+    Arr r;
+    CN_REQUIRE_OK(cn_clip(r.out(), a, lo, hi, nullptr));
+    REQUIRE(dtype_of(r) == want[k]);
+    REQUIRE(read(r) == std::vector<CL>{0, 4});
+  }
+}
+
 TEST_CASE("integer edge cases never trap", "[ufunc]") {
   const DT &t = dt_info(CN_INT32);
   Arr a = make1(t, {(LD)INT32_MIN, 7, -7, 7, -7, 5});

@@ -2050,6 +2050,109 @@ module cunumpy_c
       integer(c_int64_t) :: cached_bytes(*)
       integer(c_int32_t) :: res
     end function c_cn_host_memory_info
+    ! cn_status cn_polyval(cn_array * out, cn_array p, cn_array x)
+    function c_cn_polyval(out, p, x) bind(c, name='cn_polyval') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: p
+      type(c_ptr), value :: x
+      integer(c_int32_t) :: res
+    end function c_cn_polyval
+    ! cn_status cn_polyadd(cn_array * out, cn_array a1, cn_array a2)
+    function c_cn_polyadd(out, a1, a2) bind(c, name='cn_polyadd') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a1
+      type(c_ptr), value :: a2
+      integer(c_int32_t) :: res
+    end function c_cn_polyadd
+    ! cn_status cn_polysub(cn_array * out, cn_array a1, cn_array a2)
+    function c_cn_polysub(out, a1, a2) bind(c, name='cn_polysub') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a1
+      type(c_ptr), value :: a2
+      integer(c_int32_t) :: res
+    end function c_cn_polysub
+    ! cn_status cn_polymul(cn_array * out, cn_array a1, cn_array a2)
+    function c_cn_polymul(out, a1, a2) bind(c, name='cn_polymul') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a1
+      type(c_ptr), value :: a2
+      integer(c_int32_t) :: res
+    end function c_cn_polymul
+    ! cn_status cn_polydiv(cn_array * q, cn_array * r, cn_array u, cn_array v)
+    function c_cn_polydiv(q, r, u, v) bind(c, name='cn_polydiv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: q(*)
+      type(c_ptr) :: r(*)
+      type(c_ptr), value :: u
+      type(c_ptr), value :: v
+      integer(c_int32_t) :: res
+    end function c_cn_polydiv
+    ! cn_status cn_polyder(cn_array * out, cn_array p, int32_t m)
+    function c_cn_polyder(out, p, m) bind(c, name='cn_polyder') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: p
+      integer(c_int32_t), value :: m
+      integer(c_int32_t) :: res
+    end function c_cn_polyder
+    ! cn_status cn_polyint(cn_array * out, cn_array p, int32_t m, cn_array k)
+    function c_cn_polyint(out, p, m, k) bind(c, name='cn_polyint') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: p
+      integer(c_int32_t), value :: m
+      type(c_ptr), value :: k
+      integer(c_int32_t) :: res
+    end function c_cn_polyint
+    ! cn_status cn_polyfit(cn_array * coef, cn_array * residuals, cn_array * rank, cn_array * s,
+    !     cn_array x, cn_array y, int32_t deg, double rcond, cn_array w)
+    function c_cn_polyfit(coef, residuals, rank, s, x, y, deg, rcond, w) bind(c, &
+        name='cn_polyfit') result(res)
+      import :: c_double, c_int32_t, c_ptr
+      type(c_ptr) :: coef(*)
+      type(c_ptr) :: residuals(*)
+      type(c_ptr) :: rank(*)
+      type(c_ptr) :: s(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: y
+      integer(c_int32_t), value :: deg
+      real(c_double), value :: rcond
+      type(c_ptr), value :: w
+      integer(c_int32_t) :: res
+    end function c_cn_polyfit
+    ! cn_status cn_polyfit_cov(cn_array * coef, cn_array * cov, cn_array x, cn_array y, int32_t deg,
+    !     double rcond, cn_array w, int32_t unscaled)
+    function c_cn_polyfit_cov(coef, cov, x, y, deg, rcond, w, unscaled) bind(c, &
+        name='cn_polyfit_cov') result(res)
+      import :: c_double, c_int32_t, c_ptr
+      type(c_ptr) :: coef(*)
+      type(c_ptr) :: cov(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: y
+      integer(c_int32_t), value :: deg
+      real(c_double), value :: rcond
+      type(c_ptr), value :: w
+      integer(c_int32_t), value :: unscaled
+      integer(c_int32_t) :: res
+    end function c_cn_polyfit_cov
+    ! cn_status cn_roots(cn_array * out, cn_array p)
+    function c_cn_roots(out, p) bind(c, name='cn_roots') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: p
+      integer(c_int32_t) :: res
+    end function c_cn_roots
+    ! cn_status cn_poly(cn_array * out, cn_array seq_of_zeros)
+    function c_cn_poly(out, seq_of_zeros) bind(c, name='cn_poly') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: seq_of_zeros
+      integer(c_int32_t) :: res
+    end function c_cn_poly
     ! cn_status cn_rng_create(cn_rng * out, uint64_t seed)
     function c_cn_rng_create(out, seed) bind(c, name='cn_rng_create') result(res)
       import :: c_int32_t, c_int64_t, c_ptr
@@ -2798,6 +2901,20 @@ module cunumpy_c
       integer(c_int32_t), value :: axis
       integer(c_int32_t) :: res
     end function c_cn_average
+    ! cn_status cn_average_axes(cn_array * out, cn_array * sum_of_weights, cn_array a, cn_array
+    !     weights, int32_t naxes, const int32_t * axes, int32_t keepdims)
+    function c_cn_average_axes(out, sum_of_weights, a, weights, naxes, axes, keepdims) bind(c, &
+        name='cn_average_axes') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr) :: sum_of_weights(*)
+      type(c_ptr), value :: a
+      type(c_ptr), value :: weights
+      integer(c_int32_t), value :: naxes
+      integer(c_int32_t), intent(in), optional :: axes(*)
+      integer(c_int32_t), value :: keepdims
+      integer(c_int32_t) :: res
+    end function c_cn_average_axes
     ! cn_status cn_cov(cn_array * out, cn_array m, cn_array y, int32_t rowvar, int32_t bias, int32_t
     !     ddof)
     function c_cn_cov(out, m, y, rowvar, bias, ddof) bind(c, name='cn_cov') result(res)
@@ -2810,6 +2927,22 @@ module cunumpy_c
       integer(c_int32_t), value :: ddof
       integer(c_int32_t) :: res
     end function c_cn_cov
+    ! cn_status cn_cov_weighted(cn_array * out, cn_array m, cn_array y, cn_array fweights, cn_array
+    !     aweights, int32_t rowvar, int32_t bias, int32_t ddof, cn_dtype dtype)
+    function c_cn_cov_weighted(out, m, y, fweights, aweights, rowvar, bias, ddof, dtype) bind(c, &
+        name='cn_cov_weighted') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: m
+      type(c_ptr), value :: y
+      type(c_ptr), value :: fweights
+      type(c_ptr), value :: aweights
+      integer(c_int32_t), value :: rowvar
+      integer(c_int32_t), value :: bias
+      integer(c_int32_t), value :: ddof
+      integer(c_int32_t), value :: dtype
+      integer(c_int32_t) :: res
+    end function c_cn_cov_weighted
     ! cn_status cn_corrcoef(cn_array * out, cn_array x, cn_array y, int32_t rowvar)
     function c_cn_corrcoef(out, x, y, rowvar) bind(c, name='cn_corrcoef') result(res)
       import :: c_int32_t, c_ptr
@@ -2855,6 +2988,22 @@ module cunumpy_c
       integer(c_int32_t), value :: density
       integer(c_int32_t) :: res
     end function c_cn_histogram2d
+    ! cn_status cn_histogramdd(cn_array * outs, int32_t cap, int32_t * nout, cn_array sample,
+    !     int32_t nbins, const cn_array * bins, cn_array ranges, cn_array weights, int32_t density)
+    function c_cn_histogramdd(outs, cap, nout, sample, nbins, bins, ranges, weights, &
+        density) bind(c, name='cn_histogramdd') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: outs(*)
+      integer(c_int32_t), value :: cap
+      integer(c_int32_t) :: nout(*)
+      type(c_ptr), value :: sample
+      integer(c_int32_t), value :: nbins
+      type(c_ptr), intent(in), optional :: bins(*)
+      type(c_ptr), value :: ranges
+      type(c_ptr), value :: weights
+      integer(c_int32_t), value :: density
+      integer(c_int32_t) :: res
+    end function c_cn_histogramdd
     ! cn_status cn_bincount(cn_array * out, cn_array x, cn_array weights, int64_t minlength)
     function c_cn_bincount(out, x, weights, minlength) bind(c, name='cn_bincount') result(res)
       import :: c_int32_t, c_int64_t, c_ptr
@@ -2901,6 +3050,23 @@ module cunumpy_c
       integer(c_int32_t), value :: edge_order
       integer(c_int32_t) :: res
     end function c_cn_gradient
+    ! cn_status cn_gradient_axes(cn_array * outs, int32_t cap, int32_t * nout, cn_array f, int32_t
+    !     nspacing, const cn_array * spacing, int32_t naxes, const int32_t * axes, int32_t
+    !     edge_order)
+    function c_cn_gradient_axes(outs, cap, nout, f, nspacing, spacing, naxes, axes, &
+        edge_order) bind(c, name='cn_gradient_axes') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: outs(*)
+      integer(c_int32_t), value :: cap
+      integer(c_int32_t) :: nout(*)
+      type(c_ptr), value :: f
+      integer(c_int32_t), value :: nspacing
+      type(c_ptr), intent(in), optional :: spacing(*)
+      integer(c_int32_t), value :: naxes
+      integer(c_int32_t), intent(in), optional :: axes(*)
+      integer(c_int32_t), value :: edge_order
+      integer(c_int32_t) :: res
+    end function c_cn_gradient_axes
     ! cn_status cn_convolve(cn_array * out, cn_array a, cn_array v, int32_t mode)
     function c_cn_convolve(out, a, v, mode) bind(c, name='cn_convolve') result(res)
       import :: c_int32_t, c_ptr

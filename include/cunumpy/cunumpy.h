@@ -18,6 +18,7 @@
 #include "cunumpy/sort.h"
 #include "cunumpy/random.h"
 #include "cunumpy/stats.h"
+#include "cunumpy/poly.h"
 #include "cunumpy/linalg.h"
 #include "cunumpy/fft.h"
 

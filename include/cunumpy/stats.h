@@ -2,7 +2,9 @@
  * differences, convolution, interpolation and integration, with NumPy's
  * semantics. Real (and bool) inputs; complex inputs are CN_ERR_TYPE unless
  * stated. Results are new arrays on the input's device; inputs are never
- * modified. Axes follow reduce.h (naxes CN_ALL_AXES = all, CN_AXIS_NONE =
+ * modified. Host-only: except ptp, diff and the unweighted averages (which
+ * run on the backend's reductions), these functions compute on host
+ * float64 (complex128) copies of their inputs and move the result back. Axes follow reduce.h (naxes CN_ALL_AXES = all, CN_AXIS_NONE =
  * flattened for single-axis functions); out-of-range axes are
  * CN_ERR_INDEX. Values are computed in float64 (float32 inputs give
  * float32 results where NumPy keeps the dtype). */
@@ -68,13 +70,42 @@ CN_API cn_status cn_nanquantile(cn_array *out, cn_array a, cn_array q,
 CN_API cn_status cn_average(cn_array *out, cn_array a, cn_array weights,
                             int32_t axis);
 
+/* Average over the axes (naxes CN_ALL_AXES: all, in any order, no
+ * repeats), NumPy's average: weights (may be NULL: the mean, on the
+ * backend) has a's shape, or the shape of a along axes in the order given.
+ * sum_of_weights (may be NULL) receives the sums of the weights (the counts
+ * without weights) in the result's shape, as returned=True. Result dtype:
+ * the mean's, else result_type(a, weights) (float64 at least for integer
+ * a); complex a and weights accepted. CN_ERR_VALUE when weights sum to zero,
+ * CN_ERR_SHAPE for mismatched weights, CN_ERR_TYPE for weights of another
+ * shape with CN_ALL_AXES. Host float64/complex128 with weights. */
+CN_API cn_status cn_average_axes(cn_array *out, cn_array *sum_of_weights,
+                                 cn_array a, cn_array weights, int32_t naxes,
+                                 const int32_t *axes, int32_t keepdims);
+
 /* Covariance matrix of the variables in m (1-d or 2-d; rows are variables
- * when rowvar, else columns), with y's variables appended when y is not
- * NULL. ddof < 0 selects the default (0 with bias, else 1). A single
- * variable gives a 0-d result. CN_ERR_VALUE for ndim > 2. */
+ * when rowvar, else columns, a single row is one variable), with y's
+ * variables appended when y is not NULL. ddof < 0 selects the default (0
+ * with bias, else 1); degrees of freedom <= 0 give inf/nan as NumPy. A
+ * single variable gives a 0-d result. float64 result (complex128 for
+ * complex input, conjugating as NumPy). CN_ERR_VALUE for ndim > 2. */
 CN_API cn_status cn_cov(cn_array *out, cn_array m, cn_array y, int32_t rowvar,
                         int32_t bias, int32_t ddof);
-/* Pearson correlation coefficients (cov normalised, clipped to [-1, 1]). */
+/* cn_cov with NumPy's frequency weights (fweights, 1-d integral
+ * non-negative, one per observation) and analytic weights (aweights, 1-d
+ * non-negative); either may be NULL. dtype CN_DTYPE_DEFAULT gives float64
+ * (complex128 for complex input), else the float/complex result dtype
+ * (promoted with float64 when weights are given, as NumPy).
+ * CN_ERR_TYPE for non-integral fweights or a bad dtype, CN_ERR_VALUE for
+ * negative weights or weights summing to zero, CN_ERR_SHAPE for weights of
+ * the wrong shape. */
+CN_API cn_status cn_cov_weighted(cn_array *out, cn_array m, cn_array y,
+                                 cn_array fweights, cn_array aweights,
+                                 int32_t rowvar, int32_t bias, int32_t ddof,
+                                 cn_dtype dtype);
+/* Pearson correlation coefficients (cov normalised by the real standard
+ * deviations; real and imaginary parts clipped to [-1, 1]). Complex input
+ * gives complex128. */
 CN_API cn_status cn_corrcoef(cn_array *out, cn_array x, cn_array y,
                              int32_t rowvar);
 
@@ -96,6 +127,22 @@ CN_API cn_status cn_histogram(cn_array *hist, cn_array *edges_out, cn_array a,
 CN_API cn_status cn_histogram2d(cn_array *hist, cn_array *xedges,
                                 cn_array *yedges, cn_array x, cn_array y,
                                 int64_t nx, int64_t ny, const double *range,
+                                cn_array weights, int32_t density);
+/* D-dimensional histogram of the N points of sample (N, D), NumPy's
+ * histogramdd. bins holds one entry for all dimensions (nbins 1) or one
+ * per dimension (nbins D): a 0-d integer count (equal bins over the range,
+ * else the data's min/max widened by 0.5 when equal) or 1-d increasing
+ * edges (right edge of the last bin included). ranges (may be NULL) is
+ * (D, 2) of (min, max), a row with a NaN meaning the data's. weights (may
+ * be NULL) has N values. outs receive the float64 hist of shape (bins per
+ * dimension), then the D edges arrays (given edges retained as they are),
+ * *nout = D + 1; cap must be >= D + 1. density divides by bin volumes and
+ * the total. CN_ERR_TYPE for a non-integer count, CN_ERR_VALUE for counts
+ * < 1, non-monotonic edges, bad or non-finite ranges, CN_ERR_SHAPE for a
+ * bad sample, ranges or weights shape. */
+CN_API cn_status cn_histogramdd(cn_array *outs, int32_t cap, int32_t *nout,
+                                cn_array sample, int32_t nbins,
+                                const cn_array *bins, cn_array ranges,
                                 cn_array weights, int32_t density);
 /* Occurrences of each value of the non-negative 1-d integer x, length
  * max(max(x) + 1, minlength); float64 sums of weights when weights (x's
@@ -122,6 +169,21 @@ CN_API cn_status cn_diff(cn_array *out, cn_array a, int32_t n, int32_t axis);
 CN_API cn_status cn_gradient(cn_array *out, cn_array a, int32_t axis, double dx,
                              int32_t edge_order);
 
+/* Gradient of f along each of the axes (CN_ALL_AXES: all), NumPy's
+ * gradient: spacing holds nothing (unit spacing), one 0-d spacing for all
+ * axes, or one per axis, each a 0-d spacing or the axis' 1-d coordinates
+ * (non-uniform second-order differences; equal steps use the uniform
+ * formulas). outs[i] (cap >= number of axes, *nout set) is the gradient
+ * along the i-th axis, in f's float/complex dtype (float64 for integers);
+ * complex f and spacings accepted. CN_ERR_TYPE for bool f or bool
+ * coordinates (NumPy cannot subtract bools). CN_ERR_VALUE for edge_order
+ * not 1 or 2, an axis shorter than edge_order + 1, a spacing count or
+ * coordinate length that does not match, or a spacing of ndim > 1. */
+CN_API cn_status cn_gradient_axes(cn_array *outs, int32_t cap, int32_t *nout,
+                                  cn_array f, int32_t nspacing,
+                                  const cn_array *spacing, int32_t naxes,
+                                  const int32_t *axes, int32_t edge_order);
+
 /* Modes of convolve / correlate. */
 #define CN_CONV_FULL 0
 #define CN_CONV_SAME 1
@@ -129,7 +191,8 @@ CN_API cn_status cn_gradient(cn_array *out, cn_array a, int32_t axis, double dx,
 /* Discrete 1-d linear convolution / cross-correlation of non-empty 1-d a
  * and v, as NumPy (full: N+M-1 values, same: max(N, M), valid:
  * max(N, M) - min(N, M) + 1). Result in the promoted dtype of a and v
- * (computed in float64). CN_ERR_VALUE for empty inputs or a bad mode. */
+ * (computed in float64, complex128 when either is complex; correlate
+ * conjugates v as NumPy). CN_ERR_VALUE for empty inputs or a bad mode. */
 CN_API cn_status cn_convolve(cn_array *out, cn_array a, cn_array v,
                              int32_t mode);
 CN_API cn_status cn_correlate(cn_array *out, cn_array a, cn_array v,
@@ -142,8 +205,10 @@ CN_API cn_status cn_correlate(cn_array *out, cn_array a, cn_array v,
 CN_API cn_status cn_interp(cn_array *out, cn_array x, cn_array xp, cn_array fp,
                            const double *left, const double *right);
 /* Trapezoidal integral of y along axis, with sample points x (1-d of the
- * axis' length, or NULL for uniform spacing dx). CN_ERR_SHAPE for a
- * mismatched x. */
+ * axis' length, or NULL for uniform spacing dx). Complex y or x give a
+ * complex result (complex64 when y is and x is complex64/float32/NULL).
+ * Neighbouring bools add as a logical or, as NumPy's y[1:] + y[:-1].
+ * CN_ERR_SHAPE for a mismatched x. */
 CN_API cn_status cn_trapezoid(cn_array *out, cn_array y, cn_array x, double dx,
                               int32_t axis);
 

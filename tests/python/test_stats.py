@@ -418,6 +418,62 @@ def test_complex_sort_unique_nan_order(a):
     np.testing.assert_array_equal(c.get(), rc)
 
 
+def test_engine_edge_cases():
+    # average over an axis tuple with weights of the axes' shape, returned
+    a = np.arange(24.0).reshape(2, 3, 4)
+    w = np.arange(1.0, 9.0).reshape(4, 2)
+    for keep in (False, True):
+        ours = xp.average(xp.asarray(a), axis=(2, 0), weights=xp.asarray(w),
+                          returned=True, keepdims=keep)
+        ref = np.average(a, axis=(2, 0), weights=w, returned=True,
+                         keepdims=keep)
+        for o, r in zip(ours, ref):
+            np.testing.assert_allclose(o.get(), r)
+            assert o.shape == r.shape
+    # gradient with coordinates on several axes, both edge orders
+    f = np.random.default_rng(0).normal(size=(5, 6))
+    x0 = np.array([0.0, 1, 1.5, 3.5, 4])
+    for eo in (1, 2):
+        ours = xp.gradient(xp.asarray(f), xp.asarray(x0), 2.0, edge_order=eo)
+        ref = np.gradient(f, x0, 2.0, edge_order=eo)
+        for o, r in zip(ours, ref):
+            np.testing.assert_allclose(o.get(), r)
+    # complex and mixed convolve / correlate, every mode; complex trapezoid
+    a = np.array([1 + 1j, 2, 3 - 2j, 0.5])
+    v = np.array([0, 1j, 0.5])
+    for mode in ("full", "same", "valid"):
+        for p, q in ((a, v), (a.real, v), (a, v.real)):
+            np.testing.assert_allclose(
+                xp.convolve(xp.asarray(p), xp.asarray(q), mode).get(),
+                np.convolve(p, q, mode))
+            np.testing.assert_allclose(
+                xp.correlate(xp.asarray(p), xp.asarray(q), mode).get(),
+                np.correlate(p, q, mode))
+    np.testing.assert_allclose(
+        xp.trapezoid(xp.asarray(a), xp.asarray([0, 1, 3, 3.5])).get(),
+        np.trapezoid(a, [0, 1, 3, 3.5]))
+    # histogramdd with mixed bins, a partial range, density and weights
+    s = np.random.default_rng(1).random((50, 3))
+    bins = (3, np.array([0, 0.25, 1.0]), 2)
+    rng = [None, (0, 1), (0.2, 0.8)]
+    wt = np.arange(50.0)
+    for dens in (False, True):
+        h, e = xp.histogramdd(xp.asarray(s), bins, rng, dens, xp.asarray(wt))
+        rh, re_ = np.histogramdd(s, bins, rng, dens, wt)
+        np.testing.assert_allclose(h.get(), rh)
+        for o, r in zip(e, re_):
+            np.testing.assert_allclose(o.get(), r)
+    # complex cov with fweights and aweights, complex corrcoef
+    c = np.random.default_rng(2).normal(size=(2, 6)) * (1 + 0.5j)
+    fw = np.array([1, 2, 0, 1, 3, 1])
+    aw = np.linspace(0.1, 1, 6)
+    np.testing.assert_allclose(
+        xp.cov(xp.asarray(c), fweights=fw, aweights=aw).get(),
+        np.cov(c, fweights=fw, aweights=aw))
+    np.testing.assert_allclose(xp.corrcoef(xp.asarray(c)).get(),
+                               np.corrcoef(c), atol=1e-12)
+
+
 def test_statistics():
     rng = np.random.default_rng(3)
     a = rng.standard_normal((4, 6))
@@ -448,3 +504,30 @@ def test_statistics():
                           xp.arange(4.0) ** 2),
                 np.interp([0.5, 2.5], np.arange(4.0), np.arange(4.0) ** 2))
     assert_same(xp.trapezoid(xp.arange(5.0)), np.trapezoid(np.arange(5.0)))
+
+
+def test_weighted_statistics_errors_and_bools():
+    a = np.arange(6.0).reshape(2, 3)
+    # NumPy's exception types for the engine's statuses
+    with pytest.raises(ZeroDivisionError):
+        xp.average(xp.asarray(a), axis=(0, 1), weights=xp.zeros((2, 3)))
+    with pytest.raises(ZeroDivisionError):
+        xp.cov(xp.asarray([1.0, 2, 3]), fweights=[0, 0, 0])
+    with pytest.raises(np.exceptions.AxisError):
+        xp.average(xp.asarray(a), axis=(0, 2))
+    # bools: gradient refuses them, trapezoid adds pairs as a logical or
+    with pytest.raises(TypeError):
+        xp.gradient(xp.asarray([True, False, True]))
+    with pytest.raises(TypeError):
+        xp.gradient(xp.arange(3.0), xp.asarray([True, False, True]))
+    b = np.array([True, True, False])
+    np.testing.assert_allclose(xp.trapezoid(xp.asarray(b)).get(),
+                               np.trapezoid(b))
+    # 0-d and non-finite inputs
+    with np.errstate(all="ignore"):
+        for v in (np.array(5.0), np.array([[1.0, np.inf, 3], [1, 2, 3]])):
+            np.testing.assert_allclose(xp.cov(xp.asarray(v)).get(),
+                                       np.cov(v), equal_nan=True)
+        g = np.array([1.0, np.nan, 3, np.inf])
+        np.testing.assert_allclose(xp.gradient(xp.asarray(g)).get(),
+                                   np.gradient(g), equal_nan=True)

@@ -14,7 +14,7 @@ from ._convert import asarray, zeros
 from ._numerictypes import _is_inexact, _K_BOOL, _kind, result_type
 from ._reduce import cumprod, cumsum
 from ._ufunc import abs, equal, isnan, remainder
-from ._shape import broadcast_to, moveaxis, ravel, reshape
+from ._shape import broadcast_to, ravel
 from ._creation import full
 from ._index import take, where
 from ._sort import _any_complex, argsort
@@ -72,105 +72,21 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
 
 
 def gradient(f, *varargs, axis=None, edge_order=1):
-    """NumPy's gradient: per axis a scalar spacing (cn_gradient) or 1-d
-    coordinates (non-uniform second-order differences)."""
     f = asarray(f)
-    N = f.ndim
-    if axis is None:
-        axes = tuple(range(N))
-    else:
-        axes = (axis,) if isinstance(axis, (int, _np.integer)) else \
-            tuple(axis)
-        for ax in axes:
-            if not -N <= ax < N:
-                raise _np.exceptions.AxisError(ax, N)
-        axes = tuple(int(ax) % N for ax in axes)
-        if len(set(axes)) != len(axes):
-            raise ValueError("repeated axis")
+    axes = range(f.ndim) if axis is None else \
+        (axis,) if isinstance(axis, (int, _np.integer)) else tuple(axis)
+    for ax in axes:
+        if not -f.ndim <= ax < f.ndim:
+            raise _np.exceptions.AxisError(ax, f.ndim)
+    naxes = len(axes)
     n = len(varargs)
-    if n == 0:
-        dx = [1.0] * len(axes)
-    elif n == 1 and _np.ndim(varargs[0]) == 0:
-        dx = [varargs[0]] * len(axes)
-    elif n == len(axes):
-        dx = []
-        for i, d in enumerate(varargs):
-            d = _np.asarray(d.get() if hasattr(d, "get") else d)
-            if d.ndim == 0:
-                dx.append(d[()])
-                continue
-            if d.ndim != 1:
-                raise ValueError("distances must be either scalars or 1d")
-            if len(d) != f.shape[axes[i]]:
-                raise ValueError("when 1d, distances must match the length "
-                                 "of the corresponding dimension")
-            if d.dtype.kind in "iub":
-                d = d.astype(_np.float64)
-            step = _np.diff(d)
-            dx.append(step[0] if step.size and (step == step[0]).all()
-                      else step)
-    else:
+    if n not in (0, naxes) and not (n == 1 and _np.ndim(varargs[0]) == 0):
         raise TypeError("invalid number of arguments")
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
-    out = []
-    for ax, h in zip(axes, dx):
-        if f.shape[ax] < edge_order + 1:
-            raise ValueError("Shape of array too small to calculate a "
-                             "numerical gradient, at least (edge_order + 1) "
-                             "elements are required.")
-        if _np.ndim(h) == 0 and _np.dtype(f.dtype).kind != "c" and \
-                _np.isrealobj(h):
-            out.append(_lib.cn_gradient(f, ax, float(h), edge_order))
-        else:
-            out.append(_gradient_axis(f, ax, h, edge_order))
-    return out[0] if len(axes) == 1 else tuple(out)
-
-
-def _gradient_axis(f, axis, h, edge_order):
-    """One axis of gradient in NumPy's formulas (h scalar or the n - 1
-    coordinate steps), complex f or h included."""
-    if _np.dtype(f.dtype).kind in "iub":
-        f = _lib.cn_astype(f, "float64", 0)
-    g = moveaxis(f, axis, 0)
-    cshape = (-1,) + (1,) * (g.ndim - 1)
-    uniform = _np.ndim(h) == 0
-
-    def coef(v):
-        return asarray(v) if _np.ndim(v) == 0 else \
-            reshape(asarray(_np.ascontiguousarray(v)), cshape)
-
-    if uniform:
-        inner = (g[2:] - g[:-2]) / (2.0 * h)
-    else:
-        d1, d2 = h[:-1], h[1:]
-        a = -d2 / (d1 * (d1 + d2))
-        b = (d2 - d1) / (d1 * d2)
-        c = d1 / (d2 * (d1 + d2))
-        inner = coef(a) * g[:-2] + coef(b) * g[1:-1] + coef(c) * g[2:]
-    if edge_order == 1:
-        h0, hn = (h, h) if uniform else (h[0], h[-1])
-        first = (g[1:2] - g[0:1]) / h0
-        last = (g[-1:] - g[-2:-1]) / hn
-    else:
-        if uniform:
-            a, b, c = -1.5 / h, 2.0 / h, -0.5 / h
-        else:
-            d1, d2 = h[0], h[1]
-            a = -(2.0 * d1 + d2) / (d1 * (d1 + d2))
-            b = (d1 + d2) / (d1 * d2)
-            c = -d1 / (d2 * (d1 + d2))
-        first = a * g[0:1] + b * g[1:2] + c * g[2:3]
-        if uniform:
-            a, b, c = 0.5 / h, -2.0 / h, 1.5 / h
-        else:
-            d1, d2 = h[-2], h[-1]
-            a = d2 / (d1 * (d1 + d2))
-            b = -(d2 + d1) / (d1 * d2)
-            c = (2.0 * d2 + d1) / (d2 * (d1 + d2))
-        last = a * g[-3:-2] + b * g[-2:-1] + c * g[-1:]
-    res = concatenate([first, inner, last], axis=0)
-    return moveaxis(res, 0, axis)
+    res = _lib.cn_gradient_axes(f, [asarray(d) for d in varargs], axis,
+                                int(edge_order))
+    return res[0] if len(res) == 1 else res
 
 
 _CONV_MODES = {"full": 0, "same": 1, "valid": 2}
@@ -192,35 +108,12 @@ def _parts(x):
     return x, None
 
 
-def _bilinear(fn, a, v, *args):
-    """fn (real and bilinear, as convolve) on complex a, v from the real
-    calls on their parts."""
-    ar, ai = _parts(a)
-    vr, vi = _parts(v)
-    re = fn(ar, vr, *args)
-    im = None
-    if ai is not None and vi is not None:
-        re = re - fn(ai, vi, *args)
-    for x, y in ((ar, vi), (ai, vr)):
-        if x is not None and y is not None:
-            t = fn(x, y, *args)
-            im = t if im is None else im + t
-    return re if im is None else re + im * 1j
-
-
 def convolve(a, v, mode="full"):
-    m = _conv_mode(mode)
-    if not _any_complex(a, v):
-        return _lib.cn_convolve(a, v, m)
-    return _bilinear(_lib.cn_convolve, a, v, m)
+    return _lib.cn_convolve(a, v, _conv_mode(mode))
 
 
 def correlate(a, v, mode="valid"):
-    m = _conv_mode(mode)
-    if not _any_complex(a, v):
-        return _lib.cn_correlate(a, v, m)
-    # NumPy correlates with the conjugate of v
-    return _bilinear(_lib.cn_correlate, a, asarray(v).conj(), m)
+    return _lib.cn_correlate(a, v, _conv_mode(mode))
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
@@ -259,10 +152,6 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
-    if _any_complex(y):
-        yr, yi = _parts(y)
-        return (_lib.cn_trapezoid((yr, x), float(dx), axis) +
-                _lib.cn_trapezoid((yi, x), float(dx), axis) * 1j)
     return _lib.cn_trapezoid((y, x), float(dx), axis)
 
 

@@ -10,16 +10,12 @@ import operator as _operator
 import numpy as _np
 
 from . import _cnlib as _lib
-from ._convert import asarray, ones, zeros
-from ._numerictypes import _K_COMPLEX, _K_FLOAT, _K_INT, _K_UINT, _kind
+from ._convert import asarray, zeros
+from ._numerictypes import _K_FLOAT, _K_INT, _K_UINT, _kind
 from ._reduce import any
-from ._ufunc import equal, isnan
-from ._shape import ravel, reshape
-from ._creation import full, linspace
-from ._index import where
-from ._sort import searchsorted
+from ._shape import ravel
+from ._creation import linspace
 from ._manip import stack
-from ._calculus import diff
 
 __all__ = ["histogram", "bincount", "digitize", "histogram_bin_edges",
            "histogramdd", "histogram2d"]
@@ -145,15 +141,6 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     return _edges_for(a, bins, range, weights)
 
 
-def _bin_index(v, edges):
-    """Bin of each value for increasing edges (last bin closed), -1 when
-    outside."""
-    n = edges.shape[0] - 1
-    i = searchsorted(edges, v, side="right") - 1
-    i = where(equal(v, edges[-1]), n - 1, i)
-    return where((v < edges[0]) | (v > edges[-1]) | isnan(v), -1, i)
-
-
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     """D-dimensional histogram of the N points of sample ((N, D) or a
     sequence of D arrays): (H float64 of the bin counts, [edges])."""
@@ -163,64 +150,25 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     sample = asarray(sample)
     if sample.ndim != 2:
         sample = _lib.cn_atleast_2d(sample).T
-    N, D = sample.shape
+    D = sample.shape[1]
     try:
         if len(bins) != D:
             raise ValueError("The dimension of bins must be equal to the "
                              "dimension of the sample x.")
     except TypeError:
-        bins = D * [bins]
-    if range is None:
-        range = (None,) * D
-    elif len(range) != D:
-        raise ValueError("range argument must have one entry per dimension")
-    edges = []
-    for i in _builtins.range(D):
-        b = bins[i]
-        if _np.ndim(b) == 0:
-            if b < 1:
-                raise ValueError(f"`bins[{i}]` must be positive, when an "
-                                 f"integer")
-            lo, hi = _outer_edges(sample[:, i], range[i])
-            try:
-                n = _operator.index(b)
-            except TypeError as e:
-                raise TypeError(f"`bins[{i}]` must be an integer, when a "
-                                f"scalar") from e
-            edges.append(linspace(lo, hi, n + 1))
-        elif _np.ndim(b) == 1:
-            e = asarray(b)
-            if e.size > 1 and bool(any(e[:-1] > e[1:])):
-                raise ValueError(f"`bins[{i}]` must be monotonically "
-                                 f"increasing, when an array")
-            edges.append(e)
-        else:
-            raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
-    nb = [e.shape[0] - 1 for e in edges]
+        bins = [bins]
+    ranges = None
+    if range is not None:
+        if len(range) != D:
+            raise ValueError("range argument must have one entry per "
+                             "dimension")
+        ranges = asarray([[_math.nan, _math.nan] if r is None else
+                          [float(r[0]), float(r[1])] for r in range])
     if weights is not None:
         weights = ravel(asarray(weights))
-        if weights.shape[0] != N:
-            raise ValueError("weights should have the same length as the "
-                             "sample")
-    ok = ones(N, bool)
-    flat = zeros(N, _np.int64)
-    for i in _builtins.range(D):
-        ix = _bin_index(sample[:, i], edges[i]) if nb[i] > 0 else \
-            full(N, -1, _np.int64)
-        ok = ok & (ix >= 0)
-        flat = flat * nb[i] + ix
-    w = None if weights is None else weights[ok]
-    total = _math.prod(nb)
-    h = _lib.cn_bincount(flat[ok], w, total) if total else zeros(0)
-    h = reshape(_lib.cn_astype(h[:total], _lib.CN_FLOAT64, 0), tuple(nb))
-    if density:
-        s = h.sum()
-        for i in _builtins.range(D):
-            shape = [1] * D
-            shape[i] = nb[i]
-            h = h / reshape(diff(edges[i]), shape)
-        h = h / s
-    return h, edges
+    res = _lib.cn_histogramdd(sample, [asarray(b) for b in bins], ranges,
+                              weights, bool(density))
+    return res[0], list(res[1:])
 
 
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
@@ -235,20 +183,5 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
         n = 1
     if n != 1 and n != 2:
         bins = [asarray(bins), asarray(bins)]
-    nxy = (bins, bins) if n == 1 and _np.ndim(bins) == 0 else \
-        tuple(bins) if n == 2 else (None, None)
-    simple = _builtins.all(isinstance(b, (int, _np.integer)) and
-                           not isinstance(b, bool) and b >= 1 for b in nxy)
-    if simple and x.size and _kind(x) != _K_COMPLEX and \
-            _kind(y) != _K_COMPLEX:
-        r = None
-        if range is not None:
-            (x0, x1), (y0, y1) = range
-            _outer_edges(x, range[0])
-            _outer_edges(y, range[1])
-            r = (float(x0), float(x1), float(y0), float(y1))
-        h, xe, ye = _lib.cn_histogram2d(x, y, int(nxy[0]), int(nxy[1]), r,
-                                        weights, bool(density))
-        return _lib.cn_astype(h, _lib.CN_FLOAT64, 0), xe, ye
     h, (xe, ye) = histogramdd([x, y], bins, range, density, weights)
     return h, xe, ye

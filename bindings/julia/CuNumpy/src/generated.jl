@@ -1047,6 +1047,50 @@ cn_free_memory() =
 cn_host_memory_info(in_use_bytes, cached_bytes) =
     ccall((:cn_host_memory_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}), in_use_bytes, cached_bytes)
 
+# cn_status cn_polyval(cn_array * out, cn_array p, cn_array x)
+cn_polyval(out, p, x) =
+    ccall((:cn_polyval, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, p, x)
+
+# cn_status cn_polyadd(cn_array * out, cn_array a1, cn_array a2)
+cn_polyadd(out, a1, a2) =
+    ccall((:cn_polyadd, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a1, a2)
+
+# cn_status cn_polysub(cn_array * out, cn_array a1, cn_array a2)
+cn_polysub(out, a1, a2) =
+    ccall((:cn_polysub, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a1, a2)
+
+# cn_status cn_polymul(cn_array * out, cn_array a1, cn_array a2)
+cn_polymul(out, a1, a2) =
+    ccall((:cn_polymul, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a1, a2)
+
+# cn_status cn_polydiv(cn_array * q, cn_array * r, cn_array u, cn_array v)
+cn_polydiv(q, r, u, v) =
+    ccall((:cn_polydiv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), q, r, u, v)
+
+# cn_status cn_polyder(cn_array * out, cn_array p, int32_t m)
+cn_polyder(out, p, m) =
+    ccall((:cn_polyder, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, p, m)
+
+# cn_status cn_polyint(cn_array * out, cn_array p, int32_t m, cn_array k)
+cn_polyint(out, p, m, k) =
+    ccall((:cn_polyint, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Cvoid}), out, p, m, k)
+
+# cn_status cn_polyfit(cn_array * coef, cn_array * residuals, cn_array * rank, cn_array * s, cn_array x, cn_array y, int32_t deg, double rcond, cn_array w)
+cn_polyfit(coef, residuals, rank, s, x, y, deg, rcond, w) =
+    ccall((:cn_polyfit, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Float64, Ptr{Cvoid}), coef, residuals, rank, s, x, y, deg, rcond, w)
+
+# cn_status cn_polyfit_cov(cn_array * coef, cn_array * cov, cn_array x, cn_array y, int32_t deg, double rcond, cn_array w, int32_t unscaled)
+cn_polyfit_cov(coef, cov, x, y, deg, rcond, w, unscaled) =
+    ccall((:cn_polyfit_cov, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Float64, Ptr{Cvoid}, Int32), coef, cov, x, y, deg, rcond, w, unscaled)
+
+# cn_status cn_roots(cn_array * out, cn_array p)
+cn_roots(out, p) =
+    ccall((:cn_roots, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, p)
+
+# cn_status cn_poly(cn_array * out, cn_array seq_of_zeros)
+cn_poly(out, seq_of_zeros) =
+    ccall((:cn_poly, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, seq_of_zeros)
+
 # cn_status cn_rng_create(cn_rng * out, uint64_t seed)
 cn_rng_create(out, seed) =
     ccall((:cn_rng_create, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, UInt64), out, seed)
@@ -1311,9 +1355,17 @@ cn_nanquantile(out, a, q, naxes, axes, method, keepdims) =
 cn_average(out, a, weights, axis) =
     ccall((:cn_average, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32), out, a, weights, axis)
 
+# cn_status cn_average_axes(cn_array * out, cn_array * sum_of_weights, cn_array a, cn_array weights, int32_t naxes, const int32_t * axes, int32_t keepdims)
+cn_average_axes(out, sum_of_weights, a, weights, naxes, axes, keepdims) =
+    ccall((:cn_average_axes, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Ptr{Int32}, Int32), out, sum_of_weights, a, weights, naxes, axes, keepdims)
+
 # cn_status cn_cov(cn_array * out, cn_array m, cn_array y, int32_t rowvar, int32_t bias, int32_t ddof)
 cn_cov(out, m, y, rowvar, bias, ddof) =
     ccall((:cn_cov, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Int32, Int32), out, m, y, rowvar, bias, ddof)
+
+# cn_status cn_cov_weighted(cn_array * out, cn_array m, cn_array y, cn_array fweights, cn_array aweights, int32_t rowvar, int32_t bias, int32_t ddof, cn_dtype dtype)
+cn_cov_weighted(out, m, y, fweights, aweights, rowvar, bias, ddof, dtype) =
+    ccall((:cn_cov_weighted, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Int32, Int32, Int32), out, m, y, fweights, aweights, rowvar, bias, ddof, dtype)
 
 # cn_status cn_corrcoef(cn_array * out, cn_array x, cn_array y, int32_t rowvar)
 cn_corrcoef(out, x, y, rowvar) =
@@ -1326,6 +1378,10 @@ cn_histogram(hist, edges_out, a, nbins, edges, has_range, lo, hi, weights, densi
 # cn_status cn_histogram2d(cn_array * hist, cn_array * xedges, cn_array * yedges, cn_array x, cn_array y, int64_t nx, int64_t ny, const double * range, cn_array weights, int32_t density)
 cn_histogram2d(hist, xedges, yedges, x, y, nx, ny, range, weights, density) =
     ccall((:cn_histogram2d, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int64, Int64, Ptr{Float64}, Ptr{Cvoid}, Int32), hist, xedges, yedges, x, y, nx, ny, range, weights, density)
+
+# cn_status cn_histogramdd(cn_array * outs, int32_t cap, int32_t * nout, cn_array sample, int32_t nbins, const cn_array * bins, cn_array ranges, cn_array weights, int32_t density)
+cn_histogramdd(outs, cap, nout, sample, nbins, bins, ranges, weights, density) =
+    ccall((:cn_histogramdd, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int32, Ptr{Int32}, Ptr{Cvoid}, Int32, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32), outs, cap, nout, sample, nbins, bins, ranges, weights, density)
 
 # cn_status cn_bincount(cn_array * out, cn_array x, cn_array weights, int64_t minlength)
 cn_bincount(out, x, weights, minlength) =
@@ -1346,6 +1402,10 @@ cn_diff(out, a, n, axis) =
 # cn_status cn_gradient(cn_array * out, cn_array a, int32_t axis, double dx, int32_t edge_order)
 cn_gradient(out, a, axis, dx, edge_order) =
     ccall((:cn_gradient, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Float64, Int32), out, a, axis, dx, edge_order)
+
+# cn_status cn_gradient_axes(cn_array * outs, int32_t cap, int32_t * nout, cn_array f, int32_t nspacing, const cn_array * spacing, int32_t naxes, const int32_t * axes, int32_t edge_order)
+cn_gradient_axes(outs, cap, nout, f, nspacing, spacing, naxes, axes, edge_order) =
+    ccall((:cn_gradient_axes, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int32, Ptr{Int32}, Ptr{Cvoid}, Int32, Ptr{Ptr{Cvoid}}, Int32, Ptr{Int32}, Int32), outs, cap, nout, f, nspacing, spacing, naxes, axes, edge_order)
 
 # cn_status cn_convolve(cn_array * out, cn_array a, cn_array v, int32_t mode)
 cn_convolve(out, a, v, mode) =
