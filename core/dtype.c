@@ -233,6 +233,22 @@ cn_dtype cn_result_type_seq(const cn_dtype *dtypes, int32_t n) {
   return res;
 }
 
+cn_status cn_result_type_many(cn_dtype *out, int32_t n,
+                              const cn_dtype *dtypes) {
+  CN_CHECK_OUT(out, "cn_result_type_many");
+  if (n < 1 || dtypes == NULL)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_result_type_many: at least one dtype is required "
+                    "(n = %d)", (int)n);
+  for (int32_t i = 0; i < n; i++)
+    if (cn_dtype_index(dtypes[i]) < 0)
+      return cn_error(CN_ERR_TYPE,
+                      "cn_result_type_many: invalid dtype 0x%x at position %d",
+                      (unsigned)dtypes[i], (int)i);
+  *out = cn_result_type_seq(dtypes, n);
+  return CN_OK;
+}
+
 bool cn_can_cast_safe(cn_dtype from, cn_dtype to) {
   pthread_once(&k_promo_once, promo_init);
   return k_promo[cn_dtype_index(from)][cn_dtype_index(to)] == to;

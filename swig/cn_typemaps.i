@@ -289,6 +289,39 @@ CNPY_OUT_SCALAR(void *, PyLong_FromVoidPtr(*$1))
   $2 = ($2_ltype)p;
 }
 
+/* A sequence of dtype codes (cn_result_type_many). */
+%typemap(in) (int32_t n, const cn_dtype *dtypes) (cn_dtype *codes = NULL) {
+  PyObject *seq = PySequence_Fast($input, "expected a sequence of dtype codes");
+  if (!seq)
+    SWIG_fail;
+  Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+  if (len > INT32_MAX) {
+    Py_DECREF(seq);
+    PyErr_SetString(PyExc_ValueError, "too many dtypes");
+    SWIG_fail;
+  }
+  codes = (cn_dtype *)malloc((size_t)(len ? len : 1) * sizeof(cn_dtype));
+  if (!codes) {
+    Py_DECREF(seq);
+    PyErr_NoMemory();
+    SWIG_fail;
+  }
+  for (Py_ssize_t i = 0; i < len; i++) {
+    long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+    if (v == -1 && PyErr_Occurred()) {
+      Py_DECREF(seq);
+      SWIG_fail;
+    }
+    codes[i] = (cn_dtype)v;
+  }
+  Py_DECREF(seq);
+  $1 = (int32_t)len;
+  $2 = codes;
+}
+%typemap(freearg) (int32_t n, const cn_dtype *dtypes) { free(codes$argnum); }
+/* An input list: not one of the cn_dtype out-parameters. */
+%typemap(argout) (int32_t n, const cn_dtype *dtypes) ""
+
 /* Variable-count outputs (cn_split): the parts come back as a tuple. */
 %typemap(in, numinputs=0) (cn_array *outs, int32_t cap, int32_t *nout)
     (cn_array *outs = NULL, int32_t nout = 0) {

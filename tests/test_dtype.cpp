@@ -118,6 +118,38 @@ TEST_CASE("promotion table equals NumPy 2", "[dtype]") {
                  "invalid dtype");
 }
 
+TEST_CASE("result type of several dtypes equals NumPy 2", "[dtype]") {
+  struct {
+    cn_dtype in[3];
+    cn_dtype want;
+  } cases[] = {
+      {{CN_INT8, CN_UINT16, CN_FLOAT32}, CN_FLOAT32},
+      {{CN_UINT8, CN_INT8, CN_FLOAT32}, CN_FLOAT32},
+      {{CN_INT64, CN_UINT64, CN_FLOAT32}, CN_FLOAT64},
+      {{CN_BOOL, CN_INT8, CN_UINT64}, CN_FLOAT64},
+      {{CN_UINT32, CN_INT16, CN_COMPLEX64}, CN_COMPLEX128},
+      {{CN_INT8, CN_UINT8, CN_UINT16}, CN_INT32},
+  };
+  for (auto &c : cases) {
+    cn_dtype r = CN_BOOL;
+    CN_REQUIRE_OK(cn_result_type_many(&r, 3, c.in));
+    INFO(cn_dtype_name(c.in[0]) << ", " << cn_dtype_name(c.in[1]) << ", "
+                                << cn_dtype_name(c.in[2]));
+    REQUIRE(r == c.want);
+  }
+  cn_dtype one = CN_UINT16, r = CN_BOOL;
+  CN_REQUIRE_OK(cn_result_type_many(&r, 1, &one));
+  REQUIRE(r == CN_UINT16);
+  cn_dtype bad[2] = {CN_INT8, (cn_dtype)3};
+  r = CN_BOOL;
+  CN_REQUIRE_ERR(cn_result_type_many(&r, 2, bad), CN_ERR_TYPE, "position 1");
+  CN_REQUIRE_ERR(cn_result_type_many(&r, 0, bad), CN_ERR_VALUE, "at least one");
+  CN_REQUIRE_ERR(cn_result_type_many(&r, 2, nullptr), CN_ERR_VALUE,
+                 "at least one");
+  CN_REQUIRE_ERR(cn_result_type_many(nullptr, 2, bad), CN_ERR_VALUE, "NULL");
+  REQUIRE(r == CN_BOOL);
+}
+
 TEST_CASE("can_cast equals NumPy 2", "[dtype]") {
   for (int i = 0; i < 13; i++)
     for (int j = 0; j < 13; j++) {

@@ -980,6 +980,14 @@ module cunumpy_c
       integer(c_int32_t), value :: b
       integer(c_int32_t) :: res
     end function c_cn_result_type
+    ! cn_status cn_result_type_many(cn_dtype * out, int32_t n, const cn_dtype * dtypes)
+    function c_cn_result_type_many(out, n, dtypes) bind(c, name='cn_result_type_many') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: out(*)
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), intent(in), optional :: dtypes(*)
+      integer(c_int32_t) :: res
+    end function c_cn_result_type_many
     ! cn_status cn_result_type_scalar(cn_dtype * out, cn_dtype array_dtype, cn_scalar scalar)
     function c_cn_result_type_scalar(out, array_dtype, scalar) bind(c, &
         name='cn_result_type_scalar') result(res)

@@ -97,6 +97,12 @@ CN_API cn_status cn_dtype_from_name(cn_dtype *out, const char *name);
  * int64 with uint64 gives float64, as NumPy. CN_ERR_TYPE for invalid dtypes. */
 CN_API cn_status cn_result_type(cn_dtype *out, cn_dtype a, cn_dtype b);
 
+/* Result type of n >= 1 dtypes together, as NumPy's result_type of several
+ * dtypes (not a left fold: int8, uint16, float32 give float32).
+ * CN_ERR_VALUE for n < 1 or a NULL list, CN_ERR_TYPE for an invalid dtype. */
+CN_API cn_status cn_result_type_many(cn_dtype *out, int32_t n,
+                                     const cn_dtype *dtypes);
+
 /* Result type of an array dtype with a weak (Python) scalar, NEP 50: the
  * array's dtype wins within its kind; a scalar of a higher kind gives the
  * default dtype of that kind (float64, complex128) or the complex of the

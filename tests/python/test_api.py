@@ -85,6 +85,20 @@ def test_array_backend_env_read_at_import():
 # ---- Array API namespace --------------------------------------------------------
 
 
+def test_result_type_of_several_dtypes_equals_numpy():
+    import itertools
+    names = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32",
+             "int64", "uint64", "float32", "float64", "complex64",
+             "complex128"]
+    for t in itertools.product(names, repeat=3):
+        assert xp.result_type(*t) == np.result_type(*t), t
+    assert xp.result_type(xp.arange(3, dtype=np.int8), np.uint16,
+                          xp.ones(1, dtype=np.float32)) == np.float32
+    assert xp.result_type(1, 2.0) == np.float64
+    with pytest.raises(ValueError):
+        xp.result_type()
+
+
 def test_array_api_namespace():
     assert xp.__array_api_version__ == "2024.12"
     assert xp.isdtype(xp.float32, "real floating")

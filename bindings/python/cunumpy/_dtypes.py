@@ -113,25 +113,23 @@ _WEAK = (bool, int, float, complex)
 
 def result_type(*arrays_and_dtypes):
     """Promotion of arrays, dtypes and Python scalars (weak, NEP 50), by the
-    engine's table (cn_result_type / cn_result_type_scalar)."""
-    code = None
+    engine's table (cn_result_type_many / cn_result_type_scalar)."""
+    codes = []
     scalars = []
     for x in arrays_and_dtypes:
         if type(x) in _WEAK:
             scalars.append(x)
-            continue
-        c = to_code(x)
-        code = c if code is None else _lib.cn_result_type(code, c)
-    if code is None:
+        else:
+            codes.append(to_code(x))
+    if not codes:
         if not scalars:
             raise ValueError("at least one array or dtype is required")
         # Only Python scalars: their default dtypes, as NumPy.
         order = {bool: _lib.CN_BOOL, int: _lib.CN_INT64,
                  float: _lib.CN_FLOAT64, complex: _lib.CN_COMPLEX128}
-        code = order[type(scalars[0])]
-        for s in scalars[1:]:
-            code = _lib.cn_result_type(code, order[type(s)])
-        return DTYPE_OF[code]
+        return DTYPE_OF[_lib.cn_result_type_many([order[type(s)]
+                                                  for s in scalars])]
+    code = _lib.cn_result_type_many(codes)
     for s in scalars:
         code = _lib.cn_result_type_scalar(code, s)
     return DTYPE_OF[code]

@@ -599,6 +599,10 @@ cn_dtype_from_name(out, name) =
 cn_result_type(out, a, b) =
     ccall((:cn_result_type, libcunumpy), Int32, (Ptr{Int32}, Int32, Int32), out, a, b)
 
+# cn_status cn_result_type_many(cn_dtype * out, int32_t n, const cn_dtype * dtypes)
+cn_result_type_many(out, n, dtypes) =
+    ccall((:cn_result_type_many, libcunumpy), Int32, (Ptr{Int32}, Int32, Ptr{Int32}), out, n, dtypes)
+
 # cn_status cn_result_type_scalar(cn_dtype * out, cn_dtype array_dtype, cn_scalar scalar)
 cn_result_type_scalar(out, array_dtype, scalar) =
     ccall((:cn_result_type_scalar, libcunumpy), Int32, (Ptr{Int32}, Int32, cn_scalar), out, array_dtype, scalar)
