@@ -86,10 +86,30 @@ static int cnpy_casting_arg(PyObject *o, cn_casting *out) {
 }
 
 /* A shape: an int or a sequence of ints (at most CN_MAX_DIMS). */
+/* One extent: an integer but not a bool (NumPy's TypeError), and one that
+ * does not fit 64 bits is NumPy's ValueError, not OverflowError. */
+static int cnpy_extent_arg(PyObject *x, int64_t *out) {
+  if (PyBool_Check(x)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "'bool' object cannot be interpreted as an integer");
+    return -1;
+  }
+  Py_ssize_t v = PyNumber_AsSsize_t(x, PyExc_OverflowError);
+  if (v == -1 && PyErr_Occurred()) {
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+      PyErr_Clear();
+      PyErr_SetString(PyExc_ValueError, "Maximum allowed dimension exceeded");
+    }
+    return -1;
+  }
+  *out = (int64_t)v;
+  return 0;
+}
+
 static int cnpy_shape_arg(PyObject *o, int32_t *ndim, int64_t *shape) {
   if (PyLong_Check(o) || (PyIndex_Check(o) && !PySequence_Check(o))) {
-    Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
-    if (v == -1 && PyErr_Occurred())
+    int64_t v;
+    if (cnpy_extent_arg(o, &v) < 0)
       return -1;
     *ndim = 1;
     shape[0] = (int64_t)v;
@@ -116,12 +136,10 @@ static int cnpy_shape_arg(PyObject *o, int32_t *ndim, int64_t *shape) {
                       "'float' object cannot be interpreted as an integer");
       return -1;
     }
-    Py_ssize_t v = PyNumber_AsSsize_t(x, PyExc_OverflowError);
-    if (v == -1 && PyErr_Occurred()) {
+    if (cnpy_extent_arg(x, &shape[i]) < 0) {
       Py_DECREF(seq);
       return -1;
     }
-    shape[i] = (int64_t)v;
   }
   *ndim = (int32_t)n;
   Py_DECREF(seq);

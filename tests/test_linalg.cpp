@@ -1263,3 +1263,120 @@ TEST_CASE("decompositions do not depend on the input layout",
     }
   }
 }
+
+// A matrix of dtype dt whose element (1, 1) is bad, the rest finite.
+static Arr with_bad(cn_dtype dt, double bad, std::vector<int64_t> shape) {
+  int64_t n = 1;
+  for (auto e : shape)
+    n *= e;
+  std::vector<double> v((size_t)n);
+  for (int64_t i = 0; i < n; i++)
+    v[(size_t)i] = 1.0 + (double)i;
+  v[(size_t)(shape[shape.size() - 1] + 1)] = bad;
+  Arr d = from_vec(v, shape, CN_FLOAT64);
+  Arr out;
+  CN_REQUIRE_OK(cn_astype(out.out(), d, dt, 1));
+  return out;
+}
+
+TEST_CASE("eig of a matrix holding inf or NaN is a linalg error",
+          "[linalg][eig][nonfinite]") {
+  for (cn_dtype dt : kFloatTypes)
+    for (double bad : {(double)INFINITY, -(double)INFINITY, (double)NAN}) {
+      INFO(cn_dtype_name(dt) << " " << bad);
+      Arr a = with_bad(dt, bad, {2, 3, 3});
+      auto before = vals(a);
+      cn_array w = nullptr, v = nullptr;
+      CN_REQUIRE_ERR(cn_linalg_eig(&w, &v, a), CN_ERR_LINALG,
+                     "must not contain infs or NaNs");
+      CN_REQUIRE_ERR(cn_linalg_eigvals(&w, a), CN_ERR_LINALG,
+                     "must not contain infs or NaNs");
+      REQUIRE(w == nullptr);
+      auto after = vals(a);
+      for (size_t i = 0; i < after.size(); i++) // untouched, NaN included
+        REQUIRE((after[i] == before[i] ||
+                 (std::isnan((double)after[i].real()) &&
+                  std::isnan((double)before[i].real()))));
+    }
+}
+
+TEST_CASE("SVD-based functions on NaN input fail to converge, on inf give NaN",
+          "[linalg][svd][nonfinite]") {
+  for (cn_dtype dt : kFloatTypes) {
+    INFO(cn_dtype_name(dt));
+    Arr a = with_bad(dt, NAN, {3, 2});
+    cn_array u = nullptr, s = nullptr, vh = nullptr;
+    CN_REQUIRE_ERR(cn_linalg_svd(&u, &s, &vh, a, 1, 1), CN_ERR_LINALG,
+                   "SVD did not converge");
+    CN_REQUIRE_ERR(cn_linalg_svd(nullptr, &s, nullptr, a, 0, 0),
+                   CN_ERR_LINALG, "SVD did not converge");
+    int32_t axes[2] = {-2, -1};
+    CN_REQUIRE_ERR(cn_linalg_norm(&s, a, CN_NORM_P, 2, 2, axes, 0),
+                   CN_ERR_LINALG, "SVD did not converge");
+    // inf (no NaN): singular values are NaN, as LAPACK and NumPy give them
+    Arr ai = with_bad(dt, INFINITY, {3, 2});
+    Arr si;
+    CN_REQUIRE_OK(cn_linalg_svd(nullptr, si.out(), nullptr, ai, 0, 0));
+    for (auto &x : vals(si))
+      REQUIRE(std::isnan((double)x.real()));
+  }
+}
+
+TEST_CASE("lstsq with a non-finite operand is a linalg error",
+          "[linalg][lstsq][nonfinite]") {
+  for (double bad : {(double)INFINITY, (double)NAN}) {
+    Arr a = with_bad(CN_FLOAT64, bad, {3, 2});
+    Arr b = rand_arr({3}, CN_FLOAT64, 5);
+    cn_array x = nullptr, r = nullptr, rk = nullptr, sv = nullptr;
+    CN_REQUIRE_ERR(cn_linalg_lstsq(&x, &r, &rk, &sv, a, b, -1.0),
+                   CN_ERR_LINALG, "SVD did not converge in Linear Least");
+    Arr a2 = rand_arr({3, 2}, CN_FLOAT64, 6);
+    Arr b2 = with_bad(CN_FLOAT64, bad, {3, 2});
+    CN_REQUIRE_ERR(cn_linalg_lstsq(&x, &r, &rk, &sv, a2, b2, -1.0),
+                   CN_ERR_LINALG, "SVD did not converge in Linear Least");
+  }
+}
+
+TEST_CASE("slogdet and det keep the sign of an infinite real pivot; cond of "
+          "inf input is inf",
+          "[linalg][det][nonfinite]") {
+  // [[1, 2], [3, inf]]: NumPy gives sign 1, logabsdet inf, det inf
+  std::vector<double> v = {1, 2, 3, INFINITY};
+  for (cn_dtype dt : {CN_FLOAT32, CN_FLOAT64}) {
+    Arr d = from_vec(v, {2, 2}, CN_FLOAT64), a;
+    CN_REQUIRE_OK(cn_astype(a.out(), d, dt, 1));
+    Arr sg, ld, det, c;
+    CN_REQUIRE_OK(cn_linalg_slogdet(sg.out(), ld.out(), a));
+    REQUIRE(vals(sg)[0].real() == 1);
+    REQUIRE(vals(ld)[0].real() == INFINITY);
+    CN_REQUIRE_OK(cn_linalg_det(det.out(), a));
+    REQUIRE(vals(det)[0].real() == INFINITY);
+    CN_REQUIRE_OK(cn_linalg_cond(c.out(), a, CN_NORM_DEFAULT, 0));
+    REQUIRE(vals(c)[0].real() == INFINITY);
+  }
+  std::vector<double> vn = {1, 2, 3, NAN};
+  Arr an = from_vec(vn, {2, 2}, CN_FLOAT64), c1;
+  CN_REQUIRE_OK(cn_linalg_cond(c1.out(), an, CN_NORM_P, 1));
+  REQUIRE(std::isnan((double)vals(c1)[0].real()));
+  CN_REQUIRE_ERR(cn_linalg_cond(nullptr, an, CN_NORM_P, 1), CN_ERR_VALUE,
+                 "NULL");
+}
+
+TEST_CASE("norms of empty matrices follow NumPy", "[linalg][norm][empty]") {
+  int32_t axes[2] = {0, 1};
+  for (auto shape : {std::vector<int64_t>{0, 0}, std::vector<int64_t>{0, 3}}) {
+    Arr z = rand_arr(shape, CN_FLOAT64, 1);
+    for (double p : {2.0, 1.0, (double)INFINITY}) {
+      INFO(shape[1] << " ord " << p);
+      Arr r;
+      CN_REQUIRE_OK(cn_linalg_norm(r.out(), z, CN_NORM_P, p, 2, axes, 0));
+      REQUIRE(vals(r)[0].real() == 0);
+    }
+    Arr nuc;
+    CN_REQUIRE_OK(cn_linalg_norm(nuc.out(), z, CN_NORM_NUC, 0, 2, axes, 0));
+    REQUIRE(vals(nuc)[0].real() == 0);
+    cn_array bad = nullptr;
+    CN_REQUIRE_ERR(cn_linalg_norm(&bad, z, CN_NORM_P, -2, 2, axes, 0),
+                   CN_ERR_VALUE, "zero-size");
+  }
+}

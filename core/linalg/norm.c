@@ -122,7 +122,10 @@ static cn_status matrix_norm(cn_array_s **out, const cn_array_s *x,
     int32_t ax = -1;
     CN_LA_TRY(svdvals_axes(&s, x, r, c));
     cn_la_keep(&sc, s);
-    if (ord == CN_NORM_NUC)
+    /* An empty matrix has no singular values: its 2-norm is 0 as in NumPy
+     * (the sum of none), while -2 keeps min's empty-reduction error. */
+    bool no_values = s->shape[s->ndim - 1] == 0;
+    if (ord == CN_NORM_NUC || (no_values && p == 2))
       CN_LA_TRY(cn_sum(&res, s, 1, &ax, 0, CN_DTYPE_DEFAULT, NULL));
     else
       CN_LA_TRY((p > 0 ? cn_max : cn_min)(&res, s, 1, &ax, 0, CN_DTYPE_DEFAULT,
@@ -155,8 +158,11 @@ static cn_status matrix_norm(cn_array_s **out, const cn_array_s *x,
   cn_la_keep(&sc, t);
   CN_LA_TRY(cn_sum(&s, t, 1, &sum_ax, keepdims, CN_DTYPE_DEFAULT, NULL));
   cn_la_keep(&sc, s);
-  CN_LA_TRY((p > 0 ? cn_max : cn_min)(out, s, 1, &red_ax, keepdims,
-                                      CN_DTYPE_DEFAULT, NULL));
+  /* Norms are non-negative, so the max over no columns (rows) is 0 as in
+   * NumPy; the negative orders keep min's empty-reduction error. */
+  bool no_sums = s->shape[red_ax < 0 ? red_ax + s->ndim : red_ax] == 0;
+  CN_LA_TRY((p > 0 && no_sums ? cn_sum : p > 0 ? cn_max : cn_min)(
+      out, s, 1, &red_ax, keepdims, CN_DTYPE_DEFAULT, NULL));
   cn_la_end(&sc);
   return CN_OK;
 fail:
@@ -288,7 +294,59 @@ static cn_status cond_inv(cn_array_s **out, const cn_array_s *a,
   return st;
 }
 
+/* NumPy's rule for cond: a NaN result of a matrix with no NaN in it (inf
+ * entries, or 0/0 of a singular one) means infinitely ill-conditioned.
+ * Takes *res and replaces it with the corrected result. */
+static cn_status cond_nan_to_inf(cn_array_s **res, const cn_array_s *a) {
+  int32_t axes[2] = {-2, -1};
+  cn_array_s *rn = NULL, *an = NULL, *anyn = NULL, *clean = NULL,
+             *mask = NULL, *inf = NULL, *fixed = NULL;
+  cn_status st = cn_isnan(&rn, *res, NULL);
+  if (st == CN_OK)
+    st = cn_isnan(&an, (cn_array)a, NULL);
+  if (st == CN_OK)
+    st = cn_any(&anyn, an, 2, axes, 0, CN_DTYPE_DEFAULT, NULL);
+  if (st == CN_OK)
+    st = cn_logical_not(&clean, anyn, NULL);
+  if (st == CN_OK)
+    st = cn_logical_and(&mask, rn, clean, NULL);
+  if (st == CN_OK)
+    st = real_scalar(&inf, *res, (*res)->dtype, INFINITY);
+  if (st == CN_OK)
+    st = cn_where(&fixed, mask, inf, *res, NULL);
+  cn_array_release(rn);
+  cn_array_release(an);
+  cn_array_release(anyn);
+  cn_array_release(clean);
+  cn_array_release(mask);
+  cn_array_release(inf);
+  if (st == CN_OK) {
+    cn_array_release(*res);
+    *res = fixed;
+  }
+  return st;
+}
+
+static cn_status cond_of(cn_array *out, cn_array a, cn_norm_ord ord,
+                         double p);
+
 cn_status cn_linalg_cond(cn_array *out, cn_array a, cn_norm_ord ord, double p) {
+  CN_CHECK_OUT(out, "cn_linalg_cond");
+  cn_array_s *res = NULL;
+  cn_status st = cond_of(&res, a, ord, p);
+  if (st != CN_OK)
+    return st;
+  st = cond_nan_to_inf(&res, a);
+  if (st != CN_OK) {
+    cn_array_release(res);
+    return cn_error_prefix(st, "cn_linalg_cond");
+  }
+  *out = res;
+  return CN_OK;
+}
+
+static cn_status cond_of(cn_array *out, cn_array a, cn_norm_ord ord,
+                         double p) {
   const char *fn = "cn_linalg_cond";
   CN_CHECK_OUT(out, fn);
   CN_CHECK_ARRAY(a, fn, "a");

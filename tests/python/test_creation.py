@@ -257,3 +257,15 @@ def test_view_dtype_errors():
     with pytest.raises(TypeError):
         a.view("not a dtype")
     assert a.view().dtype == a.dtype
+
+
+@pytest.mark.parametrize("shape,exc", [
+    ((True, 2), TypeError), ((2, False), TypeError), (True, TypeError),
+    (2**64, ValueError), ((2**64,), ValueError), ((-2**64,), ValueError),
+    ((2**63,), ValueError),
+])
+def test_bad_extents_raise_like_numpy(shape, exc):
+    with pytest.raises(exc):
+        np.zeros(shape)
+    with pytest.raises(exc):
+        xp.zeros(shape)

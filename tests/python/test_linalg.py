@@ -481,3 +481,63 @@ def test_weak_int_out_of_range_is_overflow_error(dt, value):
         a + value
     with pytest.raises(OverflowError):
         np.asarray([1], dtype=dt) + value
+
+
+_NONFINITE_CALLS = {
+    "eig": lambda L, a, s, b: L.eig(a),
+    "eigvals": lambda L, a, s, b: L.eigvals(a),
+    "eigvalsh": lambda L, a, s, b: L.eigvalsh(s),
+    "svdvals": lambda L, a, s, b: L.svd(a, compute_uv=False),
+    "pinv": lambda L, a, s, b: L.pinv(a),
+    "cond": lambda L, a, s, b: L.cond(a),
+    "cond1": lambda L, a, s, b: L.cond(a, 1),
+    "condfro": lambda L, a, s, b: L.cond(a, "fro"),
+    "matrix_rank": lambda L, a, s, b: L.matrix_rank(a),
+    "lstsq": lambda L, a, s, b: L.lstsq(a, b)[0],
+    "det": lambda L, a, s, b: L.det(a),
+    "slogdet": lambda L, a, s, b: L.slogdet(a),
+    "cholesky": lambda L, a, s, b: L.cholesky(s),
+    "qr_r": lambda L, a, s, b: L.qr(a)[1],
+    "norm2": lambda L, a, s, b: L.norm(a, 2),
+    "norm-2": lambda L, a, s, b: L.norm(a, -2),
+    "normnuc": lambda L, a, s, b: L.norm(a, "nuc"),
+}
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+@pytest.mark.parametrize("name", sorted(_NONFINITE_CALLS))
+def test_nonfinite_input_matches_numpy(name, bad):
+    """NaN/inf entries: the functions NumPy answers with NaN/inf results give
+    the same values; the ones it refuses raise LinAlgError, never a LAPACK
+    argument error or a crash."""
+    f = _NONFINITE_CALLS[name]
+    a = np.array([[1.0, 2.0], [3.0, bad]])
+    s = (a + a.T) / 2
+    b = np.array([1.0, 2.0])
+    with np.errstate(all="ignore"):
+        try:
+            want = f(np.linalg, a, s, b)
+        except np.linalg.LinAlgError as e:
+            with pytest.raises(np.linalg.LinAlgError, match=str(e)):
+                f(xp.linalg, xp.asarray(a), xp.asarray(s), xp.asarray(b))
+            return
+    got = f(xp.linalg, xp.asarray(a), xp.asarray(s), xp.asarray(b))
+    if isinstance(want, tuple):
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(np.asarray(g), w)
+    else:
+        np.testing.assert_allclose(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3), (3, 0)])
+@pytest.mark.parametrize("ord", [None, "fro", "nuc", 1, -1, 2, -2,
+                                 np.inf, -np.inf])
+def test_norm_of_empty_matrix_matches_numpy(shape, ord):
+    z = np.zeros(shape)
+    try:
+        want = np.linalg.norm(z, ord)
+    except ValueError:
+        with pytest.raises(ValueError):
+            xp.linalg.norm(xp.asarray(z), ord)
+        return
+    assert float(xp.linalg.norm(xp.asarray(z), ord)) == want

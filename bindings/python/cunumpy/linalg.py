@@ -68,19 +68,16 @@ def eigvalsh(a, UPLO="L"):
 _ORD = {None: (0, 0.0), "fro": (2, 0.0), "nuc": (3, 0.0)}
 
 
-def norm(x, ord=None, axis=None, keepdims=False):
-    kind, p = _ORD.get(ord, (1, float(ord) if ord is not None else 0.0)) \
-        if not isinstance(ord, str) or ord in _ORD else (None, None)
-    if kind is None:
-        raise ValueError(f"Invalid norm order {ord!r}")
-    return _lib.cn_linalg_norm(x, kind, p, axis, bool(keepdims))
-
-
 def _norm_ord(ord):
     if isinstance(ord, str) and ord not in _ORD:
         raise ValueError(f"Invalid norm order {ord!r}")
     return _ORD[ord] if ord is None or isinstance(ord, str) else \
         (1, float(ord))
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    kind, p = _norm_ord(ord)
+    return _lib.cn_linalg_norm(x, kind, p, axis, bool(keepdims))
 
 
 def _axis_index(axis, ndim):
@@ -125,8 +122,7 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
 
 
 def cond(x, p=None):
-    kind, pv = _ORD.get(p, (1, float(p) if p is not None else 0.0)) \
-        if not isinstance(p, str) or p in _ORD else (None, None)
+    kind, pv = _norm_ord(p)
     return _lib.cn_linalg_cond(x, kind, pv)
 
 

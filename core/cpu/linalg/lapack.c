@@ -55,6 +55,31 @@ static cn_status la_fail(const char *routine, lapack_int info) {
       (p)[d_ + d_ * (r)] = 1;                                                  \
   } while (0)
 
+/* Whether a packed matrix of cnt elements holds a NaN (want_nan) or any
+ * non-finite value. LAPACK cannot cope with such input in some drivers: geev
+ * corrupts its workspace on inf, gesdd and gelsd reject a NaN norm as an
+ * argument error; those get a value check first, as NumPy's do. */
+#define LA_SCAN(T)                                                             \
+  static bool la_has_nonfinite_##T(const T *p, int64_t cnt, bool want_nan) {   \
+    for (int64_t i = 0; i < cnt; i++) {                                        \
+      if (want_nan ? (isnan(creal(p[i])) || isnan(cimag(p[i])))                \
+                   : !(isfinite(creal(p[i])) && isfinite(cimag(p[i]))))        \
+        return true;                                                           \
+    }                                                                          \
+    return false;                                                              \
+  }
+typedef lapack_complex_float la_cf;
+typedef lapack_complex_double la_cd;
+LA_SCAN(float)
+LA_SCAN(double)
+LA_SCAN(la_cf)
+LA_SCAN(la_cd)
+#define la_has_nonfinite(p, cnt, want_nan)                                     \
+  _Generic((p), float *: la_has_nonfinite_float,                               \
+           double *: la_has_nonfinite_double,                                  \
+           la_cf *: la_has_nonfinite_la_cf,                                    \
+           la_cd *: la_has_nonfinite_la_cd)((p), (cnt), (want_nan))
+
 /* Everything but geev, for one precision: P LAPACK prefix, T element type,
  * R real type. */
 #define LA_TEMPLATE(P, T, R)                                                   \
@@ -123,6 +148,10 @@ static cn_status la_fail(const char *routine, lapack_int info) {
             LA_EYE(T, vt, vrows, n);                                           \
           break;                                                               \
         }                                                                      \
+        if (la_has_nonfinite(a, m * n, true)) {                                \
+          st = cn_error(CN_ERR_LINALG, "cn_linalg_svd: SVD did not converge"); \
+          goto done;                                                           \
+        }                                                                      \
         char jobz = !args->vectors ? 'N' : args->full ? 'A' : 'S';             \
         LA_CHECK("gesdd",                                                      \
                  CN_LAPACKE(P##gesdd)(COL, jobz, li(m), li(n), a, li(m), s, u, \
@@ -181,7 +210,11 @@ static cn_status la_fail(const char *routine, lapack_int info) {
           R av = (R)hypot(creal(dv), cimag(dv));                               \
           if (ipiv[i] != i + 1)                                                \
             sg = -sg;                                                          \
-          sg = sg * (dv / av);                                                 \
+          /* real pivots: a sign test, so an inf pivot keeps a sign */         \
+          if (sizeof(T) == sizeof(R))                                          \
+            sg = creal(dv) < 0 ? -sg : sg;                                     \
+          else                                                                 \
+            sg = sg * (dv / av);                                               \
           ld += (R)log(av);                                                    \
         }                                                                      \
         *sign = sg;                                                            \
@@ -196,6 +229,12 @@ static cn_status la_fail(const char *routine, lapack_int info) {
         R *s = (R *)args->out0 + bi * mn;                                      \
         int64_t *rank = (int64_t *)args->out1 + bi;                            \
         lapack_int rk = 0;                                                     \
+        if (mn > 0 && (la_has_nonfinite(a, m * n, false) ||                    \
+                       la_has_nonfinite(b, ldb * k, false))) {                 \
+          st = cn_error(CN_ERR_LINALG, "cn_linalg_lstsq: SVD did not "         \
+                                       "converge in Linear Least Squares");    \
+          goto done;                                                           \
+        }                                                                      \
         if (mn == 0) {                                                         \
           for (int64_t j = 0; j < k; j++)                                      \
             for (int64_t i = 0; i < n; i++)                                    \
@@ -240,6 +279,11 @@ LA_TEMPLATE(d, double, double)
 LA_TEMPLATE(c, lapack_complex_float, float)
 LA_TEMPLATE(z, lapack_complex_double, double)
 
+static cn_status la_nonfinite_eig(void) {
+  return cn_error(CN_ERR_LINALG,
+                  "cn_linalg_eig: Array must not contain infs or NaNs");
+}
+
 /* Real geev: eigenvalues come as (wr, wi), conjugate pairs of eigenvectors
  * as (re, im) column pairs; NumPy's output is complex. */
 #define LA_GEEV_REAL(P, R, CT)                                                 \
@@ -258,6 +302,10 @@ LA_TEMPLATE(z, lapack_complex_double, double)
       R *a = (R *)args->a + bi * n * n;                                        \
       CT *w = (CT *)args->out0 + bi * n;                                       \
       CT *v = args->out1 ? (CT *)args->out1 + bi * n * n : NULL;               \
+      if (la_has_nonfinite(a, n * n, false)) {                                 \
+        st = la_nonfinite_eig();                                               \
+        goto done;                                                             \
+      }                                                                        \
       LA_CHECK("geev",                                                         \
                CN_LAPACKE(P##geev)(COL, 'N', v ? 'V' : 'N', li(n), a, li(n),   \
                                    wr, wi, NULL, 1, vr, li(n)));               \
@@ -295,6 +343,10 @@ LA_GEEV_REAL(d, double, lapack_complex_double)
       CT *a = (CT *)args->a + bi * n * n;                                      \
       CT *w = (CT *)args->out0 + bi * n;                                       \
       CT *v = args->out1 ? (CT *)args->out1 + bi * n * n : NULL;               \
+      if (la_has_nonfinite(a, n * n, false)) {                                 \
+        st = la_nonfinite_eig();                                               \
+        goto done;                                                             \
+      }                                                                        \
       LA_CHECK("geev", CN_LAPACKE(P##geev)(COL, 'N', v ? 'V' : 'N', li(n), a,  \
                                            li(n), w, NULL, 1, v, li(n)));      \
     }                                                                          \
