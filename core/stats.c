@@ -157,7 +157,7 @@ cn_status cn_cov(cn_array *out, cn_array m, cn_array y, int32_t rowvar,
   double fact = (double)nobs - ddof;
   int64_t sh[2] = {nv, nv};
   st = host_new(&r, CN_FLOAT64, 2, sh);
-  double *mu = st == CN_OK ? malloc(sizeof(double) * (size_t)(nv + 1)) : NULL;
+  double *mu = st == CN_OK ? cn_malloc(sizeof(double) * (size_t)(nv + 1)) : NULL;
   if (st == CN_OK && !mu)
     st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   if (st == CN_OK) {
@@ -217,7 +217,7 @@ cn_status cn_corrcoef(cn_array *out, cn_array x, cn_array y, int32_t rowvar) {
   } else {
     int64_t n = h->shape[0];
     double *v = (double *)h->data;
-    double *d = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    double *d = cn_malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     if (!d) {
       cn_array_release(h);
       return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
@@ -262,7 +262,7 @@ static cn_status binning_make(binning *b, const double *x, int64_t nx,
     if ((st = cn_host_f64(&h, edges)) != CN_OK)
       return st;
     b->n = edges->size - 1;
-    b->edges = malloc(sizeof(double) * (size_t)(b->n + 1));
+    b->edges = cn_malloc(sizeof(double) * (size_t)(b->n + 1));
     if (!b->edges) {
       cn_array_release(h);
       return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
@@ -323,7 +323,7 @@ static cn_status binning_make(binning *b, const double *x, int64_t nx,
   b->uniform = true;
   b->lo = lo;
   b->hi = hi;
-  b->edges = malloc(sizeof(double) * (size_t)(nbins + 1));
+  b->edges = cn_malloc(sizeof(double) * (size_t)(nbins + 1));
   if (!b->edges)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   /* NumPy's linspace: lo + i * step, the last edge exactly hi. */

@@ -1047,6 +1047,14 @@ cn_free_memory() =
 cn_host_memory_info(in_use_bytes, cached_bytes) =
     ccall((:cn_host_memory_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}), in_use_bytes, cached_bytes)
 
+# void cn_debug_fault_alloc(int64_t n)
+cn_debug_fault_alloc(n) =
+    ccall((:cn_debug_fault_alloc, libcunumpy), Cvoid, (Int64,), n)
+
+# int64_t cn_debug_alloc_count()
+cn_debug_alloc_count() =
+    ccall((:cn_debug_alloc_count, libcunumpy), Int64, ())
+
 # cn_status cn_rng_create(cn_rng * out, uint64_t seed)
 cn_rng_create(out, seed) =
     ccall((:cn_rng_create, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, UInt64), out, seed)
