@@ -18,7 +18,7 @@ static cn_array_s *handle_alloc(void) {
     g_handles_free = (cn_array_s *)(void *)a->buf;
   pthread_mutex_unlock(&g_handles_lock);
   if (a == NULL) {
-    a = aligned_alloc(64, (sizeof(cn_array_s) + 63) / 64 * 64);
+    a = cn_aligned_alloc(64, (sizeof(cn_array_s) + 63) / 64 * 64);
     if (a == NULL)
       return NULL;
   }

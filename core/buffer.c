@@ -6,7 +6,7 @@
 
 cn_status cn_buffer_alloc(cn_buffer **out, const cn_backend *backend,
                           int32_t device, size_t nbytes) {
-  cn_buffer *b = malloc(sizeof *b);
+  cn_buffer *b = cn_malloc(sizeof *b);
   if (b == NULL)
     return cn_error(CN_ERR_MEMORY, "out of host memory allocating a buffer");
   void *p = NULL;
@@ -33,7 +33,7 @@ static void no_release(void *ctx) { (void)ctx; }
 cn_status cn_buffer_wrap(cn_buffer **out, const cn_backend *backend,
                          int32_t device, void *data, size_t nbytes,
                          cn_release_fn release, void *ctx) {
-  cn_buffer *b = malloc(sizeof *b);
+  cn_buffer *b = cn_malloc(sizeof *b);
   if (b == NULL)
     return cn_error(CN_ERR_MEMORY, "out of host memory allocating a buffer");
   atomic_init(&b->refcount, 1);

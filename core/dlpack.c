@@ -60,7 +60,7 @@ static bool export_readonly(const cn_array_s *a) {
 static cn_status export_block(dl_export **out, const cn_array_s *a,
                               const char *fn) {
   size_t n = 2 * (size_t)a->ndim;
-  dl_export *e = calloc(1, sizeof *e + (n ? n : 1) * sizeof(int64_t));
+  dl_export *e = cn_calloc(1, sizeof *e + (n ? n : 1) * sizeof(int64_t));
   if (e == NULL)
     return cn_error(CN_ERR_MEMORY,
                     "%s: out of host memory for the DLPack tensor", fn);

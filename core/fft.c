@@ -323,7 +323,7 @@ static cn_status freq(cn_array *out, int64_t n, double d, bool half,
     return cn_error(CN_ERR_VALUE, "%s: argument 'd' must be non-zero (got %g)",
                     fn, d);
   int64_t m = half ? n / 2 + 1 : n;
-  double *v = malloc(sizeof(double) * (size_t)m);
+  double *v = cn_malloc(sizeof(double) * (size_t)m);
   if (v == NULL)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   double val = 1.0 / ((double)n * d);

@@ -312,4 +312,7 @@ CN_INTERNAL const cn_op_info *cn_op_table(void);
 /* 1 when the loop class has a loop for dtype. */
 CN_INTERNAL bool cn_loop_class_has(cn_loop_class lc, cn_dtype dt);
 
+/* The host allocator every core allocation goes through. */
+#include "alloc.h"
+
 #endif

@@ -96,7 +96,7 @@ cn_status cn_concatenate(cn_array *out, int32_t n, const cn_array *arrays,
   cn_status st = check_list(n, arrays, fn);
   if (st != CN_OK)
     return st;
-  cn_array_s **v = calloc((size_t)n, sizeof *v);
+  cn_array_s **v = cn_calloc((size_t)n, sizeof *v);
   if (!v)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   int32_t ax = 0;
@@ -148,7 +148,7 @@ cn_status cn_stack(cn_array *out, int32_t n, const cn_array *arrays,
     return cn_error(CN_ERR_VALUE, "%s: too many dimensions", fn);
   if ((st = cn_normalize_axis(&ax, axis, nd + 1, fn)) != CN_OK)
     return st;
-  cn_array_s **v = calloc((size_t)n, sizeof *v);
+  cn_array_s **v = cn_calloc((size_t)n, sizeof *v);
   if (!v)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   for (int32_t i = 0; i < n && st == CN_OK; i++)
@@ -171,7 +171,7 @@ static cn_status stack_with(cn_array *out, int32_t n, const cn_array *arrays,
   cn_status st = check_list(n, arrays, fn);
   if (st != CN_OK)
     return st;
-  cn_array_s **v = calloc((size_t)n, sizeof *v);
+  cn_array_s **v = cn_calloc((size_t)n, sizeof *v);
   if (!v)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   for (int32_t i = 0; i < n && st == CN_OK; i++)
@@ -257,7 +257,7 @@ static cn_status split_impl(cn_array *outs, int32_t cap, int32_t *nout,
     return cn_error(CN_ERR_VALUE,
                     "%s: %" PRId64 " parts do not fit the capacity %d", fn,
                     parts, (int)cap);
-  cn_array_s **v = calloc((size_t)parts, sizeof *v);
+  cn_array_s **v = cn_calloc((size_t)parts, sizeof *v);
   if (!v)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   int64_t each = indices ? 0 : n / sections, extra = indices ? 0 : n % sections;

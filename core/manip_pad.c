@@ -218,7 +218,7 @@ static cn_status pad_ramp(cn_array_s **out, cn_array_s *roi, int32_t ax,
   int64_t kshape[CN_MAX_DIMS];
   for (int32_t d = 0; d < roi->ndim; d++)
     kshape[d] = d == ax ? w : 1;
-  int64_t *ks = (int64_t *)malloc(sizeof(int64_t) * (size_t)w);
+  int64_t *ks = (int64_t *)cn_malloc(sizeof(int64_t) * (size_t)w);
   if (!ks)
     return cn_error(CN_ERR_MEMORY, "cn_pad_ext: out of memory");
   for (int64_t i = 0; i < w; i++)

@@ -96,7 +96,7 @@ cn_status cn_select(cn_array *out, int32_t n, const cn_array *conditions,
                                   "is not possible", fn);
   if (n > INT32_MAX - 1)
     return cn_error(CN_ERR_VALUE, "%s: too many conditions", fn);
-  cn_array *all = malloc(sizeof(cn_array) * ((size_t)n + 1));
+  cn_array *all = cn_malloc(sizeof(cn_array) * ((size_t)n + 1));
   if (!all)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   cn_status st = CN_OK;

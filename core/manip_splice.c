@@ -68,8 +68,8 @@ static cn_status host_positions(int64_t **pos, int64_t *n, cn_array_s *idx,
   cn_dtype_kind k = CN_KIND_FLOAT;
   cn_dtype_get_kind(&k, idx->dtype);
   if (k == CN_KIND_BOOL) {
-    unsigned char *m = (unsigned char *)malloc((size_t)idx->size);
-    int64_t *p = (int64_t *)malloc(sizeof(int64_t) * (size_t)idx->size);
+    unsigned char *m = (unsigned char *)cn_malloc((size_t)idx->size);
+    int64_t *p = (int64_t *)cn_malloc(sizeof(int64_t) * (size_t)idx->size);
     cn_status st = m && p ? cn_copy_to_buffer(m, idx->size, idx, CN_ORDER_C)
                           : cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
     *n = 0;
@@ -94,7 +94,7 @@ static cn_status host_positions(int64_t **pos, int64_t *n, cn_array_s *idx,
                           "%s: arrays used as indices must be of integer (or "
                           "boolean) type",
                           fn);
-  int64_t *p = (int64_t *)malloc(sizeof(int64_t) * (size_t)idx->size);
+  int64_t *p = (int64_t *)cn_malloc(sizeof(int64_t) * (size_t)idx->size);
   if (!p)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   cn_array_s *c = NULL;
@@ -232,7 +232,7 @@ static cn_status insert_many(cn_array *out, cn_array_s *src, int32_t ax,
   int64_t n = src->shape[ax], shape[CN_MAX_DIMS];
   memcpy(shape, src->shape, sizeof(int64_t) * (size_t)nd);
   shape[ax] = numnew;
-  pos_entry *order = (pos_entry *)malloc(sizeof(pos_entry) *
+  pos_entry *order = (pos_entry *)cn_malloc(sizeof(pos_entry) *
                                          (size_t)(numnew ? numnew : 1));
   if (!order)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
@@ -269,7 +269,7 @@ static cn_status insert_many(cn_array *out, cn_array_s *src, int32_t ax,
     /* Gather from [src, values] along ax: output slot order[i].pos + i
      * takes value order[i].j, the others src's slices in order. */
     int64_t total = n + numnew;
-    int64_t *g = (int64_t *)malloc(sizeof(int64_t) * (size_t)total);
+    int64_t *g = (int64_t *)cn_malloc(sizeof(int64_t) * (size_t)total);
     cn_array_s *both = NULL, *gi = NULL, *pair[2] = {src, vb};
     if (!g)
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
@@ -351,7 +351,7 @@ cn_status cn_delete(cn_array *out, cn_array a, cn_array indices,
   if (st != CN_OK)
     return st;
   int64_t n = src->shape[ax];
-  unsigned char *drop = (unsigned char *)calloc((size_t)(n ? n : 1), 1);
+  unsigned char *drop = (unsigned char *)cn_calloc((size_t)(n ? n : 1), 1);
   int64_t *pos = NULL, npos = 0;
   if (!drop)
     st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
@@ -408,7 +408,7 @@ cn_status cn_delete(cn_array *out, cn_array a, cn_array indices,
         cn_array_release(pieces[i]);
     }
   } else if (st == CN_OK) {
-    int64_t *keep = (int64_t *)malloc(sizeof(int64_t) * (size_t)kept);
+    int64_t *keep = (int64_t *)cn_malloc(sizeof(int64_t) * (size_t)kept);
     cn_array_s *ki = NULL;
     if (!keep)
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);

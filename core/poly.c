@@ -892,7 +892,7 @@ static int cmp_lex(const void *pa, const void *pb) {
 
 /* NumPy's test for a real polynomial: sort(z) == sort(conj(z)). */
 static bool conjugate_pairs(const double complex *z, int64_t n, bool *ok) {
-  double complex *a = malloc(sizeof *a * (size_t)(2 * n + 1));
+  double complex *a = cn_malloc(sizeof *a * (size_t)(2 * n + 1));
   if (!a) {
     *ok = false;
     return false;

@@ -37,7 +37,7 @@ struct cn_rng_s {
   } while (0)
 
 static cn_status rng_new(cn_rng *out, const uint32_t key[2]) {
-  cn_rng r = calloc(1, sizeof *r);
+  cn_rng r = cn_calloc(1, sizeof *r);
   if (!r)
     return cn_error(CN_ERR_MEMORY, "cn_rng_create: out of memory");
   r->magic = CN_RNG_MAGIC;
@@ -77,7 +77,7 @@ cn_status cn_rng_spawn(cn_rng *outs, int32_t n, cn_rng parent) {
   CHECK_RNG(parent, fn);
   if (n < 0)
     return cn_error(CN_ERR_VALUE, "%s: negative count %d", fn, (int)n);
-  cn_rng *tmp = calloc((size_t)(n > 0 ? n : 1), sizeof *tmp);
+  cn_rng *tmp = cn_calloc((size_t)(n > 0 ? n : 1), sizeof *tmp);
   if (!tmp)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   pthread_mutex_lock(&parent->lock);
@@ -752,7 +752,7 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
     cn_array_release(hp);
     if (st != CN_OK)
       return st;
-    w = malloc(sizeof(double) * (size_t)(pop > 0 ? pop : 1));
+    w = cn_malloc(sizeof(double) * (size_t)(pop > 0 ? pop : 1));
     double sum = 0;
     for (int64_t i = 0; w && i < pop; i++) {
       w[i] = ((const double *)cp->data)[i];
@@ -816,7 +816,7 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
       o[i] = lo;
     }
   } else if (!w) {
-    int64_t *perm = malloc(sizeof(int64_t) * (size_t)(pop > 0 ? pop : 1));
+    int64_t *perm = cn_malloc(sizeof(int64_t) * (size_t)(pop > 0 ? pop : 1));
     if (!perm) {
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
     } else {
@@ -833,7 +833,7 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
       free(perm);
     }
   } else {
-    wkey *keys = malloc(sizeof(wkey) * (size_t)pop);
+    wkey *keys = cn_malloc(sizeof(wkey) * (size_t)pop);
     if (!keys) {
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
     } else {

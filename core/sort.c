@@ -148,7 +148,7 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
   if (st != CN_OK)
     return st;
   int64_t n = src->shape[ax];
-  int64_t *ks = malloc(sizeof(int64_t) * (size_t)nkth);
+  int64_t *ks = cn_malloc(sizeof(int64_t) * (size_t)nkth);
   if (!ks)
     st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   for (int32_t i = 0; i < nkth && st == CN_OK; i++) {
@@ -176,7 +176,7 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
                       src->ndim, src->shape, CN_ORDER_C);
   kv *buf = NULL;
   if (st == CN_OK && src->size > 0) {
-    buf = malloc(sizeof(kv) * (size_t)n);
+    buf = cn_malloc(sizeof(kv) * (size_t)n);
     if (!buf)
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   }
@@ -337,7 +337,7 @@ cn_status cn_unique(cn_array *values, cn_array *index, cn_array *inverse,
   int64_t n = flat ? flat->size : 0, ng = 0;
   int64_t *starts = NULL;
   if (st == CN_OK) {
-    starts = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    starts = cn_malloc(sizeof(int64_t) * (size_t)(n + 1));
     if (!starts)
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   }
@@ -430,7 +430,7 @@ static cn_status host_keys(uint64_t **keys, const cn_array_s *a, cn_dtype dt) {
   uint64_t *k = NULL;
   int nw = key_words(dt);
   if (st == CN_OK) {
-    k = malloc(sizeof(uint64_t) * (size_t)nw *
+    k = cn_malloc(sizeof(uint64_t) * (size_t)nw *
                (size_t)(c->size > 0 ? c->size : 1));
     if (!k)
       st = cn_error(CN_ERR_MEMORY, "out of memory");
@@ -604,7 +604,7 @@ cn_status cn_isin(cn_array *out, cn_array element, cn_array test_elements,
      * keep differences, so the table is indexed by key - min. */
     if (nt > 0 && !cn_is_float(dt) && !cn_is_complex(dt) &&
         span <= (uint64_t)(n + nt) * 4 + 4096 && span < ((uint64_t)1 << 30)) {
-      uint8_t *tab = calloc(span + 1, 1);
+      uint8_t *tab = cn_calloc(span + 1, 1);
       if (!tab) {
         st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
       } else {
@@ -780,7 +780,7 @@ cn_status cn_unique_axis(cn_array *values, cn_array *index, cn_array *inverse,
     if (d != ax)
       m *= a->shape[d];
   int64_t rw = m * key_words(a->dtype);
-  int64_t *perm = malloc(sizeof(int64_t) * (size_t)(3 * n + 2));
+  int64_t *perm = cn_malloc(sizeof(int64_t) * (size_t)(3 * n + 2));
   int64_t *tmp = perm + n, *starts = perm + 2 * n;
   st = perm ? cn_moveaxis(&moved, a, 1, &ax, &zero)
             : cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);

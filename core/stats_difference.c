@@ -176,7 +176,7 @@ static cn_status spacing_make(axis_spacing *sp, const cn_array_s *d, int64_t n,
     return CN_OK;
   }
   /* NumPy uses the uniform formulas when all the steps are equal */
-  sp->steps = malloc(sizeof(double complex) * (size_t)(n > 1 ? n - 1 : 1));
+  sp->steps = cn_malloc(sizeof(double complex) * (size_t)(n > 1 ? n - 1 : 1));
   if (!sp->steps) {
     cn_array_release(h);
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);

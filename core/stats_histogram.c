@@ -39,7 +39,7 @@ static cn_status binning_make(binning *b, const double *x, int64_t nx,
     if ((st = cn_host_f64(&h, edges)) != CN_OK)
       return st;
     b->n = edges->size - 1;
-    b->edges = malloc(sizeof(double) * (size_t)(b->n + 1));
+    b->edges = cn_malloc(sizeof(double) * (size_t)(b->n + 1));
     if (!b->edges) {
       cn_array_release(h);
       return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
@@ -100,7 +100,7 @@ static cn_status binning_make(binning *b, const double *x, int64_t nx,
   b->uniform = true;
   b->lo = lo;
   b->hi = hi;
-  b->edges = malloc(sizeof(double) * (size_t)(nbins + 1));
+  b->edges = cn_malloc(sizeof(double) * (size_t)(nbins + 1));
   if (!b->edges)
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   /* NumPy's linspace: lo + i * step, the last edge exactly hi. */

@@ -337,8 +337,8 @@ static cn_status cov_host(cn_array_s **out, const cn_array_s *m,
   double *w = NULL;
   void *mu = NULL;
   if (st == CN_OK) {
-    w = malloc(sizeof(double) * (size_t)(nobs + 1));
-    mu = malloc(sizeof(double complex) * (size_t)(nv + 1));
+    w = cn_malloc(sizeof(double) * (size_t)(nobs + 1));
+    mu = cn_malloc(sizeof(double complex) * (size_t)(nv + 1));
     if (!w || !mu)
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   }
@@ -532,7 +532,7 @@ cn_status cn_corrcoef(cn_array *out, cn_array x, cn_array y, int32_t rowvar) {
     }
     return cov_result(out, h, x, CN_DTYPE_DEFAULT);
   }
-  double *d = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  double *d = cn_malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
   if (!d) {
     cn_array_release(h);
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);

@@ -330,7 +330,7 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
                       CN_ORDER_C);
   double *buf = NULL;
   if (st == CN_OK) {
-    buf = malloc(sizeof(double) * (size_t)(L.len > 0 ? L.len : 1));
+    buf = cn_malloc(sizeof(double) * (size_t)(L.len > 0 ? L.len : 1));
     if (!buf)
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   }

@@ -392,9 +392,9 @@ cn_status cn_broadcast_arrays(cn_array *outs, int32_t n,
                                   "NULL");
   if (n < 0 || (n > 0 && arrays == NULL))
     return cn_error(CN_ERR_VALUE, "cn_broadcast_arrays: invalid array list");
-  int32_t *ndims = calloc((size_t)(n ? n : 1), sizeof(int32_t));
-  const int64_t **shapes = calloc((size_t)(n ? n : 1), sizeof(int64_t *));
-  cn_array *tmp = calloc((size_t)(n ? n : 1), sizeof(cn_array));
+  int32_t *ndims = cn_calloc((size_t)(n ? n : 1), sizeof(int32_t));
+  const int64_t **shapes = cn_calloc((size_t)(n ? n : 1), sizeof(int64_t *));
+  cn_array *tmp = cn_calloc((size_t)(n ? n : 1), sizeof(cn_array));
   cn_status st = CN_OK;
   if (!ndims || !shapes || !tmp) {
     st = cn_error(CN_ERR_MEMORY, "cn_broadcast_arrays: out of memory");

@@ -2058,6 +2058,16 @@ module cunumpy_c
       integer(c_int64_t) :: cached_bytes(*)
       integer(c_int32_t) :: res
     end function c_cn_host_memory_info
+    ! void cn_debug_fault_alloc(int64_t n)
+    subroutine c_cn_debug_fault_alloc(n) bind(c, name='cn_debug_fault_alloc')
+      import :: c_int64_t
+      integer(c_int64_t), value :: n
+    end subroutine c_cn_debug_fault_alloc
+    ! int64_t cn_debug_alloc_count()
+    function c_cn_debug_alloc_count() bind(c, name='cn_debug_alloc_count') result(res)
+      import :: c_int64_t
+      integer(c_int64_t) :: res
+    end function c_cn_debug_alloc_count
     ! cn_status cn_polyval(cn_array * out, cn_array p, cn_array x)
     function c_cn_polyval(out, p, x) bind(c, name='cn_polyval') result(res)
       import :: c_int32_t, c_ptr

@@ -47,6 +47,7 @@ static const cn_backend g_cpu = {
 static pthread_once_t g_cpu_once = PTHREAD_ONCE_INIT;
 
 static void cpu_init(void) {
+  cn_cpu_threads_prewarm();
   cn_cpu_index_fill(&g_cpu_compute);
   cn_cpu_sort_fill(&g_cpu_compute);
   cn_cpu_random_fill(&g_cpu_compute);

@@ -54,5 +54,7 @@ CN_INTERNAL cn_status cn_cpu_fft(const cn_fft_desc *d);
 /* Number of OpenMP threads to use for n elements of work (1 below the
  * threshold where threads pay). */
 CN_INTERNAL int cn_cpu_threads_for(int64_t n);
+/* Starts the OpenMP team once, at backend start (see threads.c). */
+CN_INTERNAL void cn_cpu_threads_prewarm(void);
 
 #endif

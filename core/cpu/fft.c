@@ -114,7 +114,7 @@ static cn_status scratch_operands(const cn_fft_desc *d, bool dbl, void **raw,
   size_t span_i = (size_t)(bi1 - bi0),
          span_o = inplace ? 0 : (size_t)(bo1 - bo0);
   size_t total = span_i + span_o + 256;
-  char *mem = calloc(1, total);
+  char *mem = cn_calloc(1, total);
   if (!mem)
     return cn_error(CN_ERR_MEMORY,
                     "cn_fft: cannot allocate %zu bytes of planning scratch",
@@ -195,6 +195,30 @@ static void *plan_make(const cn_fft_desc *d, bool dbl, int nthreads,
   }
 }
 
+/* FFTW allocates while planning (twiddle tables, plan records, buffers
+ * of buffered solvers) with its own malloc, and aborts the process when
+ * that fails; Debian's FFTW has no allocator hook. Before planning we
+ * therefore check, with our allocator, that a headroom of twice the
+ * transform's bytes plus 1 MiB is available, and report CN_ERR_MEMORY when
+ * it is not, so that planning only starts when its needs are likely met.
+ * This bounds the risk; it cannot rule out a failure inside FFTW. */
+static cn_status planning_headroom(const cn_fft_desc *d, bool dbl) {
+  size_t elems = 1;
+  for (int32_t i = 0; i < d->rank; i++)
+    elems *= (size_t)d->n[i];
+  size_t csz = dbl ? 2 * sizeof(double) : 2 * sizeof(float);
+  size_t want = ((size_t)1 << 20) +
+                (elems <= (SIZE_MAX / 4) / csz ? 2 * elems * csz : SIZE_MAX / 2);
+  void *h = cn_malloc(want);
+  if (h == NULL)
+    return cn_error(CN_ERR_MEMORY,
+                    "cn_fft: not enough host memory (%zu bytes) to plan the "
+                    "transform safely",
+                    want);
+  free(h);
+  return CN_OK;
+}
+
 /* Finds or makes the plan for d; *slot is the cache index holding a user
  * reference, or -1 for an uncached plan the caller destroys. */
 static cn_status plan_get(void **plan, int *slot, const cn_fft_desc *d,
@@ -243,6 +267,11 @@ static cn_status plan_get(void **plan, int *slot, const cn_fft_desc *d,
                                e->last_use < g_cache[victim].last_use))) {
       victim = i;
     }
+  }
+  cn_status hst = planning_headroom(d, dbl);
+  if (hst != CN_OK) {
+    pthread_mutex_unlock(&g_fft_lock);
+    return hst;
   }
   void *p;
   if (key.effort == CN_FFT_PLANNER_ESTIMATE) {
@@ -403,13 +432,14 @@ static cn_status c2c_axis(char *base, bool dbl, int32_t sign, int64_t n,
     nt = (int)tasks;
   if (nt < 1)
     nt = 1;
-  char **bufs = calloc((size_t)nt, sizeof *bufs);
+  char **bufs = cn_calloc((size_t)nt, sizeof *bufs);
   if (bufs == NULL)
     return cn_error(CN_ERR_MEMORY, "cn_fft: out of memory");
   cn_status status = CN_OK;
   for (int t = 0; t < nt && status == CN_OK; t++) {
-    bufs[t] = dbl ? (char *)fftw_malloc((size_t)(B * n * esz))
-                  : (char *)fftwf_malloc((size_t)(B * n * esz));
+    /* Our allocation (64-byte aligned, as fftw_malloc's), so that the
+     * allocation-failure hook and a real failure both come back here. */
+    bufs[t] = cn_aligned_alloc(64, (size_t)(B * n * esz));
     if (bufs[t] == NULL)
       status = cn_error(CN_ERR_MEMORY, "cn_fft: out of memory for a buffer");
   }
@@ -461,14 +491,8 @@ static cn_status c2c_axis(char *base, bool dbl, int32_t sign, int64_t n,
   for (int k = 0; k < 2; k++)
     if (plan[k])
       plan_put(plan[k], slot[k], dbl);
-  for (int t = 0; t < nt; t++) {
-    if (bufs[t] == NULL)
-      continue;
-    if (dbl)
-      fftw_free(bufs[t]);
-    else
-      fftwf_free(bufs[t]);
-  }
+  for (int t = 0; t < nt; t++)
+    free(bufs[t]);
   free(bufs);
   return status;
 }
@@ -692,14 +716,14 @@ static char *read_all(const char *path) {
   if (!f)
     return NULL;
   size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
+  char *buf = cn_malloc(cap);
   while (buf) {
     size_t got = fread(buf + len, 1, cap - len - 1, f);
     len += got;
     if (got == 0)
       break;
     if (len + 1 == cap) {
-      char *nb = realloc(buf, cap * 2);
+      char *nb = cn_realloc(buf, cap * 2);
       if (!nb) {
         free(buf);
         buf = NULL;
@@ -735,7 +759,7 @@ cn_status cn_fft_load_wisdom(const char *path) {
     char *second = single + 1;
     /* restore the '(' the split overwrote in a copy of the second half */
     size_t n = strlen(second);
-    char *s2 = malloc(n + 2);
+    char *s2 = cn_malloc(n + 2);
     if (!s2) {
       free(text);
       return cn_error(CN_ERR_MEMORY, "cn_fft_load_wisdom: out of memory");

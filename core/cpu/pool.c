@@ -112,6 +112,11 @@ static size_t pool_limit(void) {
 }
 
 cn_status cn_cpu_alloc(int32_t device, size_t nbytes, void **ptr) {
+  /* The hook counts every request, cached or not, so that the points a
+   * fault sweep visits do not depend on what the caches hold. */
+  if (cn_alloc_should_fail())
+    return cn_error(CN_ERR_MEMORY, "out of host memory allocating %zu bytes",
+                    nbytes);
   if (nbytes < POOL_MIN_BYTES) {
     int sc = small_class(nbytes);
     if (sc >= 0 && t_small.count[sc] > 0) {
@@ -163,7 +168,7 @@ void cn_cpu_free(int32_t device, void *ptr, size_t nbytes) {
   }
   int cls;
   size_t size = class_size(nbytes, &cls);
-  pool_block *b = cls >= 0 ? malloc(sizeof *b) : NULL;
+  pool_block *b = cls >= 0 ? cn_malloc(sizeof *b) : NULL;
   pthread_mutex_lock(&g_lock);
   g_in_use_bytes -= size;
   if (b != NULL && g_cached_bytes + size <= pool_limit()) {

@@ -46,7 +46,7 @@ static bool radix_sort(uint64_t *k, uint64_t *kt, int64_t *ix, int64_t *ixt,
   /* Histograms of every byte in one read, to skip constant bytes. */
   static _Thread_local int64_t hist[8][256];
   memset(hist, 0, sizeof hist);
-  int64_t(*th)[8][256] = nth > 1 ? calloc((size_t)nth, sizeof *th) : NULL;
+  int64_t(*th)[8][256] = nth > 1 ? cn_calloc((size_t)nth, sizeof *th) : NULL;
   if (nth > 1 && !th)
     nth = 1;
   if (nth > 1) {
@@ -234,20 +234,20 @@ static bool lane_alloc(lane_buf *b, int64_t n, bool idx, bool cplx,
                        int64_t itemsize) {
   memset(b, 0, sizeof *b);
   size_t sz = (size_t)(n > 0 ? n : 1);
-  b->k = malloc(sz * 8);
-  b->kt = malloc(sz * 8);
+  b->k = cn_malloc(sz * 8);
+  b->kt = cn_malloc(sz * 8);
   if (!b->k || !b->kt)
     return false;
   if (idx || cplx) {
-    b->ix = malloc(sz * 8);
-    b->ixt = malloc(sz * 8);
+    b->ix = cn_malloc(sz * 8);
+    b->ixt = cn_malloc(sz * 8);
     if (!b->ix || !b->ixt)
       return false;
   }
   if (cplx) {
     size_t rs = itemsize == 8 ? sizeof(sort_c64_rec) : sizeof(sort_c128_rec);
-    b->ra = malloc(sz * rs);
-    b->rb = malloc(sz * rs);
+    b->ra = cn_malloc(sz * rs);
+    b->rb = cn_malloc(sz * rs);
     if (!b->ra || !b->rb)
       return false;
   }

@@ -1,4 +1,5 @@
-/* How many OpenMP threads an elementwise-style loop should use. */
+/* How many OpenMP threads an elementwise-style loop should use, and the
+ * OpenMP team started when the CPU backend starts. */
 #include <omp.h>
 
 #include "cpu.h"
@@ -20,4 +21,19 @@ int cn_cpu_threads_for(int64_t n) {
   if (t > cap)
     t = (int)cap;
   return t < 1 ? 1 : t;
+}
+
+/* libgomp cannot report a failure to start a thread or to allocate a team:
+ * it prints "Out of memory" or "Thread creation failed" and exits. Starting
+ * the full team once, when the backend starts (before any array exists),
+ * moves that failure to a point where nothing is lost; later regions of at
+ * most that many threads reuse the team's threads. */
+void cn_cpu_threads_prewarm(void) {
+  int t = omp_get_max_threads();
+  if (t <= 1)
+    return;
+#pragma omp parallel num_threads(t)
+  {
+    /* nothing: the threads only need to exist */
+  }
 }

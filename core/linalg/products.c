@@ -648,10 +648,10 @@ cn_status cn_linalg_multi_dot(cn_array *out, int32_t n,
   }
   cn_status st = CN_OK;
   cn_la_scope sc = {0};
-  cn_array_s **mats = calloc((size_t)n, sizeof *mats);
-  int64_t *p = calloc((size_t)n + 1, sizeof *p);
-  double *cost = calloc((size_t)n * (size_t)n, sizeof *cost);
-  int32_t *split = calloc((size_t)n * (size_t)n, sizeof *split);
+  cn_array_s **mats = cn_calloc((size_t)n, sizeof *mats);
+  int64_t *p = cn_calloc((size_t)n + 1, sizeof *p);
+  double *cost = cn_calloc((size_t)n * (size_t)n, sizeof *cost);
+  int32_t *split = cn_calloc((size_t)n * (size_t)n, sizeof *split);
   if (!mats || !p || !cost || !split) {
     st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
     goto fail;

@@ -18,6 +18,18 @@ CN_API void cn_free_memory(void);
 CN_API cn_status cn_host_memory_info(int64_t *in_use_bytes,
                                      int64_t *cached_bytes);
 
+/* Testing aid: makes the nth host allocation of the engine from now on
+ * fail (once), as if the system were out of memory; n <= 0 turns this off.
+ * Counts every allocation the core makes (pool, buffers, scratch, the
+ * headroom checked before FFTW plans). CUNUMPY_FAULT_ALLOC=n does the same
+ * from process start. Not for production use: it is process-wide. */
+CN_API void cn_debug_fault_alloc(int64_t n);
+
+/* Testing aid: host allocations counted since cn_debug_fault_alloc armed
+ * the hook (0 while it has never been armed); a count below n after a
+ * workload means the nth allocation was never reached. */
+CN_API int64_t cn_debug_alloc_count(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -194,11 +194,11 @@ cn_status cn_cpu_matmul(const cn_gemm_desc *d) {
   char *ta = NULL, *tb = NULL, *tc = NULL;
   if (blas) {
     if (pa)
-      ta = malloc((size_t)(m * k * isz) + 1);
+      ta = cn_malloc((size_t)(m * k * isz) + 1);
     if (pb)
-      tb = malloc((size_t)(k * n * isz) + 1);
+      tb = cn_malloc((size_t)(k * n * isz) + 1);
     if (pc)
-      tc = malloc((size_t)(m * n * isz) + 1);
+      tc = cn_malloc((size_t)(m * n * isz) + 1);
     if ((pa && !ta) || (pb && !tb) || (pc && !tc)) {
       free(ta);
       free(tb);

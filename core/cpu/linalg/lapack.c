@@ -91,13 +91,13 @@ LA_SCAN(la_cd)
     T *scratch = NULL;                                                         \
     lapack_int *ipiv = NULL;                                                   \
     if (args->kind == CN_LAPACK_QR) {                                          \
-      scratch = malloc(sizeof(T) * (size_t)(mn + 1));                          \
+      scratch = cn_malloc(sizeof(T) * (size_t)(mn + 1));                          \
       if (!scratch)                                                            \
         return cn_error(CN_ERR_MEMORY, "cn_linalg_qr: out of memory");         \
     }                                                                          \
     if (args->kind == CN_LAPACK_SOLVE || args->kind == CN_LAPACK_INV ||        \
         args->kind == CN_LAPACK_SLOGDET) {                                     \
-      ipiv = malloc(sizeof(lapack_int) * (size_t)(n + 1));                     \
+      ipiv = cn_malloc(sizeof(lapack_int) * (size_t)(n + 1));                     \
       if (!ipiv)                                                               \
         return cn_error(CN_ERR_MEMORY, "cn_linalg: out of memory");            \
     }                                                                          \
@@ -244,7 +244,7 @@ LA_SCAN(la_cd)
         }                                                                      \
         if (k == 0) {                                                          \
           /* gelsd rejects nrhs == 0 in some builds; s and rank still count */ \
-          T *tmp = calloc((size_t)ldb, sizeof(T));                             \
+          T *tmp = cn_calloc((size_t)ldb, sizeof(T));                             \
           if (!tmp) {                                                          \
             st = cn_error(CN_ERR_MEMORY, "cn_linalg_lstsq: out of memory");    \
             goto done;                                                         \
@@ -290,8 +290,8 @@ static cn_status la_nonfinite_eig(void) {
   static cn_status la_geev_##P(cn_lapack_args *args) {                         \
     cn_status st = CN_OK;                                                      \
     int64_t n = args->n;                                                       \
-    R *wr = malloc(sizeof(R) * (size_t)(2 * n + 1));                           \
-    R *vr = args->out1 ? malloc(sizeof(R) * (size_t)(n * n + 1)) : NULL;       \
+    R *wr = cn_malloc(sizeof(R) * (size_t)(2 * n + 1));                           \
+    R *vr = args->out1 ? cn_malloc(sizeof(R) * (size_t)(n * n + 1)) : NULL;       \
     if (!wr || (args->out1 && !vr)) {                                          \
       free(wr);                                                                \
       free(vr);                                                                \

@@ -1051,6 +1051,14 @@ cn_free_memory() =
 cn_host_memory_info(in_use_bytes, cached_bytes) =
     ccall((:cn_host_memory_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}), in_use_bytes, cached_bytes)
 
+# void cn_debug_fault_alloc(int64_t n)
+cn_debug_fault_alloc(n) =
+    ccall((:cn_debug_fault_alloc, libcunumpy), Cvoid, (Int64,), n)
+
+# int64_t cn_debug_alloc_count()
+cn_debug_alloc_count() =
+    ccall((:cn_debug_alloc_count, libcunumpy), Int64, ())
+
 # cn_status cn_polyval(cn_array * out, cn_array p, cn_array x)
 cn_polyval(out, p, x) =
     ccall((:cn_polyval, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, p, x)
