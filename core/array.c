@@ -59,9 +59,68 @@ void cn_array_update_flags(cn_array_s *a) {
   a->flags = flags;
 }
 
-cn_status cn_array_make(cn_array_s **out, cn_buffer *buf, char *data,
-                        cn_dtype dtype, int32_t ndim, const int64_t *shape,
-                        const int64_t *strides, bool writeable) {
+cn_status cn_view_geometry(int64_t *size, int64_t *lo, int64_t *hi,
+                           int64_t itemsize, int32_t ndim,
+                           const int64_t *shape, const int64_t *strides) {
+  if (ndim < 0 || ndim > CN_MAX_DIMS)
+    return cn_error(CN_ERR_VALUE, "ndim %d outside [0, %d]", (int)ndim,
+                    CN_MAX_DIMS);
+  int64_t count = 1, nonzero = 1, bytes;
+  bool too_big = false;
+  for (int32_t i = 0; i < ndim; i++) {
+    if (shape[i] < 0)
+      return cn_error(CN_ERR_VALUE, "negative dimensions are not allowed "
+                      "(extent %lld on axis %d)", (long long)shape[i], (int)i);
+    /* As NumPy: the non-zero extents must multiply without overflow even
+     * when another extent is 0. */
+    if (shape[i] == 0)
+      count = 0;
+    else
+      too_big |= __builtin_mul_overflow(nonzero, shape[i], &nonzero);
+  }
+  if (too_big || __builtin_mul_overflow(nonzero, itemsize, &bytes))
+    return cn_error(CN_ERR_VALUE, "array is too big: the size of its shape "
+                    "times the item size overflows 64 bits");
+  *size = count ? nonzero : 0;
+  int64_t low = 0, high = itemsize;
+  for (int32_t i = 0; count && i < ndim; i++) {
+    int64_t reach;
+    if (shape[i] == 1)
+      continue; /* a stride on an extent-1 axis is never followed */
+    if (__builtin_mul_overflow(strides[i], shape[i] - 1, &reach) ||
+        __builtin_mul_overflow(reach, itemsize, &reach) ||
+        __builtin_add_overflow(reach < 0 ? low : high, reach,
+                               reach < 0 ? &low : &high))
+      return cn_error(CN_ERR_VALUE, "the strides reach more bytes than "
+                      "64 bits address (stride %lld on axis %d of extent %lld)",
+                      (long long)strides[i], (int)i, (long long)shape[i]);
+  }
+  *lo = count ? low : 0;
+  *hi = count ? high : 0;
+  return CN_OK;
+}
+
+cn_status cn_array_make_at(cn_array_s **out, cn_buffer *buf, int64_t offset,
+                           cn_dtype dtype, int32_t ndim, const int64_t *shape,
+                           const int64_t *strides, bool writeable) {
+  int64_t size, lo, hi, first, end;
+  cn_status st = cn_view_geometry(&size, &lo, &hi, cn_itemsize(dtype), ndim,
+                                  shape, strides);
+  if (st != CN_OK)
+    return st;
+  if (size > 0 &&
+      (__builtin_add_overflow(offset, lo, &first) ||
+       __builtin_add_overflow(offset, hi, &end) || first < 0 ||
+       (uint64_t)end > (uint64_t)buf->nbytes))
+    return cn_error(CN_ERR_VALUE,
+                    "the view reaches outside its buffer (bytes [%lld, %lld) "
+                    "from byte %lld of a %llu-byte buffer)",
+                    (long long)lo, (long long)hi, (long long)offset,
+                    (unsigned long long)buf->nbytes);
+  /* An empty view reaches nothing; an element 0 outside the buffer would be
+   * a pointer outside its object, so it sits at the buffer's start. */
+  if (size == 0 && (offset < 0 || (uint64_t)offset > (uint64_t)buf->nbytes))
+    offset = 0;
   cn_array_s *a = handle_alloc();
   if (a == NULL)
     return cn_error(CN_ERR_MEMORY, "out of host memory allocating a handle");
@@ -69,7 +128,7 @@ cn_status cn_array_make(cn_array_s **out, cn_buffer *buf, char *data,
   atomic_init(&a->refcount, 1);
   cn_buffer_retain(buf);
   a->buf = buf;
-  a->data = data;
+  a->data = offset ? (char *)buf->data + offset : (char *)buf->data;
   a->dtype = dtype;
   a->ndim = ndim;
   a->flags = writeable ? CN_FLAG_WRITEABLE : 0;
@@ -83,11 +142,36 @@ cn_status cn_array_make(cn_array_s **out, cn_buffer *buf, char *data,
   return CN_OK;
 }
 
+/* Byte offset of p from the start of buf, without forming an
+ * out-of-object pointer difference (the subtraction is on integers). */
+static int64_t offset_in(const cn_buffer *buf, const char *p) {
+  return (int64_t)((uintptr_t)p - (uintptr_t)buf->data);
+}
+
+cn_status cn_array_make(cn_array_s **out, cn_buffer *buf, char *data,
+                        cn_dtype dtype, int32_t ndim, const int64_t *shape,
+                        const int64_t *strides, bool writeable) {
+  return cn_array_make_at(out, buf, offset_in(buf, data), dtype, ndim, shape,
+                          strides, writeable);
+}
+
 cn_status cn_array_view(cn_array_s **out, const cn_array_s *a, char *data,
                         int32_t ndim, const int64_t *shape,
                         const int64_t *strides) {
   return cn_array_make(out, a->buf, data, a->dtype, ndim, shape, strides,
                        cn_array_writeable(a));
+}
+
+cn_status cn_array_view_at(cn_array_s **out, const cn_array_s *a,
+                           int64_t elements, int32_t ndim,
+                           const int64_t *shape, const int64_t *strides) {
+  int64_t offset;
+  if (__builtin_mul_overflow(elements, cn_itemsize(a->dtype), &offset) ||
+      __builtin_add_overflow(offset, offset_in(a->buf, a->data), &offset))
+    return cn_error(CN_ERR_VALUE, "the view's offset of %lld elements "
+                    "overflows 64 bits", (long long)elements);
+  return cn_array_make_at(out, a->buf, offset, a->dtype, ndim, shape, strides,
+                          cn_array_writeable(a));
 }
 
 void cn_default_strides(int64_t *strides, int32_t ndim, const int64_t *shape,

@@ -337,25 +337,38 @@ cn_status cn_scalar_array(cn_array *out, cn_scalar value) {
 
 /* Checks that every element addressed by (ndim, shape, strides) lies in
  * [data - before, data + after). */
-static cn_status check_extent(int64_t before, int64_t after, int32_t ndim,
-                              const int64_t *shape, const int64_t *strides,
-                              int64_t isz, int64_t size, const char *fn) {
+/* The caller's memory is [data - before, data + after): both ends must be
+ * addresses (no wrap around the address space, a total that fits ptrdiff_t)
+ * and every byte the strides reach must lie inside it. All in checked
+ * integer arithmetic: no pointer is formed until the bounds hold. */
+static cn_status check_extent(const void *data, int64_t before, int64_t after,
+                              int32_t ndim, const int64_t *shape,
+                              const int64_t *strides, int64_t isz,
+                              const char *fn) {
   if (before < 0 || after < 0)
     return cn_error(CN_ERR_VALUE, "%s: negative memory bounds (%lld, %lld)",
                     fn, (long long)before, (long long)after);
-  if (size == 0)
-    return CN_OK;
-  __int128 lo = 0, hi = 0; /* in elements */
-  for (int i = 0; i < ndim; i++) {
-    __int128 span = (__int128)strides[i] * (shape[i] - 1);
-    if (span < 0) lo += span; else hi += span;
-  }
-  if (lo * isz < -(__int128)before || (hi + 1) * isz > (__int128)after)
+  int64_t size, lo, hi, total;
+  uintptr_t first, end;
+  cn_status st = cn_view_geometry(&size, &lo, &hi, isz, ndim, shape, strides);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  if (data == NULL)
+    return CN_OK; /* only an empty array may have no data (checked before) */
+  if (__builtin_add_overflow(before, after, &total) ||
+      (uint64_t)total > (uint64_t)PTRDIFF_MAX ||
+      __builtin_sub_overflow((uintptr_t)data, (uintptr_t)before, &first) ||
+      __builtin_add_overflow((uintptr_t)data, (uintptr_t)after, &end))
+    return cn_error(CN_ERR_VALUE,
+                    "%s: memory bounds (%lld bytes before, %lld after data "
+                    "%p) wrap around the address space",
+                    fn, (long long)before, (long long)after, data);
+  if (size > 0 && (lo < -before || hi > after))
     return cn_error(CN_ERR_VALUE,
                     "%s: strides reach outside the memory given (elements "
                     "span bytes [%lld, %lld), memory is [%lld, %lld))",
-                    fn, (long long)(lo * isz), (long long)((hi + 1) * isz),
-                    (long long)-before, (long long)after);
+                    fn, (long long)lo, (long long)hi, (long long)-before,
+                    (long long)after);
   return CN_OK;
 }
 
@@ -373,11 +386,25 @@ static cn_status host_args(const void *data, int64_t before, int64_t after,
     memcpy(cstrides, strides, sizeof(int64_t) * (size_t)ndim);
   else
     cn_default_strides(cstrides, ndim, shape, CN_ORDER_C);
-  return check_extent(before, after, ndim, shape, cstrides,
-                      cn_itemsize(dtype), *size, fn);
+  return check_extent(data, before, after, ndim, shape, cstrides,
+                      cn_itemsize(dtype), fn);
 }
 
 static void noop_release(void *ctx) { (void)ctx; }
+
+/* A CPU buffer over [data - before, data + after), bounds checked by
+ * check_extent; the start is computed as an integer because data - before
+ * need not lie in the object data points into as C sees it. NULL data (an
+ * empty array) borrows a static byte. */
+static cn_status wrap_bounds(cn_buffer **out, const void *data, int64_t before,
+                             int64_t after, cn_release_fn release, void *ctx) {
+  static char empty;
+  if (data == NULL)
+    return cn_buffer_wrap(out, cn_cpu_backend(), 0, &empty, 0, release, ctx);
+  void *base = (void *)((uintptr_t)data - (uintptr_t)before);
+  return cn_buffer_wrap(out, cn_cpu_backend(), 0, base,
+                        (size_t)before + (size_t)after, release, ctx);
+}
 
 cn_status cn_from_host(cn_array *out, const void *data, int64_t nbytes_before,
                        int64_t nbytes_after, int32_t ndim, const int64_t *shape,
@@ -390,16 +417,13 @@ cn_status cn_from_host(cn_array *out, const void *data, int64_t nbytes_before,
     return st;
   /* borrow, then copy through the normal assign path (casts, strides) */
   cn_buffer *buf = NULL;
-  static char empty;
-  st = cn_buffer_wrap(&buf, cn_cpu_backend(), 0,
-                      data ? (char *)(uintptr_t)data - nbytes_before : &empty,
-                      (size_t)(nbytes_before + nbytes_after), noop_release,
-                      NULL);
+  st = wrap_bounds(&buf, data, nbytes_before, nbytes_after, noop_release,
+                   NULL);
   if (st != CN_OK)
     return st;
   cn_array_s *src = NULL;
-  st = cn_array_make(&src, buf, data ? (char *)(uintptr_t)data : &empty, dtype,
-                     ndim, shape, cstr, false);
+  st = cn_array_make_at(&src, buf, data ? nbytes_before : 0, dtype, ndim,
+                        shape, cstr, false);
   cn_buffer_release(buf);
   if (st != CN_OK)
     return st;
@@ -423,17 +447,14 @@ cn_status cn_wrap_host(cn_array *out, void *data, int64_t nbytes_before,
                            strides, dtype, cstr, &size, "cn_wrap_host");
   if (st != CN_OK)
     return st;
-  static char empty;
-  char *base = data ? (char *)data - nbytes_before : &empty;
   cn_buffer *buf = NULL;
-  st = cn_buffer_wrap(&buf, cn_cpu_backend(), 0, base,
-                      (size_t)(nbytes_before + nbytes_after),
-                      release ? release : noop_release, ctx);
+  st = wrap_bounds(&buf, data, nbytes_before, nbytes_after,
+                   release ? release : noop_release, ctx);
   if (st != CN_OK)
     return st;
   cn_array_s *a = NULL;
-  st = cn_array_make(&a, buf, data ? (char *)data : &empty, dtype, ndim, shape,
-                     cstr, !readonly);
+  st = cn_array_make_at(&a, buf, data ? nbytes_before : 0, dtype, ndim, shape,
+                        cstr, !readonly);
   if (st != CN_OK) {
     /* the caller keeps ownership on failure: do not run its callback */
     buf->release = noop_release;

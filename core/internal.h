@@ -147,8 +147,27 @@ struct cn_array_s {
       return cn_error(CN_ERR_VALUE, "%s: output pointer is NULL", fn);         \
   } while (0)
 
-/* Allocates a handle viewing buf (retains buf). shape/strides copied;
- * computes size and contiguity flags. */
+/* Checks the geometry of a view of items of itemsize bytes: extents >= 0,
+ * the product of the non-zero extents times itemsize within int64 (NumPy's
+ * rule, so even an empty shape must be representable), and the bytes a
+ * non-empty view reaches from its element 0, [*lo, *hi), computed without
+ * overflow (both 0 when empty). CN_ERR_VALUE ("array is too big", or the
+ * axis whose stride overflows) otherwise. */
+CN_INTERNAL cn_status cn_view_geometry(int64_t *size, int64_t *lo, int64_t *hi,
+                                       int64_t itemsize, int32_t ndim,
+                                       const int64_t *shape,
+                                       const int64_t *strides);
+/* Allocates a handle viewing buf (retains buf) with element 0 at byte
+ * `offset` of buf; shape/strides copied; computes size and contiguity
+ * flags. Every array is made here: CN_ERR_VALUE when cn_view_geometry
+ * rejects the shape and strides or a non-empty view reaches a byte outside
+ * buf (an empty one is put at the buffer's start if its offset is outside). */
+CN_INTERNAL cn_status cn_array_make_at(cn_array_s **out, cn_buffer *buf,
+                                       int64_t offset, cn_dtype dtype,
+                                       int32_t ndim, const int64_t *shape,
+                                       const int64_t *strides, bool writeable);
+/* cn_array_make_at with element 0 at data (an address of buf or just past
+ * it). */
 CN_INTERNAL cn_status cn_array_make(cn_array_s **out, cn_buffer *buf,
                                     char *data, cn_dtype dtype, int32_t ndim,
                                     const int64_t *shape,
@@ -158,6 +177,13 @@ CN_INTERNAL cn_status cn_array_view(cn_array_s **out, const cn_array_s *a,
                                     char *data, int32_t ndim,
                                     const int64_t *shape,
                                     const int64_t *strides);
+/* View of a's buffer, dtype and writeability with element 0 `elements`
+ * items from a's element 0 (any sign): the offset is computed with overflow
+ * checks before any pointer is formed. Errors as cn_array_make_at. */
+CN_INTERNAL cn_status cn_array_view_at(cn_array_s **out, const cn_array_s *a,
+                                       int64_t elements, int32_t ndim,
+                                       const int64_t *shape,
+                                       const int64_t *strides);
 /* New uninitialised array on backend (device of that backend). */
 CN_INTERNAL cn_status cn_array_new(cn_array_s **out,
                                    const cn_backend *backend,

@@ -180,7 +180,8 @@ cn_status cn_broadcast_view(cn_array_s **out, const cn_array_s *a,
     else
       goto fail;
   }
-  return cn_array_view(out, a, a->data, ndim, shape, strides);
+  cn_status st = cn_array_view(out, a, a->data, ndim, shape, strides);
+  return st == CN_OK ? st : cn_error_prefix(st, fn);
 fail:;
   char b1[256], b2[256];
   return cn_error(CN_ERR_SHAPE,

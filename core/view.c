@@ -11,32 +11,56 @@
 
 static int64_t isz(const cn_array_s *a) { return cn_itemsize(a->dtype); }
 
-/* Python's slice.indices: clamps start/stop for a given extent. */
+/* Python's PySlice_AdjustIndices: clamps start/stop (CN_SLICE_NONE for an
+ * omitted bound) to extent n and returns the slice length. Every step but 0
+ * is accepted: the length is computed so that no term can overflow, and a
+ * step below -INT64_MAX (CN_SLICE_NONE) is refused by the callers. */
 static int64_t slice_len(int64_t n, int64_t *start, int64_t *stop,
                          int64_t step) {
   int64_t lo = step < 0 ? -1 : 0, hi = step < 0 ? n - 1 : n;
   int64_t s = *start, e = *stop;
   if (s == CN_SLICE_NONE)
     s = step < 0 ? hi : lo;
-  else {
-    if (s < 0)
-      s = s + n < lo ? lo : s + n;
-    else if (s > hi)
-      s = hi;
-  }
+  else if (s < 0)
+    s = s + n < 0 ? lo : s + n; /* s < 0 <= n: no overflow */
+  else if (s >= n)
+    s = hi;
   if (e == CN_SLICE_NONE)
     e = step < 0 ? lo : hi;
-  else {
-    if (e < 0)
-      e = e + n < lo ? lo : e + n;
-    else if (e > hi)
-      e = hi;
-  }
+  else if (e < 0)
+    e = e + n < 0 ? lo : e + n;
+  else if (e >= n)
+    e = hi;
   *start = s;
   *stop = e;
+  /* s and e lie in [-1, n]: the differences fit, and dividing before
+   * adding 1 keeps a huge step from overflowing. */
   if (step > 0)
-    return e > s ? (e - s + step - 1) / step : 0;
-  return s > e ? (s - e + (-step) - 1) / (-step) : 0;
+    return s < e ? (e - s - 1) / step + 1 : 0;
+  return e < s ? (s - e - 1) / -step + 1 : 0;
+}
+
+/* Slices axis i of (shape, strides) in place, adding the element offset of
+ * the first selected element to *off. The new stride is only followed when
+ * the length is at least 2, and then it lies within the source's extent. */
+static cn_status slice_one(int64_t *shape, int64_t *strides, int64_t *off,
+                           int i, int64_t start, int64_t stop, int64_t step,
+                           const char *fn) {
+  int64_t len = slice_len(shape[i], &start, &stop, step), first, stride;
+  if (len > 0 && (__builtin_mul_overflow(start, strides[i], &first) ||
+                  __builtin_add_overflow(*off, first, off)))
+    return cn_error(CN_ERR_VALUE, "%s: the offset of the slice on axis %d "
+                    "overflows 64 bits", fn, i);
+  if (__builtin_mul_overflow(strides[i], step, &stride)) {
+    if (len > 1)
+      return cn_error(CN_ERR_VALUE, "%s: stride %lld times step %lld on axis "
+                      "%d overflows 64 bits", fn, (long long)strides[i],
+                      (long long)step, i);
+    stride = 0; /* one element or none: the stride is never followed */
+  }
+  shape[i] = len;
+  strides[i] = stride;
+  return CN_OK;
 }
 
 cn_status cn_slice(cn_array *out, cn_array a, int32_t nslices,
@@ -62,14 +86,13 @@ cn_status cn_slice(cn_array *out, cn_array a, int32_t nslices,
   memcpy(strides, a->strides, sizeof(int64_t) * (size_t)a->ndim);
   int64_t off = 0;
   for (int i = 0; i < nslices; i++) {
-    int64_t s = start[i], e = stop[i];
-    int64_t len = slice_len(a->shape[i], &s, &e, step[i]);
-    if (len > 0)
-      off += s * a->strides[i];
-    shape[i] = len;
-    strides[i] = a->strides[i] * step[i];
+    cn_status st = slice_one(shape, strides, &off, i, start[i], stop[i],
+                             step[i], "cn_slice");
+    if (st != CN_OK)
+      return st;
   }
-  return cn_array_view(out, a, a->data + off * isz(a), a->ndim, shape, strides);
+  cn_status st = cn_array_view_at(out, a, off, a->ndim, shape, strides);
+  return st == CN_OK ? st : cn_error_prefix(st, "cn_slice");
 }
 
 cn_status cn_slice_axis(cn_array *out, cn_array a, int32_t axis, int64_t start,
@@ -84,11 +107,11 @@ cn_status cn_slice_axis(cn_array *out, cn_array a, int32_t axis, int64_t start,
   int64_t shape[CN_MAX_DIMS], strides[CN_MAX_DIMS];
   memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
   memcpy(strides, a->strides, sizeof(int64_t) * (size_t)a->ndim);
-  int64_t len = slice_len(a->shape[ax], &start, &stop, step);
-  int64_t off = len > 0 ? start * a->strides[ax] : 0;
-  shape[ax] = len;
-  strides[ax] = a->strides[ax] * step;
-  return cn_array_view(out, a, a->data + off * isz(a), a->ndim, shape, strides);
+  int64_t off = 0;
+  st = slice_one(shape, strides, &off, ax, start, stop, step, "cn_slice_axis");
+  if (st == CN_OK)
+    st = cn_array_view_at(out, a, off, a->ndim, shape, strides);
+  return st == CN_OK ? st : cn_error_prefix(st, "cn_slice_axis");
 }
 
 cn_status cn_index_axis(cn_array *out, cn_array a, int32_t axis,
@@ -113,8 +136,9 @@ cn_status cn_index_axis(cn_array *out, cn_array a, int32_t axis,
       shape[k] = a->shape[i];
       strides[k++] = a->strides[i];
     }
-  return cn_array_view(out, a, a->data + index * a->strides[ax] * isz(a),
-                       a->ndim - 1, shape, strides);
+  /* index < n, so the offset lies within a's checked extent */
+  return cn_array_view_at(out, a, index * a->strides[ax], a->ndim - 1, shape,
+                          strides);
 }
 
 static cn_status permute(cn_array *out, cn_array_s *a, const int *perm) {
@@ -293,6 +317,13 @@ cn_status cn_reshape(cn_array *out, cn_array a, int32_t ndim,
   }
   if (known != a->size)
     goto bad;
+  /* An empty target can still have non-zero extents whose product
+   * overflows; NumPy refuses it as too big, and its strides would too. */
+  int64_t new_size;
+  cn_status shape_st =
+      cn_shape_size(&new_size, ndim, ns, isz(a), "cn_reshape");
+  if (shape_st != CN_OK)
+    return shape_st;
   int64_t strides[CN_MAX_DIMS];
   if (a->size == 0 || a->ndim == 0) {
     cn_default_strides(strides, ndim, ns, order);
@@ -511,8 +542,7 @@ static cn_status flip_mask(cn_array *out, cn_array_s *a, uint64_t m) {
       strides[i] = -a->strides[i];
     }
   }
-  return cn_array_view(out, a, a->data + off * isz(a), a->ndim, a->shape,
-                       strides);
+  return cn_array_view_at(out, a, off, a->ndim, a->shape, strides);
 }
 
 cn_status cn_flip(cn_array *out, cn_array a, int32_t naxes,
@@ -569,15 +599,21 @@ cn_status cn_view_dtype(cn_array *out, cn_array a, cn_dtype dtype) {
                       "%s: When changing to a %s dtype, its size must be a "
                       "divisor of the size of the last axis in bytes (%lld)",
                       fn, ni > oi ? "larger" : "smaller", (long long)bytes);
-    for (int32_t d = 0; d < last; d++)
-      if (shape[d] > 1 && (strides[d] * oi) % ni != 0)
+    /* Axes that are never stepped along (extent 1, or any axis of an empty
+     * array) may carry strides of any size: only theirs can overflow, and
+     * they become 0. */
+    int64_t stride_bytes[CN_MAX_DIMS];
+    for (int32_t d = 0; d < last; d++) {
+      if (__builtin_mul_overflow(strides[d], oi, &stride_bytes[d]))
+        stride_bytes[d] = 0;
+      else if (shape[d] > 1 && stride_bytes[d] % ni != 0)
         return cn_error(CN_ERR_VALUE,
                         "%s: the stride of axis %d (%lld bytes) is not a "
                         "multiple of the new item size %lld",
-                        fn, (int)d, (long long)(strides[d] * oi),
-                        (long long)ni);
+                        fn, (int)d, (long long)stride_bytes[d], (long long)ni);
+    }
     for (int32_t d = 0; d < last; d++)
-      strides[d] = strides[d] * oi / ni;
+      strides[d] = stride_bytes[d] / ni;
     shape[last] = bytes / ni;
     strides[last] = 1;
   }
@@ -592,7 +628,7 @@ cn_status cn_view_dtype(cn_array *out, cn_array a, cn_dtype dtype) {
   cn_status st = cn_array_make(&r, a->buf, a->data, dtype, a->ndim, shape,
                                strides, cn_array_writeable(a));
   if (st != CN_OK)
-    return st;
+    return cn_error_prefix(st, fn);
   *out = r;
   return CN_OK;
 }

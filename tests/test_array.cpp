@@ -276,6 +276,62 @@ TEST_CASE("wrap_host borrows memory and releases once", "[array][host]") {
   REQUIRE(out == nullptr);
 }
 
+TEST_CASE("host memory bounds are checked without overflow",
+          "[array][host][overflow][errors]") {
+  double data[4] = {1, 2, 3, 4};
+  int64_t n = 4, big = INT64_MAX;
+  int calls = 0;
+  cn_array out = nullptr;
+  // before + after overflows int64
+  CN_REQUIRE_ERR(cn_wrap_host(&out, data, big, big, 1, &n, nullptr, CN_FLOAT64,
+                              0, count_release, &calls),
+                 CN_ERR_VALUE, "wrap around the address space");
+  CN_REQUIRE_ERR(cn_from_host(&out, data, big, big, 1, &n, nullptr, CN_FLOAT64),
+                 CN_ERR_VALUE, "wrap around");
+  // the memory would start below address 0
+  int64_t below = (int64_t)(uintptr_t)data + 64;
+  CN_REQUIRE_ERR(cn_wrap_host(&out, data, below, sizeof data, 1, &n, nullptr,
+                              CN_FLOAT64, 0, count_release, &calls),
+                 CN_ERR_VALUE, "wrap around");
+  // or end past the top of the address space
+  void *top = (void *)(UINTPTR_MAX - 15);
+  CN_REQUIRE_ERR(cn_wrap_host(&out, top, 0, 32, 1, &n, nullptr, CN_FLOAT64, 0,
+                              count_release, &calls),
+                 CN_ERR_VALUE, "wrap around");
+  // strides whose reach overflows: stride * (extent - 1) * itemsize
+  int64_t two = 2, huge_stride = big / 2;
+  CN_REQUIRE_ERR(cn_wrap_host(&out, data, 0, sizeof data, 1, &two,
+                              &huge_stride, CN_FLOAT64, 0, count_release,
+                              &calls),
+                 CN_ERR_VALUE, "cn_wrap_host: the strides reach more bytes");
+  int64_t neg_stride = INT64_MIN + 1;
+  CN_REQUIRE_ERR(cn_from_host(&out, data, 0, sizeof data, 1, &two, &neg_stride,
+                              CN_FLOAT64),
+                 CN_ERR_VALUE, "cn_from_host: the strides reach");
+  // a size that overflows, even with an empty extent
+  int64_t shape[3] = {0, (int64_t)1 << 62, (int64_t)1 << 62};
+  CN_REQUIRE_ERR(cn_wrap_host(&out, data, 0, sizeof data, 3, shape, nullptr,
+                              CN_FLOAT64, 0, count_release, &calls),
+                 CN_ERR_VALUE, "too big");
+  REQUIRE(calls == 0);
+  REQUIRE(out == nullptr);
+  // an extent-1 axis may carry any stride: it is never followed
+  int64_t sh2[2] = {1, 4}, st2[2] = {big, 1};
+  Arr a;
+  CN_REQUIRE_OK(cn_wrap_host(a.out(), data, 0, sizeof data, 2, sh2, st2,
+                             CN_FLOAT64, 1, nullptr, nullptr));
+  REQUIRE(to_vec<double>(a) == std::vector<double>{1, 2, 3, 4});
+  Arr b;
+  CN_REQUIRE_OK(cn_view_dtype(b.out(), a, CN_INT32));
+  REQUIRE(shape_of(b) == std::vector<int64_t>{1, 8});
+  // bounds exactly around the elements, with a negative stride
+  int64_t back = -1;
+  Arr c;
+  CN_REQUIRE_OK(cn_from_host(c.out(), data + 3, 3 * sizeof(double),
+                             sizeof(double), 1, &n, &back, CN_FLOAT64));
+  REQUIRE(to_vec<double>(c) == std::vector<double>{4, 3, 2, 1});
+}
+
 TEST_CASE("released and NULL handles are clear errors", "[array][errors]") {
   int64_t shape[1] = {3};
   cn_array a = nullptr;

@@ -30,8 +30,8 @@ std::vector<int64_t> py_slice(int64_t n, int64_t start, int64_t stop,
     int64_t e = ne         ? n
                 : stop < 0 ? std::max<int64_t>(stop + n, 0)
                            : std::min(stop, n);
-    for (int64_t i = s; i < e; i += step)
-      r.push_back(i);
+    for (__int128 i = s; i < e; i += step) // huge steps must not wrap
+      r.push_back((int64_t)i);
   } else {
     int64_t s = ns          ? n - 1
                 : start < 0 ? std::max<int64_t>(start + n, -1)
@@ -39,8 +39,8 @@ std::vector<int64_t> py_slice(int64_t n, int64_t start, int64_t stop,
     int64_t e = ne         ? -1
                 : stop < 0 ? std::max<int64_t>(stop + n, -1)
                            : std::min(stop, n - 1);
-    for (int64_t i = s; i > e; i += step)
-      r.push_back(i);
+    for (__int128 i = s; i > e; i += step)
+      r.push_back((int64_t)i);
   }
   return r;
 }
@@ -407,4 +407,115 @@ TEST_CASE("view_dtype errors", "[view][errors]") {
                  "not aligned");
   REQUIRE(keep == nullptr);
   REQUIRE(shape_of(a) == std::vector<int64_t>{3, 4});
+}
+
+TEST_CASE("slices with steps near +-2**63 follow Python's rules",
+          "[view][overflow]") {
+  const int64_t big = INT64_MAX;
+  const int64_t bounds[] = {CN_SLICE_NONE, INT64_MIN + 1, -big / 2, -7, -3,
+                            -1, 0, 1, 3, 6, big / 2, big};
+  const int64_t steps[] = {big, big - 1, -big, -(big - 1), big / 2,
+                           -(big / 2), (int64_t)1 << 62, 5, -5};
+  for (int64_t n : {0, 1, 6}) {
+    Arr a = iota({n, 4, 4});
+    for (int64_t s : bounds)
+      for (int64_t e : bounds)
+        for (int64_t st : steps) {
+          INFO("n " << n << " start " << s << " stop " << e << " step " << st);
+          Arr v;
+          CN_REQUIRE_OK(cn_slice(v.out(), a, 1, &s, &e, &st));
+          auto rows = py_slice(n, s, e, st);
+          REQUIRE(shape_of(v) ==
+                  std::vector<int64_t>{(int64_t)rows.size(), 4, 4});
+          std::vector<int64_t> expect;
+          for (int64_t r : rows)
+            for (int64_t k = 0; k < 16; k++)
+              expect.push_back(r * 16 + k);
+          REQUIRE(to_vec<int64_t>(v) == expect);
+          // slicing the view again stays inside the buffer
+          int64_t ns = CN_SLICE_NONE, minus = -1;
+          Arr w;
+          CN_REQUIRE_OK(cn_slice(w.out(), v, 1, &ns, &ns, &minus));
+          std::reverse(rows.begin(), rows.end());
+          expect.clear();
+          for (int64_t r : rows)
+            for (int64_t k = 0; k < 16; k++)
+              expect.push_back(r * 16 + k);
+          REQUIRE(to_vec<int64_t>(w) == expect);
+          Arr w2;
+          CN_REQUIRE_OK(cn_slice_axis(w2.out(), v, 0, s, e, st));
+          REQUIRE(to_vec<int64_t>(w2).size() <= expect.size());
+        }
+  }
+}
+
+TEST_CASE("a huge step on a strided axis keeps one element", "[view][overflow]") {
+  // stride 16 * step 2**63-1 overflows; one element is selected, so the
+  // stride is never followed and the view is a[1]
+  Arr a = iota({6, 4, 4});
+  Arr v;
+  CN_REQUIRE_OK(cn_slice_axis(v.out(), a, 0, 1, CN_SLICE_NONE, INT64_MAX));
+  REQUIRE(shape_of(v) == std::vector<int64_t>{1, 4, 4});
+  auto got = to_vec<int64_t>(v);
+  REQUIRE(got.front() == 16);
+  REQUIRE(got.back() == 31);
+  int32_t fl = 0;
+  cn_array_flags(&fl, v);
+  REQUIRE((fl & CN_FLAG_C_CONTIGUOUS) != 0);
+  Arr t, tv;
+  CN_REQUIRE_OK(cn_transpose(t.out(), v));
+  CN_REQUIRE_OK(cn_view_dtype(tv.out(), t, CN_UINT64));
+  REQUIRE(shape_of(tv) == std::vector<int64_t>{4, 4, 1});
+}
+
+TEST_CASE("shapes whose size overflows are refused by every view",
+          "[view][overflow][errors]") {
+  const int64_t h32 = (int64_t)1 << 32, h62 = (int64_t)1 << 62;
+  Arr one;
+  int64_t n1 = 1;
+  CN_REQUIRE_OK(cn_ones(one.out(), 1, &n1, CN_FLOAT64, CN_ORDER_C));
+  cn_array out = nullptr;
+  int64_t sq[2] = {h32, h32};
+  CN_REQUIRE_ERR(cn_broadcast_to(&out, one, 2, sq), CN_ERR_VALUE,
+                 "cn_broadcast_to: array is too big");
+  // as NumPy: the non-zero extents must fit even when the size is 0
+  int64_t empty_big[3] = {0, h62, h62};
+  CN_REQUIRE_ERR(cn_broadcast_to(&out, one, 3, empty_big), CN_ERR_VALUE,
+                 "too big");
+  // the byte size counts: 2**62 float64 items are 2**65 bytes
+  int64_t bytes_big[2] = {h62, 1};
+  CN_REQUIRE_ERR(cn_broadcast_to(&out, one, 2, bytes_big), CN_ERR_VALUE,
+                 "too big");
+  int64_t ok_shape[2] = {h32, 2};
+  Arr ok;
+  CN_REQUIRE_OK(cn_broadcast_to(ok.out(), one, 2, ok_shape));
+  int64_t size = 0;
+  cn_array_size(&size, ok);
+  REQUIRE(size == 2 * h32);
+  // broadcast_arrays of (2**32, 1) and (1, 2**32)
+  int64_t col[2] = {h32, 1}, row[2] = {1, h32};
+  Arr c, r;
+  CN_REQUIRE_OK(cn_broadcast_to(c.out(), one, 2, col));
+  CN_REQUIRE_OK(cn_broadcast_to(r.out(), one, 2, row));
+  cn_array pair[2] = {c, r}, outs[2] = {nullptr, nullptr};
+  CN_REQUIRE_ERR(cn_broadcast_arrays(outs, 2, pair), CN_ERR_VALUE, "too big");
+  REQUIRE(outs[0] == nullptr);
+  // reshape of an empty array
+  Arr e;
+  int64_t zero = 0;
+  CN_REQUIRE_OK(cn_empty(e.out(), 1, &zero, CN_FLOAT64, CN_ORDER_C));
+  CN_REQUIRE_ERR(cn_reshape(&out, e, 3, empty_big, CN_ORDER_C), CN_ERR_VALUE,
+                 "cn_reshape: array is too big");
+  int64_t fits[3] = {0, (int64_t)1 << 30, 1 << 20};
+  Arr rs;
+  CN_REQUIRE_OK(cn_reshape(rs.out(), e, 3, fits, CN_ORDER_C));
+  REQUIRE(shape_of(rs) == std::vector<int64_t>{0, (int64_t)1 << 30, 1 << 20});
+  // view(dtype) that scales an empty array's extents past int64
+  Arr e8, b8;
+  int64_t e8_shape[2] = {1, 0}, b8_shape[2] = {h62, 0};
+  CN_REQUIRE_OK(cn_zeros(e8.out(), 2, e8_shape, CN_INT8, CN_ORDER_C));
+  CN_REQUIRE_OK(cn_broadcast_to(b8.out(), e8, 2, b8_shape));
+  CN_REQUIRE_ERR(cn_view_dtype(&out, b8, CN_INT64), CN_ERR_VALUE,
+                 "cn_view_dtype: array is too big");
+  REQUIRE(out == nullptr);
 }

@@ -136,7 +136,8 @@ CN_API cn_status cn_from_scalar(cn_array *out, cn_scalar value,
 /* Copies caller memory into a new array on the active backend. data points
  * at element (0,...,0); strides are in elements (NULL = C-contiguous).
  * nbytes_before/nbytes_after bound the memory readable below and above data;
- * an element outside them is CN_ERR_VALUE. */
+ * CN_ERR_VALUE for an element outside them, bounds that wrap around the
+ * address space, or a size or stride reach that overflows int64. */
 CN_API cn_status cn_from_host(cn_array *out, const void *data,
                               int64_t nbytes_before, int64_t nbytes_after,
                               int32_t ndim, const int64_t *shape,

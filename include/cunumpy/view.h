@@ -1,7 +1,11 @@
 /* cunumpy/view.h: zero-copy views: slicing, indexing, axis permutation,
  * reshaping, broadcasting. Every view shares its source's buffer and
  * read-only flag; the source is never modified. Negative axes count from
- * the end; an axis outside [-ndim, ndim) is CN_ERR_INDEX. */
+ * the end; an axis outside [-ndim, ndim) is CN_ERR_INDEX. Every view's
+ * geometry is checked: CN_ERR_VALUE ("array is too big") when the product
+ * of its non-zero extents times the item size overflows int64 (as NumPy,
+ * even when another extent is 0), and a view never reaches a byte outside
+ * its buffer. */
 #ifndef CUNUMPY_VIEW_H
 #define CUNUMPY_VIEW_H
 
@@ -15,8 +19,10 @@ extern "C" {
 #define CN_SLICE_NONE INT64_MIN
 
 /* Basic slicing of the first nslices axes with Python's rules (clamped
- * bounds, negative steps, CN_SLICE_NONE for omitted bounds). CN_ERR_VALUE for
- * step 0, CN_ERR_INDEX when nslices > ndim. */
+ * bounds, negative steps, CN_SLICE_NONE for omitted bounds; any step in
+ * [-INT64_MAX, INT64_MAX] but 0, lengths as PySlice_AdjustIndices).
+ * CN_ERR_VALUE for step 0 or CN_SLICE_NONE, CN_ERR_INDEX when
+ * nslices > ndim. */
 CN_API cn_status cn_slice(cn_array *out, cn_array a, int32_t nslices,
                           const int64_t *start, const int64_t *stop,
                           const int64_t *step);

@@ -269,3 +269,34 @@ def test_bad_extents_raise_like_numpy(shape, exc):
         np.zeros(shape)
     with pytest.raises(exc):
         xp.zeros(shape)
+
+
+TOO_BIG_SHAPES = [(2**32, 2**32), (0, 2**62, 2**62), (0, 2**61, 2),
+                  (2**62, 1)]
+
+
+@pytest.mark.parametrize("shape", TOO_BIG_SHAPES)
+def test_shapes_too_big_raise_value_error_as_numpy(shape):
+    for make in (lambda m: m.empty(shape), lambda m: m.zeros(shape),
+                 lambda m: m.broadcast_to(m.ones(1), shape)):
+        with pytest.raises(ValueError):
+            make(np)
+        with pytest.raises(ValueError, match="too big"):
+            make(xp)
+
+
+def test_reshape_of_empty_to_too_big_raises_value_error():
+    for shape in [(0, 2**62, 2**62), (0, 2**60, 2)]:
+        with pytest.raises(ValueError):
+            np.zeros(0).reshape(shape)
+        with pytest.raises(ValueError, match="too big"):
+            xp.zeros(0).reshape(shape)
+    assert xp.zeros(0).reshape(0, 2**30, 2**20).shape == (0, 2**30, 2**20)
+
+
+def test_broadcast_size_is_exact_when_it_fits():
+    b = xp.broadcast_to(xp.ones(1), (2**32, 2))
+    assert b.size == 2**33 and len(b) == 2**32
+    with pytest.raises(ValueError, match="too big"):
+        xp.broadcast_arrays(xp.broadcast_to(xp.ones(1), (2**32, 1)),
+                            xp.broadcast_to(xp.ones(1), (1, 2**32)))

@@ -139,3 +139,36 @@ def test_mask_and_take_fast_paths(dtype):
             np.testing.assert_array_equal(
                 xp.asarray(flat)[::-2][xp.asarray(idx // 2)].get(),
                 flat[::-2][idx // 2])
+
+
+HUGE = 2**63 - 1
+HUGE_BOUNDS = [None, -HUGE, -2**62, -7, -3, -1, 0, 1, 3, 6, 2**62, HUGE]
+HUGE_STEPS = [HUGE, HUGE - 1, -HUGE, -(2**63), 2**62, -(2**62), 5, -5]
+
+
+@pytest.mark.parametrize("n", [0, 1, 6])
+@pytest.mark.parametrize("step", HUGE_STEPS)
+def test_slices_with_huge_steps_match_numpy(n, step):
+    base = np.arange(n * 16.0).reshape(n, 4, 4)
+    a = xp.asarray(base)
+    for start in HUGE_BOUNDS:
+        for stop in HUGE_BOUNDS:
+            key = slice(start, stop, step)
+            v, ref = a[key], base[key]
+            assert_same(v, ref)
+            assert v.size == ref.size
+            # a view of the view stays inside the buffer
+            assert_same(v[::-1], ref[::-1])
+            assert_same(v[key], ref[key])
+            assert float(v.sum()) == float(ref.sum())
+
+
+def test_huge_negative_step_view_resliced():
+    base = np.arange(96.0).reshape(6, 4, 4)
+    a = xp.asarray(base)
+    v = a[3:-3:-(2**63 - 1)]
+    assert v.shape == base[3:-3:-(2**63 - 1)].shape == (0, 4, 4)
+    assert_same(v[::-1], base[3:-3:-(2**63 - 1)][::-1])
+    w = a[-1:0:-(2**63 - 1)]
+    assert w.shape == (1, 4, 4)
+    assert_same(w[::-1].copy(), base[5:6])
