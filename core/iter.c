@@ -7,6 +7,16 @@
 void cn_iter_coalesce(cn_iter_shape *it, int32_t nop,
                       const cn_array_s *const *ops) {
   const cn_array_s *a0 = ops[0];
+  if (a0->size == 0) {
+    /* One empty axis: loops over the result do no work whatever the other
+     * extents, and an empty array's strides (which may be anything) are not
+     * multiplied. */
+    it->ndim = 1;
+    it->shape[0] = 0;
+    for (int k = 0; k < nop; k++)
+      it->strides[k][0] = 0;
+    return;
+  }
   int32_t nd = 0;
   int perm[CN_MAX_DIMS];
   /* Drop extent-1 axes; they never move the pointer. */

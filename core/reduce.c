@@ -186,7 +186,7 @@ typedef struct red_shapes {
   int64_t kshape[CN_MAX_DIMS];
   int32_t fnd; /* the result's */
   int64_t fshape[CN_MAX_DIMS];
-  int64_t nred;
+  int64_t nred; /* reduced elements per output (INT64_MAX: more) */
 } red_shapes;
 
 static void red_shapes_make(red_shapes *s, const cn_array_s *a, uint64_t mask,
@@ -197,8 +197,11 @@ static void red_shapes_make(red_shapes *s, const cn_array_s *a, uint64_t mask,
   for (int d = 0; d < a->ndim; d++) {
     bool r = mask >> d & 1;
     s->kshape[d] = r ? 1 : a->shape[d];
-    if (r)
-      s->nred *= a->shape[d];
+    /* Only compared with 0: saturates rather than overflow when a kept
+     * extent is 0 and the reduced ones multiply past int64. */
+    if (r && s->nred != 0 &&
+        __builtin_mul_overflow(s->nred, a->shape[d], &s->nred))
+      s->nred = INT64_MAX;
     if (!r || keepdims)
       s->fshape[s->fnd++] = s->kshape[d];
   }

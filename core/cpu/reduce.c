@@ -42,6 +42,24 @@ typedef struct red_geom {
 
 static int64_t iabs64(int64_t x) { return x < 0 ? -x : x; }
 
+/* Product of a's extents over the axes in mask (reduced) or outside it
+ * (kept); 0 when one of them is 0. The extents of an empty array need not
+ * multiply within int64: such a product saturates at INT64_MAX (it is only
+ * used where the other group is empty). */
+static int64_t red_extent_product(const cn_array_s *a, uint64_t mask,
+                                  bool reduced) {
+  int64_t n = 1;
+  bool big = false;
+  for (int d = 0; d < a->ndim; d++) {
+    if ((mask >> d & 1) != (uint64_t)reduced)
+      continue;
+    if (a->shape[d] == 0)
+      return 0;
+    big = big || __builtin_mul_overflow(n, a->shape[d], &n);
+  }
+  return big ? INT64_MAX : n;
+}
+
 /* Builds the geometry of in reduced over mask into out (keepdims shape) with
  * an optional aux operand shaped like out. flip_reduced: reduced axes may be
  * walked backwards (not for arg kinds, whose index depends on the order). */
@@ -55,22 +73,33 @@ static void red_geom_build(red_geom *g, const cn_array_s *in, uint64_t mask,
   g->aux = aux ? aux->data : NULL;
   g->odt = out->dtype;
   g->nk = g->nr = 0;
-  g->nout = g->nred = 1;
+  g->nred = red_extent_product(in, mask, true);
+  g->nout = red_extent_product(in, mask, false);
+  if (g->nout == 0) {
+    /* Nothing to write (red_run returns at once); an empty array's
+     * strides may be anything, so none of them enters the geometry. */
+    g->nk = g->nr = 1;
+    g->kshape[0] = g->rshape[0] = 0;
+    g->kin[0] = g->kout[0] = g->kaux[0] = g->rin[0] = 0;
+    return;
+  }
+  /* An empty reduction reads nothing: its reduced axes collapse into one
+   * of extent 0 (below) and the input strides are not used, so that each
+   * output costs one init and one store whatever the other extents. */
+  const bool empty = g->nred == 0;
   for (int d = 0; d < in->ndim; d++) {
     int64_t n = in->shape[d];
     if (mask >> d & 1) {
-      g->nred *= n;
-      if (n == 1)
+      if (n == 1 || empty)
         continue;
       g->rshape[g->nr] = n;
       g->rin[g->nr] = in->strides[d] * isz;
       g->nr++;
     } else {
-      g->nout *= n;
       if (n == 1)
         continue;
       g->kshape[g->nk] = n;
-      g->kin[g->nk] = in->strides[d] * isz;
+      g->kin[g->nk] = empty ? 0 : in->strides[d] * isz;
       g->kout[g->nk] = out->strides[d] * osz;
       g->kaux[g->nk] = aux ? aux->strides[d] * asz : 0;
       g->nk++;
@@ -555,10 +584,7 @@ cn_status cn_cpu_moments(const cn_array_s *in, uint64_t axis_mask, double ddof,
     return CN_OK;
   if (!red_inexact(dt))
     nan_skip = false;
-  int64_t n = 1;
-  for (int d = 0; d < in->ndim; d++)
-    if (axis_mask >> d & 1)
-      n *= in->shape[d];
+  const int64_t n = red_extent_product(in, axis_mask, true);
   cn_status st;
   if (!var && !nan_skip) {
     /* The mean alone: a sum (float64 accumulator for integers). */

@@ -7,20 +7,24 @@
 #include <math.h>
 #include <stdint.h>
 
-/* X(name, C type, dtype, class, wide accumulator type, its name, real type,
- *   its name, lowest value, highest value). bool is stored as one byte 0/1.
+/* X(name, C type, dtype, class, wide accumulator type, the dtype name of
+ *   the wide result, real type, its name, lowest value, highest value). bool
+ *   is stored as one byte 0/1. Bool and signed integers accumulate in
+ *   uint64_t: their sums and products wrap modulo 2**64 as NumPy's int64
+ *   results do, in defined unsigned arithmetic (signed overflow is undefined
+ *   in C); the int64 result is the same bit pattern.
  * Complex lowest/highest are (-inf,-inf)/(inf,inf) so that lexicographic
  * comparison treats them as the extremes. */
 #define RK_CF_(v) __builtin_complex((float)(v), (float)(v))
 #define RK_CD_(v) __builtin_complex((double)(v), (double)(v))
 #define RK_TYPES(X)                                                            \
-  X(b, uint8_t, CN_BOOL, BOOL, int64_t, i64, uint8_t, b, 0, 1)                 \
-  X(i8, int8_t, CN_INT8, INT, int64_t, i64, int8_t, i8, INT8_MIN, INT8_MAX)    \
-  X(i16, int16_t, CN_INT16, INT, int64_t, i64, int16_t, i16, INT16_MIN,        \
+  X(b, uint8_t, CN_BOOL, BOOL, uint64_t, i64, uint8_t, b, 0, 1)                \
+  X(i8, int8_t, CN_INT8, INT, uint64_t, i64, int8_t, i8, INT8_MIN, INT8_MAX)   \
+  X(i16, int16_t, CN_INT16, INT, uint64_t, i64, int16_t, i16, INT16_MIN,       \
     INT16_MAX)                                                                 \
-  X(i32, int32_t, CN_INT32, INT, int64_t, i64, int32_t, i32, INT32_MIN,        \
+  X(i32, int32_t, CN_INT32, INT, uint64_t, i64, int32_t, i32, INT32_MIN,       \
     INT32_MAX)                                                                 \
-  X(i64, int64_t, CN_INT64, INT, int64_t, i64, int64_t, i64, INT64_MIN,        \
+  X(i64, int64_t, CN_INT64, INT, uint64_t, i64, int64_t, i64, INT64_MIN,       \
     INT64_MAX)                                                                 \
   X(u8, uint8_t, CN_UINT8, UINT, uint64_t, u64, uint8_t, u8, 0, UINT8_MAX)     \
   X(u16, uint16_t, CN_UINT16, UINT, uint64_t, u64, uint16_t, u16, 0,           \

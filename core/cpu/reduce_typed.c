@@ -1,9 +1,6 @@
 /* Typed reduction kernels, generated over dtypes from reduce_dtypes.h. Each
  * (kind, dtype) gets init/leaf/rows/merge functions (see reduce_typed.h);
  * the drivers in reduce.c decide the iteration order and the threads. */
-/* Integer sums and products wrap around, as NumPy's do: make that defined
- * behaviour rather than signed overflow. */
-#pragma GCC optimize("wrapv")
 #include "reduce_typed.h"
 #include "reduce_dtypes.h"
 

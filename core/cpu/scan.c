@@ -126,10 +126,12 @@ cn_status cn_cpu_scan(cn_reduce_kind kind, const cn_array_s *in,
                     "0x%llx)",
                     (int)kind, cn_dtype_name(in->dtype),
                     cn_dtype_name(out->dtype), (unsigned long long)axis_mask);
+  /* Nothing to scan or write; an empty array's strides may be anything,
+   * so they do not enter the geometry. */
+  if (in->size == 0)
+    return CN_OK;
   scan_geom g;
   scan_geom_build(&g, in, __builtin_ctzll(axis_mask), out);
-  if (g.n == 0 || g.nlines == 0)
-    return CN_OK;
   int nthreads = cn_cpu_threads_for(g.n * g.nlines);
   if (nthreads < 1)
     nthreads = 1;

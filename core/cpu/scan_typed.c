@@ -1,9 +1,6 @@
 /* Typed scan kernels (cumsum, cumprod), generated over dtypes from
  * reduce_dtypes.h for each output variant: the input dtype itself, or (for
  * bool and integers) the wide accumulator dtype int64/uint64. */
-/* Integer sums and products wrap around, as NumPy's do: make that defined
- * behaviour rather than signed overflow. */
-#pragma GCC optimize("wrapv")
 #include "reduce_typed.h"
 #include "reduce_dtypes.h"
 

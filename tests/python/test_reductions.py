@@ -118,3 +118,58 @@ def test_reduction_errors():
         xp.max(xp.zeros(3), where=[True, False, True])
     with pytest.raises(OverflowError):
         xp.max(xp.zeros(3, xp.int8), initial=1000)
+
+
+BIG = 2**31
+EMPTY_CASES = [((BIG, 0, 0), None), ((0, BIG), 1), ((BIG, 0), 0),
+               ((BIG, 0), None)]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's empty means
+@pytest.mark.parametrize("shape,axis", EMPTY_CASES)
+def test_empty_inputs_with_huge_extents_return_at_once(shape, axis):
+    # The cost of an empty reduction is that of its (here empty or 0-d)
+    # result, not of the product of the input's other extents.
+    import time
+    t0 = time.perf_counter()
+    x, a = xp.zeros(shape), np.zeros(shape)
+    for name in ("sum", "prod", "mean", "var", "std", "any", "all",
+                 "nansum", "nanmean", "nanvar", "median"):
+        assert_same(getattr(xp, name)(x, axis=axis),
+                    getattr(np, name)(a, axis=axis))
+    for name in ("max", "nanmin", "argmax", "nanargmin", "ptp"):
+        try:
+            want = getattr(np, name)(a, axis=axis)
+        except ValueError:
+            with pytest.raises(ValueError):
+                getattr(xp, name)(x, axis=axis)
+        else:
+            assert_same(getattr(xp, name)(x, axis=axis), want)
+    if axis is not None:  # NumPy's flat quantile of nothing is IndexError
+        assert_same(xp.quantile(x, 0.5, axis=axis),
+                    np.quantile(a, 0.5, axis=axis))
+    for name in ("cumsum", "cumprod", "nancumsum", "sort", "argsort"):
+        if axis is None and name in ("sort", "argsort"):
+            continue
+        assert getattr(xp, name)(x, axis=axis).shape == \
+            getattr(np, name)(a, axis=axis).shape
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_integer_sums_and_products_wrap_as_numpy():
+    a = np.array([2**63 - 1, -2**63, 2**63 - 3, 5, -7] * 7, np.int64)
+    x = xp.asarray(a)
+    with np.errstate(over="ignore"):
+        for m in (a, a.reshape(5, 7), a.reshape(7, 5).T):
+            y = xp.asarray(m)
+            for axis in (None, 0, -1):
+                assert_same(y.sum(axis=axis), m.sum(axis=axis))
+                assert_same(y.prod(axis=axis), m.prod(axis=axis))
+                assert_same(y.cumsum(axis=axis), m.cumsum(axis=axis))
+                assert_same(y.cumprod(axis=axis), m.cumprod(axis=axis))
+        b = (a % 256 - 128).astype(np.int8)
+        y = xp.asarray(b)
+        assert_same(y.sum(dtype=np.int8), b.sum(dtype=np.int8))
+        assert_same(y.cumsum(dtype=np.int8), b.cumsum(dtype=np.int8))
+        assert_same(y.prod(), b.prod())
+    assert_same(x.sum(), a.sum())
