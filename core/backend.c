@@ -347,7 +347,7 @@ static cn_status check_name(backend_name *out, const char *name,
 }
 
 cn_status cn_set_backend(const char *name) {
-  backend_name n;
+  backend_name n = NAME_UNKNOWN; /* set by check_name on success */
   cn_status st = check_name(&n, name, "cn_set_backend");
   if (st != CN_OK)
     return st;
@@ -363,7 +363,7 @@ const char *cn_get_backend(void) {
 }
 
 cn_status cn_push_backend(const char *name) {
-  backend_name n;
+  backend_name n = NAME_UNKNOWN; /* set by check_name on success */
   cn_status st = check_name(&n, name, "cn_push_backend");
   if (st != CN_OK)
     return st;
@@ -397,7 +397,7 @@ cn_status cn_pop_backend(void) {
 
 cn_status cn_backend_available(int32_t *out, const char *name) {
   CN_CHECK_OUT(out, "cn_backend_available");
-  backend_name n;
+  backend_name n = NAME_UNKNOWN; /* set by check_name on success */
   cn_status st = check_name(&n, name, "cn_backend_available");
   if (st != CN_OK)
     return st;
@@ -456,7 +456,7 @@ int32_t cn_device_count(void) {
 
 cn_status cn_backend_canonical_name(const char **out, const char *name) {
   CN_CHECK_OUT(out, "cn_backend_canonical_name");
-  backend_name n;
+  backend_name n = NAME_UNKNOWN; /* set by check_name on success */
   cn_status st = check_name(&n, name, "cn_backend_canonical_name");
   if (st != CN_OK)
     return st;
