@@ -76,7 +76,7 @@ cn_status cn_average(cn_array *out, cn_array a, cn_array weights,
       sw += wv[i];
     }
     if (sw == 0)
-      st = cn_error(CN_ERR_VALUE,
+      st = cn_error(CN_ERR_ZERO_DIVISION,
                     "%s: weights sum to zero, can't be "
                     "normalized",
                     fn);
@@ -211,7 +211,7 @@ cn_status cn_average_axes(cn_array *out, cn_array *sum_of_weights, cn_array a,
         sw += wv[i];
       }
       if (sw == 0)
-        st = cn_error(CN_ERR_VALUE,
+        st = cn_error(CN_ERR_ZERO_DIVISION,
                       "%s: weights sum to zero, can't be normalized", fn);
       ((double complex *)r->data)[l] = s / sw;
       ((double complex *)rs->data)[l] = sw;
@@ -224,7 +224,7 @@ cn_status cn_average_axes(cn_array *out, cn_array *sum_of_weights, cn_array a,
         sw += wv[i];
       }
       if (sw == 0)
-        st = cn_error(CN_ERR_VALUE,
+        st = cn_error(CN_ERR_ZERO_DIVISION,
                       "%s: weights sum to zero, can't be normalized", fn);
       ((double *)r->data)[l] = (double)(s / sw);
       ((double *)rs->data)[l] = (double)sw;
@@ -356,7 +356,7 @@ static cn_status cov_host(cn_array_s **out, const cn_array_s *m,
     if (ddof < 0)
       ddof = bias ? 0 : 1;
     if ((F || A) && wsum == 0 && nv > 0)
-      st = cn_error(CN_ERR_VALUE,
+      st = cn_error(CN_ERR_ZERO_DIVISION,
                     "%s: weights sum to zero, can't be normalized", fn);
     if (!F && !A)
       fact = (double)nobs - ddof;

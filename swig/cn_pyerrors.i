@@ -41,6 +41,8 @@ static PyObject *cnpy_exception_for(cn_status st) {
     return cnpy_linalg_error();
   case CN_ERR_OVERFLOW:
     return PyExc_OverflowError;
+  case CN_ERR_ZERO_DIVISION:
+    return PyExc_ZeroDivisionError;
   case CN_ERR_TYPE:
     return PyExc_TypeError;
   case CN_ERR_INDEX:

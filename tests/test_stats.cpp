@@ -184,7 +184,7 @@ TEST_CASE("average, cov, corrcoef", "[stats]") {
   REQUIRE(dvec(r) == V{2, 3});
   cn_array out = nullptr;
   Arr wz = f64({1, -1}, {2});
-  CN_REQUIRE_ERR(cn_average(&out, a, wz, 1), CN_ERR_VALUE, "sum to zero");
+  CN_REQUIRE_ERR(cn_average(&out, a, wz, 1), CN_ERR_ZERO_DIVISION, "sum to zero");
   Arr w3 = f64({1, 2, 3}, {3});
   CN_REQUIRE_ERR(cn_average(&out, a, w3, 1), CN_ERR_SHAPE, "weights");
 
@@ -469,7 +469,7 @@ TEST_CASE("cov_weighted and complex cov / corrcoef match NumPy", "[stats]") {
                  CN_ERR_SHAPE, "aweights");
   CN_REQUIRE_ERR(cn_cov_weighted(&out, m, nullptr, i64({0, 0, 0}, {3}),
                                  nullptr, 1, 0, -1, CN_DTYPE_DEFAULT),
-                 CN_ERR_VALUE, "zero");
+                 CN_ERR_ZERO_DIVISION, "zero");
   CN_REQUIRE_ERR(cn_cov_weighted(&out, m, nullptr, nullptr, nullptr, 1, 0, -1,
                                  CN_INT32),
                  CN_ERR_TYPE, "dtype");
@@ -513,7 +513,7 @@ TEST_CASE("average_axes over an axis tuple with weights", "[stats]") {
                  CN_ERR_INDEX, "");
   Arr wz = f64({1, -1}, {2});
   CN_REQUIRE_ERR(cn_average_axes(&out, &so, f64({1, 2}, {2}), wz, 1, &ax0, 0),
-                 CN_ERR_VALUE, "sum to zero");
+                 CN_ERR_ZERO_DIVISION, "sum to zero");
   REQUIRE(out == nullptr);
   REQUIRE(so == nullptr);
 }

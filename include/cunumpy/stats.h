@@ -64,9 +64,9 @@ CN_API cn_status cn_nanquantile(cn_array *out, cn_array a, cn_array q,
                                 int32_t method, int32_t keepdims);
 
 /* Weighted average along axis (CN_AXIS_NONE: all). weights (may be NULL:
- * plain mean) has a's shape or is 1-d with the axis' length. CN_ERR_VALUE
- * when the weights of a lane sum to zero, CN_ERR_SHAPE for mismatched
- * weights. */
+ * plain mean) has a's shape or is 1-d with the axis' length.
+ * CN_ERR_ZERO_DIVISION when the weights of a lane sum to zero, CN_ERR_SHAPE
+ * for mismatched weights. */
 CN_API cn_status cn_average(cn_array *out, cn_array a, cn_array weights,
                             int32_t axis);
 
@@ -76,9 +76,9 @@ CN_API cn_status cn_average(cn_array *out, cn_array a, cn_array weights,
  * sum_of_weights (may be NULL) receives the sums of the weights (the counts
  * without weights) in the result's shape, as returned=True. Result dtype:
  * the mean's, else result_type(a, weights) (float64 at least for integer
- * a); complex a and weights accepted. CN_ERR_VALUE when weights sum to zero,
- * CN_ERR_SHAPE for mismatched weights, CN_ERR_TYPE for weights of another
- * shape with CN_ALL_AXES. Host float64/complex128 with weights. */
+ * a); complex a and weights accepted. CN_ERR_ZERO_DIVISION when weights
+ * sum to zero, CN_ERR_SHAPE for mismatched weights, CN_ERR_TYPE for weights
+ * of another shape with CN_ALL_AXES. Host float64/complex128 with weights. */
 CN_API cn_status cn_average_axes(cn_array *out, cn_array *sum_of_weights,
                                  cn_array a, cn_array weights, int32_t naxes,
                                  const int32_t *axes, int32_t keepdims);
@@ -97,8 +97,8 @@ CN_API cn_status cn_cov(cn_array *out, cn_array m, cn_array y, int32_t rowvar,
  * (complex128 for complex input), else the float/complex result dtype
  * (promoted with float64 when weights are given, as NumPy).
  * CN_ERR_TYPE for non-integral fweights or a bad dtype, CN_ERR_VALUE for
- * negative weights or weights summing to zero, CN_ERR_SHAPE for weights of
- * the wrong shape. */
+ * negative weights, CN_ERR_ZERO_DIVISION for weights summing to zero,
+ * CN_ERR_SHAPE for weights of the wrong shape. */
 CN_API cn_status cn_cov_weighted(cn_array *out, cn_array m, cn_array y,
                                  cn_array fweights, cn_array aweights,
                                  int32_t rowvar, int32_t bias, int32_t ddof,

@@ -32,7 +32,8 @@ extern "C" {
   X(CN_ERR_LINALG, 10,                                                         \
     "linear-algebra failure: singular matrix, no convergence, not positive "   \
     "definite")                                                                \
-  X(CN_ERR_OVERFLOW, 11, "value out of range of the dtype")
+  X(CN_ERR_OVERFLOW, 11, "value out of range of the dtype")                   \
+  X(CN_ERR_ZERO_DIVISION, 12, "division by zero (weights that sum to zero)")
 
 typedef enum cn_status {
 #define CN_STATUS_ENUM_(name, value, desc) name = value,

@@ -72,23 +72,17 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False,
     return _quantile(_lib.cn_nanquantile, a, q, axis, method, keepdims, out)
 
 
-def _numpy_error(e):
-    """NumPy's exception type for an engine error of the weighted
-    statistics: weights summing to zero are ZeroDivisionError, an axis out
-    of range AxisError (the statuses are CN_ERR_VALUE / CN_ERR_INDEX)."""
-    msg = str(e)
-    if isinstance(e, ValueError) and "weights sum to zero" in msg:
-        return ZeroDivisionError(msg)
-    if isinstance(e, IndexError) and "out of bounds" in msg:
-        return _np.exceptions.AxisError(msg)
-    return e
+def _axes_arg(a, axis):
+    """axis as the engine takes it; an axis out of range is NumPy's
+    AxisError (the engine's CN_ERR_INDEX is a plain IndexError)."""
+    if axis is None:
+        return None
+    return _np.lib.array_utils.normalize_axis_tuple(axis, _np.ndim(a))
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    try:
-        avg, scl = _lib.cn_average_axes(a, weights, axis, bool(keepdims))
-    except (ValueError, IndexError) as e:
-        raise _numpy_error(e) from None
+    avg, scl = _lib.cn_average_axes(a, weights, _axes_arg(a, axis),
+                                    bool(keepdims))
     return (avg, scl) if returned else avg
 
 
@@ -110,12 +104,9 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
             if nd == 0 or _np.shape(wt)[0] != nobs:
                 raise RuntimeError(f"incompatible numbers of samples and "
                                    f"{name}")
-    try:
-        return _lib.cn_cov_weighted(
-            m, y, fweights, aweights, bool(rowvar), bool(bias),
-            -1 if ddof is None else int(ddof), dtype)
-    except ValueError as e:
-        raise _numpy_error(e) from None
+    return _lib.cn_cov_weighted(
+        m, y, fweights, aweights, bool(rowvar), bool(bias),
+        -1 if ddof is None else int(ddof), dtype)
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):

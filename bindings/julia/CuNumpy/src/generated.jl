@@ -154,6 +154,7 @@ const CN_ERR_BACKEND = Int32(8)
 const CN_ERR_INTERNAL = Int32(9)
 const CN_ERR_LINALG = Int32(10)
 const CN_ERR_OVERFLOW = Int32(11)
+const CN_ERR_ZERO_DIVISION = Int32(12)
 
 # integer macros
 const CN_MAX_DIMS = Int32(32)  # array.h
