@@ -8,6 +8,7 @@ import warnings as _warnings
 import numpy as _np
 
 from . import _cnlib as _lib
+from . import _dtypes
 from ._convert import asarray
 
 __all__ = ["polyval", "polyadd", "polysub", "polymul", "polydiv", "polyder",
@@ -58,7 +59,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     c, resids, rank, s = _lib.cn_polyfit(x, y, int(deg), rc, w)
     if full:
         if rcond is None:
-            xt = _np.result_type(asarray(x).dtype, 0.0)
+            xt = _dtypes.result_type(asarray(x).dtype, 0.0)
             rc = len(asarray(x)) * _np.finfo(xt).eps
         return c, resids, rank, s, rc
     if int(rank) != int(deg) + 1:
