@@ -7,6 +7,7 @@
 #include "testutil.hpp"
 
 #include <atomic>
+#include <cstdio>
 #include <cmath>
 #include <cstdint>
 #include <thread>
@@ -20,7 +21,7 @@ constexpr int64_t kN = 257; // odd: exercises vector tails
 
 double sum_of(cn_array a) {
   cn_array s = nullptr;
-  if (cn_sum(&s, a, 0, nullptr, 0, CN_DTYPE_DEFAULT, nullptr) != CN_OK)
+  if (cn_sum(&s, a, CN_ALL_AXES, nullptr, 0, CN_DTYPE_DEFAULT, nullptr) != CN_OK)
     return NAN;
   cn_scalar v{};
   cn_status st = cn_item(&v, s);
@@ -41,7 +42,11 @@ TEST_CASE("threads share handles, views and error state", "[threads]") {
   std::vector<std::thread> pool;
   for (int t = 0; t < kThreads; t++) {
     pool.emplace_back([&, t] {
-      auto fail = [&] { failures++; };
+      auto fail = [&](int line) {
+        if (failures++ == 0)
+          fprintf(stderr, "test_threads: first failure at line %d: %s\n",
+                  line, cn_last_error());
+      };
       for (int it = 0; it < kIters; it++) {
         // creation and elementwise: shared + k, its sum against the oracle
         cn_array k = nullptr, y = nullptr;
@@ -50,9 +55,9 @@ TEST_CASE("threads share handles, views and error state", "[threads]") {
         kv.re = t + 1;
         if (cn_from_scalar(&k, kv, CN_FLOAT64) != CN_OK ||
             cn_add(&y, shared, k, nullptr) != CN_OK) {
-          fail();
+          fail(__LINE__);
         } else if (sum_of(y) != total + (double)kN * (t + 1)) {
-          fail();
+          fail(__LINE__);
         }
         cn_array_release(k);
         cn_array_release(y);
@@ -60,26 +65,26 @@ TEST_CASE("threads share handles, views and error state", "[threads]") {
         cn_array v = nullptr;
         if (cn_slice_axis(&v, shared, 0, CN_SLICE_NONE, CN_SLICE_NONE, -2) !=
             CN_OK) {
-          fail();
+          fail(__LINE__);
         } else {
           double want = 0;
           for (int64_t i = kN - 1; i >= 0; i -= 2)
             want += (double)i;
           if (sum_of(v) != want)
-            fail();
+            fail(__LINE__);
         }
         cn_array_release(v);
         // error path: the message is this thread's own
         cn_array bad = nullptr;
         int64_t shape[2] = {3, 5};
         if (cn_reshape(&bad, shared, 2, shape, CN_ORDER_C) == CN_OK)
-          fail();
+          fail(__LINE__);
         std::string msg = cn_last_error();
         if (msg.find("cn_reshape") == std::string::npos)
-          fail();
+          fail(__LINE__);
         cn_clear_error();
         if (cn_last_error()[0] != '\0' && cn_last_status() != CN_OK)
-          fail();
+          fail(__LINE__);
       }
       // drop this thread's reference while the others may still use it
       cn_array_release(shared);
