@@ -26,7 +26,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$out/found/$t" "$out/artifacts"
   start=$(date +%s)
   rc=0
-  OMP_NUM_THREADS=1 "$out/../fuzz_$t" -runs="$RUNS" -max_len=512 \
+  OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 "$out/../fuzz_$t" -runs="$RUNS" -max_len=512 \
     -artifact_prefix="$out/artifacts/$t-" -print_final_stats=1 \
     "$out/found/$t" "tests/fuzz/corpus/$t" >"$out/$t.log" 2>&1 || rc=$?
   [ $rc -eq 0 ] || status=1

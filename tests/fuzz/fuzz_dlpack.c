@@ -96,8 +96,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cn_array a = NULL;
   cn_status st;
   int legacy = (mode & 0x10) != 0;
+  /* The array keeps a pointer to the managed tensor until its release, so
+   * both live as long as the array. */
+  DLManagedTensor l;
   if (legacy) {
-    DLManagedTensor l;
     l.dl_tensor = v.dl_tensor;
     l.manager_ctx = &prod;
     l.deleter = fz_del_l;
