@@ -4,6 +4,10 @@
 #                               included) build with the libFuzzer targets
 #                               (build-fuzz): ctest -L capi runs the C tests
 #                               and each fuzz target's corpus + 10000 runs.
+#   scripts/sanitize.sh clang-ci  the part of it that scripts/test.sh runs
+#                               (CI has 2 cores): the fuzz targets' bounded
+#                               runs and the threaded, DLPack and backend
+#                               C tests; the gcc ASan stage covers the rest.
 #   scripts/sanitize.sh tsan    ThreadSanitizer build (build-tsan, engine
 #                               instrumented) of the threaded C tests.
 # libgomp is not built with TSan, so its barriers are invisible to it and
@@ -26,6 +30,17 @@ clang)
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --output-on-failure -j"$JOBS" -L capi)
   ;;
+clang-ci)
+  cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCUNUMPY_FUZZ=ON \
+    "${COMMON[@]}" >/dev/null
+  ci_tests=(test_threads test_dlpack test_backend)
+  cmake --build build-fuzz -j"$JOBS" --target "${ci_tests[@]}" \
+    $(cd tests/fuzz && for f in fuzz_*.c; do echo "${f%.c}"; done)
+  (cd build-fuzz && ASAN_OPTIONS=detect_leaks=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --output-on-failure -j"$JOBS" -L capi \
+      -R "^(fuzz_.*|$(IFS='|'; echo "${ci_tests[*]}"))\$")
+  ;;
 tsan)
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DCUNUMPY_TSAN=ON \
     "${COMMON[@]}" >/dev/null
@@ -34,7 +49,7 @@ tsan)
     ctest --output-on-failure -j"$JOBS" -R '^test_(threads|dlpack)$')
   ;;
 *)
-  echo "usage: $0 clang|tsan" >&2
+  echo "usage: $0 clang|clang-ci|tsan" >&2
   exit 2
   ;;
 esac
