@@ -34,8 +34,7 @@
 #define CN_EW_CLONES_kb
 #define CN_EW_CLONES_ki
 #define CN_EW_CLONES_ku
-#define CN_EW_CLONES_kf                                                        \
-  __attribute__((target_clones("avx512f", "avx2", "default")))
+#define CN_EW_CLONES_kf CN_TARGET_CLONES("avx512f", "avx2", "default")
 #define CN_EW_CLONES_kc
 #define CN_EW_CLONES CN_EW_CAT(CN_EW_CLONES_, CN_EW_KIND)
 
