@@ -1,7 +1,8 @@
 # libFuzzer targets (tests/fuzz/fuzz_<target>.c), built with
 # -DCUNUMPY_FUZZ=ON (clang, ASan+UBSan). ctest replays each target's
 # checked-in seed corpus (tests/fuzz/corpus/<target>/) and runs 10000 new
-# inputs from a fixed seed; what it discovers goes to the build tree, never
+# inputs from a fixed seed (fewer where noted); what it discovers goes to
+# the build tree (fuzz/ctest-found/, emptied on each run), never
 # into the checked-in corpus. scripts/fuzz.sh runs them long.
 if(CUNUMPY_FUZZ)
   # New runs per target in ctest. View construction and host wrapping
@@ -23,13 +24,14 @@ if(CUNUMPY_FUZZ)
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
     # libFuzzer's runtime is C++ (libstdc++, libm).
     target_link_libraries(${name} PRIVATE stdc++ m)
-    set(found ${CMAKE_CURRENT_BINARY_DIR}/fuzz/found/${target})
+    # its own folder: found/ keeps what scripts/fuzz.sh discovers
+    set(found ${CMAKE_CURRENT_BINARY_DIR}/fuzz/ctest-found/${target})
     file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz/artifacts)
     set(runs 10000)
     if(DEFINED CN_FUZZ_RUNS_${target})
       set(runs ${CN_FUZZ_RUNS_${target}})
     endif()
-    # The found/ folder starts empty on every run, so that a fixed seed
+    # That folder starts empty on every run, so that a fixed seed
     # replays the same inputs whatever an earlier run discovered.
     add_test(NAME ${name}
              COMMAND sh -c "rm -rf \"$1\" && mkdir -p \"$1\" && shift && exec \"$@\""
