@@ -21,7 +21,13 @@ static cn_status sort_impl(cn_array *vals, cn_array *perm, cn_array a,
   cn_status st = cn_axis_source(&src, &ax, a, axis, fn);
   if (st != CN_OK)
     return st;
-  CN_REQUIRE_SLOT(sortk, cn_backend_of(src), sort, fn);
+  const cn_backend *be = cn_backend_of(src);
+  if (be->compute->sort == NULL) {
+    /* src is a new reference (a view or a raveled copy of a) */
+    cn_array_release(src);
+    return cn_slot_unsupported(fn, be, "sort");
+  }
+  __typeof__(be->compute->sort) sortk = be->compute->sort;
   if (vals)
     st = cn_new_on(&v, src, src->dtype, src->ndim, src->shape);
   if (st == CN_OK && perm)

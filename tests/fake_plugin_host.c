@@ -72,7 +72,7 @@ static void walk(int32_t nd, const int64_t *shape, char *d, const int64_t *ds,
   }
   for (int64_t i = 0; i < shape[0]; i++)
     walk(nd - 1, shape + 1, d + i * ds[0] * is, ds + 1,
-         s ? s + i * ss[0] * is : NULL, ss + 1, is, value);
+         s ? s + i * ss[0] * is : NULL, ss ? ss + 1 : NULL, is, value);
 }
 
 /* Same-dtype copies only: enough for the tests, and a clear refusal

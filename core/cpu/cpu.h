@@ -4,6 +4,21 @@
 
 #include "../internal.h"
 
+/* Per-ISA clones of a hot loop, picked at load time by an ifunc resolver.
+ * The dynamic loader runs resolvers before any sanitizer runtime starts,
+ * and clang's ThreadSanitizer instruments them, which crashes at load: a
+ * TSan build keeps the default clone only. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CN_NO_TARGET_CLONES 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(CN_NO_TARGET_CLONES)
+#define CN_TARGET_CLONES(...)
+#else
+#define CN_TARGET_CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
+#endif
+
 /* Host memory: a caching pool of large blocks (core/cpu/pool.c). */
 CN_INTERNAL cn_status cn_cpu_alloc(int32_t device, size_t nbytes, void **ptr);
 CN_INTERNAL void cn_cpu_free(int32_t device, void *ptr, size_t nbytes);

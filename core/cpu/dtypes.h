@@ -6,6 +6,14 @@
 #define CUNUMPY_CPU_DTYPES_H
 
 #include <complex.h>
+
+/* glibc defines CMPLX/CMPLXF only for compilers with __builtin_complex
+ * (gcc); clang builds the same value, inf and NaN parts intact, from an
+ * initializer list. */
+#if !defined(CMPLX) && defined(__clang__)
+#define CMPLX(x, y) (__extension__(double _Complex){(x), (y)})
+#define CMPLXF(x, y) (__extension__(float _Complex){(x), (y)})
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -138,7 +138,7 @@ typedef struct {
       T *o = (T *)p[0];                                                        \
       const bool *c = (const bool *)p[1];                                      \
       const T *x = (const T *)p[2], *y = (const T *)p[3];                      \
-      _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) o[i] =              \
+      CN_IVDEP for (int64_t i = 0; i < n; i++) o[i] =                          \
           c[i] ? x[i] : y[i];                                                  \
       return;                                                                  \
     }                                                                          \
@@ -146,7 +146,7 @@ typedef struct {
       T *o = (T *)p[0];                                                        \
       const bool *c = (const bool *)p[1];                                      \
       const T x = *(const T *)p[2], y = *(const T *)p[3];                      \
-      _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) o[i] =              \
+      CN_IVDEP for (int64_t i = 0; i < n; i++) o[i] =                          \
           c[i] ? x : y;                                                        \
       return;                                                                  \
     }                                                                          \

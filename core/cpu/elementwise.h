@@ -7,6 +7,15 @@
 #include "cpu.h"
 #include "dtypes.h"
 
+/* Precedes a loop whose iterations are independent (outputs alias inputs
+ * only exactly), so the vectoriser need not prove it: gcc's ivdep, clang's
+ * assume_safety. */
+#if defined(__clang__)
+#define CN_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define CN_IVDEP _Pragma("GCC ivdep")
+#endif
+
 /* A 1-d loop over n elements: p[0] is the output, p[1..nin] the inputs,
  * s[] their strides in bytes (any sign, 0 for a broadcast operand). The
  * output may alias an input exactly (same address and stride). */

@@ -34,8 +34,7 @@
 #define CN_EW_CLONES_kb
 #define CN_EW_CLONES_ki
 #define CN_EW_CLONES_ku
-#define CN_EW_CLONES_kf                                                        \
-  __attribute__((target_clones("avx512f", "avx2", "default")))
+#define CN_EW_CLONES_kf CN_TARGET_CLONES("avx512f", "avx2", "default")
 #define CN_EW_CLONES_kc
 #define CN_EW_CLONES CN_EW_CAT(CN_EW_CLONES_, CN_EW_KIND)
 
@@ -59,7 +58,7 @@
 #define CN_EW_DEF_1(name, OT, expr)                                            \
   static CN_EW_CLONES void CN_EW_FN(name, _c)(int64_t n, OT * o,               \
                                               const CN_EW_T *pa) {             \
-    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+    CN_IVDEP for (int64_t i = 0; i < n; i++) {                                 \
       CN_EW_T a = pa[i];                                                       \
       o[i] = (OT)(expr);                                                       \
     }                                                                          \
@@ -81,21 +80,21 @@
 #define CN_EW_DEF_2(name, OT, expr)                                            \
   static CN_EW_CLONES void CN_EW_FN(name, _cc)(                                \
       int64_t n, OT * o, const CN_EW_T *pa, const CN_EW_T *pb) {               \
-    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+    CN_IVDEP for (int64_t i = 0; i < n; i++) {                                 \
       CN_EW_T a = pa[i], b = pb[i];                                            \
       o[i] = (OT)(expr);                                                       \
     }                                                                          \
   }                                                                            \
   static CN_EW_CLONES void CN_EW_FN(name, _cs)(int64_t n, OT * o,              \
                                                const CN_EW_T *pa, CN_EW_T b) { \
-    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+    CN_IVDEP for (int64_t i = 0; i < n; i++) {                                 \
       CN_EW_T a = pa[i];                                                       \
       o[i] = (OT)(expr);                                                       \
     }                                                                          \
   }                                                                            \
   static CN_EW_CLONES void CN_EW_FN(name, _sc)(int64_t n, OT * o, CN_EW_T a,   \
                                                const CN_EW_T *pb) {            \
-    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+    CN_IVDEP for (int64_t i = 0; i < n; i++) {                                 \
       CN_EW_T b = pb[i];                                                       \
       o[i] = (OT)(expr);                                                       \
     }                                                                          \
@@ -132,14 +131,14 @@
   static CN_EW_CLONES void CN_EW_FN(name, _ccc)(                               \
       int64_t n, OT * o, const CN_EW_T *pa, const CN_EW_T *pb,                 \
       const CN_EW_T *pc) {                                                     \
-    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+    CN_IVDEP for (int64_t i = 0; i < n; i++) {                                 \
       CN_EW_T a = pa[i], b = pb[i], c = pc[i];                                 \
       o[i] = (OT)(expr);                                                       \
     }                                                                          \
   }                                                                            \
   static CN_EW_CLONES void CN_EW_FN(name, _css)(                               \
       int64_t n, OT * o, const CN_EW_T *pa, CN_EW_T b, CN_EW_T c) {            \
-    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) {                     \
+    CN_IVDEP for (int64_t i = 0; i < n; i++) {                                 \
       CN_EW_T a = pa[i];                                                       \
       o[i] = (OT)(expr);                                                       \
     }                                                                          \

@@ -4,14 +4,7 @@
  * elementwise_<dtype>.c run). SLEEF follows C99 Annex F for NaN, +-inf and
  * -0.0, so results agree with libm on special values. sqrt uses the
  * hardware instruction (correctly rounded). */
-#include <immintrin.h>
-
-/* sleef.h declares its AVX/AVX-512 entry points only when the compiler
- * targets them; the functions below carry their own target attributes. */
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx2,fma")
-#include <sleef.h>
-#pragma GCC pop_options
+#include "sleef_x86.h"
 
 #include <stdlib.h>
 

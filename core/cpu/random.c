@@ -5,12 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-/* sleef.h declares its AVX2 entry points only when the compiler targets
- * them; the functions using them carry their own target attributes. */
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
-#include <sleef.h>
-#pragma GCC pop_options
+#include "sleef_x86.h"
 
 #include "../philox.h"
 #include "cpu.h"

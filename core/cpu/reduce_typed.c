@@ -65,8 +65,7 @@ RK_TYPES(RK_DEF_STORE)
  * "some NaN" and "some number" flags. Returns how many leading elements it
  * consumed; *res is their extreme ignoring NaN (or the initial value). */
 #define RK_DEF_VEXT(N, T, IT, K, INIT, LESS)                                   \
-  __attribute__((target_clones(                                                \
-      "avx2", "default"))) static int64_t N##_##K##_vext(const char *p,        \
+  CN_TARGET_CLONES("avx2", "default") static int64_t N##_##K##_vext(const char *p,        \
                                                          int64_t n, T *res,    \
                                                          int *anynan,          \
                                                          int *anynum) {        \
@@ -226,7 +225,7 @@ RK_DEF_VEXTS(f64, double, int64_t)
       res += E(CLS, A, RK_LD(T, p + i * s), m);                                \
     return res;                                                                \
   }                                                                            \
-  __attribute__((target_clones("avx2", "default"))) static A N##_##K##_pwc(    \
+  CN_TARGET_CLONES("avx2", "default") static A N##_##K##_pwc(    \
       const char *p, int64_t n, T m) {                                         \
     if (n <= RK_PW_BLOCK)                                                      \
       return N##_##K##_blk(p, n, (int64_t)sizeof(T), m);                       \

@@ -169,10 +169,6 @@ static bool radix_sort(uint64_t *k, uint64_t *kt, int64_t *ix, int64_t *ixt,
     T re, im;                                                                  \
     int64_t ix;                                                                \
   } NAME##_rec;                                                                \
-  /* NaN-free values: plain lexicographic order */                             \
-  static inline bool NAME##_lt0(const NAME##_rec *a, const NAME##_rec *b) {    \
-    return a->re < b->re || (a->re == b->re && a->im < b->im);                 \
-  }                                                                            \
   static inline bool NAME##_ltn(const NAME##_rec *a, const NAME##_rec *b) {    \
     return cn_cplx_less(a->re, a->im, b->re, b->im);                           \
   }
