@@ -136,9 +136,13 @@ cn_status cn_index_axis(cn_array *out, cn_array a, int32_t axis,
       shape[k] = a->shape[i];
       strides[k++] = a->strides[i];
     }
-  /* index < n, so the offset lies within a's checked extent */
-  return cn_array_view_at(out, a, index * a->strides[ax], a->ndim - 1, shape,
-                          strides);
+  /* index < n, so for a non-empty a the offset lies within its checked
+   * extent; an empty a's strides were never checked, and the view of it is
+   * empty too, so its offset does not matter */
+  int64_t off = 0;
+  if (a->size != 0 && __builtin_mul_overflow(index, a->strides[ax], &off))
+    off = 0;
+  return cn_array_view_at(out, a, off, a->ndim - 1, shape, strides);
 }
 
 static cn_status permute(cn_array *out, cn_array_s *a, const int *perm) {
@@ -537,7 +541,10 @@ static cn_status flip_mask(cn_array *out, cn_array_s *a, uint64_t m) {
   int64_t strides[CN_MAX_DIMS], off = 0;
   for (int i = 0; i < a->ndim; i++) {
     strides[i] = a->strides[i];
-    if ((m & ((uint64_t)1 << i)) && a->shape[i] > 0) {
+    /* an empty a's strides were never checked, and an extent-1 axis's
+     * stride is never followed (it may be any value): neither needs a
+     * flip */
+    if ((m & ((uint64_t)1 << i)) && a->size > 0 && a->shape[i] > 1) {
       off += (a->shape[i] - 1) * a->strides[i];
       strides[i] = -a->strides[i];
     }

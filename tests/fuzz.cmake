@@ -1,17 +1,10 @@
 # libFuzzer targets (tests/fuzz/fuzz_<target>.c), built with
 # -DCUNUMPY_FUZZ=ON (clang, ASan+UBSan). ctest replays each target's
 # checked-in seed corpus (tests/fuzz/corpus/<target>/) and runs 10000 new
-# inputs from a fixed seed (fewer where noted); what it discovers goes to
+# inputs from a fixed seed; what it discovers goes to
 # the build tree (fuzz/ctest-found/, emptied on each run), never
 # into the checked-in corpus. scripts/fuzz.sh runs them long.
 if(CUNUMPY_FUZZ)
-  # New runs per target in ctest. View construction and host wrapping
-  # still compute slice lengths, strides and pointer bounds without
-  # overflow checks, which UBSan stops on within a few hundred new inputs
-  # (a huge slice step; wrap_host with huge bounds): until that arithmetic
-  # is checked, ctest runs those two targets only this far.
-  set(CN_FUZZ_RUNS_view 100)
-  set(CN_FUZZ_RUNS_host 100)
   file(GLOB CN_FUZZ_SOURCES CONFIGURE_DEPENDS
        ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_*.c)
   foreach(src ${CN_FUZZ_SOURCES})
@@ -28,9 +21,6 @@ if(CUNUMPY_FUZZ)
     set(found ${CMAKE_CURRENT_BINARY_DIR}/fuzz/ctest-found/${target})
     file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz/artifacts)
     set(runs 10000)
-    if(DEFINED CN_FUZZ_RUNS_${target})
-      set(runs ${CN_FUZZ_RUNS_${target}})
-    endif()
     # That folder starts empty on every run, so that a fixed seed
     # replays the same inputs whatever an earlier run discovered.
     add_test(NAME ${name}
