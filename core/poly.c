@@ -6,7 +6,7 @@
  * engine's lstsq, inv and eigvals. */
 #include "cunumpy/poly.h"
 
-#include <complex.h>
+#include "complex_compat.h"
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>

@@ -5,15 +5,7 @@
 #ifndef CUNUMPY_CPU_DTYPES_H
 #define CUNUMPY_CPU_DTYPES_H
 
-#include <complex.h>
-
-/* glibc defines CMPLX/CMPLXF only for compilers with __builtin_complex
- * (gcc); clang builds the same value, inf and NaN parts intact, from an
- * initializer list. */
-#if !defined(CMPLX) && defined(__clang__)
-#define CMPLX(x, y) (__extension__(double _Complex){(x), (y)})
-#define CMPLXF(x, y) (__extension__(float _Complex){(x), (y)})
-#endif
+#include "../complex_compat.h"
 #include <stdbool.h>
 #include <stdint.h>
 
