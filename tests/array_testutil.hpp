@@ -24,6 +24,23 @@ inline bool is_complex(cn_dtype d) {
 }
 
 // Values of any real array as float64 (C order).
+// Equal element by element within a relative tolerance; NaN equals NaN
+// and equal infinities are equal.
+inline bool values_close(const std::vector<double> &a,
+                         const std::vector<double> &b, double tol = 1e-12) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); i++) {
+    if (std::isnan(a[i]) && std::isnan(b[i]))
+      continue;
+    if (a[i] == b[i])
+      continue;
+    if (!(std::fabs(a[i] - b[i]) <= tol * (1 + std::fabs(b[i]))))
+      return false;
+  }
+  return true;
+}
+
 inline std::vector<double> dvec(cn_array a) {
   Arr t;
   CN_REQUIRE_OK(cn_astype(t.out(), a, CN_FLOAT64, 1));

@@ -9,19 +9,6 @@ using V = std::vector<double>;
 using C = std::complex<double>;
 using CV = std::vector<C>;
 
-static bool close(const V &a, const V &b, double tol = 1e-12) {
-  if (a.size() != b.size())
-    return false;
-  for (size_t i = 0; i < a.size(); i++) {
-    if (std::isnan(a[i]) && std::isnan(b[i]))
-      continue;
-    if (a[i] == b[i])
-      continue;
-    if (!(std::fabs(a[i] - b[i]) <= tol * (1 + std::fabs(b[i]))))
-      return false;
-  }
-  return true;
-}
 static bool cclose(const CV &a, const CV &b, double tol = 1e-12) {
   if (a.size() != b.size())
     return false;
@@ -68,7 +55,7 @@ TEST_CASE("cov_weighted: dtypes, 0-d, NaN/inf, errors", "[stats]") {
     CN_REQUIRE_OK(cn_cov_weighted(r.out(), m, nullptr, nullptr, nullptr, 1, 0,
                                   -1, CN_DTYPE_DEFAULT));
     REQUIRE(dtype_of(r) == CN_FLOAT64);
-    REQUIRE(close(dvec(r), V{1.0, 2.5, 2.5, 6.333333333333333}));
+    REQUIRE(values_close(dvec(r), V{1.0, 2.5, 2.5, 6.333333333333333}));
   }
   CN_REQUIRE_OK(cn_cov_weighted(r.out(),
                                 cast(f64({1, 2, 3, 2, 4, 7}, {2, 3}),
@@ -85,14 +72,14 @@ TEST_CASE("cov_weighted: dtypes, 0-d, NaN/inf, errors", "[stats]") {
   Arr mi = f64({1, INFINITY, 3, 1, 2, 3}, {2, 3});
   CN_REQUIRE_OK(cn_cov_weighted(r.out(), mi, nullptr, nullptr, nullptr, 1, 0,
                                 -1, CN_DTYPE_DEFAULT));
-  REQUIRE(close(dvec(r), V{NAN, NAN, NAN, 1.0}));
+  REQUIRE(values_close(dvec(r), V{NAN, NAN, NAN, 1.0}));
   // both weights (NumPy: 0.6428571428571427), a float32 result dtype
   Arr x = f64({1, 2, 3}, {3}), fw = i64({1, 2, 1}, {3});
   Arr aw = f64({0.5, 1, 2}, {3});
   CN_REQUIRE_OK(cn_cov_weighted(r.out(), x, nullptr, fw, aw, 1, 0, -1,
                                 CN_FLOAT32));
   REQUIRE(dtype_of(r) == CN_FLOAT64); // promoted with the float64 weights
-  REQUIRE(close(dvec(r), V{0.6428571428571427}));
+  REQUIRE(values_close(dvec(r), V{0.6428571428571427}));
   CN_REQUIRE_OK(cn_cov_weighted(r.out(), x, nullptr, nullptr, nullptr, 1, 0,
                                 -1, CN_FLOAT32));
   REQUIRE(dtype_of(r) == CN_FLOAT32);
@@ -137,7 +124,7 @@ TEST_CASE("average_axes: axis tuples, dtypes, 0-d, errors", "[stats]") {
   int32_t ax[2] = {1, 0};
   CN_REQUIRE_OK(cn_average_axes(r.out(), w.out(), cast(a, CN_FLOAT64), wt, 2,
                                 ax, 0));
-  REQUIRE(close(dvec(r), V{3.3333333333333335}));
+  REQUIRE(values_close(dvec(r), V{3.3333333333333335}));
   REQUIRE(dvec(w) == V{15});
   // every dtype, weights 1..6 (NumPy: 3.333..., 21)
   Arr w16 = arange(6, {2, 3});
@@ -154,7 +141,7 @@ TEST_CASE("average_axes: axis tuples, dtypes, 0-d, errors", "[stats]") {
       REQUIRE(cclose(to_vec<C>(cast(r, CN_COMPLEX128)),
                      CV{3.3333333333333335}, 1e-6));
     } else {
-      REQUIRE(close(dvec(r), V{3.3333333333333335}, 1e-6));
+      REQUIRE(values_close(dvec(r), V{3.3333333333333335}, 1e-6));
       REQUIRE(dvec(w) == V{21});
     }
   }
@@ -197,7 +184,7 @@ TEST_CASE("gradient_axes: coordinates, dtypes, NaN/inf, errors", "[stats]") {
                                                      {4}),
                                  0, nullptr, CN_ALL_AXES, nullptr, 1));
   REQUIRE(nout == 1);
-  REQUIRE(close(dvec(outs[0]), V{NAN, 1, NAN, INFINITY}));
+  REQUIRE(values_close(dvec(outs[0]), V{NAN, 1, NAN, INFINITY}));
   cn_array_release(outs[0]);
   // integer values and coordinates, both edge orders (NumPy's values)
   Arr xs = i64({0, 1, 3, 4}, {4});
@@ -221,7 +208,7 @@ TEST_CASE("gradient_axes: coordinates, dtypes, NaN/inf, errors", "[stats]") {
         REQUIRE(cclose(got, CV(want[eo - 1].begin(), want[eo - 1].end()),
                        1e-6));
       } else {
-        REQUIRE(close(dvec(outs[0]), want[eo - 1], 1e-6));
+        REQUIRE(values_close(dvec(outs[0]), want[eo - 1], 1e-6));
       }
       cn_array_release(outs[0]);
     }
