@@ -34,15 +34,33 @@
 #ifndef CUNUMPY_PHILOX_H
 #define CUNUMPY_PHILOX_H
 
+/* This header and core/random_samplers.h are written in the common subset
+ * of C11 and CUDA C++: the CUDA plugin embeds both in its device prelude
+ * (core/cuda/CMakeLists.txt), after the prelude's base part, which defines
+ * CN_DEV. CN_HD qualifies every function: CN_DEV there (device code under
+ * NVRTC, host code in tests/cuda/prelude_host.cu), static inline in C. */
+#ifdef CN_DEV
+#define CN_HD CN_DEV
+#else
+#define CN_HD static inline
 #include <math.h>
 #include <stdint.h>
+#endif
+#ifdef __CUDACC_RTC__ /* NVRTC has no standard headers */
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+#define INT64_MAX 0x7fffffffffffffffLL
+#define UINT64_MAX 0xffffffffffffffffULL
+#endif
 
 #define CN_PHILOX_M0 0xD2511F53u
 #define CN_PHILOX_M1 0xCD9E8D57u
 #define CN_PHILOX_W0 0x9E3779B9u
 #define CN_PHILOX_W1 0xBB67AE85u
 
-static inline void cn_philox4x32_10(uint32_t out[4], const uint32_t ctr[4],
+CN_HD void cn_philox4x32_10(uint32_t out[4], const uint32_t ctr[4],
                                     const uint32_t key[2]) {
   uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];
   uint32_t k0 = key[0], k1 = key[1];
@@ -65,7 +83,7 @@ static inline void cn_philox4x32_10(uint32_t out[4], const uint32_t ctr[4],
 }
 
 /* ctr (words 0..2) += n, carrying; word 3 untouched. */
-static inline void cn_philox_add(uint32_t ctr[4], uint64_t n) {
+CN_HD void cn_philox_add(uint32_t ctr[4], uint64_t n) {
   uint64_t lo = (uint64_t)ctr[0] + (n & 0xffffffffu);
   ctr[0] = (uint32_t)lo;
   uint64_t mid = (uint64_t)ctr[1] + (n >> 32) + (lo >> 32);
@@ -96,7 +114,7 @@ typedef enum cn_rng_dist {
 } cn_rng_dist;
 
 /* Values per 128-bit block of a fill of dist (float32 RANDOM: 4). */
-static inline int cn_rng_per_block(int32_t dist, int f32) {
+CN_HD int cn_rng_per_block(int32_t dist, int f32) {
   if (dist == CN_RNG_RANDOM)
     return f32 ? 4 : 2;
   if (dist <= CN_RNG_EXPONENTIAL ||
@@ -107,7 +125,7 @@ static inline int cn_rng_per_block(int32_t dist, int f32) {
 
 /* A value of a 2-per-block distribution other than NORMAL / LOGNORMAL from
  * the 64-bit word x of its block, with parameters p[0..2]. */
-static inline double cn_rng_from_u(int32_t dist, uint64_t x, const double *p) {
+CN_HD double cn_rng_from_u(int32_t dist, uint64_t x, const double *p) {
   double u = (double)(x >> 11) * (1.0 / 9007199254740992.0);
   double uo = ((double)(x >> 12) + 0.5) * (1.0 / 4503599627370496.0);
   switch (dist) {
@@ -137,13 +155,13 @@ static inline double cn_rng_from_u(int32_t dist, uint64_t x, const double *p) {
 }
 
 /* A NORMAL / LOGNORMAL value from a standard normal z. */
-static inline double cn_rng_from_z(int32_t dist, double z, const double *p) {
+CN_HD double cn_rng_from_z(int32_t dist, double z, const double *p) {
   double v = p[0] + p[1] * z;
   return dist == CN_RNG_LOGNORMAL ? exp(v) : v;
 }
 
 /* GEOMETRIC(p) from the 64-bit word x (int64, saturating). */
-static inline int64_t cn_rng_geometric(uint64_t x, double p) {
+CN_HD int64_t cn_rng_geometric(uint64_t x, double p) {
   double u = (double)(x >> 11) * (1.0 / 9007199254740992.0);
   double k = floor(-log1p(-u) / -log1p(-p)) + 1.0;
   return k >= 9.2e18 ? INT64_MAX : (int64_t)k;
