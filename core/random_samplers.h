@@ -11,6 +11,7 @@
 
 #ifndef CN_DEV
 #include <stdbool.h>
+#include <string.h>
 
 #include "philox.h"
 #endif
@@ -305,6 +306,34 @@ typedef struct cn_rng_src {
   uint64_t m1;
   const int64_t *lo, *hi;
 } cn_rng_src;
+
+#ifndef CN_DEV
+/* The cn_rng_src of an rng_fill call (core/backend_iface.h): params may be
+ * NULL (zeros); pd[k] is the data of the slot's pa[k] (pd or pd[k] NULL
+ * where there is none). */
+static inline void cn_rng_src_init(cn_rng_src *a, int32_t dist,
+                                   const uint32_t key[2],
+                                   const uint32_t counter[4],
+                                   const double *params,
+                                   const void *const *pd) {
+  memset(a, 0, sizeof *a);
+  memcpy(a->key, key, sizeof a->key);
+  memcpy(a->base, counter, sizeof a->base);
+  if (params)
+    memcpy(a->params, params, sizeof a->params);
+  if (dist == CN_RNG_INTEGERS) { /* bounds as bits of params[0..1] */
+    memcpy(&a->ilow, &a->params[0], 8);
+    memcpy(&a->m1, &a->params[1], 8);
+    if (pd && pd[0]) {
+      a->lo = (const int64_t *)pd[0];
+      a->hi = (const int64_t *)pd[1];
+    }
+  } else if (pd) {
+    for (int k = 0; k < 3; k++)
+      a->pa[k] = (const double *)pd[k];
+  }
+}
+#endif
 
 /* Parameters of element i. */
 CN_HD void cn_rng_params_at(double q[3], const cn_rng_src *a, int64_t i) {

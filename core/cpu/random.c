@@ -100,23 +100,11 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
   if (n == 0)
     return CN_OK;
   int nth = cn_cpu_threads_for(n * 4);
+  const void *pd[3] = {NULL, NULL, NULL};
+  for (int k = 0; pa && k < 3; k++)
+    pd[k] = pa[k] ? pa[k]->data : NULL;
   cn_rng_src src;
-  memset(&src, 0, sizeof src);
-  memcpy(src.key, key, sizeof src.key);
-  memcpy(src.base, counter, sizeof src.base);
-  if (params)
-    memcpy(src.params, params, sizeof src.params);
-  if (dist == CN_RNG_INTEGERS) {
-    memcpy(&src.ilow, &src.params[0], 8);
-    memcpy(&src.m1, &src.params[1], 8);
-    if (pa && pa[0]) {
-      src.lo = (const int64_t *)pa[0]->data;
-      src.hi = (const int64_t *)pa[1]->data;
-    }
-  } else if (pa) {
-    for (int k = 0; k < 3; k++)
-      src.pa[k] = pa[k] ? (const double *)pa[k]->data : NULL;
-  }
+  cn_rng_src_init(&src, dist, key, counter, params, pd);
   if ((dist == CN_RNG_NORMAL || dist == CN_RNG_LOGNORMAL) && have_avx2()) {
     int64_t ngroups = (nblocks + 3) / 4;
 #pragma omp parallel for num_threads(nth) schedule(static)

@@ -66,7 +66,7 @@ cn_status cn_cu_launch(cudaKernel_t k, long long blocks_x, unsigned blocks_y,
 cn_status cn_cu_kernel_cache_info(int64_t *compiled, int64_t *disk_hits,
                                   int64_t *in_memory);
 
-/* Backend table members (elementwise.c, reduce.c). */
+/* Backend table members (elementwise.c, reduce.c, random.c). */
 cn_status cn_cu_assign(cn_array_s *dst, const cn_array_s *src);
 cn_status cn_cu_fill(cn_array_s *dst, const void *value);
 cn_status cn_cu_elementwise(int32_t op, cn_dtype compute, int32_t nin,
@@ -75,6 +75,9 @@ cn_status cn_cu_where(const cn_array_s *cond, const cn_array_s *x,
                       const cn_array_s *y, cn_array_s *out);
 cn_status cn_cu_reduce(cn_reduce_kind kind, const cn_array_s *in,
                        uint64_t axis_mask, cn_array_s *out);
+cn_status cn_cu_rng_fill(cn_array_s *out, int32_t dist, const uint32_t key[2],
+                         const uint32_t counter[4], const double *params,
+                         const cn_array_s *const *pa, uint64_t *used);
 cn_status cn_cu_moments(const cn_array_s *in, uint64_t axis_mask, double ddof,
                         bool nan_skip, cn_array_s *mean, cn_array_s *var);
 

@@ -7,6 +7,8 @@
  *   casts        assign for every dtype pair, fill and where for every dtype
  *   cache        the on-disk kernel cache: round trip, corrupt and stale
  *                entries rejected
+ *   random       the random fill of every distribution x output dtype, and
+ *                their launch plans (work items, blocks, refused pairs)
  * Kernels are compiled in batches (one program per dtype or kind) with the
  * exact text the plugin generates; a failing batch is recompiled kernel by
  * kernel to name the culprit. */
@@ -18,6 +20,8 @@
 #include "cuda/codegen.h"
 #include "cuda/disk_cache.h"
 #include "cuda/nvrtc_compile.h"
+#include "cuda/rng_plan.h"
+#include "random_samplers.h"
 
 static int g_arch = 90;
 static int g_failures;
@@ -31,7 +35,8 @@ static const cn_dtype k_all[] = {
 
 /* One kernel set to generate: a closure over the generator's arguments. */
 typedef struct {
-  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where */
+  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where, 6 rng
+             (op: the distribution) */
   int32_t op;
   const cn_op_info *info;
   cn_reduce_kind kind;
@@ -51,6 +56,8 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
     return cn_cu_gen_assign(s, j->b, j->a, names);
   case 4:
     return cn_cu_gen_fill(s, j->a, names);
+  case 6:
+    return cn_cu_gen_rng(s, j->op, j->a, names);
   default:
     return cn_cu_gen_where(s, j->a, names);
   }
@@ -76,6 +83,10 @@ static void describe(char *buf, size_t cap, const job *j) {
     break;
   case 4:
     snprintf(buf, cap, "fill %s", cn_dtype_name(j->a));
+    break;
+  case 6:
+    snprintf(buf, cap, "rng_fill distribution %d (%s)", (int)j->op,
+             cn_dtype_name(j->a));
     break;
   default:
     snprintf(buf, cap, "where %s", cn_dtype_name(j->a));
@@ -354,6 +365,69 @@ static void cache(void) {
   printf("ok   disk cache\n");
 }
 
+/* Every (distribution, dtype) the CPU fill produces compiles; every other
+ * pair is refused; plans use the CPU's counter blocks and cap the grid. */
+static void random_fills(void) {
+  static job jobs[MAXJOBS];
+  int n = 0;
+  for (int32_t d = CN_RNG_RANDOM; d <= CN_RNG_GEOMETRIC; d++)
+    for (int e = 0; e < NDT; e++) {
+      cn_dtype dt = k_all[e];
+      bool ok = cn_rng_is_int(d) ? dt == CN_INT64
+                                 : dt == CN_FLOAT32 || dt == CN_FLOAT64;
+      cn_cu_rng_plan p;
+      CHECK(cn_cu_rng_plan_make(&p, d, dt, 10, 132) == ok,
+            "plan of distribution %d into %s", (int)d, cn_dtype_name(dt));
+      if (ok)
+        jobs[n++] = (job){.what = 6, .op = d, .a = dt};
+      else {
+        cn_cu_src s;
+        char names[1][CN_CU_NAME_CAP];
+        cn_cu_src_init(&s);
+        CHECK(!cn_cu_gen_rng(&s, d, dt, names),
+              "kernel for distribution %d into %s", (int)d,
+              cn_dtype_name(dt));
+        cn_cu_src_free(&s);
+      }
+    }
+  cn_cu_rng_plan p;
+  CHECK(!cn_cu_rng_plan_make(&p, -1, CN_FLOAT64, 1, 1) &&
+            !cn_cu_rng_plan_make(&p, CN_RNG_GEOMETRIC + 1, CN_INT64, 1, 1) &&
+            !cn_cu_rng_plan_make(&p, CN_RNG_RANDOM, CN_FLOAT64, -1, 1),
+        "bad distribution or size accepted");
+  /* (dist, dtype, n) -> used: 4 float32 RANDOM values a block, 2 for the
+   * Box-Muller and inversion distributions, 1 for rejection samplers. */
+  static const struct {
+    int32_t dist;
+    cn_dtype dt;
+    int64_t n;
+    uint64_t used;
+  } k_used[] = {
+      {CN_RNG_RANDOM, CN_FLOAT32, 0, 0},   {CN_RNG_RANDOM, CN_FLOAT32, 1, 1},
+      {CN_RNG_RANDOM, CN_FLOAT32, 4, 1},   {CN_RNG_RANDOM, CN_FLOAT32, 5, 2},
+      {CN_RNG_RANDOM, CN_FLOAT64, 5, 3},   {CN_RNG_NORMAL, CN_FLOAT32, 5, 3},
+      {CN_RNG_LOGNORMAL, CN_FLOAT64, 2, 1}, {CN_RNG_TRIANGULAR, CN_FLOAT64, 3, 2},
+      {CN_RNG_GAMMA, CN_FLOAT32, 5, 5},    {CN_RNG_INTEGERS, CN_INT64, 7, 7},
+      {CN_RNG_BINOMIAL, CN_INT64, 1, 1},   {CN_RNG_BETA, CN_FLOAT64, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof k_used / sizeof k_used[0]; i++) {
+    CHECK(cn_cu_rng_plan_make(&p, k_used[i].dist, k_used[i].dt, k_used[i].n,
+                              132) &&
+              p.used == k_used[i].used && p.nwork == (int64_t)p.used &&
+              p.blocks == (p.nwork + CN_CU_RNG_THREADS - 1) / CN_CU_RNG_THREADS,
+          "plan %zu: used %llu, expected %llu", i,
+          (unsigned long long)p.used, (unsigned long long)k_used[i].used);
+  }
+  CHECK(cn_cu_rng_plan_make(&p, CN_RNG_GAMMA, CN_FLOAT64, (int64_t)1 << 40,
+                            132) &&
+            p.blocks == 132 * 32 && p.used == (uint64_t)1 << 40,
+        "large fill: %lld blocks", p.blocks);
+  CHECK(cn_cu_rng_plan_make(&p, CN_RNG_GAMMA, CN_FLOAT64, 1000, 0) &&
+            p.blocks == 4,
+        "no multiprocessor count: %lld blocks", p.blocks);
+  run_batch("random", jobs, n);
+}
+
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   const char *mode = argc > 1 ? argv[1] : "elementwise";
@@ -373,6 +447,8 @@ int main(int argc, char **argv) {
     casts();
   else if (strcmp(mode, "cache") == 0)
     cache();
+  else if (strcmp(mode, "random") == 0)
+    random_fills();
   else {
     fprintf(stderr, "unknown mode '%s'\n", mode);
     return 2;
