@@ -307,7 +307,7 @@ typedef struct cn_rng_src {
   const int64_t *lo, *hi;
 } cn_rng_src;
 
-#ifndef CN_DEV
+#ifndef __CUDACC_RTC__
 /* The cn_rng_src of an rng_fill call (core/backend_iface.h): params may be
  * NULL (zeros); pd[k] is the data of the slot's pa[k] (pd or pd[k] NULL
  * where there is none). */

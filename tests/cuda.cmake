@@ -15,27 +15,31 @@ if(TARGET cunumpy_cuda)
                        PROPERTIES TIMEOUT 900)
 
   # The device prelude compiled as host code by nvcc and run on the CPU
-  # against the CPU backend (special values of complex math, casts,
-  # reduction accumulators): no GPU needed. nvcc is not otherwise used.
-  # The prelude is the one core/cuda/CMakeLists.txt assembles from its
-  # parts (CUNUMPY_CUDA_PRELUDE, built with cunumpy_cuda_codegen).
+  # against the CPU backend (prelude_host: special values of complex math,
+  # casts, reduction accumulators; rng_host: the random fills' work items):
+  # no GPU needed. nvcc is not otherwise used. The prelude is the one
+  # core/cuda/CMakeLists.txt assembles from its parts
+  # (CUNUMPY_CUDA_PRELUDE, built with cunumpy_cuda_codegen).
   if(CUDAToolkit_NVCC_EXECUTABLE)
-    set(_ph ${CMAKE_CURRENT_BINARY_DIR}/cuda_prelude_host)
     get_filename_component(_prelude_dir ${CUNUMPY_CUDA_PRELUDE} DIRECTORY)
-    add_custom_command(
-      OUTPUT ${_ph}
-      COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -std=c++17 -O1
-              -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/core/cuda
-              -I${_prelude_dir}
-              ${CMAKE_CURRENT_SOURCE_DIR}/cuda/prelude_host.cu -o ${_ph}
-              -L$<TARGET_FILE_DIR:cunumpy> -lcunumpy
-              -Xlinker -rpath=$<TARGET_FILE_DIR:cunumpy>
-      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/prelude_host.cu
-              cunumpy_cuda_codegen cunumpy
-      COMMENT "nvcc: host emulation of the CUDA prelude"
-      VERBATIM)
-    add_custom_target(cuda_prelude_host_exe ALL DEPENDS ${_ph})
-    add_test(NAME cuda_prelude_host COMMAND ${_ph})
+    foreach(_host prelude_host rng_host)
+      set(_ph ${CMAKE_CURRENT_BINARY_DIR}/cuda_${_host})
+      add_custom_command(
+        OUTPUT ${_ph}
+        COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -std=c++17 -O1
+                -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/core/cuda
+                -I${_prelude_dir}
+                ${CMAKE_CURRENT_SOURCE_DIR}/cuda/${_host}.cu -o ${_ph}
+                -L$<TARGET_FILE_DIR:cunumpy> -lcunumpy
+                -Xlinker -rpath=$<TARGET_FILE_DIR:cunumpy>
+        DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/${_host}.cu
+                ${CMAKE_CURRENT_SOURCE_DIR}/cuda/host_device.h
+                cunumpy_cuda_codegen cunumpy
+        COMMENT "nvcc: host emulation of the CUDA prelude (${_host})"
+        VERBATIM)
+      add_custom_target(cuda_${_host}_exe ALL DEPENDS ${_ph})
+      add_test(NAME cuda_${_host} COMMAND ${_ph})
+    endforeach()
   endif()
 
   add_executable(cuda_plugin_probe ${CMAKE_CURRENT_SOURCE_DIR}/cuda/plugin_probe.c)

@@ -14,21 +14,7 @@
 
 #include <cunumpy/cunumpy.h>
 
-__host__ __device__ inline float cn_host_i2f(int i) {
-  float f;
-  memcpy(&f, &i, 4);
-  return f;
-}
-__host__ __device__ inline double cn_host_l2d(long long i) {
-  double d;
-  memcpy(&d, &i, 8);
-  return d;
-}
-#define CN_DEV __host__ __device__ inline
-#define CN_SHARED static
-#define CN_SYNC() (void)0
-#define CN_I2F cn_host_i2f
-#define CN_L2D cn_host_l2d
+#include "host_device.h"
 #include "prelude.cuh"
 
 static int g_fail, g_cases;
