@@ -4,7 +4,10 @@
  * same inputs (contiguous, strided with negative steps, broadcast), must
  * agree: integers and bools exactly, floats to a few ulps (the GPU's libm
  * and the CPU's SLEEF differ by an ulp or two), NaN and inf in the same
- * places. Prints one line per failing case and a summary; exit 1 on any
+ * places. Random fills from generators seeded alike must give the same
+ * values (random and integers bit for bit; rejection samplers' integers
+ * may differ where a last-ulp libm difference flips a decision: at most
+ * 1 in 10^5) and advance the counters alike. Prints one line per failing case and a summary; exit 1 on any
  * failure. */
 #include <math.h>
 #include <stdbool.h>
@@ -531,6 +534,171 @@ static void limit(const char *expect) {
   cn_array_release(h);
 }
 
+/* ---- random fills ---------------------------------------------------------
+ */
+
+typedef struct {
+  const char *dist; /* "random": cn_random_random */
+  int nparams;
+  double p[3];
+  cn_dtype dt;
+  double ulps; /* < 0: integers, at most 1 in 10^5 may differ */
+} rng_case;
+
+/* One fill of c on the active backend from a fresh generator of seed;
+ * per_elem gives array parameters (on the active backend). */
+static cn_status rng_run(cn_array *out, uint32_t state[CN_RNG_STATE_WORDS],
+                         const rng_case *c, int64_t n, bool per_elem,
+                         cn_dtype dt) {
+  cn_rng r = NULL;
+  OK(cn_rng_create(&r, 20260901));
+  OK(cn_rng_advance(r, 12345));
+  cn_array pa[3] = {NULL, NULL, NULL};
+  int64_t len = per_elem ? n : 1;
+  bool ints = !strcmp(c->dist, "integers"); /* int64 bounds */
+  double *v = malloc(sizeof(double) * (size_t)(len + 1));
+  int64_t *iv = malloc(sizeof(int64_t) * (size_t)(len + 1));
+  for (int k = 0; k < c->nparams; k++) {
+    for (int64_t i = 0; i < len; i++) {
+      v[i] = c->p[k] * (1.0 + (per_elem && k == 0 ? 0.25 * (i % 4) : 0));
+      iv[i] = (int64_t)v[i];
+    }
+    cn_array h = NULL;
+    OK(cn_from_host(&h, ints ? (void *)iv : (void *)v, 0, 8 * (len ? len : 1),
+                    1, &len, NULL, ints ? CN_INT64 : CN_FLOAT64));
+    pa[k] = per_elem ? dev(h) : h;
+    if (per_elem)
+      cn_array_release(h);
+  }
+  free(v);
+  free(iv);
+  cn_status st = !strcmp(c->dist, "random")
+                     ? cn_random_random(out, r, 1, &n, dt)
+                     : cn_random_dist(out, r, c->dist, pa[0], pa[1], pa[2],
+                                      1, &n, dt);
+  OK(cn_rng_get_state(state, r));
+  cn_rng_release(r);
+  for (int k = 0; k < 3; k++)
+    cn_array_release(pa[k]);
+  return st;
+}
+
+/* Integer results that may differ in a few places (rejection samplers). */
+static void compare_rare(const char *label, cn_array cpu, cn_array gpu_any) {
+  g_cases++;
+  cn_array c64 = NULL, g64 = NULL, gh = NULL;
+  OK(cn_to_host(&gh, gpu_any));
+  OK(cn_astype(&c64, cpu, CN_INT64, 1));
+  OK(cn_astype(&g64, gh, CN_INT64, 1));
+  int64_t n = 0;
+  OK(cn_array_size(&n, cpu));
+  int64_t *a = malloc(8 * (size_t)(n + 1)), *b = malloc(8 * (size_t)(n + 1));
+  OK(cn_copy_to_buffer(a, 8 * n, c64, CN_ORDER_C));
+  OK(cn_copy_to_buffer(b, 8 * n, g64, CN_ORDER_C));
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; i++)
+    bad += a[i] != b[i];
+  if (bad * 100000 > n) {
+    printf("FAIL %s: %lld of %lld differ\n", label, (long long)bad,
+           (long long)n);
+    g_fail++;
+  } else if (bad) {
+    printf("note %s: %lld of %lld differ (libm last-ulp decisions)\n",
+           label, (long long)bad, (long long)n);
+  }
+  free(a);
+  free(b);
+  cn_array_release(c64);
+  cn_array_release(g64);
+  cn_array_release(gh);
+}
+
+static void random_fills(void) {
+  static const rng_case k_cases[] = {
+      {"random", 0, {0}, CN_FLOAT64, 0},
+      {"random", 0, {0}, CN_FLOAT32, 0},
+      {"uniform", 2, {-1, 3}, CN_FLOAT64, 4},
+      {"normal", 2, {1.5, 2}, CN_FLOAT64, 8},
+      {"normal", 2, {0, 1}, CN_FLOAT32, 4},
+      {"lognormal", 2, {0.5, 0.25}, CN_FLOAT64, 16},
+      {"exponential", 1, {2}, CN_FLOAT64, 8},
+      {"integers", 2, {-7, 1000}, CN_INT64, 0},
+      {"integers", 2, {0, 255}, CN_UINT8, 0},
+      {"integers", 2, {-9.2e18, 9.2e18}, CN_INT64, 0},
+      {"gamma", 2, {0.5, 2}, CN_FLOAT64, 64},
+      {"gamma", 2, {4.5, 1}, CN_FLOAT32, 16},
+      {"beta", 2, {2, 3}, CN_FLOAT64, 64},
+      {"chisquare", 1, {3}, CN_FLOAT64, 64},
+      {"laplace", 2, {0, 2}, CN_FLOAT64, 8},
+      {"logistic", 2, {1, 0.5}, CN_FLOAT64, 8},
+      {"rayleigh", 1, {2}, CN_FLOAT64, 8},
+      {"weibull", 1, {1.5}, CN_FLOAT64, 16},
+      {"pareto", 1, {3}, CN_FLOAT64, 16},
+      {"triangular", 3, {-1, 0, 2}, CN_FLOAT64, 8},
+      {"binomial", 2, {20, 0.3}, CN_INT64, -1},
+      {"binomial", 2, {1000, 0.6}, CN_INT64, -1},
+      {"poisson", 1, {4}, CN_INT64, -1},
+      {"poisson", 1, {300}, CN_INT64, -1},
+      {"geometric", 1, {0.1}, CN_INT64, -1},
+  };
+  static const int64_t k_sizes[] = {1000000, 7, 0};
+  for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++)
+    for (int s = 0; s < 3; s++)
+      for (int pe = 0; pe < 2; pe++) {
+        const rng_case *c = &k_cases[i];
+        if (pe && (c->nparams == 0 || s > 0 || !strcmp(c->dist, "integers")))
+          continue;
+        uint32_t sc[CN_RNG_STATE_WORDS], sg[CN_RNG_STATE_WORDS];
+        cn_array rc = NULL, rg = NULL;
+        OK(cn_set_backend("cpu"));
+        cn_status stc = rng_run(&rc, sc, c, k_sizes[s], pe, c->dt);
+        OK(cn_set_backend(g_selftest ? "cpu" : "cuda"));
+        cn_status stg = rng_run(&rg, sg, c, k_sizes[s], pe, c->dt);
+        OK(cn_set_backend("cpu"));
+        char label[128];
+        snprintf(label, sizeof label, "random %s(%g, %g, %g)%s %s n=%lld",
+                 c->dist, c->p[0], c->p[1], c->p[2], pe ? " per element" : "",
+                 cn_dtype_name(c->dt), (long long)k_sizes[s]);
+        if (stc != CN_OK || memcmp(sc, sg, sizeof sc) != 0) {
+          printf("FAIL %s: %s, or the generator states differ after the "
+                 "fill\n",
+                 label, cn_status_name(stc));
+          g_fail++;
+        }
+        if (c->ulps < 0 && stc == CN_OK && stg == CN_OK) {
+          compare_rare(label, rc, rg);
+          cn_array_release(rc);
+          cn_array_release(rg);
+        } else {
+          check_status(label, stc, stg, rc, rg, c->ulps);
+        }
+      }
+  /* Errors: the same status on both backends, and no counter advance. */
+  static const rng_case k_bad[] = {
+      {"integers", 2, {0, 10}, CN_FLOAT64, 0},
+      {"gamma", 2, {-1, 1}, CN_FLOAT64, 0},
+      {"normal", 2, {0, 1}, CN_INT32, 0},
+  };
+  for (size_t i = 0; i < sizeof k_bad / sizeof k_bad[0]; i++) {
+    uint32_t sc[CN_RNG_STATE_WORDS], sg[CN_RNG_STATE_WORDS];
+    cn_array rc = NULL, rg = NULL;
+    OK(cn_set_backend("cpu"));
+    cn_status stc = rng_run(&rc, sc, &k_bad[i], 100, false, k_bad[i].dt);
+    OK(cn_set_backend(g_selftest ? "cpu" : "cuda"));
+    cn_status stg = rng_run(&rg, sg, &k_bad[i], 100, false, k_bad[i].dt);
+    OK(cn_set_backend("cpu"));
+    char label[96];
+    snprintf(label, sizeof label, "random error %s %s", k_bad[i].dist,
+             cn_dtype_name(k_bad[i].dt));
+    g_cases++;
+    if (stc == CN_OK || memcmp(sc, sg, sizeof sc) != 0) {
+      printf("FAIL %s: accepted, or the states differ\n", label);
+      g_fail++;
+    }
+    check_status(label, stc, stg, rc, rg, 0);
+  }
+}
+
 int main(int argc, char **argv) {
   const char *self = getenv("GPU_CHECK_SELFTEST");
   g_selftest = self != NULL && self[0] == '1';
@@ -546,6 +714,8 @@ int main(int argc, char **argv) {
     casts();
   if (!strcmp(only, "all") || !strcmp(only, "reductions"))
     reductions();
+  if (!strcmp(only, "all") || !strcmp(only, "random"))
+    random_fills();
   if (!strcmp(only, "limit"))
     limit(argc > 2 ? argv[2] : "0");
   int64_t compiled = 0, hits = 0, mem = 0;
