@@ -293,3 +293,23 @@ def test_random_generators():
     x1 = xp.random.rand(3)
     xp.random.seed(1)
     assert_same(xp.random.rand(3), x1.get())
+
+
+def test_out_takes_its_shape_and_is_filled_on_its_backend():
+    """out= fills out's whole shape (NumPy: size defaults to it) with the
+    values a fill of that size gives, made on out's backend: also while
+    another backend is active (without a GPU, "cuda" falls back to the
+    CPU; with one, a CPU out is filled on the CPU and never crosses)."""
+    fills = [("random", ()), ("standard_normal", ()),
+             ("standard_exponential", ()), ("standard_gamma", (2.5,))]
+    for name, params in fills:
+        want = getattr(xp.random.default_rng(5), name)(*params,
+                                                       size=(2, 3)).get()
+        out = xp.empty((2, 3))
+        assert getattr(xp.random.default_rng(5), name)(*params,
+                                                       out=out) is out
+        np.testing.assert_array_equal(out.get(), want)
+        out = xp.empty((2, 3))
+        with xp.use_backend("cuda"):
+            getattr(xp.random.default_rng(5), name)(*params, out=out)
+        np.testing.assert_array_equal(out.get(), want)

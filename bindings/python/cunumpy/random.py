@@ -90,9 +90,22 @@ class Generator:
         return _lib.cn_random_dist(self._rng, name, p[0], p[1], p[2], shape,
                                    dtype)
 
+    def _into(self, out, size, dtype, fill):
+        """fill(size, dtype), or for out= (size defaulting to out's shape,
+        as NumPy) made on out's backend and assigned into out, so an out
+        on a CUDA device is filled there (the values are the same on every
+        backend)."""
+        if out is None:
+            return fill(size, dtype)
+        from ._backend import get_array_backend, use_backend
+        with use_backend(get_array_backend(out)):
+            res = fill(out.shape if size is None else size, dtype)
+        _lib.cn_assign(out, res)
+        return out
+
     def random(self, size=None, dtype=None, out=None):
-        res = _lib.cn_random_random(self._rng, _shape(size), dtype)
-        return res if out is None else _put(out, res)
+        return self._into(out, size, dtype, lambda s, d: _lib.cn_random_random(
+            self._rng, _shape(s), d))
 
     def uniform(self, low=0.0, high=1.0, size=None, dtype=None):
         if _is_scalar(low) and _is_scalar(high):
@@ -101,8 +114,9 @@ class Generator:
         return self._dist("uniform", (low, high), size, dtype)
 
     def standard_normal(self, size=None, dtype=None, out=None):
-        res = _lib.cn_random_standard_normal(self._rng, _shape(size), dtype)
-        return res if out is None else _put(out, res)
+        return self._into(out, size, dtype,
+                          lambda s, d: _lib.cn_random_standard_normal(
+                              self._rng, _shape(s), d))
 
     def normal(self, loc=0.0, scale=1.0, size=None, dtype=None):
         if _is_scalar(loc) and _is_scalar(scale):
@@ -138,8 +152,9 @@ class Generator:
 
     def standard_exponential(self, size=None, dtype=None, method="inv",
                              out=None):
-        res = _lib.cn_random_exponential(self._rng, 1.0, _shape(size), dtype)
-        return res if out is None else _put(out, res)
+        return self._into(out, size, dtype,
+                          lambda s, d: _lib.cn_random_exponential(
+                              self._rng, 1.0, _shape(s), d))
 
     def gamma(self, shape, scale=1.0, size=None, dtype=None):
         if _is_scalar(shape) and _is_scalar(scale):
@@ -148,8 +163,8 @@ class Generator:
         return self._dist("gamma", (shape, scale), size, dtype)
 
     def standard_gamma(self, shape, size=None, dtype=None, out=None):
-        res = self.gamma(shape, 1.0, size, dtype)
-        return res if out is None else _put(out, res)
+        return self._into(out, size, dtype,
+                          lambda s, d: self.gamma(shape, 1.0, s, d))
 
     def beta(self, a, b, size=None, dtype=None):
         if _is_scalar(a) and _is_scalar(b):
@@ -281,11 +296,6 @@ class _BitGenerator:
 
     def spawn(self, n_children):
         return [g.bit_generator for g in self._gen.spawn(n_children)]
-
-
-def _put(out, res):
-    _lib.cn_assign(out, res)
-    return out
 
 
 def default_rng(seed=None):
