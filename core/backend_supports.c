@@ -39,7 +39,8 @@ static const struct capability {
     {"ufunc", "elementwise assign fill", false},
     {"reduction", "reduce moments", false},
     {"linalg", "matmul lapack", false},
-    {"random", "rng_fill", false},
+    /* choice, permutation and shuffle of arrays gather with take */
+    {"random", "rng_fill take", false},
     {"index", "take put take_along put_along flatnonzero", false},
     {"stats", "", true},
     /* sorting-domain functions that compare host keys on any backend */
