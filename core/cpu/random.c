@@ -87,6 +87,49 @@ static bool have_avx2(void) {
   return cached == 1;
 }
 
+/* Work items [t0, t1) of a fill. The cheapest distributions get copies
+ * with dist and kind constant and the samplers inlined (flatten), so the
+ * compiler drops their switches; the others' cost is their libm calls. */
+typedef void (*items_fn)(int32_t dist, int kind, int64_t t0, int64_t t1,
+                         int64_t n, void *out, const cn_rng_src *src);
+#define ITEMS(name, DIST, KIND)                                                \
+  __attribute__((flatten)) static void name(                                   \
+      int32_t dist, int kind, int64_t t0, int64_t t1, int64_t n, void *out,    \
+      const cn_rng_src *src) {                                                 \
+    (void)dist;                                                                \
+    (void)kind;                                                                \
+    for (int64_t t = t0; t < t1; t++)                                          \
+      cn_rng_work(DIST, KIND, t, n, out, src);                                 \
+  }
+ITEMS(items_random_f64, CN_RNG_RANDOM, CN_RNG_OUT_F64)
+ITEMS(items_random_f32, CN_RNG_RANDOM, CN_RNG_OUT_F32)
+ITEMS(items_uniform_f64, CN_RNG_UNIFORM, CN_RNG_OUT_F64)
+ITEMS(items_uniform_f32, CN_RNG_UNIFORM, CN_RNG_OUT_F32)
+ITEMS(items_integers, CN_RNG_INTEGERS, CN_RNG_OUT_I64)
+#undef ITEMS
+
+static void items_any(int32_t dist, int kind, int64_t t0, int64_t t1,
+                      int64_t n, void *out, const cn_rng_src *src) {
+  for (int64_t t = t0; t < t1; t++)
+    cn_rng_work(dist, kind, t, n, out, src);
+}
+
+static items_fn pick_items(int32_t dist, int kind) {
+  bool f32 = kind == CN_RNG_OUT_F32;
+  switch (dist) {
+  case CN_RNG_RANDOM:
+    return f32 ? items_random_f32 : items_random_f64;
+  case CN_RNG_UNIFORM:
+    return f32 ? items_uniform_f32 : items_uniform_f64;
+  case CN_RNG_INTEGERS:
+    return items_integers;
+  default:
+    return items_any;
+  }
+}
+
+#define ITEMS_PER_CHUNK 2048
+
 /* The scalar paths run the work items of core/random_samplers.h (the
  * CUDA kernels run the same ones). */
 static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
@@ -124,9 +167,14 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
              : f32                ? CN_RNG_OUT_F32
                                   : CN_RNG_OUT_F64;
   void *data = out->data;
+  items_fn items = pick_items(dist, kind);
+  int64_t nchunks = (nblocks + ITEMS_PER_CHUNK - 1) / ITEMS_PER_CHUNK;
 #pragma omp parallel for num_threads(nth) schedule(static)
-  for (int64_t t = 0; t < nblocks; t++)
-    cn_rng_work(dist, kind, t, n, data, &src);
+  for (int64_t c = 0; c < nchunks; c++) {
+    int64_t t0 = c * ITEMS_PER_CHUNK;
+    int64_t t1 = t0 + ITEMS_PER_CHUNK < nblocks ? t0 + ITEMS_PER_CHUNK : nblocks;
+    items(dist, kind, t0, t1, n, data, &src);
+  }
   return CN_OK;
 }
 

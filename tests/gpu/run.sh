@@ -4,8 +4,8 @@
 #   1. configures and builds the CUDA backend (sm_90) in build-gpu,
 #   2. runs the CUDA tests (plugin, NVRTC compile of every kernel, the public
 #      CUDA API with a device, no CPU fallback),
-#   3. runs tests/gpu/gpu_check.c: every op, cast and reduction on the GPU
-#      against the CPU backend on the same inputs; the memory limit from
+#   3. runs tests/gpu/gpu_check.c: every op, cast, reduction and random fill
+#      on the GPU against the CPU backend on the same inputs; the memory limit from
 #      CUNUMPY_GPU_MEMORY_LIMIT / CUPY_GPU_MEMORY_LIMIT; the disk kernel cache,
 #   4. DLPack round trips with CuPy (when the Python binding is built),
 #   5. the benchmark, cunumpy vs CuPy on 1e8 float32/float64, and prints its
