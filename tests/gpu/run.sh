@@ -91,16 +91,16 @@ export CUNUMPY_KERNEL_CACHE="$root/$build/kernel-cache"
 rm -rf "$CUNUMPY_KERNEL_CACHE"
 
 status=0
-log "GPU vs CPU: every op, cast and reduction (three processes)"
+log "GPU vs CPU: every op, cast, reduction and random fill (four processes)"
 if [[ $dry == 1 ]]; then
   export GPU_CHECK_SELFTEST=1
 fi
 pids=()
-for part in elementwise casts reductions; do
+for part in elementwise casts reductions random; do
   timeout 240 "$bin/cuda_gpu_check" "$part" >"$build/gpu_check_$part.log" 2>&1 &
   pids+=($!)
 done
-parts=(elementwise casts reductions)
+parts=(elementwise casts reductions random)
 for i in "${!pids[@]}"; do
   if ! wait "${pids[$i]}"; then
     status=1
