@@ -1,9 +1,10 @@
 /* The rng_fill slot on CUDA: the CPU fill's counter-to-variate mapping
  * (core/philox.h, computed by core/random_samplers.h on both backends), so
  * one seed gives the same streams on either device. cuRAND is not used:
- * its Philox4x32-10 keys and counters its states by (seed, subsequence,
- * offset) and its distributions map the words differently, so none of its
- * outputs equals ours. */
+ * its Philox4x32-10 has the same rounds, so its raw 32-bit words could be
+ * ours, but its uniform, normal and discrete variates map the words
+ * differently; all it could supply is the round function, which the shared
+ * header already has. */
 #include <stdio.h>
 #include <string.h>
 
