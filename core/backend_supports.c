@@ -17,6 +17,7 @@ static const struct {
     CN_SLOT(where),      CN_SLOT(reduce),        CN_SLOT(moments),
     CN_SLOT(take),       CN_SLOT(put),           CN_SLOT(take_along),
     CN_SLOT(put_along),  CN_SLOT(flatnonzero),   CN_SLOT(mask_compress),
+    CN_SLOT(index_normalize),
     CN_SLOT(sort),       CN_SLOT(rng_fill),      CN_SLOT(matmul),
     CN_SLOT(lapack),     CN_SLOT(fft),
 };

@@ -7,7 +7,7 @@ if(TARGET cunumpy_cuda)
   add_executable(cuda_nvrtc_kernels ${CMAKE_CURRENT_SOURCE_DIR}/cuda/nvrtc_kernels.c)
   target_link_libraries(cuda_nvrtc_kernels PRIVATE cunumpy_cuda_codegen cunumpy)
   target_compile_options(cuda_nvrtc_kernels PRIVATE ${CUNUMPY_WARNINGS})
-  foreach(mode elementwise reductions casts cache)
+  foreach(mode elementwise reductions casts cache index)
     add_test(NAME cuda_nvrtc_${mode} COMMAND cuda_nvrtc_kernels ${mode} 90)
   endforeach()
   # The kernel cache test points CUNUMPY_KERNEL_CACHE at a temporary folder.
@@ -27,10 +27,12 @@ if(TARGET cunumpy_cuda)
       COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -std=c++17 -O1
               -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/core/cuda
               -I${_prelude_dir}
-              ${CMAKE_CURRENT_SOURCE_DIR}/cuda/prelude_host.cu -o ${_ph}
+              ${CMAKE_CURRENT_SOURCE_DIR}/cuda/prelude_host.cu
+              ${PROJECT_SOURCE_DIR}/core/cuda/index_plan.c -o ${_ph}
               -L$<TARGET_FILE_DIR:cunumpy> -lcunumpy
               -Xlinker -rpath=$<TARGET_FILE_DIR:cunumpy>
       DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/prelude_host.cu
+              ${PROJECT_SOURCE_DIR}/core/cuda/index_plan.c
               cunumpy_cuda_codegen cunumpy
       COMMENT "nvcc: host emulation of the CUDA prelude"
       VERBATIM)
@@ -61,4 +63,11 @@ if(TARGET cunumpy_cuda)
     target_compile_options(cuda_bench_gpu PRIVATE ${CUNUMPY_WARNINGS})
     add_dependencies(cuda_bench_gpu cunumpy_cuda)
   endif()
+endif()
+
+# The indexing launch planner is pure C: its Catch2 test links it directly,
+# with or without the CUDA toolkit.
+if(TARGET test_cuda_index_plan)
+  target_sources(test_cuda_index_plan
+                 PRIVATE ${PROJECT_SOURCE_DIR}/core/cuda/index_plan.c)
 endif()

@@ -254,7 +254,7 @@ static const cn_backend_device g_device = {
     .get_proc = get_proc,
 };
 
-/* Elementwise ops and reductions only: indexing, sorting, random numbers,
+/* Elementwise ops, reductions and indexing: sorting, random numbers,
  * linear algebra and FFTs are not implemented on CUDA (those slots stay
  * empty, so the core reports them unsupported). */
 static const cn_backend_compute g_compute = {
@@ -264,6 +264,13 @@ static const cn_backend_compute g_compute = {
     .where = cn_cu_where,
     .reduce = cn_cu_reduce,
     .moments = cn_cu_moments,
+    .take = cn_cu_take,
+    .put = cn_cu_put,
+    .take_along = cn_cu_take_along,
+    .put_along = cn_cu_put_along,
+    .flatnonzero = cn_cu_flatnonzero,
+    .mask_compress = cn_cu_mask_compress,
+    .index_normalize = cn_cu_index_normalize,
 };
 
 static const cn_backend g_backend = {

@@ -5,6 +5,8 @@
  *   reductions   every reduction kind x every input dtype (natural
  *                accumulator), every sum/cumsum/prod in x out pair, moments
  *   casts        assign for every dtype pair, fill and where for every dtype
+ *   index        the indexing programs: the shared one, the copies of
+ *                every itemsize, the nonzero compaction of every dtype
  *   cache        the on-disk kernel cache: round trip, corrupt and stale
  *                entries rejected
  * Kernels are compiled in batches (one program per dtype or kind) with the
@@ -31,7 +33,8 @@ static const cn_dtype k_all[] = {
 
 /* One kernel set to generate: a closure over the generator's arguments. */
 typedef struct {
-  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where */
+  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where,
+               6 index (program op) */
   int32_t op;
   const cn_op_info *info;
   cn_reduce_kind kind;
@@ -51,6 +54,8 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
     return cn_cu_gen_assign(s, j->b, j->a, names);
   case 4:
     return cn_cu_gen_fill(s, j->a, names);
+  case 6:
+    return cn_cu_gen_index(s, (cn_cu_idx_prog)j->op, j->a, names);
   default:
     return cn_cu_gen_where(s, j->a, names);
   }
@@ -76,6 +81,10 @@ static void describe(char *buf, size_t cap, const job *j) {
     break;
   case 4:
     snprintf(buf, cap, "fill %s", cn_dtype_name(j->a));
+    break;
+  case 6:
+    snprintf(buf, cap, "index program %d (%s)", (int)j->op,
+             cn_dtype_name(j->a));
     break;
   default:
     snprintf(buf, cap, "where %s", cn_dtype_name(j->a));
@@ -270,6 +279,21 @@ static void casts(void) {
   }
 }
 
+/* One program per kind and dtype: the plugin compiles each alone. */
+static void index_kernels(void) {
+  job j = {.what = 6, .op = CN_CU_IDX_COMMON, .a = CN_INT64};
+  run_batch("index_common", &j, 1);
+  for (int d = 0; d < NDT; d++) {
+    char batch[64];
+    j = (job){.what = 6, .op = CN_CU_IDX_COPY, .a = k_all[d]};
+    snprintf(batch, sizeof batch, "index_copy_%s", cn_dtype_name(k_all[d]));
+    run_batch(batch, &j, 1);
+    j = (job){.what = 6, .op = CN_CU_IDX_NONZERO, .a = k_all[d]};
+    snprintf(batch, sizeof batch, "index_nonzero_%s", cn_dtype_name(k_all[d]));
+    run_batch(batch, &j, 1);
+  }
+}
+
 #define CHECK(cond, ...)                                                       \
   do {                                                                         \
     if (!(cond)) {                                                             \
@@ -371,6 +395,8 @@ int main(int argc, char **argv) {
     reductions();
   else if (strcmp(mode, "casts") == 0)
     casts();
+  else if (strcmp(mode, "index") == 0)
+    index_kernels();
   else if (strcmp(mode, "cache") == 0)
     cache();
   else {
