@@ -117,25 +117,14 @@ cn_status cn_idx_normalize(cn_array_s **out, const cn_array_s *idx,
     cn_array_release(r);
     return st;
   }
-  int64_t *p = (int64_t *)r->data;
-  for (int64_t i = 0; i < r->size; i++) {
-    int64_t v = p[i];
-    if (mode == CN_INDEX_WRAP && extent > 0) {
-      v %= extent;
-      if (v < 0)
-        v += extent;
-    } else if (mode == CN_INDEX_CLIP && extent > 0) {
-      v = v < 0 ? 0 : (v >= extent ? extent - 1 : v);
-    } else {
-      if (v < 0 && v >= -extent)
-        v += extent;
-      if (v < 0 || v >= extent) {
-        int64_t bad = p[i];
-        cn_array_release(r);
-        return idx_out_of_range(bad, extent, mode, axis, fn);
-      }
-    }
-    p[i] = v;
+  int64_t bad = -1;
+  st = cn_cpu_backend()->compute->index_normalize(r, extent, mode, &bad);
+  if (st == CN_OK && bad >= 0)
+    st = idx_out_of_range(((const int64_t *)r->data)[bad], extent, mode, axis,
+                          fn);
+  if (st != CN_OK) {
+    cn_array_release(r);
+    return st;
   }
   *out = r;
   return CN_OK;
@@ -145,8 +134,8 @@ cn_status cn_idx_normalize_on(cn_array_s **out, const cn_array_s *idx,
                               int64_t extent, int32_t mode, int32_t axis,
                               const char *fn) {
   const cn_backend *be = cn_backend_of(idx);
-  if (be->compute->index_normalize == NULL || idx->dtype == CN_UINT64 ||
-      !cn_is_integer(idx->dtype))
+  if (be->device_type == CN_DEVICE_CPU || be->compute->index_normalize == NULL ||
+      idx->dtype == CN_UINT64 || !cn_is_integer(idx->dtype))
     return cn_idx_normalize(out, idx, extent, mode, axis, fn);
   /* WRAP and CLIP have nothing to fold into on an empty axis. */
   if (extent == 0 && mode != CN_INDEX_RAISE && idx->size > 0)

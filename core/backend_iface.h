@@ -128,8 +128,9 @@ typedef struct cn_backend_compute {
    * entries in [-extent, 0). *bad returns -1, or (RAISE) the first position
    * in C order whose entry is outside [-extent, extent); entries out of
    * range are left as they were, so the core reads the offending value
-   * there and reports it as it does for host indices. Empty: the core
-   * normalises a host copy of the indices. */
+   * there and reports it as it does for host indices. The CPU backend's is
+   * the host rule, which the core applies to a host copy of the indices
+   * of a backend whose slot is empty. */
   cn_status (*index_normalize)(cn_array_s *idx, int64_t extent, int32_t mode,
                                int64_t *bad);
   /* Stable sort along axis of a real or complex array (NaNs last, complex

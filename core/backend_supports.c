@@ -42,6 +42,17 @@ static const struct capability {
     {"linalg", "matmul lapack", false},
     {"random", "rng_fill", false},
     {"index", "take put take_along put_along flatnonzero", false},
+    /* indexing functions composed in the core (core/index.c) */
+    {"take_along_axis", "take_along", false},
+    {"put_along_axis", "put_along assign", false},
+    {"mask_get", "flatnonzero take", false},
+    {"mask_set", "flatnonzero put assign", false},
+    {"compress", "flatnonzero take", false},
+    {"extract", "flatnonzero take", false},
+    {"choose", "take_along assign", false},
+    {"nonzero", "flatnonzero elementwise", false},
+    {"argwhere", "flatnonzero elementwise", false},
+    {"count_nonzero", "assign reduce", false},
     {"stats", "", true},
     /* sorting-domain functions that compare host keys on any backend */
     {"partition", "", true},

@@ -390,10 +390,10 @@ static bool gen_index_common(cn_cu_src *s, char names[][CN_CU_NAME_CAP]) {
       s,
       "\n" CN_KERNEL "%s(long long n, long long *idx, long long extent,"
       " int mode, unsigned long long *bad) {\n"
-      "  cn_idx_normalize<0>(n, idx, extent, mode, bad);\n}\n" CN_KERNEL
+      "  cn_idx_normalize(n, idx, extent, mode, bad);\n}\n" CN_KERNEL
       "%s(long long n, const cn_igeom g, const long long *idx, long long lo,"
       " unsigned long long *win) {\n"
-      "  cn_scatter_claim<0>(n, g, idx, lo, win);\n}\n" CN_KERNEL
+      "  cn_scatter_claim(n, g, idx, lo, win);\n}\n" CN_KERNEL
       "%s(long long len, long long *x, long long *upper) {\n"
       "  cn_cmp_scan_tile<0>(len, x, upper);\n}\n" CN_KERNEL
       "%s(long long len, long long *x, const long long *upper) {\n"

@@ -53,23 +53,24 @@ CN_DEV bool cn_idx_fold(long long v, long long extent, int mode,
   return true;
 }
 
-// Kernel bodies that use device built-ins and are not templates otherwise
-// take a dummy template parameter, so that the host compilation of the
-// prelude (tests/cuda/prelude_host.cu) never instantiates them.
+// Kernel bodies that use device built-ins are templates (a dummy parameter,
+// or the atomic's operand type so that the call is dependent), so that the
+// host compilation of the prelude (tests/cuda/prelude_host.cu) never
+// instantiates them.
 
 // Normalises idx in place; an out-of-range entry is left as it is and its
 // position lowered into *bad (atomicMin), so the record names the first
 // offending position whatever the scheduling.
-template <int UNUSED>
+template <class U>
 CN_DEV void cn_idx_normalize(long long n, long long *idx, long long extent,
-                             int mode, unsigned long long *bad) {
+                             int mode, U *bad) {
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
     long long v;
     if (cn_idx_fold(idx[i], extent, mode, &v))
       idx[i] = v;
     else
-      atomicMin(bad, (unsigned long long)i);
+      atomicMin(bad, (U)i);
   }
 }
 
@@ -93,16 +94,14 @@ CN_DEV void cn_gather(long long n, const cn_igeom &g, T *out, const T *a,
 // Deterministic scatter, pass 1: every destination keeps the largest
 // (1-based) C-order position that writes it. Positions grow with the index
 // order, so the largest is the last write of the CPU's loop.
-template <int UNUSED>
+template <class U>
 CN_DEV void cn_scatter_claim(long long n, const cn_igeom &g,
-                             const long long *idx, long long lo,
-                             unsigned long long *win) {
+                             const long long *idx, long long lo, U *win) {
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
     long long oi, ot, ox;
     cn_igeom_offs(g, i, &oi, &ot, &ox);
-    atomicMax(&win[ot + idx[ox] * g.st[1][g.axis] - lo],
-              (unsigned long long)i + 1);
+    atomicMax(&win[ot + idx[ox] * g.st[1][g.axis] - lo], (U)i + 1);
   }
 }
 
