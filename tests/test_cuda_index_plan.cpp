@@ -192,3 +192,14 @@ TEST_CASE("scatter span of every layout", "[cuda][index]") {
     CHECK(span == c.span);
   }
 }
+
+TEST_CASE("scatter: claims unless the span dwarfs the values",
+          "[cuda][index]") {
+  const int64_t small = (int64_t)1 << 23;
+  CHECK(cn_cu_scatter_claims(0, 1));
+  CHECK(cn_cu_scatter_claims(1, small));        // 64 MiB of claims at most
+  CHECK_FALSE(cn_cu_scatter_claims(1, small + 4));
+  CHECK(cn_cu_scatter_claims(small, 4 * small)); // span within 4 n
+  CHECK_FALSE(cn_cu_scatter_claims(small, 4 * small + 4));
+  CHECK(cn_cu_scatter_claims(INT64_MAX / 4, INT64_MAX)); // no overflow
+}

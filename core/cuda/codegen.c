@@ -410,7 +410,7 @@ static bool gen_index_copy(cn_cu_src *s, cn_dtype dt,
   snprintf(names[0], CN_CU_NAME_CAP, "cn_idx_gather_%s", tag);
   snprintf(names[1], CN_CU_NAME_CAP, "cn_idx_scatter_%s", tag);
   snprintf(names[2], CN_CU_NAME_CAP, "cn_idx_compress_%s", tag);
-  names[3][0] = 0;
+  snprintf(names[3], CN_CU_NAME_CAP, "cn_idx_scatter1_%s", tag);
   cn_cu_src_appendf(
       s,
       "\n" CN_KERNEL "%s(long long n, const cn_igeom g, %s *out,"
@@ -423,8 +423,12 @@ static bool gen_index_copy(cn_cu_src *s, cn_dtype dt,
       "%s(long long n, const cn_u8 *m, const %s *a, %s *out,"
       " const long long *offs) {\n"
       "  cn_mask_pred p = {m};\n  cn_copy_writer<%s> w = {out, a};\n"
-      "  cn_cmp_scatter(p, w, n, offs);\n}\n",
-      names[0], t, t, t, names[1], t, t, t, names[2], t, t, t);
+      "  cn_cmp_scatter(p, w, n, offs);\n}\n" CN_KERNEL
+      "%s(long long n, const cn_igeom g, %s *a, const %s *v,"
+      " const long long *idx) {\n"
+      "  cn_scatter_serial<%s>(n, g, a, v, idx);\n}\n",
+      names[0], t, t, t, names[1], t, t, t, names[2], t, t, t, names[3], t, t,
+      t);
   return !s->oom;
 }
 

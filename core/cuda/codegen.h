@@ -66,7 +66,7 @@ bool cn_cu_gen_reduce(cn_cu_src *s, cn_reduce_kind kind, cn_dtype in,
  *  CN_CU_IDX_COMMON (dt ignored): [0] index normalisation, [1] scatter
  *          claim, [2] scan of one level, [3] scan down-sweep;
  *  CN_CU_IDX_COPY (one per itemsize of dt): [0] gather, [1] scatter write,
- *          [2] mask compaction writer;
+ *          [2] mask compaction writer, [3] in-order scatter by one thread;
  *  CN_CU_IDX_NONZERO (dt): [0] count per tile, [1] positions writer. */
 typedef enum cn_cu_idx_prog {
   CN_CU_IDX_COMMON,

@@ -11,7 +11,9 @@
  * write. This costs two passes over the values and 8 bytes of scratch per
  * element of the destination's span, but no sort and no ordering between
  * blocks; a stable sort by destination would need a device sort and
- * O(n log n) work for the same answer. */
+ * O(n log n) work for the same answer. A few values into a huge array
+ * (cn_cu_scatter_claims) are written by one thread in index order instead,
+ * so that no scratch the size of the array is needed. */
 #include <stdio.h>
 #include <string.h>
 
@@ -133,7 +135,15 @@ static cn_status scatter(cn_array_s *a, const cn_array_s *idx, int32_t axis,
   cn_cu_scatter_span(a->ndim, a->shape, a->strides, &lo, &span);
   if (span == 0)
     return CN_OK;
+  void *pa = a->data, *pv = values->data, *pi = idx->data;
   cudaKernel_t claim, write;
+  if (!cn_cu_scatter_claims(n, span)) {
+    cn_status st = idx_kernel(&write, CN_CU_IDX_COPY, a->dtype, 3);
+    void *args[] = {&n, &g, &pa, &pv, &pi};
+    if (st == CN_OK)
+      st = cn_cu_launch(write, 1, 1, 1, args, what);
+    return st;
+  }
   cn_status st = idx_kernel(&claim, CN_CU_IDX_COMMON, CN_INT64, 1);
   if (st == CN_OK)
     st = idx_kernel(&write, CN_CU_IDX_COPY, a->dtype, 1);
@@ -148,7 +158,6 @@ static cn_status scatter(cn_array_s *a, const cn_array_s *idx, int32_t axis,
   if (e != cudaSuccess)
     st = cn_cu_fail(e, "cudaMemsetAsync (scatter claims)");
   long long lo_ = lo;
-  void *pa = a->data, *pv = values->data, *pi = idx->data;
   long long blocks = cn_cu_grid_blocks(n);
   if (st == CN_OK) {
     void *args[] = {&n, &g, &pi, &lo_, &win};

@@ -39,6 +39,10 @@ void cn_cu_scatter_span(int32_t ndim, const int64_t *shape,
   *span = mx - mn + 1;
 }
 
+bool cn_cu_scatter_claims(int64_t n, int64_t span) {
+  return span <= ((int64_t)1 << 23) || span / 4 <= n;
+}
+
 bool cn_cu_cmp_plan_make(cn_cu_cmp_plan *p, int64_t n) {
   memset(p, 0, sizeof *p);
   p->n = n;

@@ -44,6 +44,12 @@ void cn_cu_index_geom(cn_cu_igeom *g, int32_t ndim, const int64_t *iter_shape,
 void cn_cu_scatter_span(int32_t ndim, const int64_t *shape,
                         const int64_t *strides, int64_t *lo, int64_t *span);
 
+/* Whether a scatter of n values over a span of destinations resolves
+ * duplicates by claims (8 bytes of scratch per destination: when the span
+ * is at most 4 n, or at most 2^23 entries, 64 MiB), or else by one thread
+ * writing in index order (no scratch: few values into a huge array). */
+bool cn_cu_scatter_claims(int64_t n, int64_t span);
+
 /* Stream compaction (count per tile, exclusive scan of the counts, scatter).
  * A tile is threads * items consecutive elements, and the scan runs over
  * tiles of the same size: level 0 holds one count per tile of the input,

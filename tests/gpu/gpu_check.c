@@ -749,10 +749,28 @@ static void indexing_sizes(void) {
   }
 }
 
+/* put of a few values with duplicates into a huge array (written in index
+ * order by one thread, without claims). */
+static void indexing_huge_put(void) {
+  int64_t n = 9000000, k = 5;
+  cn_array h = NULL;
+  OK(cn_zeros(&h, 1, &n, CN_FLOAT32, CN_ORDER_C));
+  cn_array d = dev(h);
+  static const int64_t iv[] = {5, 8999999, 5, -1, 0};
+  cn_array ih = host_i64(k, iv), id = dev(ih);
+  cn_array vh = make_input(CN_FLOAT32, 1, &k, 0, -9, 9), vd = dev(vh);
+  BOTH("put huge target", cn_put(h, ih, vh, CN_INDEX_RAISE),
+       cn_put(d, id, vd, CN_INDEX_RAISE), NULL, NULL);
+  compare("put huge target", h, d, 0);
+  rel4(h, d, ih, id);
+  rel4(vh, vd, NULL, NULL);
+}
+
 static void indexing(void) {
   for (int i = 0; i < NDT; i++)
     indexing_dtype(k_all[i]);
   indexing_sizes();
+  indexing_huge_put();
 }
 
 int main(int argc, char **argv) {

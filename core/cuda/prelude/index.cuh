@@ -120,6 +120,20 @@ CN_DEV void cn_scatter_write(long long n, const cn_igeom &g, T *a, const T *v,
   }
 }
 
+// Without claims (a huge destination span): one thread writes every value
+// in index order, so the last write stays.
+template <class T>
+CN_DEV void cn_scatter_serial(long long n, const cn_igeom &g, T *a,
+                              const T *v, const long long *idx) {
+  if (blockIdx.x != 0 || threadIdx.x != 0)
+    return;
+  for (long long i = 0; i < n; i++) {
+    long long oi, ot, ox;
+    cn_igeom_offs(g, i, &oi, &ot, &ox);
+    a[ot + idx[ox] * g.st[1][g.axis]] = v[oi];
+  }
+}
+
 // ---- stream compaction ------------------------------------------------------
 // A tile is CN_CMP_THREADS threads x CN_CMP_ITEMS consecutive elements (one
 // block); thread t owns elements [t * ITEMS, (t + 1) * ITEMS) of its tile,
