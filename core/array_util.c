@@ -56,12 +56,28 @@ cn_status cn_as_contig(cn_array_s **out, const cn_array_s *a, cn_dtype dtype) {
 
 cn_status cn_idx_to_device_of(cn_array_s **out, cn_array_s *h,
                               const cn_array_s *like) {
-  if (like->buf->backend->device_type == CN_DEVICE_CPU) {
+  if (like->buf->backend->device_type == CN_DEVICE_CPU ||
+      (h->buf->backend == like->buf->backend &&
+       h->buf->device_id == like->buf->device_id)) {
     cn_array_retain(h);
     *out = h;
     return CN_OK;
   }
   return cn_to_device(out, h, like->buf->device_id);
+}
+
+/* The message of an out-of-range index (cn_idx_normalize's). */
+static cn_status idx_out_of_range(int64_t bad, int64_t extent, int32_t mode,
+                                  int32_t axis, const char *fn) {
+  if (extent == 0 && mode != CN_INDEX_RAISE)
+    return cn_error(CN_ERR_INDEX,
+                    "%s: cannot do a non-empty take from an empty axis "
+                    "(axis %d)",
+                    fn, (int)axis);
+  return cn_error(CN_ERR_INDEX,
+                  "%s: index %" PRId64
+                  " is out of bounds for axis %d with size %" PRId64,
+                  fn, bad, (int)axis, extent);
 }
 
 cn_status cn_idx_normalize(cn_array_s **out, const cn_array_s *idx,
@@ -101,33 +117,45 @@ cn_status cn_idx_normalize(cn_array_s **out, const cn_array_s *idx,
     cn_array_release(r);
     return st;
   }
-  int64_t *p = (int64_t *)r->data;
-  for (int64_t i = 0; i < r->size; i++) {
-    int64_t v = p[i];
-    if (mode == CN_INDEX_WRAP && extent > 0) {
-      v %= extent;
-      if (v < 0)
-        v += extent;
-    } else if (mode == CN_INDEX_CLIP && extent > 0) {
-      v = v < 0 ? 0 : (v >= extent ? extent - 1 : v);
-    } else {
-      if (v < 0 && v >= -extent)
-        v += extent;
-      if (v < 0 || v >= extent) {
-        int64_t bad = p[i];
-        cn_array_release(r);
-        if (extent == 0 && mode != CN_INDEX_RAISE)
-          return cn_error(CN_ERR_INDEX,
-                          "%s: cannot do a non-empty take from an empty axis "
-                          "(axis %d)",
-                          fn, (int)axis);
-        return cn_error(CN_ERR_INDEX,
-                        "%s: index %" PRId64
-                        " is out of bounds for axis %d with size %" PRId64,
-                        fn, bad, (int)axis, extent);
-      }
-    }
-    p[i] = v;
+  int64_t bad = -1;
+  st = cn_cpu_backend()->compute->index_normalize(r, extent, mode, &bad);
+  if (st == CN_OK && bad >= 0)
+    st = idx_out_of_range(((const int64_t *)r->data)[bad], extent, mode, axis,
+                          fn);
+  if (st != CN_OK) {
+    cn_array_release(r);
+    return st;
+  }
+  *out = r;
+  return CN_OK;
+}
+
+cn_status cn_idx_normalize_on(cn_array_s **out, const cn_array_s *idx,
+                              int64_t extent, int32_t mode, int32_t axis,
+                              const char *fn) {
+  const cn_backend *be = cn_backend_of(idx);
+  if (be->device_type == CN_DEVICE_CPU || be->compute->index_normalize == NULL ||
+      idx->dtype == CN_UINT64 || !cn_is_integer(idx->dtype))
+    return cn_idx_normalize(out, idx, extent, mode, axis, fn);
+  /* WRAP and CLIP have nothing to fold into on an empty axis. */
+  if (extent == 0 && mode != CN_INDEX_RAISE && idx->size > 0)
+    return idx_out_of_range(0, extent, mode, axis, fn);
+  cn_array_s *r = NULL;
+  cn_status st = cn_new_on(&r, idx, CN_INT64, idx->ndim, idx->shape);
+  if (st == CN_OK)
+    st = cn_assign(r, (cn_array)idx);
+  int64_t bad = -1, v = 0;
+  if (st == CN_OK)
+    st = be->compute->index_normalize(r, extent, mode, &bad);
+  if (st == CN_OK && bad >= 0) {
+    st = be->device->copy_to_host(&v, (const int64_t *)r->data + bad,
+                                  sizeof v);
+    if (st == CN_OK)
+      st = idx_out_of_range(v, extent, mode, axis, fn);
+  }
+  if (st != CN_OK) {
+    cn_array_release(r);
+    return st;
   }
   *out = r;
   return CN_OK;

@@ -13,7 +13,15 @@ CN_INTERNAL cn_status cn_idx_normalize(cn_array_s **out, const cn_array_s *idx,
                                        int64_t extent, int32_t mode,
                                        int32_t axis, const char *fn);
 
-/* Moves a host array to like's device (new reference when already there). */
+/* As cn_idx_normalize, but for indices on a backend with index_normalize
+ * (and not uint64) the copy stays on idx's device and is checked there, so
+ * the indices never cross to the host; the errors are the same. */
+CN_INTERNAL cn_status cn_idx_normalize_on(cn_array_s **out,
+                                          const cn_array_s *idx,
+                                          int64_t extent, int32_t mode,
+                                          int32_t axis, const char *fn);
+
+/* Moves an array to like's device (new reference when already there). */
 CN_INTERNAL cn_status cn_idx_to_device_of(cn_array_s **out, cn_array_s *h,
                                           const cn_array_s *like);
 

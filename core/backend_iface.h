@@ -94,7 +94,8 @@ typedef struct cn_backend_compute {
                        bool nan_skip, cn_array_s *mean, cn_array_s *var);
 
   /* Indexing. idx arrays are int64, C-contiguous, on this backend, already
-   * bounds-checked and wrapped into [0, extent). */
+   * bounds-checked and wrapped into [0, extent) (by index_normalize on a
+   * backend that has it, else on the host). */
   /* out = a with axis gathered at idx (1-d): out.shape[axis] = len(idx). */
   cn_status (*take)(cn_array_s *out, const cn_array_s *a,
                     const cn_array_s *idx, int32_t axis);
@@ -121,6 +122,17 @@ typedef struct cn_backend_compute {
    * non-contiguous input. */
   cn_status (*mask_compress)(cn_array_s **out, const cn_array_s *a,
                              const cn_array_s *mask);
+  /* Normalises int64 indices in place (idx C-contiguous, on this backend,
+   * a private copy) for an axis of `extent` under mode (cn_index_mode):
+   * WRAP and CLIP fold every entry (extent > 0); RAISE adds extent to
+   * entries in [-extent, 0). *bad returns -1, or (RAISE) the first position
+   * in C order whose entry is outside [-extent, extent); entries out of
+   * range are left as they were, so the core reads the offending value
+   * there and reports it as it does for host indices. The CPU backend's is
+   * the host rule, which the core applies to a host copy of the indices
+   * of a backend whose slot is empty. */
+  cn_status (*index_normalize)(cn_array_s *idx, int64_t extent, int32_t mode,
+                               int64_t *bad);
   /* Stable sort along axis of a real or complex array (NaNs last, complex
    * in NumPy's lexicographic order). vals (may be NULL) receives the sorted
    * values, perm (may be NULL) the int64 argsort; both C-contiguous with

@@ -17,6 +17,7 @@ static const struct {
     CN_SLOT(where),      CN_SLOT(reduce),        CN_SLOT(moments),
     CN_SLOT(take),       CN_SLOT(put),           CN_SLOT(take_along),
     CN_SLOT(put_along),  CN_SLOT(flatnonzero),   CN_SLOT(mask_compress),
+    CN_SLOT(index_normalize),
     CN_SLOT(sort),       CN_SLOT(rng_fill),      CN_SLOT(matmul),
     CN_SLOT(lapack),     CN_SLOT(fft),
 };
@@ -42,6 +43,17 @@ static const struct capability {
     /* choice, permutation and shuffle of arrays gather with take */
     {"random", "rng_fill take", false},
     {"index", "take put take_along put_along flatnonzero", false},
+    /* indexing functions composed in the core (core/index.c) */
+    {"take_along_axis", "take_along", false},
+    {"put_along_axis", "put_along assign", false},
+    {"mask_get", "flatnonzero take", false},
+    {"mask_set", "flatnonzero put assign", false},
+    {"compress", "flatnonzero take", false},
+    {"extract", "flatnonzero take", false},
+    {"choose", "take_along assign", false},
+    {"nonzero", "flatnonzero elementwise", false},
+    {"argwhere", "flatnonzero elementwise", false},
+    {"count_nonzero", "assign reduce", false},
     {"stats", "", true},
     /* sorting-domain functions that compare host keys on any backend */
     {"partition", "", true},

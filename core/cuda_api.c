@@ -16,6 +16,7 @@ static const cn_plugin_services g_services = {
     .complex_dtype = cn_complex_dtype,
     .can_cast_safe = cn_can_cast_safe,
     .result_type = cn_result_type,
+    .array_new = cn_array_new,
 };
 
 const cn_plugin_services *cn__plugin_services(void) { return &g_services; }

@@ -74,6 +74,10 @@ typedef struct cn_plugin_services {
   cn_dtype (*complex_dtype)(cn_dtype dt); /* float32 -> complex64 */
   bool (*can_cast_safe)(cn_dtype from, cn_dtype to);
   cn_status (*result_type)(cn_dtype *out, cn_dtype a, cn_dtype b);
+  /* cn_array_new: results whose size only a kernel knows (flatnonzero). */
+  cn_status (*array_new)(cn_array_s **out, const cn_backend *backend,
+                         int32_t device, cn_dtype dtype, int32_t ndim,
+                         const int64_t *shape, cn_order order);
 } cn_plugin_services;
 
 /* Exported (default visibility) for plugins only; not part of the ABI. */

@@ -1,6 +1,9 @@
 /* Advanced indexing entry points (include/cunumpy/index.h). They validate,
- * normalise indices on the host, and reduce every form to the backend's
- * take / put / take_along / put_along / flatnonzero members. */
+ * normalise indices (on the device for a backend with index_normalize,
+ * else on the host), and reduce every form to the backend's take / put /
+ * take_along / put_along / flatnonzero / mask_compress members. Positions
+ * found by flatnonzero stay on the array's device; only the advanced
+ * indexing of cn_index_arrays combines index arrays on the host. */
 #include "cunumpy/index.h"
 
 #include <inttypes.h>
@@ -127,7 +130,7 @@ cn_status cn_take(cn_array *out, cn_array a, cn_array indices, int32_t axis,
   if (st != CN_OK)
     return st;
   cn_array_s *idx = NULL, *r = NULL;
-  st = cn_idx_normalize(&idx, indices, src->shape[ax], mode, ax, fn);
+  st = cn_idx_normalize_on(&idx, indices, src->shape[ax], mode, ax, fn);
   if (st == CN_OK)
     st = gather(&r, src, ax, idx, indices->ndim, indices->shape, fn);
   if (st == CN_OK && dst) {
@@ -217,7 +220,8 @@ cn_status cn_take_along_axis(cn_array *out, cn_array a, cn_array indices,
   st = along_shape(shape, src, indices, ax, fn);
   if (st == CN_OK)
     st =
-        cn_idx_normalize(&idx, indices, src->shape[ax], CN_INDEX_RAISE, ax, fn);
+        cn_idx_normalize_on(&idx, indices, src->shape[ax], CN_INDEX_RAISE, ax,
+                            fn);
   if (st == CN_OK)
     st = cn_idx_to_device_of(&hv, idx, src);
   if (st == CN_OK)
@@ -271,7 +275,7 @@ cn_status cn_put(cn_array a, cn_array indices, cn_array values, int32_t mode) {
   if ((st = check_writeable(a, fn, "a")) != CN_OK)
     return st;
   cn_array_s *idx = NULL;
-  st = cn_idx_normalize(&idx, indices, a->size, mode, 0, fn);
+  st = cn_idx_normalize_on(&idx, indices, a->size, mode, 0, fn);
   if (st != CN_OK)
     return st;
   int64_t k = idx->size;
@@ -289,9 +293,14 @@ cn_status cn_put(cn_array a, cn_array indices, cn_array values, int32_t mode) {
   /* values repeat cyclically: gather values.flat[j % nv]. */
   cn_array_s *vflat = NULL, *cyc = NULL, *vk = NULL, *flat = NULL, *copy = NULL;
   st = cn_ravel(&vflat, values, CN_ORDER_C);
-  if (st == CN_OK)
+  if (st == CN_OK && vflat->size == k) { /* one value per index: no repeat */
+    cn_array_retain(vflat);
+    vk = vflat;
+  } else if (st == CN_OK) {
+    /* The repeat pattern is made on the host (positions, not data). */
     st = cn_array_new(&cyc, cn_cpu_backend(), 0, CN_INT64, 1, &k, CN_ORDER_C);
-  if (st == CN_OK) {
+  }
+  if (st == CN_OK && cyc != NULL) {
     int64_t *c = (int64_t *)cyc->data;
     for (int64_t j = 0; j < k; j++)
       c[j] = j % vflat->size;
@@ -349,7 +358,8 @@ cn_status cn_put_along_axis(cn_array a, cn_array indices, cn_array values,
     st = cn_broadcast_view(&bv, values, tgt->ndim, shape, fn);
   if (st == CN_OK)
     st =
-        cn_idx_normalize(&idx, indices, tgt->shape[ax], CN_INDEX_RAISE, ax, fn);
+        cn_idx_normalize_on(&idx, indices, tgt->shape[ax], CN_INDEX_RAISE, ax,
+                            fn);
   if (st == CN_OK)
     st = cn_idx_to_device_of(&hv, idx, tgt);
   if (st == CN_OK)
@@ -615,18 +625,12 @@ static cn_status check_mask(const cn_array_s *a, const cn_array_s *mask,
   return cn_same_device(2, pair, fn);
 }
 
-/* Linear positions of the mask's true entries, as a host array; a 0-d mask
- * yields [0] or [] over a new leading axis of extent 1. */
+/* Linear positions of the mask's true entries, on the mask's device; a 0-d
+ * mask yields [0] or [] over a new leading axis of extent 1. */
 static cn_status mask_positions(cn_array_s **lin, const cn_array_s *mask,
                                 const char *fn) {
   CN_REQUIRE_SLOT(fnz, cn_backend_of(mask), flatnonzero, fn);
-  cn_array_s *d = NULL;
-  cn_status st = fnz(&d, mask);
-  if (st != CN_OK)
-    return st;
-  st = cn_to_host(lin, d);
-  cn_array_release(d);
-  return st;
+  return fnz(lin, mask);
 }
 
 cn_status cn_mask_get(cn_array *out, cn_array a, cn_array mask) {
@@ -697,11 +701,6 @@ cn_status cn_mask_set(cn_array dst, cn_array mask, cn_array values) {
 
 /* ---- nonzero ------------------------------------------------------------- */
 
-/* Host flat positions of a's non-zero elements. */
-static cn_status host_flatnonzero(cn_array_s **out, const cn_array_s *a,
-                                  const char *fn) {
-  return mask_positions(out, a, fn);
-}
 
 cn_status cn_flatnonzero(cn_array *out, cn_array a) {
   const char *fn = "cn_flatnonzero";
@@ -725,6 +724,47 @@ static void unravel(const cn_array_s *lin, const cn_array_s *a, int64_t **base,
   }
 }
 
+/* A 0-d int64 array holding v on like's device. */
+static cn_status int64_on(cn_array_s **out, int64_t v, const cn_array_s *like) {
+  cn_array_s *s = NULL;
+  cn_status st = cn_from_scalar(&s, (cn_scalar){.kind = CN_SCALAR_INT, .i = v},
+                                CN_INT64);
+  if (st != CN_OK)
+    return st;
+  st = cn_idx_to_device_of(out, s, like);
+  cn_array_release(s);
+  return st;
+}
+
+/* Device form of unravel: column d of the coordinates (cols indexed at d
+ * along col_axis) is (lin // prod(shape[d+1:])) % shape[d], computed by
+ * ufuncs on lin's device. */
+static cn_status unravel_on_device(const cn_array_s *lin, const cn_array_s *a,
+                                   cn_array_s *cols, int32_t col_axis) {
+  cn_status st = CN_OK;
+  int64_t step = 1;
+  for (int32_t d = a->ndim - 1; d >= 0 && st == CN_OK; d--) {
+    cn_array_s *dst = NULL, *sstep = NULL, *sext = NULL, *q = NULL, *o = NULL;
+    st = cn_index_axis(&dst, cols, col_axis, d);
+    if (st == CN_OK)
+      st = int64_on(&sstep, step, lin);
+    if (st == CN_OK)
+      st = int64_on(&sext, a->shape[d], lin);
+    if (st == CN_OK)
+      st = cn_floor_divide(&q, (cn_array)lin, sstep, NULL);
+    if (st == CN_OK)
+      st = cn_remainder(&o, q, sext, dst);
+    rel(dst, sstep, sext, q);
+    cn_array_release(o);
+    step *= a->shape[d];
+  }
+  return st;
+}
+
+static bool on_host(const cn_array_s *a) {
+  return a->buf->backend->device_type == CN_DEVICE_CPU;
+}
+
 cn_status cn_nonzero(cn_array *outs, int32_t cap, cn_array a) {
   const char *fn = "cn_nonzero";
   CN_CHECK_OUT(outs, fn);
@@ -738,12 +778,17 @@ cn_status cn_nonzero(cn_array *outs, int32_t cap, cn_array a) {
     return cn_error(CN_ERR_VALUE, "%s: capacity %d is smaller than ndim %d", fn,
                     (int)cap, (int)a->ndim);
   cn_array_s *lin = NULL, *cols = NULL, *dev = NULL;
-  cn_status st = host_flatnonzero(&lin, a, fn);
+  cn_status st = mask_positions(&lin, a, fn);
   int64_t shape[2] = {a->ndim, lin ? lin->size : 0};
-  if (st == CN_OK)
+  if (st == CN_OK && !on_host(a)) {
+    st = cn_new_on(&dev, a, CN_INT64, 2, shape);
+    if (st == CN_OK)
+      st = unravel_on_device(lin, a, dev, 0);
+  } else if (st == CN_OK) {
     st = cn_array_new(&cols, cn_cpu_backend(), 0, CN_INT64, 2, shape,
                       CN_ORDER_C);
-  if (st == CN_OK) {
+  }
+  if (st == CN_OK && cols != NULL) {
     int64_t *base[CN_MAX_DIMS];
     for (int32_t d = 0; d < a->ndim; d++)
       base[d] = (int64_t *)cols->data + d * shape[1];
@@ -769,10 +814,22 @@ cn_status cn_argwhere(cn_array *out, cn_array a) {
   CN_CHECK_OUT(out, fn);
   CN_CHECK_ARRAY(a, fn, "a");
   cn_array_s *lin = NULL, *r = NULL, *dev = NULL;
-  cn_status st = host_flatnonzero(&lin, a, fn);
+  cn_status st = mask_positions(&lin, a, fn);
   if (st != CN_OK)
     return st;
   int64_t shape[2] = {lin->size, a->ndim};
+  if (!on_host(a)) {
+    st = cn_new_on(&dev, a, CN_INT64, 2, shape);
+    if (st == CN_OK)
+      st = unravel_on_device(lin, a, dev, 1);
+    cn_array_release(lin);
+    if (st != CN_OK) {
+      cn_array_release(dev);
+      return st;
+    }
+    *out = dev;
+    return CN_OK;
+  }
   st = cn_array_new(&r, cn_cpu_backend(), 0, CN_INT64, 2, shape, CN_ORDER_C);
   if (st == CN_OK) {
     int64_t *base[CN_MAX_DIMS];
@@ -808,15 +865,24 @@ cn_status cn_count_nonzero(cn_array *out, cn_array a, int32_t naxes,
 
 /* ---- selection ---------------------------------------------------------- */
 
-/* Host positions where the 1-d condition is true, checked against extent. */
+/* Positions where the 1-d condition is true, on its device, checked
+ * against extent (the positions ascend: the last one decides). */
 static cn_status cond_positions(cn_array_s **out, const cn_array_s *cond,
                                 int64_t extent, int32_t axis, const char *fn) {
   cn_array_s *lin = NULL;
-  cn_status st = host_flatnonzero(&lin, cond, fn);
+  cn_status st = mask_positions(&lin, cond, fn);
   if (st != CN_OK)
     return st;
   if (lin->size > 0) {
-    int64_t last = ((const int64_t *)lin->data)[lin->size - 1];
+    const int64_t *lastp = (const int64_t *)lin->data + (lin->size - 1);
+    int64_t last = 0;
+    if (on_host(lin))
+      last = *lastp;
+    else if ((st = cn_backend_of(lin)->device->copy_to_host(
+                  &last, lastp, sizeof last)) != CN_OK) {
+      cn_array_release(lin);
+      return st;
+    }
     if (last >= extent) {
       cn_array_release(lin);
       return cn_error(CN_ERR_INDEX,
@@ -936,7 +1002,7 @@ cn_status cn_choose(cn_array *out, cn_array index, int32_t n,
   shape[0] = n;
   cn_array_s *stack = NULL, *idx = NULL, *bi = NULL, *hv = NULL, *r = NULL,
              *rv = NULL;
-  st = cn_idx_normalize(&idx, index, n, mode, 0, fn);
+  st = cn_idx_normalize_on(&idx, index, n, mode, 0, fn);
   if (st == CN_OK)
     st = cn_new_on(&stack, index, rt, nd + 1, shape);
   for (int32_t i = 0; i < n && st == CN_OK; i++) {

@@ -7,7 +7,7 @@ if(TARGET cunumpy_cuda)
   add_executable(cuda_nvrtc_kernels ${CMAKE_CURRENT_SOURCE_DIR}/cuda/nvrtc_kernels.c)
   target_link_libraries(cuda_nvrtc_kernels PRIVATE cunumpy_cuda_codegen cunumpy)
   target_compile_options(cuda_nvrtc_kernels PRIVATE ${CUNUMPY_WARNINGS})
-  foreach(mode elementwise reductions casts cache random)
+  foreach(mode elementwise reductions casts cache random index)
     add_test(NAME cuda_nvrtc_${mode} COMMAND cuda_nvrtc_kernels ${mode} 90)
   endforeach()
   # The kernel cache test points CUNUMPY_KERNEL_CACHE at a temporary folder.
@@ -22,6 +22,9 @@ if(TARGET cunumpy_cuda)
   # (CUNUMPY_CUDA_PRELUDE, built with cunumpy_cuda_codegen).
   if(CUDAToolkit_NVCC_EXECUTABLE)
     get_filename_component(_prelude_dir ${CUNUMPY_CUDA_PRELUDE} DIRECTORY)
+    # Plain C sources a host emulation links besides the library.
+    set(_host_srcs_prelude_host ${PROJECT_SOURCE_DIR}/core/cuda/index_plan.c)
+    set(_host_srcs_rng_host)
     foreach(_host prelude_host rng_host)
       set(_ph ${CMAKE_CURRENT_BINARY_DIR}/cuda_${_host})
       add_custom_command(
@@ -29,11 +32,13 @@ if(TARGET cunumpy_cuda)
         COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -std=c++17 -O1
                 -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/core/cuda
                 -I${_prelude_dir}
-                ${CMAKE_CURRENT_SOURCE_DIR}/cuda/${_host}.cu -o ${_ph}
+                ${CMAKE_CURRENT_SOURCE_DIR}/cuda/${_host}.cu
+                ${_host_srcs_${_host}} -o ${_ph}
                 -L$<TARGET_FILE_DIR:cunumpy> -lcunumpy
                 -Xlinker -rpath=$<TARGET_FILE_DIR:cunumpy>
         DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/${_host}.cu
                 ${CMAKE_CURRENT_SOURCE_DIR}/cuda/host_device.h
+                ${_host_srcs_${_host}}
                 cunumpy_cuda_codegen cunumpy
         COMMENT "nvcc: host emulation of the CUDA prelude (${_host})"
         VERBATIM)
@@ -65,4 +70,11 @@ if(TARGET cunumpy_cuda)
     target_compile_options(cuda_bench_gpu PRIVATE ${CUNUMPY_WARNINGS})
     add_dependencies(cuda_bench_gpu cunumpy_cuda)
   endif()
+endif()
+
+# The indexing launch planner is pure C: its Catch2 test links it directly,
+# with or without the CUDA toolkit.
+if(TARGET test_cuda_index_plan)
+  target_sources(test_cuda_index_plan
+                 PRIVATE ${PROJECT_SOURCE_DIR}/core/cuda/index_plan.c)
 endif()

@@ -507,3 +507,44 @@ TEST_CASE("boolean mask get over large contiguous arrays, every item size",
     REQUIRE(got == want);
   }
 }
+
+TEST_CASE("out-of-range indices: the first in index order is named, nothing "
+          "is written", "[index]") {
+  Arr a = arange(5, {5});
+  // 9 comes first in C order of the (2, 2) index array, -12 and 11 later.
+  Arr idx = i64({0, 9, -12, 11}, {2, 2});
+  Arr r;
+  CN_REQUIRE_ERR(cn_take(r.out(), a, idx, 0, CN_INDEX_RAISE, nullptr),
+                 CN_ERR_INDEX,
+                 "cn_take: index 9 is out of bounds for axis 0 with size 5");
+  Arr before = copy(a);
+  Arr v = f64({1, 2, 3, 4}, {4});
+  CN_REQUIRE_ERR(cn_put(a, idx, v, CN_INDEX_RAISE), CN_ERR_INDEX,
+                 "cn_put: index 9 is out of bounds for axis 0 with size 5");
+  REQUIRE(dvec(a) == dvec(before));
+  // every entry of the copy before the offender was folded, none after:
+  // the message still names the offender's own value, negative or not
+  Arr neg = i64({-1, -6, 7}, {3});
+  CN_REQUIRE_ERR(cn_take(r.out(), a, neg, 0, CN_INDEX_RAISE, nullptr),
+                 CN_ERR_INDEX, "index -6 is out of bounds for axis 0");
+  // an empty axis: WRAP and CLIP have nothing to fold into
+  Arr e = f64({}, {0});
+  Arr one = i64({0}, {1});
+  CN_REQUIRE_ERR(cn_take(r.out(), e, one, 0, CN_INDEX_WRAP, nullptr),
+                 CN_ERR_INDEX, "cannot do a non-empty take from an empty axis");
+  Arr none = i64({}, {0});
+  CN_REQUIRE_OK(cn_take(r.out(), e, none, 0, CN_INDEX_CLIP, nullptr));
+  int64_t n = -1;
+  CN_REQUIRE_OK(cn_array_size(&n, r));
+  CHECK(n == 0);
+  // take_along_axis and choose report through the same rule
+  Arr m = arange(6, {2, 3});
+  Arr ia = i64({0, 2, 3, 5, -4, 1}, {2, 3});
+  CN_REQUIRE_ERR(cn_take_along_axis(r.out(), m, ia, 1), CN_ERR_INDEX,
+                 "index 3 is out of bounds for axis 1 with size 3");
+  Arr c0 = f64({1, 2}, {2}), c1 = f64({3, 4}, {2});
+  cn_array ch[2] = {c0, c1};
+  Arr ci = i64({1, 2}, {2});
+  CN_REQUIRE_ERR(cn_choose(r.out(), ci, 2, ch, CN_INDEX_RAISE, nullptr),
+                 CN_ERR_INDEX, "index 2 is out of bounds for axis 0 with size 2");
+}

@@ -294,6 +294,33 @@ static cn_status cpu_flatnonzero(cn_array_s **out, const cn_array_s *a) {
   return CN_OK;
 }
 
+/* The host rule of index normalisation (cn_idx_normalize uses it for
+ * every backend without its own): stops at the first entry out of range. */
+static cn_status cpu_index_normalize(cn_array_s *idx, int64_t extent,
+                                     int32_t mode, int64_t *bad) {
+  int64_t *p = (int64_t *)idx->data;
+  *bad = -1;
+  for (int64_t i = 0; i < idx->size; i++) {
+    int64_t v = p[i];
+    if (mode == CN_INDEX_WRAP && extent > 0) {
+      v %= extent;
+      if (v < 0)
+        v += extent;
+    } else if (mode == CN_INDEX_CLIP && extent > 0) {
+      v = v < 0 ? 0 : (v >= extent ? extent - 1 : v);
+    } else {
+      if (v < 0 && v >= -extent)
+        v += extent;
+      if (v < 0 || v >= extent) {
+        *bad = i;
+        return CN_OK;
+      }
+    }
+    p[i] = v;
+  }
+  return CN_OK;
+}
+
 void cn_cpu_index_fill(cn_backend_compute *t) {
   t->take = cpu_take;
   t->put = cpu_put;
@@ -301,6 +328,7 @@ void cn_cpu_index_fill(cn_backend_compute *t) {
   t->put_along = cpu_put_along;
   t->flatnonzero = cpu_flatnonzero;
   t->mask_compress = cn_cpu_mask_compress;
+  t->index_normalize = cpu_index_normalize;
 }
 
 /* Copies the elements of a where m is set, in order, to o; element size ES

@@ -347,3 +347,122 @@ bool cn_cu_gen_moments(cn_cu_src *s, cn_dtype in, cn_dtype mean, cn_dtype var,
   emit_reduce(s, base, rtype, false, names);
   return !s->oom;
 }
+
+/* ---- indexing --------------------------------------------------------------
+ */
+
+const char *cn_cu_copy_type(cn_dtype dt) {
+  if (cn_cu_ctype(dt) == NULL)
+    return NULL;
+  switch (cn_itemsize(dt)) {
+  case 1:
+    return "cn_u8";
+  case 2:
+    return "cn_u16";
+  case 4:
+    return "cn_u32";
+  case 8:
+    return "cn_u64";
+  case 16:
+    return "cn_b16";
+  default:
+    return NULL;
+  }
+}
+
+const char *cn_cu_copy_tag(cn_dtype dt) {
+  static const char *const tags[] = {"x1", "x2", "x4", "x8", "x16"};
+  const char *t = cn_cu_copy_type(dt);
+  if (t == NULL)
+    return "invalid";
+  int64_t sz = cn_itemsize(dt);
+  return tags[sz == 1 ? 0 : sz == 2 ? 1 : sz == 4 ? 2 : sz == 8 ? 3 : 4];
+}
+
+#define CN_KERNEL "extern \"C\" __global__ void __launch_bounds__(256) "
+
+static bool gen_index_common(cn_cu_src *s, char names[][CN_CU_NAME_CAP]) {
+  snprintf(names[0], CN_CU_NAME_CAP, "cn_idx_norm");
+  snprintf(names[1], CN_CU_NAME_CAP, "cn_idx_claim");
+  snprintf(names[2], CN_CU_NAME_CAP, "cn_idx_scan_tile");
+  snprintf(names[3], CN_CU_NAME_CAP, "cn_idx_scan_add");
+  cn_cu_src_appendf(
+      s,
+      "\n" CN_KERNEL "%s(long long n, long long *idx, long long extent,"
+      " int mode, unsigned long long *bad) {\n"
+      "  cn_idx_normalize(n, idx, extent, mode, bad);\n}\n" CN_KERNEL
+      "%s(long long n, const cn_igeom g, const long long *idx, long long lo,"
+      " unsigned long long *win) {\n"
+      "  cn_scatter_claim(n, g, idx, lo, win);\n}\n" CN_KERNEL
+      "%s(long long len, long long *x, long long *upper) {\n"
+      "  cn_cmp_scan_tile<0>(len, x, upper);\n}\n" CN_KERNEL
+      "%s(long long len, long long *x, const long long *upper) {\n"
+      "  cn_cmp_scan_add<0>(len, x, upper);\n}\n",
+      names[0], names[1], names[2], names[3]);
+  return !s->oom;
+}
+
+static bool gen_index_copy(cn_cu_src *s, cn_dtype dt,
+                           char names[][CN_CU_NAME_CAP]) {
+  const char *t = cn_cu_copy_type(dt), *tag = cn_cu_copy_tag(dt);
+  if (t == NULL)
+    return false;
+  snprintf(names[0], CN_CU_NAME_CAP, "cn_idx_gather_%s", tag);
+  snprintf(names[1], CN_CU_NAME_CAP, "cn_idx_scatter_%s", tag);
+  snprintf(names[2], CN_CU_NAME_CAP, "cn_idx_compress_%s", tag);
+  snprintf(names[3], CN_CU_NAME_CAP, "cn_idx_scatter1_%s", tag);
+  cn_cu_src_appendf(
+      s,
+      "\n" CN_KERNEL "%s(long long n, const cn_igeom g, %s *out,"
+      " const %s *a, const long long *idx) {\n"
+      "  cn_gather<%s>(n, g, out, a, idx);\n}\n" CN_KERNEL
+      "%s(long long n, const cn_igeom g, %s *a, const %s *v,"
+      " const long long *idx, long long lo,"
+      " const unsigned long long *win) {\n"
+      "  cn_scatter_write<%s>(n, g, a, v, idx, lo, win);\n}\n" CN_KERNEL
+      "%s(long long n, const cn_u8 *m, const %s *a, %s *out,"
+      " const long long *offs) {\n"
+      "  cn_mask_pred p = {m};\n  cn_copy_writer<%s> w = {out, a};\n"
+      "  cn_cmp_scatter(p, w, n, offs);\n}\n" CN_KERNEL
+      "%s(long long n, const cn_igeom g, %s *a, const %s *v,"
+      " const long long *idx) {\n"
+      "  cn_scatter_serial<%s>(n, g, a, v, idx);\n}\n",
+      names[0], t, t, t, names[1], t, t, t, names[2], t, t, t, names[3], t, t,
+      t);
+  return !s->oom;
+}
+
+static bool gen_index_nonzero(cn_cu_src *s, cn_dtype dt,
+                              char names[][CN_CU_NAME_CAP]) {
+  const char *t = cn_cu_ctype(dt);
+  if (t == NULL)
+    return false;
+  snprintf(names[0], CN_CU_NAME_CAP, "cn_idx_nzcount_%s", cn_cu_tag(dt));
+  snprintf(names[1], CN_CU_NAME_CAP, "cn_idx_nzpos_%s", cn_cu_tag(dt));
+  names[2][0] = names[3][0] = 0;
+  cn_cu_src_appendf(
+      s,
+      "\n" CN_KERNEL "%s(long long n, const cn_igeom g, const %s *a,"
+      " long long *counts) {\n"
+      "  cn_nz_pred<%s> p = {a, &g};\n  cn_cmp_count(p, n, counts);\n}\n"
+      CN_KERNEL "%s(long long n, const cn_igeom g, const %s *a,"
+      " long long *out, const long long *offs) {\n"
+      "  cn_nz_pred<%s> p = {a, &g};\n  cn_pos_writer w = {out};\n"
+      "  cn_cmp_scatter(p, w, n, offs);\n}\n",
+      names[0], t, t, names[1], t, t);
+  return !s->oom;
+}
+
+bool cn_cu_gen_index(cn_cu_src *s, cn_cu_idx_prog prog, cn_dtype dt,
+                     char names[][CN_CU_NAME_CAP]) {
+  switch (prog) {
+  case CN_CU_IDX_COMMON:
+    return gen_index_common(s, names);
+  case CN_CU_IDX_COPY:
+    return gen_index_copy(s, dt, names);
+  case CN_CU_IDX_NONZERO:
+    return gen_index_nonzero(s, dt, names);
+  default:
+    return false;
+  }
+}

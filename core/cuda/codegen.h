@@ -62,6 +62,23 @@ bool cn_cu_gen_fill(cn_cu_src *s, cn_dtype dt, char names[][CN_CU_NAME_CAP]);
 bool cn_cu_gen_where(cn_cu_src *s, cn_dtype dt, char names[][CN_CU_NAME_CAP]);
 bool cn_cu_gen_reduce(cn_cu_src *s, cn_reduce_kind kind, cn_dtype in,
                       cn_dtype out, char names[][CN_CU_NAME_CAP]);
+/* Indexing programs (core/cuda/index.c), by kind:
+ *  CN_CU_IDX_COMMON (dt ignored): [0] index normalisation, [1] scatter
+ *          claim, [2] scan of one level, [3] scan down-sweep;
+ *  CN_CU_IDX_COPY (one per itemsize of dt): [0] gather, [1] scatter write,
+ *          [2] mask compaction writer, [3] in-order scatter by one thread;
+ *  CN_CU_IDX_NONZERO (dt): [0] count per tile, [1] positions writer. */
+typedef enum cn_cu_idx_prog {
+  CN_CU_IDX_COMMON,
+  CN_CU_IDX_COPY,
+  CN_CU_IDX_NONZERO
+} cn_cu_idx_prog;
+bool cn_cu_gen_index(cn_cu_src *s, cn_cu_idx_prog prog, cn_dtype dt,
+                     char names[][CN_CU_NAME_CAP]);
+/* Element type of the itemsize-based copies of dt ("cn_u32", "cn_b16"),
+ * NULL if invalid; its tag ("x4", "x16"). */
+const char *cn_cu_copy_type(cn_dtype dt);
+const char *cn_cu_copy_tag(cn_dtype dt);
 bool cn_cu_gen_moments(cn_cu_src *s, cn_dtype in, cn_dtype mean, cn_dtype var,
                        bool nan_skip, char names[][CN_CU_NAME_CAP]);
 

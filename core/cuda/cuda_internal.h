@@ -63,6 +63,9 @@ cn_status cn_cu_kernel(cudaKernel_t *out, const char *key, int idx,
                        cn_cu_gen_fn gen, void *ctx);
 cn_status cn_cu_launch(cudaKernel_t k, long long blocks_x, unsigned blocks_y,
                        unsigned threads, void **args, const char *what);
+/* Blocks of 256 threads for a grid-stride loop over n elements (capped at
+ * 32 per multiprocessor of the current device). */
+long long cn_cu_grid_blocks(long long n);
 cn_status cn_cu_kernel_cache_info(int64_t *compiled, int64_t *disk_hits,
                                   int64_t *in_memory);
 
@@ -80,5 +83,19 @@ cn_status cn_cu_rng_fill(cn_array_s *out, int32_t dist, const uint32_t key[2],
                          const cn_array_s *const *pa, uint64_t *used);
 cn_status cn_cu_moments(const cn_array_s *in, uint64_t axis_mask, double ddof,
                         bool nan_skip, cn_array_s *mean, cn_array_s *var);
+/* Indexing (index.c). */
+cn_status cn_cu_index_normalize(cn_array_s *idx, int64_t extent, int32_t mode,
+                                int64_t *bad);
+cn_status cn_cu_take(cn_array_s *out, const cn_array_s *a,
+                     const cn_array_s *idx, int32_t axis);
+cn_status cn_cu_put(cn_array_s *a, const cn_array_s *idx, int32_t axis,
+                    const cn_array_s *values);
+cn_status cn_cu_take_along(cn_array_s *out, const cn_array_s *a,
+                           const cn_array_s *idx, int32_t axis);
+cn_status cn_cu_put_along(cn_array_s *a, const cn_array_s *idx, int32_t axis,
+                          const cn_array_s *values);
+cn_status cn_cu_flatnonzero(cn_array_s **out, const cn_array_s *a);
+cn_status cn_cu_mask_compress(cn_array_s **out, const cn_array_s *a,
+                              const cn_array_s *mask);
 
 #endif

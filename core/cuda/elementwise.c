@@ -43,6 +43,8 @@ static long long strided_blocks(long long n) {
   return b < cap ? b : cap;
 }
 
+long long cn_cu_grid_blocks(long long n) { return strided_blocks(n); }
+
 /* Runs a two-kernel (contiguous, strided) elementwise program on ops. */
 static cn_status run_ew(const char *key, cn_cu_gen_fn gen, void *ctx,
                         int32_t nop, const cn_array_s *const *ops,

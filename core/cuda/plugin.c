@@ -254,9 +254,8 @@ static const cn_backend_device g_device = {
     .get_proc = get_proc,
 };
 
-/* Elementwise ops, reductions and random fills: indexing, sorting,
- * linear algebra and FFTs are not implemented on CUDA (those slots stay
- * empty, so the core reports them unsupported). */
+/* The kernels this plugin has. A slot left empty makes the core report
+ * that operation unsupported on CUDA (cn_backend_supports says which). */
 static const cn_backend_compute g_compute = {
     .assign = cn_cu_assign,
     .fill = cn_cu_fill,
@@ -265,6 +264,13 @@ static const cn_backend_compute g_compute = {
     .reduce = cn_cu_reduce,
     .moments = cn_cu_moments,
     .rng_fill = cn_cu_rng_fill,
+    .take = cn_cu_take,
+    .put = cn_cu_put,
+    .take_along = cn_cu_take_along,
+    .put_along = cn_cu_put_along,
+    .flatnonzero = cn_cu_flatnonzero,
+    .mask_compress = cn_cu_mask_compress,
+    .index_normalize = cn_cu_index_normalize,
 };
 
 static const cn_backend g_backend = {

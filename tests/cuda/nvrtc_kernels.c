@@ -5,6 +5,8 @@
  *   reductions   every reduction kind x every input dtype (natural
  *                accumulator), every sum/cumsum/prod in x out pair, moments
  *   casts        assign for every dtype pair, fill and where for every dtype
+ *   index        the indexing programs: the shared one, the copies of
+ *                every itemsize, the nonzero compaction of every dtype
  *   cache        the on-disk kernel cache: round trip, corrupt and stale
  *                entries rejected
  *   random       the random fill of every distribution x output dtype, and
@@ -33,10 +35,21 @@ static const cn_dtype k_all[] = {
     CN_FLOAT64, CN_COMPLEX64, CN_COMPLEX128};
 #define NDT ((int)(sizeof k_all / sizeof k_all[0]))
 
+/* What a job generates. */
+typedef enum {
+  JOB_ELEMENTWISE,
+  JOB_REDUCE,
+  JOB_MOMENTS,
+  JOB_ASSIGN,
+  JOB_FILL,
+  JOB_WHERE,
+  JOB_RNG,   /* op: the distribution */
+  JOB_INDEX, /* op: the index program */
+} job_kind;
+
 /* One kernel set to generate: a closure over the generator's arguments. */
 typedef struct {
-  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where, 6 rng
-             (op: the distribution) */
+  job_kind what;
   int32_t op;
   const cn_op_info *info;
   cn_reduce_kind kind;
@@ -46,18 +59,21 @@ typedef struct {
 
 static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
   switch (j->what) {
-  case 0:
+  case JOB_ELEMENTWISE:
     return cn_cu_gen_elementwise(s, j->op, j->info, j->a, names);
-  case 1:
+  case JOB_REDUCE:
     return cn_cu_gen_reduce(s, j->kind, j->a, j->b, names);
-  case 2:
+  case JOB_MOMENTS:
     return cn_cu_gen_moments(s, j->a, j->b, j->c, j->flag, names);
-  case 3:
+  case JOB_ASSIGN:
     return cn_cu_gen_assign(s, j->b, j->a, names);
-  case 4:
+  case JOB_FILL:
     return cn_cu_gen_fill(s, j->a, names);
-  case 6:
+  case JOB_RNG:
     return cn_cu_gen_rng(s, j->op, j->a, names);
+  case JOB_INDEX:
+    return cn_cu_gen_index(s, (cn_cu_idx_prog)j->op, j->a, names);
+  case JOB_WHERE:
   default:
     return cn_cu_gen_where(s, j->a, names);
   }
@@ -65,29 +81,34 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
 
 static void describe(char *buf, size_t cap, const job *j) {
   switch (j->what) {
-  case 0:
+  case JOB_ELEMENTWISE:
     snprintf(buf, cap, "elementwise %s (%s)", j->info->name,
              cn_dtype_name(j->a));
     break;
-  case 1:
+  case JOB_REDUCE:
     snprintf(buf, cap, "reduce %s (%s -> %s)", cn_cu_red_name(j->kind),
              cn_dtype_name(j->a), cn_dtype_name(j->b));
     break;
-  case 2:
+  case JOB_MOMENTS:
     snprintf(buf, cap, "%smoments (%s -> %s, %s)", j->flag ? "nan" : "",
              cn_dtype_name(j->a), cn_dtype_name(j->b), cn_dtype_name(j->c));
     break;
-  case 3:
+  case JOB_ASSIGN:
     snprintf(buf, cap, "assign %s -> %s", cn_dtype_name(j->a),
              cn_dtype_name(j->b));
     break;
-  case 4:
+  case JOB_FILL:
     snprintf(buf, cap, "fill %s", cn_dtype_name(j->a));
     break;
-  case 6:
+  case JOB_RNG:
     snprintf(buf, cap, "rng_fill distribution %d (%s)", (int)j->op,
              cn_dtype_name(j->a));
     break;
+  case JOB_INDEX:
+    snprintf(buf, cap, "index program %d (%s)", (int)j->op,
+             cn_dtype_name(j->a));
+    break;
+  case JOB_WHERE:
   default:
     snprintf(buf, cap, "where %s", cn_dtype_name(j->a));
   }
@@ -170,7 +191,7 @@ static void elementwise(void) {
     int n = 0;
     for (int32_t op = 0; op < CN_OP_COUNT_; op++)
       if (svc->loop_class_has(ops[op].loops, k_all[d]))
-        jobs[n++] = (job){.what = 0, .op = op, .info = &ops[op], .a = k_all[d]};
+        jobs[n++] = (job){.what = JOB_ELEMENTWISE, .op = op, .info = &ops[op], .a = k_all[d]};
     char batch[64];
     snprintf(batch, sizeof batch, "elementwise_%s", cn_dtype_name(k_all[d]));
     run_batch(batch, jobs, n);
@@ -225,7 +246,7 @@ static void reductions(void) {
   for (int k = 0; k < CN_RED_COUNT_; k++) {
     int n = 0;
     for (int d = 0; d < NDT; d++)
-      jobs[n++] = (job){.what = 1,
+      jobs[n++] = (job){.what = JOB_REDUCE,
                         .kind = (cn_reduce_kind)k,
                         .a = k_all[d],
                         .b = natural_acc((cn_reduce_kind)k, k_all[d])};
@@ -240,7 +261,7 @@ static void reductions(void) {
     for (int e = 0; e < NDT; e++)
       if (k_all[e] != natural_acc(CN_RED_SUM, k_all[d]))
         jobs[n++] =
-            (job){.what = 1, .kind = CN_RED_SUM, .a = k_all[d], .b = k_all[e]};
+            (job){.what = JOB_REDUCE, .kind = CN_RED_SUM, .a = k_all[d], .b = k_all[e]};
   run_batch("reduce_sum_all_dtypes", jobs, n);
   static const cn_reduce_kind float_acc[] = {CN_RED_PROD, CN_RED_CUMSUM,
                                              CN_RED_CUMPROD, CN_RED_NANSUM};
@@ -250,7 +271,7 @@ static void reductions(void) {
       if (!cn_is_complex(k_all[d]) &&
           natural_acc(float_acc[q], k_all[d]) != CN_FLOAT64)
         jobs[n++] = (job){
-            .what = 1, .kind = float_acc[q], .a = k_all[d], .b = CN_FLOAT64};
+            .what = JOB_REDUCE, .kind = float_acc[q], .a = k_all[d], .b = CN_FLOAT64};
   run_batch("reduce_float64_accumulators", jobs, n);
   n = 0;
   for (int nan = 0; nan < 2; nan++)
@@ -258,11 +279,11 @@ static void reductions(void) {
       cn_dtype in = k_all[d];
       cn_dtype mean = (in == CN_FLOAT32 || cn_is_complex(in)) ? in : CN_FLOAT64;
       cn_dtype var = cn_cu_real(mean);
-      jobs[n++] = (job){.what = 2, .a = in, .b = mean, .c = var, .flag = nan};
+      jobs[n++] = (job){.what = JOB_MOMENTS, .a = in, .b = mean, .c = var, .flag = nan};
       /* a dtype=float32 request */
       if (!cn_is_complex(in) && in != CN_FLOAT32)
         jobs[n++] = (job){
-            .what = 2, .a = in, .b = CN_FLOAT32, .c = CN_FLOAT32, .flag = nan};
+            .what = JOB_MOMENTS, .a = in, .b = CN_FLOAT32, .c = CN_FLOAT32, .flag = nan};
     }
   run_batch("moments", jobs, n);
 }
@@ -272,12 +293,27 @@ static void casts(void) {
   for (int d = 0; d < NDT; d++) {
     int n = 0;
     for (int e = 0; e < NDT; e++)
-      jobs[n++] = (job){.what = 3, .a = k_all[d], .b = k_all[e]};
-    jobs[n++] = (job){.what = 4, .a = k_all[d]};
-    jobs[n++] = (job){.what = 5, .a = k_all[d]};
+      jobs[n++] = (job){.what = JOB_ASSIGN, .a = k_all[d], .b = k_all[e]};
+    jobs[n++] = (job){.what = JOB_FILL, .a = k_all[d]};
+    jobs[n++] = (job){.what = JOB_WHERE, .a = k_all[d]};
     char batch[64];
     snprintf(batch, sizeof batch, "casts_from_%s", cn_dtype_name(k_all[d]));
     run_batch(batch, jobs, n);
+  }
+}
+
+/* One program per kind and dtype: the plugin compiles each alone. */
+static void index_kernels(void) {
+  job j = {.what = JOB_INDEX, .op = CN_CU_IDX_COMMON, .a = CN_INT64};
+  run_batch("index_common", &j, 1);
+  for (int d = 0; d < NDT; d++) {
+    char batch[64];
+    j = (job){.what = JOB_INDEX, .op = CN_CU_IDX_COPY, .a = k_all[d]};
+    snprintf(batch, sizeof batch, "index_copy_%s", cn_dtype_name(k_all[d]));
+    run_batch(batch, &j, 1);
+    j = (job){.what = JOB_INDEX, .op = CN_CU_IDX_NONZERO, .a = k_all[d]};
+    snprintf(batch, sizeof batch, "index_nonzero_%s", cn_dtype_name(k_all[d]));
+    run_batch(batch, &j, 1);
   }
 }
 
@@ -379,7 +415,7 @@ static void random_fills(void) {
       CHECK(cn_cu_rng_plan_make(&p, d, dt, 10, 132) == ok,
             "plan of distribution %d into %s", (int)d, cn_dtype_name(dt));
       if (ok)
-        jobs[n++] = (job){.what = 6, .op = d, .a = dt};
+        jobs[n++] = (job){.what = JOB_RNG, .op = d, .a = dt};
       else {
         cn_cu_src s;
         char names[1][CN_CU_NAME_CAP];
@@ -445,6 +481,8 @@ int main(int argc, char **argv) {
     reductions();
   else if (strcmp(mode, "casts") == 0)
     casts();
+  else if (strcmp(mode, "index") == 0)
+    index_kernels();
   else if (strcmp(mode, "cache") == 0)
     cache();
   else if (strcmp(mode, "random") == 0)

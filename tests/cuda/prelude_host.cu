@@ -4,6 +4,10 @@
 // k_* functions, casts and reduction accumulators compared with the CPU
 // backend (the oracle of tests/gpu/gpu_check.c) on special values: inf, NaN,
 // signed zeros, overflow, large offsets. The criteria are gpu_check's.
+// The indexing part (prelude/index.cuh): index folding against the CPU's
+// cn_take, and the stream compaction run block by block on the host (its
+// tile counts, Hillis-Steele steps, scan levels from index_plan.c and
+// scatter) against a naive loop over strided inputs.
 // What this cannot see: the GPU's own libm (sin, exp, ... run on the host
 // here) and the kernels' launch geometry; tests/gpu/run.sh covers those.
 #include <cmath>
@@ -16,6 +20,8 @@
 
 #include "host_device.h"
 #include "prelude.cuh"
+
+#include "index_plan.h"
 
 static int g_fail, g_cases;
 
@@ -412,6 +418,172 @@ static void reductions(void) {
   nanminmax_one<float>(CN_COMPLEX64);
 }
 
+// ---- indexing --------------------------------------------------------------
+
+static void index_fold(void) {
+  for (long long extent = 0; extent <= 3; extent++)
+    for (int mode = 0; mode < 3; mode++)
+      for (long long v = -5; v <= 5; v++) {
+        long long got = -99;
+        bool ok = cn_idx_fold(v, extent, mode, &got);
+        cn_array a = NULL, idx = NULL, r = NULL;
+        OK(cn_arange_int(&a, 0, extent, 1, CN_INT64));
+        int64_t one = 1;
+        OK(cn_from_host(&idx, &v, 0, 8, 1, &one, NULL, CN_INT64));
+        cn_status st = cn_take(&r, a, idx, 0, mode, NULL);
+        long long want = -99;
+        if (st == CN_OK)
+          OK(cn_copy_to_buffer(&want, 8, r, CN_ORDER_C));
+        g_cases++;
+        if (ok != (st == CN_OK) || (ok && got != want)) {
+          printf("FAIL index fold v=%lld extent=%lld mode=%d: %d/%lld, CPU "
+                 "%s/%lld\n",
+                 v, extent, mode, (int)ok, got, cn_status_name(st), want);
+          g_fail++;
+        }
+        cn_array_release(a);
+        cn_array_release(idx);
+        cn_array_release(r);
+      }
+}
+
+// One block's exclusive scan through the device steps (double buffer).
+static std::vector<long long> emu_block_excl(const std::vector<long long> &v,
+                                             long long *total) {
+  std::vector<long long> a(v), b(CN_CMP_THREADS);
+  for (int off = 1; off < CN_CMP_THREADS; off <<= 1) {
+    for (int t = 0; t < CN_CMP_THREADS; t++)
+      cn_cmp_scan_step(a.data(), b.data(), t, off);
+    a.swap(b);
+  }
+  *total = a[CN_CMP_THREADS - 1];
+  for (int t = 0; t < CN_CMP_THREADS; t++)
+    a[t] -= v[t];
+  return a;
+}
+
+// The compaction of core/cuda/index.c, kernel by kernel on the host.
+template <class P, class W>
+static long long emu_compact(const P &pred, const W &write, long long n) {
+  cn_cu_cmp_plan p;
+  if (!cn_cu_cmp_plan_make(&p, n))
+    return -1;
+  if (n == 0)
+    return 0;
+  std::vector<long long> s((size_t)p.scratch_entries);
+  std::vector<long long> v(CN_CMP_THREADS);
+  long long total;
+  for (long long tile = 0; tile < p.tiles; tile++) { // count
+    for (int t = 0; t < CN_CMP_THREADS; t++)
+      v[t] = cn_cmp_thread_count(pred, n, tile, t);
+    emu_block_excl(v, &total);
+    s[(size_t)(p.off[0] + tile)] = total;
+  }
+  for (int l = 0; l < p.levels; l++) { // scan tile by tile
+    long long *x = s.data() + p.off[l];
+    long long *up =
+        s.data() + (l + 1 < p.levels ? p.off[l + 1] : p.total_off);
+    for (long long tile = 0; tile * CN_CMP_TILE < p.len[l]; tile++) {
+      for (int t = 0; t < CN_CMP_THREADS; t++) {
+        long long i0 = cn_cmp_first(tile, t), run = 0;
+        for (int k = 0; k < CN_CMP_ITEMS; k++)
+          if (i0 + k < p.len[l])
+            run += x[i0 + k];
+        v[t] = run;
+      }
+      std::vector<long long> ex = emu_block_excl(v, &total);
+      for (int t = 0; t < CN_CMP_THREADS; t++) {
+        long long i0 = cn_cmp_first(tile, t), acc = ex[t];
+        for (int k = 0; k < CN_CMP_ITEMS; k++)
+          if (i0 + k < p.len[l]) {
+            long long e = x[i0 + k];
+            x[i0 + k] = acc;
+            acc += e;
+          }
+      }
+      up[tile] = total;
+    }
+  }
+  for (int l = p.levels - 2; l >= 0; l--) // down-sweep
+    for (long long i = 0; i < p.len[l]; i++)
+      s[(size_t)(p.off[l] + i)] +=
+          s[(size_t)(p.off[l + 1] + i / CN_CMP_TILE)];
+  const long long *offs = s.data() + p.off[0];
+  for (long long tile = 0; tile < p.tiles; tile++) { // scatter
+    for (int t = 0; t < CN_CMP_THREADS; t++)
+      v[t] = cn_cmp_thread_count(pred, n, tile, t);
+    std::vector<long long> ex = emu_block_excl(v, &total);
+    for (int t = 0; t < CN_CMP_THREADS; t++) {
+      long long slot = offs[tile] + ex[t], i0 = cn_cmp_first(tile, t);
+      for (int k = 0; k < CN_CMP_ITEMS; k++)
+        if (i0 + k < n && pred(i0 + k))
+          write(slot++, i0 + k);
+    }
+  }
+  return s[(size_t)p.total_off];
+}
+
+static void index_compaction(void) {
+  const double specials[] = {0.0, -0.0, 1.5, NAN, -INFINITY, 0.0, 2.0};
+  const long long T = CN_CMP_TILE;
+  const long long sizes[] = {0, 1, 5, T - 1, T, T + 1, 3001, T * T + 5};
+  for (long long n : sizes)
+    for (int pattern = 0; pattern < 3; pattern++) { // mixed, all 1, all 0
+      // A reversed every-other-element view of a 2n buffer: stride -2.
+      std::vector<double> buf((size_t)(2 * n + 1));
+      for (long long i = 0; i < 2 * n + 1; i++)
+        buf[(size_t)i] = pattern == 1   ? 1.0
+                         : pattern == 2 ? 0.0
+                                        : specials[i % 7] * (i % 5 ? 1 : 0);
+      cn_igeom g;
+      memset(&g, 0, sizeof g);
+      g.ndim = 1;
+      g.axis = -1;
+      g.shape[0] = n;
+      g.st[0][0] = -2;
+      const double *base = buf.data() + 2 * n;
+      cn_nz_pred<double> pred = {base, &g};
+      std::vector<long long> want;
+      for (long long i = 0; i < n; i++)
+        if (base[-2 * i] != 0.0 || std::isnan(base[-2 * i]))
+          want.push_back(i);
+      std::vector<long long> got(want.size() + 1, -1);
+      cn_pos_writer w = {got.data()};
+      long long total = emu_compact(pred, w, n);
+      got.resize(want.size());
+      g_cases++;
+      if (total != (long long)want.size() || got != want) {
+        printf("FAIL compaction n=%lld pattern %d: %lld selected, want %zu\n",
+               n, pattern, total, want.size());
+        g_fail++;
+      }
+      // mask_compress: 16-byte elements selected by a bool mask.
+      std::vector<cn_u8> m((size_t)n);
+      std::vector<cn_b16> a((size_t)n), out((size_t)n + 1);
+      long long k = 0;
+      for (long long i = 0; i < n; i++) {
+        m[(size_t)i] = base[-2 * i] != 0.0;
+        a[(size_t)i] = cn_b16{(cn_u64)i, (cn_u64)(i * 7)};
+        k += m[(size_t)i];
+      }
+      cn_mask_pred mp = {m.data()};
+      cn_copy_writer<cn_b16> cw = {out.data(), a.data()};
+      long long t2 = emu_compact(mp, cw, n);
+      bool ok = t2 == k;
+      for (long long i = 0, j = 0; i < n && ok; i++)
+        if (m[(size_t)i]) {
+          ok = out[(size_t)j].lo == (cn_u64)i &&
+               out[(size_t)j].hi == (cn_u64)(i * 7);
+          j++;
+        }
+      g_cases++;
+      if (!ok) {
+        printf("FAIL mask compaction n=%lld pattern %d\n", n, pattern);
+        g_fail++;
+      }
+    }
+}
+
 int main(void) {
   complex_ops<double>(CN_COMPLEX128);
   complex_ops<float>(CN_COMPLEX64);
@@ -420,6 +592,8 @@ int main(void) {
   casts_from<cn_c128>(CN_COMPLEX128);
   casts_from<cn_c64>(CN_COMPLEX64);
   reductions();
+  index_fold();
+  index_compaction();
   printf("prelude_host: %d cases, %d failures\n", g_cases, g_fail);
   return g_fail != 0;
 }

@@ -2,7 +2,9 @@
  * every op of core/ops.def for every dtype, casts, fills, where, and every
  * reduction, computed on the CUDA backend and on the CPU backend from the
  * same inputs (contiguous, strided with negative steps, broadcast), must
- * agree: integers and bools exactly, floats to a few ulps (the GPU's libm
+ * agree, and so must every indexing function (take, put and their along-
+ * axis forms, masks, compress/extract, choose, the nonzero family) with
+ * the same status and message on out-of-range indices: integers and bools exactly, floats to a few ulps (the GPU's libm
  * and the CPU's SLEEF differ by an ulp or two), NaN and inf in the same
  * places. Random fills from generators seeded alike must give the same
  * values (random and integers bit for bit; rejection samplers' integers
@@ -699,6 +701,246 @@ static void random_fills(void) {
   }
 }
 
+/* ---- indexing ------------------------------------------------------------ */
+
+static void rel4(cn_array a, cn_array b, cn_array c, cn_array d) {
+  cn_array_release(a);
+  cn_array_release(b);
+  cn_array_release(c);
+  cn_array_release(d);
+}
+
+static cn_array host_i64(int64_t n, const int64_t *v) {
+  cn_array h = NULL;
+  OK(cn_from_host(&h, v, 0, 8 * (n ? n : 1), 1, &n, NULL, CN_INT64));
+  return h;
+}
+
+/* Same status, same message, same result (r may be NULL: compare a in
+ * place instead). */
+static void same_outcome(const char *label, cn_status sc, const char *mc,
+                         cn_status sg, cn_array rc, cn_array rg) {
+  const char *mg = sg != CN_OK ? cn_last_error() : "";
+  if (sc != sg || (sc != CN_OK && strcmp(mc, mg) != 0)) {
+    g_cases++;
+    printf("FAIL %s: gpu %s '%s' vs cpu %s '%s'\n", label, cn_status_name(sg),
+           mg, cn_status_name(sc), mc);
+    g_fail++;
+  } else if (sc == CN_OK && rc != NULL) {
+    compare(label, rc, rg, 0);
+  } else {
+    g_cases++;
+  }
+  cn_array_release(rc);
+  cn_array_release(rg);
+}
+
+#define BOTH(label, call_cpu, call_gpu, rc, rg)                                \
+  do {                                                                         \
+    char msg_[512];                                                            \
+    cn_status sc_ = (call_cpu);                                                \
+    snprintf(msg_, sizeof msg_, "%s", sc_ != CN_OK ? cn_last_error() : "");    \
+    cn_status sg_ = (call_gpu);                                                \
+    same_outcome(label, sc_, msg_, sg_, rc, rg);                               \
+  } while (0)
+
+static void indexing_dtype(cn_dtype dt) {
+  char lb[160];
+  int64_t shape[2] = {5, 7};
+  cn_array h = make_input(dt, 2, shape, 1, -9, 9), d = dev(h);
+  /* A strided source: flipped on both axes and transposed (7 x 5). */
+  cn_array fh = NULL, fd = NULL, th = NULL, td = NULL;
+  OK(cn_flip(&fh, h, 0, NULL));
+  OK(cn_flip(&fd, d, 0, NULL));
+  OK(cn_transpose(&th, fh));
+  OK(cn_transpose(&td, fd));
+  static const int64_t ix[][5] = {{-1, 0, 3, 3, 4},
+                                  {6, -7, 2, 2, 0},
+                                  {12, -13, 40, 0, 1},
+                                  {0, 9, 11, 5, -6}};
+  for (int q = 0; q < 4; q++)
+    for (int32_t axis = 0; axis < 2; axis++)
+      for (int32_t mode = 0; mode < 3; mode++) {
+        int64_t n = q == 3 && mode == 1 ? 0 : 5; /* an empty index array */
+        cn_array ih = host_i64(n, ix[q]), id = dev(ih), rc = NULL, rg = NULL;
+        snprintf(lb, sizeof lb, "take %s idx%d axis %d mode %d",
+                 cn_dtype_name(dt), q, axis, mode);
+        BOTH(lb, cn_take(&rc, th, ih, axis, mode, NULL),
+             cn_take(&rg, td, id, axis, mode, NULL), rc, rg);
+        /* put into a contiguous copy: duplicates keep the last write. */
+        cn_array ac = NULL, ag = NULL, vh = NULL, vd = NULL;
+        OK(cn_copy(&ac, th, CN_ORDER_C));
+        OK(cn_copy(&ag, td, CN_ORDER_C));
+        int64_t nv = 5;
+        vh = make_input(dt, 1, &nv, 0, -50, 50);
+        vd = dev(vh);
+        snprintf(lb, sizeof lb, "put %s idx%d mode %d", cn_dtype_name(dt), q,
+                 mode);
+        BOTH(lb, cn_put(ac, ih, vh, mode), cn_put(ag, id, vd, mode), NULL,
+             NULL);
+        compare(lb, ac, ag, 0); /* also unchanged after a refused put */
+        rel4(ac, ag, vh, vd);
+        rel4(ih, id, NULL, NULL);
+      }
+  /* along-axis forms: idx broadcast along one axis, duplicates, bad index */
+  int64_t ishape[2] = {7, 3};
+  int64_t iv[21];
+  for (int i = 0; i < 21; i++)
+    iv[i] = (i * 7) % 10 - 5;
+  for (int bad = 0; bad < 2; bad++) {
+    if (bad)
+      iv[17] = 5;
+    cn_array ih = NULL, id = NULL, rc = NULL, rg = NULL;
+    OK(cn_from_host(&ih, iv, 0, sizeof iv, 2, ishape, NULL, CN_INT64));
+    id = dev(ih);
+    snprintf(lb, sizeof lb, "take_along_axis %s bad %d", cn_dtype_name(dt),
+             bad);
+    BOTH(lb, cn_take_along_axis(&rc, th, ih, 1),
+         cn_take_along_axis(&rg, td, id, 1), rc, rg);
+    cn_array ac = NULL, ag = NULL, vh = NULL, vd = NULL;
+    OK(cn_copy(&ac, th, CN_ORDER_C));
+    OK(cn_copy(&ag, td, CN_ORDER_C));
+    vh = make_input(dt, 2, ishape, 0, -50, 50);
+    vd = dev(vh);
+    snprintf(lb, sizeof lb, "put_along_axis %s bad %d", cn_dtype_name(dt),
+             bad);
+    BOTH(lb, cn_put_along_axis(ac, ih, vh, 1),
+         cn_put_along_axis(ag, id, vd, 1), NULL, NULL);
+    compare(lb, ac, ag, 0);
+    rel4(ac, ag, vh, vd);
+    rel4(ih, id, NULL, NULL);
+  }
+  /* masks, compress, extract, nonzero family on the strided source */
+  cn_array mh = NULL, md = NULL, zero = NULL;
+  OK(cn_from_scalar(&zero, (cn_scalar){.kind = CN_SCALAR_INT, .i = 0}, dt));
+  cn_array zd = dev(zero);
+  OK(cn_not_equal(&mh, th, zero, NULL));
+  OK(cn_not_equal(&md, td, zd, NULL));
+  for (int contig = 0; contig < 2; contig++) {
+    cn_array sh = th, sd = td, ch = NULL, cd = NULL, rc = NULL, rg = NULL;
+    if (contig) {
+      OK(cn_copy(&ch, th, CN_ORDER_C));
+      OK(cn_copy(&cd, td, CN_ORDER_C));
+      sh = ch, sd = cd;
+    }
+    snprintf(lb, sizeof lb, "mask_get %s contig %d", cn_dtype_name(dt),
+             contig);
+    BOTH(lb, cn_mask_get(&rc, sh, mh), cn_mask_get(&rg, sd, md), rc, rg);
+    rc = rg = NULL;
+    snprintf(lb, sizeof lb, "flatnonzero %s contig %d", cn_dtype_name(dt),
+             contig);
+    BOTH(lb, cn_flatnonzero(&rc, sh), cn_flatnonzero(&rg, sd), rc, rg);
+    rc = rg = NULL;
+    snprintf(lb, sizeof lb, "argwhere %s contig %d", cn_dtype_name(dt),
+             contig);
+    BOTH(lb, cn_argwhere(&rc, sh), cn_argwhere(&rg, sd), rc, rg);
+    cn_array nc[2] = {NULL, NULL}, ng[2] = {NULL, NULL};
+    snprintf(lb, sizeof lb, "nonzero %s contig %d", cn_dtype_name(dt), contig);
+    BOTH(lb, cn_nonzero(nc, 2, sh), cn_nonzero(ng, 2, sd), nc[0], ng[0]);
+    compare(lb, nc[1], ng[1], 0);
+    rel4(nc[1], ng[1], NULL, NULL);
+    int32_t ax0 = 0;
+    rc = rg = NULL;
+    snprintf(lb, sizeof lb, "count_nonzero %s", cn_dtype_name(dt));
+    BOTH(lb, cn_count_nonzero(&rc, sh, 1, &ax0, 0),
+         cn_count_nonzero(&rg, sd, 1, &ax0, 0), rc, rg);
+    rc = rg = NULL;
+    cn_array r0c = NULL, r0g = NULL;
+    OK(cn_index_axis(&r0c, mh, 1, 0)); /* a 7-long condition */
+    OK(cn_index_axis(&r0g, md, 1, 0));
+    snprintf(lb, sizeof lb, "compress %s axis 0", cn_dtype_name(dt));
+    BOTH(lb, cn_compress(&rc, r0c, sh, 0), cn_compress(&rg, r0g, sd, 0), rc,
+         rg);
+    rc = rg = NULL;
+    snprintf(lb, sizeof lb, "compress %s too long", cn_dtype_name(dt));
+    BOTH(lb, cn_compress(&rc, r0c, sh, 1), cn_compress(&rg, r0g, sd, 1), rc,
+         rg);
+    rc = rg = NULL;
+    snprintf(lb, sizeof lb, "extract %s", cn_dtype_name(dt));
+    BOTH(lb, cn_extract(&rc, mh, sh), cn_extract(&rg, md, sd), rc, rg);
+    /* mask_set: a broadcast scalar, then values of the selection's size */
+    cn_array ac = NULL, ag = NULL;
+    OK(cn_copy(&ac, sh, CN_ORDER_C));
+    OK(cn_copy(&ag, sd, CN_ORDER_C));
+    snprintf(lb, sizeof lb, "mask_set %s", cn_dtype_name(dt));
+    BOTH(lb, cn_mask_set(ac, mh, zero), cn_mask_set(ag, md, zd), NULL, NULL);
+    compare(lb, ac, ag, 0);
+    rel4(ac, ag, r0c, r0g);
+    rel4(ch, cd, NULL, NULL);
+  }
+  /* choose among three arrays, every mode, one index out of range */
+  cn_array chh[3], chd[3];
+  for (int i = 0; i < 3; i++) {
+    chh[i] = make_input(dt, 2, shape, 0, -9, 9);
+    chd[i] = dev(chh[i]);
+  }
+  int64_t cv[35];
+  for (int i = 0; i < 35; i++)
+    cv[i] = i % 4 - (i % 7 == 0 ? 1 : 0);
+  cn_array cih = NULL, cid = NULL;
+  OK(cn_from_host(&cih, cv, 0, sizeof cv, 2, shape, NULL, CN_INT64));
+  cid = dev(cih);
+  for (int32_t mode = 0; mode < 3; mode++) {
+    cn_array rc = NULL, rg = NULL;
+    snprintf(lb, sizeof lb, "choose %s mode %d", cn_dtype_name(dt), mode);
+    BOTH(lb, cn_choose(&rc, cih, 3, chh, mode, NULL),
+         cn_choose(&rg, cid, 3, chd, mode, NULL), rc, rg);
+  }
+  for (int i = 0; i < 3; i++)
+    rel4(chh[i], chd[i], NULL, NULL);
+  rel4(cih, cid, mh, md);
+  rel4(zero, zd, fh, fd);
+  rel4(th, td, h, d);
+}
+
+/* Compactions longer than one tile and than one scan level. */
+static void indexing_sizes(void) {
+  static const int64_t sizes[] = {1, 1023, 1025, 3000, 1100000};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    int64_t n = sizes[k];
+    cn_array h = make_input(CN_FLOAT32, 1, &n, 1, -1, 1), d = dev(h);
+    cn_array hc = NULL, dc = NULL, rc = NULL, rg = NULL;
+    cn_array half = NULL;
+    OK(cn_from_scalar(&half, (cn_scalar){.kind = CN_SCALAR_FLOAT, .re = 0.7},
+                      CN_FLOAT32));
+    cn_array halfd = dev(half);
+    OK(cn_greater(&hc, h, half, NULL));
+    OK(cn_greater(&dc, d, halfd, NULL));
+    char lb[96];
+    snprintf(lb, sizeof lb, "flatnonzero n=%lld", (long long)n);
+    BOTH(lb, cn_flatnonzero(&rc, hc), cn_flatnonzero(&rg, dc), rc, rg);
+    rc = rg = NULL;
+    snprintf(lb, sizeof lb, "mask_get n=%lld", (long long)n);
+    BOTH(lb, cn_mask_get(&rc, h, hc), cn_mask_get(&rg, d, dc), rc, rg);
+    rel4(h, d, hc, dc);
+    rel4(half, halfd, NULL, NULL);
+  }
+}
+
+/* put of a few values with duplicates into a huge array (written in index
+ * order by one thread, without claims). */
+static void indexing_huge_put(void) {
+  int64_t n = 9000000, k = 5;
+  cn_array h = NULL;
+  OK(cn_zeros(&h, 1, &n, CN_FLOAT32, CN_ORDER_C));
+  cn_array d = dev(h);
+  static const int64_t iv[] = {5, 8999999, 5, -1, 0};
+  cn_array ih = host_i64(k, iv), id = dev(ih);
+  cn_array vh = make_input(CN_FLOAT32, 1, &k, 0, -9, 9), vd = dev(vh);
+  BOTH("put huge target", cn_put(h, ih, vh, CN_INDEX_RAISE),
+       cn_put(d, id, vd, CN_INDEX_RAISE), NULL, NULL);
+  compare("put huge target", h, d, 0);
+  rel4(h, d, ih, id);
+  rel4(vh, vd, NULL, NULL);
+}
+
+static void indexing(void) {
+  for (int i = 0; i < NDT; i++)
+    indexing_dtype(k_all[i]);
+  indexing_sizes();
+  indexing_huge_put();
+}
+
 int main(int argc, char **argv) {
   const char *self = getenv("GPU_CHECK_SELFTEST");
   g_selftest = self != NULL && self[0] == '1';
@@ -716,6 +958,8 @@ int main(int argc, char **argv) {
     reductions();
   if (!strcmp(only, "all") || !strcmp(only, "random"))
     random_fills();
+  if (!strcmp(only, "all") || !strcmp(only, "indexing"))
+    indexing();
   if (!strcmp(only, "limit"))
     limit(argc > 2 ? argv[2] : "0");
   int64_t compiled = 0, hits = 0, mem = 0;
