@@ -66,6 +66,15 @@ cn_status cn_cu_launch(cudaKernel_t k, long long blocks_x, unsigned blocks_y,
 cn_status cn_cu_kernel_cache_info(int64_t *compiled, int64_t *disk_hits,
                                   int64_t *in_memory);
 
+/* Library handles (library_handles.c). The calling thread's cuSOLVER
+ * handle for the current device, bound to cn_cu_stream(); the plugin keeps
+ * it (CN_ERR_MEMORY / CN_ERR_BACKEND naming the call on failure). */
+typedef struct cusolverDnContext *cusolverDnHandle_t;
+cn_status cn_cu_cusolver(cusolverDnHandle_t *h);
+/* CN_ERR_MEMORY for CUSOLVER_STATUS_ALLOC_FAILED, else CN_ERR_BACKEND,
+ * naming what (the cuSOLVER call) and the status. */
+cn_status cn_cu_cusolver_fail(int status, const char *what);
+
 /* Backend table members (elementwise.c, reduce.c). */
 cn_status cn_cu_assign(cn_array_s *dst, const cn_array_s *src);
 cn_status cn_cu_fill(cn_array_s *dst, const void *value);
@@ -77,5 +86,7 @@ cn_status cn_cu_reduce(cn_reduce_kind kind, const cn_array_s *in,
                        uint64_t axis_mask, cn_array_s *out);
 cn_status cn_cu_moments(const cn_array_s *in, uint64_t axis_mask, double ddof,
                         bool nan_skip, cn_array_s *mean, cn_array_s *var);
+/* The lapack slot on cuSOLVER (lapack.c). */
+cn_status cn_cu_lapack(cn_lapack_args *args);
 
 #endif

@@ -254,9 +254,9 @@ static const cn_backend_device g_device = {
     .get_proc = get_proc,
 };
 
-/* Elementwise ops and reductions only: indexing, sorting, random numbers,
- * linear algebra and FFTs are not implemented on CUDA (those slots stay
- * empty, so the core reports them unsupported). */
+/* Elementwise ops, reductions and the LAPACK drivers (cuSOLVER); the
+ * slots left empty (indexing, sorting, random numbers, matmul, FFTs) make
+ * the core report those operations unsupported. */
 static const cn_backend_compute g_compute = {
     .assign = cn_cu_assign,
     .fill = cn_cu_fill,
@@ -264,6 +264,7 @@ static const cn_backend_compute g_compute = {
     .where = cn_cu_where,
     .reduce = cn_cu_reduce,
     .moments = cn_cu_moments,
+    .lapack = cn_cu_lapack,
 };
 
 static const cn_backend g_backend = {
