@@ -3,11 +3,14 @@
 # plugin's handshake and probe (no driver here: error 35 -> readable reason).
 # tests/test_cuda.cpp (the public API and the CPU fallback) is an ordinary
 # Catch2 test. The GPU checks are in tests/gpu/ (run by tests/gpu/run.sh).
+# The lapack slot's planner is plain C, tested with or without CUDA.
+target_sources(test_cuda_lapack_plan
+               PRIVATE ${PROJECT_SOURCE_DIR}/core/cuda/lapack_plan.c)
 if(TARGET cunumpy_cuda)
   add_executable(cuda_nvrtc_kernels ${CMAKE_CURRENT_SOURCE_DIR}/cuda/nvrtc_kernels.c)
   target_link_libraries(cuda_nvrtc_kernels PRIVATE cunumpy_cuda_codegen cunumpy)
   target_compile_options(cuda_nvrtc_kernels PRIVATE ${CUNUMPY_WARNINGS})
-  foreach(mode elementwise reductions casts cache)
+  foreach(mode elementwise reductions casts cache lapack)
     add_test(NAME cuda_nvrtc_${mode} COMMAND cuda_nvrtc_kernels ${mode} 90)
   endforeach()
   # The kernel cache test points CUNUMPY_KERNEL_CACHE at a temporary folder.

@@ -5,6 +5,8 @@
  *   reductions   every reduction kind x every input dtype (natural
  *                accumulator), every sum/cumsum/prod in x out pair, moments
  *   casts        assign for every dtype pair, fill and where for every dtype
+ *   lapack       every kernel of the lapack slot (lapack_kernels.h) x every
+ *                LAPACK dtype, each dtype's set in one program
  *   cache        the on-disk kernel cache: round trip, corrupt and stale
  *                entries rejected
  * Kernels are compiled in batches (one program per dtype or kind) with the
@@ -17,6 +19,7 @@
 
 #include "cuda/codegen.h"
 #include "cuda/disk_cache.h"
+#include "cuda/lapack_kernels.h"
 #include "cuda/nvrtc_compile.h"
 
 static int g_arch = 90;
@@ -31,7 +34,8 @@ static const cn_dtype k_all[] = {
 
 /* One kernel set to generate: a closure over the generator's arguments. */
 typedef struct {
-  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where */
+  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where,
+              6 lapack (op = the kernel, flag = with the helpers) */
   int32_t op;
   const cn_op_info *info;
   cn_reduce_kind kind;
@@ -39,8 +43,15 @@ typedef struct {
   bool flag;
 } job;
 
+/* Set while a kernel is compiled alone: lapack kernels then bring their own
+ * helpers. */
+static bool g_alone;
+
 static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
   switch (j->what) {
+  case 6:
+    return cn_cu_gen_lapack(s, (cn_cu_la_kernel)j->op, j->a,
+                            j->flag || g_alone, names);
   case 0:
     return cn_cu_gen_elementwise(s, j->op, j->info, j->a, names);
   case 1:
@@ -76,6 +87,11 @@ static void describe(char *buf, size_t cap, const job *j) {
     break;
   case 4:
     snprintf(buf, cap, "fill %s", cn_dtype_name(j->a));
+    break;
+  case 6:
+    snprintf(buf, cap, "lapack %s (%s)",
+             cn_cu_la_kernel_name((cn_cu_la_kernel)j->op),
+             cn_dtype_name(j->a));
     break;
   default:
     snprintf(buf, cap, "where %s", cn_dtype_name(j->a));
@@ -126,7 +142,9 @@ static void run_batch(const char *batch, const job *jobs, int n) {
     cn_cu_src_init(&one);
     cn_cu_src_appendf(&one, "%s\n", cn_cu_prelude_text);
     size_t start = one.len;
+    g_alone = true;
     gen(&one, &jobs[i], names);
+    g_alone = false;
     char *l = NULL;
     if (!compile_src(&one, batch, &l)) {
       char d[256];
@@ -270,6 +288,36 @@ static void casts(void) {
   }
 }
 
+/* Every lapack kernel for every LAPACK dtype; EIGVEC exists for the real
+ * dtypes only (its output is the complex one). */
+static void lapack(void) {
+  static const cn_dtype dts[] = {CN_FLOAT32, CN_FLOAT64, CN_COMPLEX64,
+                                 CN_COMPLEX128};
+  static job jobs[CN_CU_LAK_COUNT_];
+  for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+    int n = 0;
+    for (int k = 0; k < CN_CU_LAK_COUNT_; k++) {
+      if (k == CN_CU_LAK_EIGVEC && cn_is_complex(dts[d])) {
+        cn_cu_src s;
+        char names[4][CN_CU_NAME_CAP];
+        cn_cu_src_init(&s);
+        if (cn_cu_gen_lapack(&s, (cn_cu_la_kernel)k, dts[d], true, names)) {
+          fprintf(stderr, "FAIL: lapack eigvec generated for %s\n",
+                  cn_dtype_name(dts[d]));
+          g_failures++;
+        }
+        cn_cu_src_free(&s);
+        continue;
+      }
+      jobs[n] = (job){.what = 6, .op = k, .a = dts[d], .flag = n == 0};
+      n++;
+    }
+    char batch[64];
+    snprintf(batch, sizeof batch, "lapack_%s", cn_dtype_name(dts[d]));
+    run_batch(batch, jobs, n);
+  }
+}
+
 #define CHECK(cond, ...)                                                       \
   do {                                                                         \
     if (!(cond)) {                                                             \
@@ -373,6 +421,8 @@ int main(int argc, char **argv) {
     casts();
   else if (strcmp(mode, "cache") == 0)
     cache();
+  else if (strcmp(mode, "lapack") == 0)
+    lapack();
   else {
     fprintf(stderr, "unknown mode '%s'\n", mode);
     return 2;
