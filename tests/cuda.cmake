@@ -34,6 +34,7 @@ if(TARGET cunumpy_cuda)
               -L$<TARGET_FILE_DIR:cunumpy> -lcunumpy
               -Xlinker -rpath=$<TARGET_FILE_DIR:cunumpy>
       DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/prelude_host.cu
+              ${PROJECT_SOURCE_DIR}/core/cuda/lapack.cuh
               cunumpy_cuda_codegen cunumpy
       COMMENT "nvcc: host emulation of the CUDA prelude"
       VERBATIM)
