@@ -4,8 +4,9 @@
 #   1. configures and builds the CUDA backend (sm_90) in build-gpu,
 #   2. runs the CUDA tests (plugin, NVRTC compile of every kernel, the public
 #      CUDA API with a device, no CPU fallback),
-#   3. runs tests/gpu/gpu_check.c: every op, cast and reduction on the GPU
-#      against the CPU backend on the same inputs; the memory limit from
+#   3. runs tests/gpu/gpu_check.c: every op, cast, reduction and LAPACK
+#      driver on the GPU against the CPU backend on the same inputs; the
+#      memory limit from
 #      CUNUMPY_GPU_MEMORY_LIMIT / CUPY_GPU_MEMORY_LIMIT; the disk kernel cache,
 #   4. DLPack round trips with CuPy (when the Python binding is built),
 #   5. the benchmark, cunumpy vs CuPy on 1e8 float32/float64, and prints its
@@ -91,16 +92,16 @@ export CUNUMPY_KERNEL_CACHE="$root/$build/kernel-cache"
 rm -rf "$CUNUMPY_KERNEL_CACHE"
 
 status=0
-log "GPU vs CPU: every op, cast and reduction (three processes)"
+log "GPU vs CPU: every op, cast, reduction and LAPACK driver (four processes)"
 if [[ $dry == 1 ]]; then
   export GPU_CHECK_SELFTEST=1
 fi
 pids=()
-for part in elementwise casts reductions; do
+for part in elementwise casts reductions lapack; do
   timeout 240 "$bin/cuda_gpu_check" "$part" >"$build/gpu_check_$part.log" 2>&1 &
   pids+=($!)
 done
-parts=(elementwise casts reductions)
+parts=(elementwise casts reductions lapack)
 for i in "${!pids[@]}"; do
   if ! wait "${pids[$i]}"; then
     status=1
