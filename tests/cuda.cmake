@@ -3,11 +3,14 @@
 # plugin's handshake and probe (no driver here: error 35 -> readable reason).
 # tests/test_cuda.cpp (the public API and the CPU fallback) is an ordinary
 # Catch2 test. The GPU checks are in tests/gpu/ (run by tests/gpu/run.sh).
+# The lapack slot's planner is plain C, tested with or without CUDA.
+target_sources(test_cuda_lapack_plan
+               PRIVATE ${PROJECT_SOURCE_DIR}/core/cuda/lapack_plan.c)
 if(TARGET cunumpy_cuda)
   add_executable(cuda_nvrtc_kernels ${CMAKE_CURRENT_SOURCE_DIR}/cuda/nvrtc_kernels.c)
   target_link_libraries(cuda_nvrtc_kernels PRIVATE cunumpy_cuda_codegen cunumpy)
   target_compile_options(cuda_nvrtc_kernels PRIVATE ${CUNUMPY_WARNINGS})
-  foreach(mode elementwise reductions casts cache random index)
+  foreach(mode elementwise reductions casts cache random index lapack)
     add_test(NAME cuda_nvrtc_${mode} COMMAND cuda_nvrtc_kernels ${mode} 90)
   endforeach()
   # The kernel cache test points CUNUMPY_KERNEL_CACHE at a temporary folder.
@@ -25,6 +28,9 @@ if(TARGET cunumpy_cuda)
     # Plain C sources a host emulation links besides the library.
     set(_host_srcs_prelude_host ${PROJECT_SOURCE_DIR}/core/cuda/index_plan.c)
     set(_host_srcs_rng_host)
+    # Device sources a host emulation includes (rebuild when they change).
+    set(_host_deps_prelude_host ${PROJECT_SOURCE_DIR}/core/cuda/lapack.cuh)
+    set(_host_deps_rng_host)
     foreach(_host prelude_host rng_host)
       set(_ph ${CMAKE_CURRENT_BINARY_DIR}/cuda_${_host})
       add_custom_command(
@@ -38,7 +44,7 @@ if(TARGET cunumpy_cuda)
                 -Xlinker -rpath=$<TARGET_FILE_DIR:cunumpy>
         DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/${_host}.cu
                 ${CMAKE_CURRENT_SOURCE_DIR}/cuda/host_device.h
-                ${_host_srcs_${_host}}
+                ${_host_srcs_${_host}} ${_host_deps_${_host}}
                 cunumpy_cuda_codegen cunumpy
         COMMENT "nvcc: host emulation of the CUDA prelude (${_host})"
         VERBATIM)

@@ -69,6 +69,15 @@ long long cn_cu_grid_blocks(long long n);
 cn_status cn_cu_kernel_cache_info(int64_t *compiled, int64_t *disk_hits,
                                   int64_t *in_memory);
 
+/* Library handles (library_handles.c). The calling thread's cuSOLVER
+ * handle for the current device, bound to cn_cu_stream(); the plugin keeps
+ * it (CN_ERR_MEMORY / CN_ERR_BACKEND naming the call on failure). */
+typedef struct cusolverDnContext *cusolverDnHandle_t;
+cn_status cn_cu_cusolver(cusolverDnHandle_t *h);
+/* CN_ERR_MEMORY for CUSOLVER_STATUS_ALLOC_FAILED, else CN_ERR_BACKEND,
+ * naming what (the cuSOLVER call) and the status. */
+cn_status cn_cu_cusolver_fail(int status, const char *what);
+
 /* Backend table members (elementwise.c, reduce.c, random.c). */
 cn_status cn_cu_assign(cn_array_s *dst, const cn_array_s *src);
 cn_status cn_cu_fill(cn_array_s *dst, const void *value);
@@ -97,5 +106,7 @@ cn_status cn_cu_put_along(cn_array_s *a, const cn_array_s *idx, int32_t axis,
 cn_status cn_cu_flatnonzero(cn_array_s **out, const cn_array_s *a);
 cn_status cn_cu_mask_compress(cn_array_s **out, const cn_array_s *a,
                               const cn_array_s *mask);
+/* The lapack slot on cuSOLVER (lapack.c). */
+cn_status cn_cu_lapack(cn_lapack_args *args);
 
 #endif

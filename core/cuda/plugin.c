@@ -271,6 +271,7 @@ static const cn_backend_compute g_compute = {
     .flatnonzero = cn_cu_flatnonzero,
     .mask_compress = cn_cu_mask_compress,
     .index_normalize = cn_cu_index_normalize,
+    .lapack = cn_cu_lapack,
 };
 
 static const cn_backend g_backend = {

@@ -7,6 +7,8 @@
  *   casts        assign for every dtype pair, fill and where for every dtype
  *   index        the indexing programs: the shared one, the copies of
  *                every itemsize, the nonzero compaction of every dtype
+ *   lapack       every kernel of the lapack slot (lapack_kernels.h) x every
+ *                LAPACK dtype, each dtype's set in one program
  *   cache        the on-disk kernel cache: round trip, corrupt and stale
  *                entries rejected
  *   random       the random fill of every distribution x output dtype, and
@@ -21,6 +23,7 @@
 
 #include "cuda/codegen.h"
 #include "cuda/disk_cache.h"
+#include "cuda/lapack_kernels.h"
 #include "cuda/nvrtc_compile.h"
 #include "cuda/rng_plan.h"
 #include "random_samplers.h"
@@ -45,6 +48,7 @@ typedef enum {
   JOB_WHERE,
   JOB_RNG,   /* op: the distribution */
   JOB_INDEX, /* op: the index program */
+  JOB_LAPACK, /* op: the kernel, flag: with the helpers */
 } job_kind;
 
 /* One kernel set to generate: a closure over the generator's arguments. */
@@ -57,8 +61,15 @@ typedef struct {
   bool flag;
 } job;
 
+/* Set while a kernel is compiled alone: lapack kernels then bring their own
+ * helpers. */
+static bool g_alone;
+
 static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
   switch (j->what) {
+  case JOB_LAPACK:
+    return cn_cu_gen_lapack(s, (cn_cu_la_kernel)j->op, j->a,
+                            j->flag || g_alone, names);
   case JOB_ELEMENTWISE:
     return cn_cu_gen_elementwise(s, j->op, j->info, j->a, names);
   case JOB_REDUCE:
@@ -109,6 +120,11 @@ static void describe(char *buf, size_t cap, const job *j) {
              cn_dtype_name(j->a));
     break;
   case JOB_WHERE:
+  case JOB_LAPACK:
+    snprintf(buf, cap, "lapack %s (%s)",
+             cn_cu_la_kernel_name((cn_cu_la_kernel)j->op),
+             cn_dtype_name(j->a));
+    break;
   default:
     snprintf(buf, cap, "where %s", cn_dtype_name(j->a));
   }
@@ -158,7 +174,9 @@ static void run_batch(const char *batch, const job *jobs, int n) {
     cn_cu_src_init(&one);
     cn_cu_src_appendf(&one, "%s\n", cn_cu_prelude_text);
     size_t start = one.len;
+    g_alone = true;
     gen(&one, &jobs[i], names);
+    g_alone = false;
     char *l = NULL;
     if (!compile_src(&one, batch, &l)) {
       char d[256];
@@ -314,6 +332,36 @@ static void index_kernels(void) {
     j = (job){.what = JOB_INDEX, .op = CN_CU_IDX_NONZERO, .a = k_all[d]};
     snprintf(batch, sizeof batch, "index_nonzero_%s", cn_dtype_name(k_all[d]));
     run_batch(batch, &j, 1);
+  }
+}
+
+/* Every lapack kernel for every LAPACK dtype; EIGVEC exists for the real
+ * dtypes only (its output is the complex one). */
+static void lapack(void) {
+  static const cn_dtype dts[] = {CN_FLOAT32, CN_FLOAT64, CN_COMPLEX64,
+                                 CN_COMPLEX128};
+  static job jobs[CN_CU_LAK_COUNT_];
+  for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+    int n = 0;
+    for (int k = 0; k < CN_CU_LAK_COUNT_; k++) {
+      if (k == CN_CU_LAK_EIGVEC && cn_is_complex(dts[d])) {
+        cn_cu_src s;
+        char names[4][CN_CU_NAME_CAP];
+        cn_cu_src_init(&s);
+        if (cn_cu_gen_lapack(&s, (cn_cu_la_kernel)k, dts[d], true, names)) {
+          fprintf(stderr, "FAIL: lapack eigvec generated for %s\n",
+                  cn_dtype_name(dts[d]));
+          g_failures++;
+        }
+        cn_cu_src_free(&s);
+        continue;
+      }
+      jobs[n] = (job){.what = JOB_LAPACK, .op = k, .a = dts[d], .flag = n == 0};
+      n++;
+    }
+    char batch[64];
+    snprintf(batch, sizeof batch, "lapack_%s", cn_dtype_name(dts[d]));
+    run_batch(batch, jobs, n);
   }
 }
 
@@ -487,6 +535,8 @@ int main(int argc, char **argv) {
     cache();
   else if (strcmp(mode, "random") == 0)
     random_fills();
+  else if (strcmp(mode, "lapack") == 0)
+    lapack();
   else {
     fprintf(stderr, "unknown mode '%s'\n", mode);
     return 2;

@@ -1,5 +1,7 @@
 // Host emulation of the CUDA device code: the prelude (core/cuda/prelude/,
-// assembled by the build into prelude.cuh) compiled by nvcc as
+// assembled by the build into prelude.cuh) and the lapack helpers
+// (core/cuda/lapack.cuh: slogdet's reduction of the LU diagonal is checked
+// against the CPU backend's slogdet) compiled by nvcc as
 // __host__ __device__ code and run on the CPU (no GPU needed), its
 // k_* functions, casts and reduction accumulators compared with the CPU
 // backend (the oracle of tests/gpu/gpu_check.c) on special values: inf, NaN,
@@ -20,6 +22,7 @@
 
 #include "host_device.h"
 #include "prelude.cuh"
+#include "lapack.cuh"
 
 #include "index_plan.h"
 
@@ -582,6 +585,82 @@ static void index_compaction(void) {
         g_fail++;
       }
     }
+// slogdet of an upper triangular matrix whose diagonal dominates: getrf
+// factors it, or its transpose, without interchanges and with that diagonal
+// as U's, so the device reduction of the diagonal with identity pivots must
+// give the CPU's sign and log|det|; one interchange flips the sign; info > 0
+// gives 0 and -inf.
+template <class T>
+static void slogdet_one(cn_dtype dt, const std::vector<T> &diag, bool zero) {
+  typedef typename cn_tr<T>::real R;
+  long long n = (long long)diag.size();
+  std::vector<T> a((size_t)(n * n), T(0));
+  for (long long i = 0; i < n; i++)
+    for (long long j = i; j < n; j++)
+      a[(size_t)(i + j * n)] = i == j ? diag[(size_t)i] : T(R(0.25) * R(i + j));
+  if (zero)
+    a[(size_t)(n + 1)] = T(0);
+  std::vector<long long> piv((size_t)n);
+  for (long long i = 0; i < n; i++)
+    piv[(size_t)i] = i + 1;
+  cn_array h = NULL, sign = NULL, ld = NULL;
+  int64_t shape[2] = {n, n};
+  int64_t strides[2] = {1, n}; /* column-major, as the device sees it */
+  OK(cn_from_host(&h, a.data(), 0, (int64_t)(sizeof(T) * a.size()), 2, shape,
+                  strides, dt));
+  OK(cn_linalg_slogdet(&sign, &ld, h));
+  T cs;
+  R cl;
+  OK(cn_copy_to_buffer(&cs, sizeof cs, sign, CN_ORDER_C));
+  OK(cn_copy_to_buffer(&cl, sizeof cl, ld, CN_ORDER_C));
+  T gs;
+  R gl;
+  cn_la_slogdet_one(n, a.data(), piv.data(), zero ? 2 : 0, &gs, &gl);
+  double rtol = sizeof(R) == 4 ? 1e-6 : 1e-15;
+  bool ok;
+  if constexpr (cn_tr<T>::is_cplx)
+    ok = same_cx(gs, cs, rtol);
+  else
+    ok = close_enough(gs, cs, rtol, fabs((double)cs));
+  ok = ok && close_enough(gl, cl, rtol, fabs((double)cl));
+  g_cases++;
+  if (!ok) {
+    printf("FAIL slogdet %s n=%lld%s: sign/log differ from the CPU's "
+           "(log %.17g vs %.17g)\n",
+           cn_dtype_name(dt), n, zero ? " singular" : "", (double)gl,
+           (double)cl);
+    g_fail++;
+  }
+  if (!zero && n > 1) { /* one interchange: the sign flips */
+    piv[0] = 2;
+    T fs;
+    R fl;
+    cn_la_slogdet_one(n, a.data(), piv.data(), 0, &fs, &fl);
+    g_cases++;
+    if (!(fs == -gs) || fl != gl) {
+      printf("FAIL slogdet %s n=%lld: pivot parity\n", cn_dtype_name(dt), n);
+      g_fail++;
+    }
+  }
+  cn_array_release(h);
+  cn_array_release(sign);
+  cn_array_release(ld);
+}
+
+static void lapack_helpers(void) {
+  std::vector<double> d = {2.5, -3.5, 3.0, -2.25, 7.0};
+  std::vector<float> f = {2.5f, -3.5f, 3.0f, -2.25f, 7.0f};
+  std::vector<cn_c128> z = {cn_c128(1, 2), cn_c128(-3, 0.5), cn_c128(0, -2.5),
+                            cn_c128(2, 2), cn_c128(-2.5, -0.25)};
+  std::vector<cn_c64> c = {cn_c64(1, 2), cn_c64(-3, 0.5), cn_c64(0, -2.5f),
+                           cn_c64(2, 2), cn_c64(-2.5f, -0.25f)};
+  for (int zero = 0; zero < 2; zero++) {
+    slogdet_one<double>(CN_FLOAT64, d, zero);
+    slogdet_one<float>(CN_FLOAT32, f, zero);
+    slogdet_one<cn_c128>(CN_COMPLEX128, z, zero);
+    slogdet_one<cn_c64>(CN_COMPLEX64, c, zero);
+  }
+  slogdet_one<double>(CN_FLOAT64, std::vector<double>{-4.0}, false);
 }
 
 int main(void) {
@@ -594,6 +673,7 @@ int main(void) {
   reductions();
   index_fold();
   index_compaction();
+  lapack_helpers();
   printf("prelude_host: %d cases, %d failures\n", g_cases, g_fail);
   return g_fail != 0;
 }

@@ -1,16 +1,16 @@
 /* GPU correctness check, run by tests/gpu/run.sh on a machine with a GPU:
- * every op of core/ops.def for every dtype, casts, fills, where, and every
- * reduction, computed on the CUDA backend and on the CPU backend from the
- * same inputs (contiguous, strided with negative steps, broadcast), must
- * agree, and so must every indexing function (take, put and their along-
- * axis forms, masks, compress/extract, choose, the nonzero family) with
- * the same status and message on out-of-range indices: integers and bools exactly, floats to a few ulps (the GPU's libm
+ * every op of core/ops.def for every dtype, casts, fills, where, every
+ * reduction, and every other compute slot the plugin fills (random fills,
+ * indexing, LAPACK drivers, ...), computed on the CUDA backend and on the
+ * CPU backend from the same inputs (contiguous, strided with negative
+ * steps, broadcast), must agree, with the same status and message on
+ * errors: integers and bools exactly, floats to a few ulps (the GPU's libm
  * and the CPU's SLEEF differ by an ulp or two), NaN and inf in the same
  * places. Random fills from generators seeded alike must give the same
  * values (random and integers bit for bit; rejection samplers' integers
  * may differ where a last-ulp libm difference flips a decision: at most
- * 1 in 10^5) and advance the counters alike. Prints one line per failing case and a summary; exit 1 on any
- * failure. */
+ * 1 in 10^5) and advance the counters alike. Prints one line per failing
+ * case and a summary; exit 1 on any failure. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -500,6 +500,370 @@ static void reductions(void) {
   }
 }
 
+/* ---- LAPACK drivers -------------------------------------------------------
+ * Every kind on the GPU against the CPU on the same inputs (stacks of
+ * matrices in C order, transposed and with a reversed batch axis), float32
+ * to complex128. Unique results are compared directly; SVD, QR and
+ * eigenvectors, whose signs and phases are free, through a reconstruction
+ * or residual computed on the host from the GPU's factors. Failures (not
+ * positive definite, singular, NaN or inf inputs) must give the CPU's
+ * status and message. */
+
+static const cn_dtype k_la[] = {CN_FLOAT32, CN_FLOAT64, CN_COMPLEX64,
+                                CN_COMPLEX128};
+
+static double la_ulps(cn_dtype dt, int64_t n) {
+  return (dt == CN_FLOAT32 || dt == CN_COMPLEX64 ? 400.0 : 4000.0) *
+         (double)(n + 4);
+}
+
+/* Layout `which` of a: 0 as is, 1 transposed (last two axes), 2 with
+ * negative strides: the stack axis reversed, or both axes of a single
+ * matrix (which keeps a Hermitian matrix Hermitian). */
+static cn_array la_view(cn_array a, int which) {
+  cn_array v = NULL;
+  int32_t nd = 0;
+  OK(cn_array_ndim(&nd, a));
+  if (which == 1)
+    OK(cn_swapaxes(&v, a, -1, -2));
+  else if (which == 2) {
+    int32_t ax[2] = {0, 1};
+    OK(cn_flip(&v, a, nd > 2 ? 1 : 2, ax));
+  } else
+    OK(cn_copy(&v, a, CN_ORDER_K));
+  return v;
+}
+
+static cn_array la_host(cn_array g) {
+  cn_array h = NULL;
+  OK(cn_to_host(&h, g));
+  return h;
+}
+
+/* x @ x^H + I: Hermitian positive definite. */
+static cn_array la_hpd(cn_dtype dt, int32_t nd, const int64_t *shape) {
+  cn_array x = make_input(dt, nd, shape, 0, -1, 1), xt = NULL, xh = NULL;
+  cn_array p = NULL, e = NULL, out = NULL;
+  OK(cn_swapaxes(&xt, x, -1, -2));
+  OK(cn_conj(&xh, xt, NULL));
+  OK(cn_matmul(&p, x, xh, NULL));
+  OK(cn_eye(&e, shape[nd - 1], shape[nd - 1], 0, dt, CN_ORDER_C));
+  OK(cn_add(&out, p, e, NULL));
+  cn_array rel[] = {x, xt, xh, p, e};
+  for (int i = 0; i < 5; i++)
+    cn_array_release(rel[i]);
+  return out;
+}
+
+/* Same status and, on failure, the same message on both backends. */
+static bool la_status(const char *label, cn_status sc, const char *mc,
+                      cn_status sg, const char *mg) {
+  g_cases++;
+  if (sc == sg && (sc == CN_OK || strcmp(mc, mg) == 0))
+    return sc == CN_OK;
+  printf("FAIL %s: gpu %s '%s' vs cpu %s '%s'\n", label, cn_status_name(sg),
+         mg, cn_status_name(sc), mc);
+  g_fail++;
+  return false;
+}
+
+#define LA_BOTH(label, call_c, call_g)                                         \
+  do {                                                                         \
+    char mc_[512];                                                             \
+    cn_status sc_ = (call_c);                                                  \
+    snprintf(mc_, sizeof mc_, "%s", cn_last_error());                          \
+    cn_status sg_ = (call_g);                                                  \
+    la_ok = la_status(label, sc_, mc_, sg_, cn_last_error());                  \
+  } while (0)
+
+/* |a @ v - v * w| on the host (w broadcast over rows): zero up to rounding. */
+static void la_residual(const char *label, cn_array a, cn_array v_g,
+                        cn_array w_g, double ulps) {
+  cn_array v = la_host(v_g), w = la_host(w_g), av = NULL, w2 = NULL;
+  cn_array vw = NULL, r = NULL, z = NULL, ac = NULL;
+  int32_t nd = 0;
+  int64_t sh[8];
+  OK(cn_array_ndim(&nd, w));
+  OK(cn_array_shape(sh, 7, w));
+  sh[nd] = sh[nd - 1];
+  sh[nd - 1] = 1;
+  OK(cn_reshape(&w2, w, nd + 1, sh, CN_ORDER_C));
+  cn_dtype dv;
+  OK(cn_array_dtype(&dv, v));
+  OK(cn_astype(&ac, a, dv, 1)); /* real a, complex eig vectors */
+  OK(cn_matmul(&av, ac, v, NULL));
+  OK(cn_multiply(&vw, v, w2, NULL));
+  OK(cn_subtract(&r, av, vw, NULL));
+  OK(cn_zeros_like(&z, r, CN_DTYPE_DEFAULT));
+  compare(label, z, r, ulps);
+  cn_array rel[] = {v, w, av, w2, vw, r, z, ac};
+  for (int i = 0; i < 8; i++)
+    cn_array_release(rel[i]);
+}
+
+static void la_square(cn_dtype dt, int32_t nd, const int64_t *shape) {
+  char lab[160];
+  int64_t n = shape[nd - 1];
+  double ulps = la_ulps(dt, n);
+  bool la_ok;
+  for (int lay = 0; lay < 3; lay++) {
+    cn_array hp = la_hpd(dt, nd, shape), x = make_input(dt, nd, shape, 0, -1, 1);
+    cn_array hpc = la_view(hp, lay), hpg0 = dev(hp), hpg = la_view(hpg0, lay);
+    cn_array xc = la_view(x, lay), xg0 = dev(x), xg = la_view(xg0, lay);
+    const char *dn = cn_dtype_name(dt);
+    cn_array rc = NULL, rg = NULL, r2c = NULL, r2g = NULL;
+    for (int up = 0; up < 2; up++) {
+      snprintf(lab, sizeof lab, "cholesky(%s, n=%lld, layout %d, upper %d)",
+               dn, (long long)n, lay, up);
+      LA_BOTH(lab, cn_linalg_cholesky(&rc, hpc, up),
+              cn_linalg_cholesky(&rg, hpg, up));
+      if (la_ok)
+        compare(lab, rc, rg, ulps);
+      cn_array_release(rc);
+      cn_array_release(rg);
+      rc = rg = NULL;
+      snprintf(lab, sizeof lab, "eigh(%s, n=%lld, layout %d, upper %d)", dn,
+               (long long)n, lay, up);
+      LA_BOTH(lab, cn_linalg_eigh(&rc, &r2c, hpc, up),
+              cn_linalg_eigh(&rg, &r2g, hpg, up));
+      if (la_ok) {
+        compare(lab, rc, rg, ulps);
+        la_residual(lab, hpc, r2g, rg, ulps * 4);
+      }
+      cn_array rel[] = {rc, rg, r2c, r2g};
+      for (int i = 0; i < 4; i++)
+        cn_array_release(rel[i]);
+      rc = rg = r2c = r2g = NULL;
+    }
+    snprintf(lab, sizeof lab, "eig(%s, n=%lld, layout %d)", dn, (long long)n,
+             lay);
+    LA_BOTH(lab, cn_linalg_eig(&rc, &r2c, xc), cn_linalg_eig(&rg, &r2g, xg));
+    if (la_ok)
+      la_residual(lab, xc, r2g, rg, ulps * 8);
+    cn_array rel[] = {rc, rg, r2c, r2g};
+    for (int i = 0; i < 4; i++)
+      cn_array_release(rel[i]);
+    rc = rg = r2c = r2g = NULL;
+    snprintf(lab, sizeof lab, "inv(%s, n=%lld, layout %d)", dn, (long long)n,
+             lay);
+    LA_BOTH(lab, cn_linalg_inv(&rc, hpc), cn_linalg_inv(&rg, hpg));
+    if (la_ok)
+      compare(lab, rc, rg, ulps * 4);
+    cn_array_release(rc);
+    cn_array_release(rg);
+    rc = rg = NULL;
+    snprintf(lab, sizeof lab, "solve(%s, n=%lld, layout %d)", dn, (long long)n,
+             lay);
+    LA_BOTH(lab, cn_linalg_solve(&rc, hpc, xc), cn_linalg_solve(&rg, hpg, xg));
+    if (la_ok)
+      compare(lab, rc, rg, ulps * 4);
+    cn_array_release(rc);
+    cn_array_release(rg);
+    rc = rg = NULL;
+    snprintf(lab, sizeof lab, "slogdet(%s, n=%lld, layout %d)", dn,
+             (long long)n, lay);
+    LA_BOTH(lab, cn_linalg_slogdet(&rc, &r2c, xc),
+            cn_linalg_slogdet(&rg, &r2g, xg));
+    if (la_ok) {
+      compare(lab, rc, rg, ulps);
+      compare(lab, r2c, r2g, ulps);
+    }
+    cn_array rel2[] = {rc, rg, r2c, r2g, hp, x, hpc, hpg0, hpg, xc, xg0, xg};
+    for (int i = 0; i < 12; i++)
+      cn_array_release(rel2[i]);
+  }
+}
+
+/* u @ diag(s) @ vh (or q @ r) of the GPU's factors, on the host, against
+ * the CPU's input. */
+static void la_recon(const char *label, cn_array a, cn_array u_g, cn_array s_g,
+                     cn_array vh_g, double ulps) {
+  cn_array u = la_host(u_g), vh = la_host(vh_g), us = NULL, p = NULL;
+  if (s_g != NULL) {
+    cn_array s = la_host(s_g), s2 = NULL;
+    int32_t nd = 0;
+    int64_t sh[8];
+    OK(cn_array_ndim(&nd, s));
+    OK(cn_array_shape(sh, 7, s));
+    sh[nd] = sh[nd - 1];
+    sh[nd - 1] = 1;
+    OK(cn_reshape(&s2, s, nd + 1, sh, CN_ORDER_C));
+    OK(cn_multiply(&us, u, s2, NULL));
+    cn_array_release(s);
+    cn_array_release(s2);
+  } else {
+    OK(cn_copy(&us, u, CN_ORDER_K));
+  }
+  OK(cn_matmul(&p, us, vh, NULL));
+  compare(label, a, p, ulps);
+  cn_array rel[] = {u, vh, us, p};
+  for (int i = 0; i < 4; i++)
+    cn_array_release(rel[i]);
+}
+
+static void la_rect(cn_dtype dt, int32_t nd, const int64_t *shape) {
+  char lab[160];
+  int64_t m = shape[nd - 2], n = shape[nd - 1];
+  double ulps = la_ulps(dt, m > n ? m : n);
+  bool la_ok;
+  const char *dn = cn_dtype_name(dt);
+  for (int lay = 0; lay < 3; lay++) {
+    cn_array x = make_input(dt, nd, shape, 0, -1, 1), xg0 = dev(x);
+    cn_array xc = la_view(x, lay), xg = la_view(xg0, lay);
+    for (int mode = 0; mode < 3; mode++) { /* values, reduced, full */
+      cn_array uc = NULL, sc = NULL, vc = NULL, ug = NULL, sg = NULL, vg = NULL;
+      snprintf(lab, sizeof lab, "svd(%s, %lldx%lld, layout %d, mode %d)", dn,
+               (long long)m, (long long)n, lay, mode);
+      LA_BOTH(lab, cn_linalg_svd(&uc, &sc, &vc, xc, mode == 2, mode > 0),
+              cn_linalg_svd(&ug, &sg, &vg, xg, mode == 2, mode > 0));
+      if (la_ok) {
+        compare(lab, sc, sg, ulps);
+        if (mode == 1)
+          la_recon(lab, xc, ug, sg, vg, ulps);
+      }
+      cn_array rel[] = {uc, sc, vc, ug, sg, vg};
+      for (int i = 0; i < 6; i++)
+        cn_array_release(rel[i]);
+    }
+    for (int mode = 0; mode < 2; mode++) {
+      cn_qr_mode qm = mode ? CN_QR_COMPLETE : CN_QR_REDUCED;
+      cn_array qc = NULL, rc = NULL, qg = NULL, rg = NULL, ac = NULL, ag = NULL;
+      snprintf(lab, sizeof lab, "qr(%s, %lldx%lld, layout %d, mode %d)", dn,
+               (long long)m, (long long)n, lay, mode);
+      LA_BOTH(lab, cn_linalg_qr(&qc, &rc, xc, qm),
+              cn_linalg_qr(&qg, &rg, xg, qm));
+      if (la_ok) {
+        OK(cn_abs(&ac, rc, NULL));
+        OK(cn_abs(&ag, rg, NULL));
+        compare(lab, ac, ag, ulps);
+        la_recon(lab, xc, qg, NULL, rg, ulps);
+      }
+      cn_array rel[] = {qc, rc, qg, rg, ac, ag};
+      for (int i = 0; i < 6; i++)
+        cn_array_release(rel[i]);
+    }
+    cn_array rel[] = {x, xg0, xc, xg};
+    for (int i = 0; i < 4; i++)
+      cn_array_release(rel[i]);
+  }
+}
+
+/* lstsq of a (m x n) against b (m x 2): full rank, and rank 2 (a = y @ z). */
+static void la_lstsq(cn_dtype dt, int64_t m, int64_t n, bool deficient) {
+  char lab[160];
+  bool la_ok;
+  int64_t sa[2] = {m, n}, sb[2] = {m, 2}, sy[2] = {m, 2}, sz[2] = {2, n};
+  cn_array a = NULL, b = make_input(dt, 2, sb, 0, -1, 1);
+  if (deficient) {
+    cn_array y = make_input(dt, 2, sy, 0, -1, 1), z = make_input(dt, 2, sz, 0, -1, 1);
+    OK(cn_matmul(&a, y, z, NULL));
+    cn_array_release(y);
+    cn_array_release(z);
+  } else {
+    a = make_input(dt, 2, sa, 0, -1, 1);
+  }
+  cn_array ag = dev(a), bg = dev(b);
+  cn_array c[4] = {NULL}, g[4] = {NULL};
+  snprintf(lab, sizeof lab, "lstsq(%s, %lldx%lld%s)", cn_dtype_name(dt),
+           (long long)m, (long long)n, deficient ? ", rank 2" : "");
+  LA_BOTH(lab, cn_linalg_lstsq(&c[0], &c[1], &c[2], &c[3], a, b, -1),
+          cn_linalg_lstsq(&g[0], &g[1], &g[2], &g[3], ag, bg, -1));
+  if (la_ok)
+    for (int i = 0; i < 4; i++)
+      compare(lab, c[i], g[i], la_ulps(dt, m + n) * (deficient ? 100 : 4));
+  for (int i = 0; i < 4; i++) {
+    cn_array_release(c[i]);
+    cn_array_release(g[i]);
+  }
+  cn_array rel[] = {a, b, ag, bg};
+  for (int i = 0; i < 4; i++)
+    cn_array_release(rel[i]);
+}
+
+/* Not positive definite, singular, NaN and inf: the CPU's status and
+ * message (with the index of the failing matrix of a stack). */
+static void la_errors(cn_dtype dt) {
+  char lab[160];
+  bool la_ok;
+  int64_t sh[3] = {3, 4, 4};
+  cn_array e = NULL, neg = NULL, z = NULL, nanm = NULL, infm = NULL;
+  OK(cn_eye(&e, 4, 4, 0, dt, CN_ORDER_C));
+  OK(cn_negative(&neg, e, NULL));
+  cn_array stack = la_hpd(dt, 3, sh), bad = NULL;
+  OK(cn_zeros(&z, 3, sh, dt, CN_ORDER_C));
+  OK(cn_full(&nanm, 3, sh, cn_scalar_float(NAN), dt, CN_ORDER_C));
+  OK(cn_full(&infm, 3, sh, cn_scalar_float(INFINITY), dt, CN_ORDER_C));
+  {
+    /* matrix 1 of the stack not positive definite */
+    cn_array mid = NULL;
+    OK(cn_copy(&bad, stack, CN_ORDER_C));
+    OK(cn_index_axis(&mid, bad, 0, 1));
+    OK(cn_assign(mid, neg));
+    cn_array_release(mid);
+  }
+  cn_array badg = dev(bad), zg = dev(z), nang = dev(nanm), infg = dev(infm);
+  cn_array rc = NULL, rg = NULL, r2c = NULL, r2g = NULL, r3c = NULL, r3g = NULL;
+  const char *dn = cn_dtype_name(dt);
+#define LA_PAIR(what, callc, callg)                                            \
+  do {                                                                         \
+    snprintf(lab, sizeof lab, "%s(%s)", what, dn);                            \
+    LA_BOTH(lab, callc, callg);                                                \
+    if (la_ok && rc != NULL)                                                   \
+      compare(lab, rc, rg, 1);                                                 \
+    cn_array rel_[] = {rc, rg, r2c, r2g, r3c, r3g};                            \
+    for (int i_ = 0; i_ < 6; i_++)                                             \
+      cn_array_release(rel_[i_]);                                              \
+    rc = rg = r2c = r2g = r3c = r3g = NULL;                                    \
+  } while (0)
+  LA_PAIR("cholesky not positive definite", cn_linalg_cholesky(&rc, bad, 0),
+          cn_linalg_cholesky(&rg, badg, 0));
+  LA_PAIR("inv singular", cn_linalg_inv(&rc, z), cn_linalg_inv(&rg, zg));
+  LA_PAIR("solve singular", cn_linalg_solve(&rc, z, bad),
+          cn_linalg_solve(&rg, zg, badg));
+  LA_PAIR("slogdet singular", cn_linalg_slogdet(&rc, &r2c, z),
+          cn_linalg_slogdet(&rg, &r2g, zg));
+  LA_PAIR("svd NaN", cn_linalg_svd(&r2c, &rc, &r3c, nanm, 0, 1),
+          cn_linalg_svd(&r2g, &rg, &r3g, nang, 0, 1));
+  LA_PAIR("eig inf", cn_linalg_eig(&rc, &r2c, infm),
+          cn_linalg_eig(&rg, &r2g, infg));
+  cn_array n2c = NULL, n2g = NULL, b2c = NULL, b2g = NULL;
+  OK(cn_index_axis(&n2c, nanm, 0, 0));
+  OK(cn_index_axis(&n2g, nang, 0, 0));
+  OK(cn_index_axis(&b2c, stack, 0, 0));
+  b2g = dev(b2c);
+  cn_array r4c = NULL, r4g = NULL;
+  LA_PAIR("lstsq NaN", cn_linalg_lstsq(&rc, &r2c, &r3c, &r4c, n2c, b2c, -1),
+          cn_linalg_lstsq(&rg, &r2g, &r3g, &r4g, n2g, b2g, -1));
+  cn_array_release(r4c);
+  cn_array_release(r4g);
+#undef LA_PAIR
+  cn_array rel[] = {e, neg, z, nanm, infm, stack, bad, badg, zg, nang,
+                    infg, n2c, n2g, b2c, b2g};
+  for (int i = 0; i < 15; i++)
+    cn_array_release(rel[i]);
+}
+
+static void lapack(void) {
+  static const int64_t sq[][3] = {{1, 1, 1}, {3, 4, 4}, {2, 33, 33},
+                                  {1, 40, 40}, {4, 0, 0}};
+  static const int64_t re[][3] = {{3, 5, 3}, {3, 3, 5}, {1, 40, 6},
+                                  {1, 6, 40}, {2, 0, 3}};
+  for (int d = 0; d < 4; d++) {
+    cn_dtype dt = k_la[d];
+    for (int i = 0; i < 5; i++) {
+      bool two_d = sq[i][0] == 1 && i > 0;
+      la_square(dt, two_d ? 2 : 3, two_d ? sq[i] + 1 : sq[i]);
+      two_d = re[i][0] == 1;
+      la_rect(dt, two_d ? 2 : 3, two_d ? re[i] + 1 : re[i]);
+    }
+    la_lstsq(dt, 8, 5, false);
+    la_lstsq(dt, 5, 8, false);
+    la_lstsq(dt, 8, 5, true);
+    la_lstsq(dt, 5, 8, true);
+    la_errors(dt);
+  }
+}
+
 /* Run with CUNUMPY_GPU_MEMORY_LIMIT (or CUPY_GPU_MEMORY_LIMIT) set to
  * LIMIT_BYTES, given as argv[2] ("50%" style limits are checked against
  * the device memory): the pool limit must be in force. */
@@ -960,6 +1324,8 @@ int main(int argc, char **argv) {
     random_fills();
   if (!strcmp(only, "all") || !strcmp(only, "indexing"))
     indexing();
+  if (!strcmp(only, "all") || !strcmp(only, "lapack"))
+    lapack();
   if (!strcmp(only, "limit"))
     limit(argc > 2 ? argv[2] : "0");
   int64_t compiled = 0, hits = 0, mem = 0;

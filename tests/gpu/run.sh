@@ -4,10 +4,10 @@
 #   1. configures and builds the CUDA backend (sm_90) in build-gpu,
 #   2. runs the CUDA tests (plugin, NVRTC compile of every kernel, the public
 #      CUDA API with a device, no CPU fallback),
-#   3. runs tests/gpu/gpu_check.c: every op, cast, reduction, random fill
-#      and indexing function on the GPU against the CPU backend on the same
-#      inputs; the memory limit from CUNUMPY_GPU_MEMORY_LIMIT /
-#      CUPY_GPU_MEMORY_LIMIT; the disk kernel cache,
+#   3. runs tests/gpu/gpu_check.c: every op, cast and reduction and every
+#      other CUDA compute slot (one part each) on the GPU against the CPU
+#      backend on the same inputs; the memory limit from
+#      CUNUMPY_GPU_MEMORY_LIMIT / CUPY_GPU_MEMORY_LIMIT; the disk kernel cache,
 #   4. DLPack round trips with CuPy (when the Python binding is built),
 #   5. the benchmark, cunumpy vs CuPy on 1e8 float32/float64, and prints its
 #      table last.
@@ -92,16 +92,16 @@ export CUNUMPY_KERNEL_CACHE="$root/$build/kernel-cache"
 rm -rf "$CUNUMPY_KERNEL_CACHE"
 
 status=0
-log "GPU vs CPU: every op, cast, reduction, random fill and indexing function (one process per part)"
+log "GPU vs CPU: every op, cast, reduction and compute slot (one process per part)"
 if [[ $dry == 1 ]]; then
   export GPU_CHECK_SELFTEST=1
 fi
 pids=()
-for part in elementwise casts reductions random indexing; do
+parts=(elementwise casts reductions random indexing lapack)
+for part in "${parts[@]}"; do
   timeout 240 "$bin/cuda_gpu_check" "$part" >"$build/gpu_check_$part.log" 2>&1 &
   pids+=($!)
 done
-parts=(elementwise casts reductions random indexing)
 for i in "${!pids[@]}"; do
   if ! wait "${pids[$i]}"; then
     status=1
