@@ -585,6 +585,8 @@ static void index_compaction(void) {
         g_fail++;
       }
     }
+}
+
 // slogdet of an upper triangular matrix whose diagonal dominates: getrf
 // factors it, or its transpose, without interchanges and with that diagonal
 // as U's, so the device reduction of the diagonal with identity pivots must
