@@ -1,8 +1,9 @@
 /* The CUDA plugin's entry point, backend tables, device probe and device
  * selection, and its extras (the device/stream/event/pool API of
  * core/cuda_api.h, found through get_proc("cuda_api")). Links the CUDA
- * runtime statically and never the driver library (libcuda.so.1 is opened by the runtime when present), so that dlopen of
- * this module succeeds on machines without a driver and the probe can say
+ * runtime statically (cuBLAS and NVRTC dynamically) and never the driver
+ * library (libcuda.so.1 is opened by the runtime when present), so that dlopen
+ * of this module succeeds on machines without a driver and the probe can say
  * why CUDA is unavailable. */
 #include <pthread.h>
 #include <stdio.h>
@@ -254,9 +255,9 @@ static const cn_backend_device g_device = {
     .get_proc = get_proc,
 };
 
-/* Elementwise ops and reductions only: indexing, sorting, random numbers,
- * linear algebra and FFTs are not implemented on CUDA (those slots stay
- * empty, so the core reports them unsupported). */
+/* The slots implemented on CUDA; the empty ones (indexing, sorting, random
+ * numbers, LAPACK drivers, FFTs) make the core report those operations
+ * unsupported. */
 static const cn_backend_compute g_compute = {
     .assign = cn_cu_assign,
     .fill = cn_cu_fill,
@@ -264,6 +265,7 @@ static const cn_backend_compute g_compute = {
     .where = cn_cu_where,
     .reduce = cn_cu_reduce,
     .moments = cn_cu_moments,
+    .matmul = cn_cu_matmul,
 };
 
 static const cn_backend g_backend = {

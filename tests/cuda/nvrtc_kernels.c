@@ -7,6 +7,8 @@
  *   casts        assign for every dtype pair, fill and where for every dtype
  *   cache        the on-disk kernel cache: round trip, corrupt and stale
  *                entries rejected
+ *   matmul       the tiled matmul kernel for every integer dtype and bool
+ *                (floating dtypes go to cuBLAS: the generator refuses them)
  * Kernels are compiled in batches (one program per dtype or kind) with the
  * exact text the plugin generates; a failing batch is recompiled kernel by
  * kernel to name the culprit. */
@@ -31,7 +33,8 @@ static const cn_dtype k_all[] = {
 
 /* One kernel set to generate: a closure over the generator's arguments. */
 typedef struct {
-  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where */
+  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where,
+               6 matmul */
   int32_t op;
   const cn_op_info *info;
   cn_reduce_kind kind;
@@ -51,6 +54,8 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
     return cn_cu_gen_assign(s, j->b, j->a, names);
   case 4:
     return cn_cu_gen_fill(s, j->a, names);
+  case 6:
+    return cn_cu_gen_matmul(s, j->a, names);
   default:
     return cn_cu_gen_where(s, j->a, names);
   }
@@ -76,6 +81,9 @@ static void describe(char *buf, size_t cap, const job *j) {
     break;
   case 4:
     snprintf(buf, cap, "fill %s", cn_dtype_name(j->a));
+    break;
+  case 6:
+    snprintf(buf, cap, "matmul %s", cn_dtype_name(j->a));
     break;
   default:
     snprintf(buf, cap, "where %s", cn_dtype_name(j->a));
@@ -354,6 +362,28 @@ static void cache(void) {
   printf("ok   disk cache\n");
 }
 
+static void matmul(void) {
+  static job jobs[MAXJOBS];
+  int n = 0;
+  for (int d = 0; d < NDT; d++) {
+    cn_dtype dt = k_all[d];
+    if (dt == CN_BOOL || cn_is_integer(dt)) {
+      jobs[n++] = (job){.what = 6, .a = dt};
+      continue;
+    }
+    cn_cu_src s;
+    cn_cu_src_init(&s);
+    char names[4][CN_CU_NAME_CAP];
+    if (cn_cu_gen_matmul(&s, dt, names)) {
+      fprintf(stderr, "FAIL: matmul kernel generated for %s (cuBLAS's)\n",
+              cn_dtype_name(dt));
+      g_failures++;
+    }
+    cn_cu_src_free(&s);
+  }
+  run_batch("matmul", jobs, n);
+}
+
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   const char *mode = argc > 1 ? argv[1] : "elementwise";
@@ -373,6 +403,8 @@ int main(int argc, char **argv) {
     casts();
   else if (strcmp(mode, "cache") == 0)
     cache();
+  else if (strcmp(mode, "matmul") == 0)
+    matmul();
   else {
     fprintf(stderr, "unknown mode '%s'\n", mode);
     return 2;
