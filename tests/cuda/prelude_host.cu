@@ -4,6 +4,7 @@
 // k_* functions, casts and reduction accumulators compared with the CPU
 // backend (the oracle of tests/gpu/gpu_check.c) on special values: inf, NaN,
 // signed zeros, overflow, large offsets. The criteria are gpu_check's.
+// The integer matmul's accumulation is checked the same way.
 // What this cannot see: the GPU's own libm (sin, exp, ... run on the host
 // here) and the kernels' launch geometry; tests/gpu/run.sh covers those.
 #include <cmath>
@@ -426,6 +427,53 @@ static void reductions(void) {
   nanminmax_one<float>(CN_COMPLEX64);
 }
 
+// The integer and bool matmul kernel's accumulation (cn_mm_dot, the
+// per-output sum of cn_mm_tiled) against the CPU's cn_matmul: products
+// that overflow the dtype must wrap around to the same bits.
+template <class T> static void matmul_one(cn_dtype dt) {
+  constexpr int64_t m = 3, k = 37, n = 4;
+  T a[m * k], b[k * n], c[m * n];
+  unsigned long long seed = 0x9e3779b97f4a7c15ull;
+  for (T *v : {a, b})
+    for (int64_t i = 0; i < (v == a ? m * k : k * n); i++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      v[i] = dt == CN_BOOL ? (T)((seed >> 33) % 5 == 0) : (T)(seed >> 17);
+    }
+  int64_t sa[2] = {m, k}, sb[2] = {k, n};
+  cn_array A = NULL, B = NULL, C = NULL;
+  OK(cn_from_host(&A, a, 0, (int64_t)sizeof a, 2, sa, NULL, dt));
+  OK(cn_from_host(&B, b, 0, (int64_t)sizeof b, 2, sb, NULL, dt));
+  OK(cn_matmul(&C, A, B, NULL));
+  OK(cn_copy_to_buffer(c, (int64_t)sizeof c, C, CN_ORDER_C));
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) {
+      T g = cn_mm_dot<T>(&a[i * k], 1, &b[j], n, k);
+      g_cases++;
+      if (memcmp(&g, &c[i * n + j], sizeof(T)) != 0) {
+        printf("FAIL matmul(%s)[%lld, %lld]: host-emulated gpu %lld cpu "
+               "%lld\n",
+               cn_dtype_name(dt), (long long)i, (long long)j, (long long)g,
+               (long long)c[i * n + j]);
+        g_fail++;
+      }
+    }
+  cn_array_release(A);
+  cn_array_release(B);
+  cn_array_release(C);
+}
+
+static void matmuls(void) {
+  matmul_one<bool>(CN_BOOL);
+  matmul_one<cn_i8>(CN_INT8);
+  matmul_one<cn_i16>(CN_INT16);
+  matmul_one<cn_i32>(CN_INT32);
+  matmul_one<cn_i64>(CN_INT64);
+  matmul_one<cn_u8>(CN_UINT8);
+  matmul_one<cn_u16>(CN_UINT16);
+  matmul_one<cn_u32>(CN_UINT32);
+  matmul_one<cn_u64>(CN_UINT64);
+}
+
 int main(void) {
   complex_ops<double>(CN_COMPLEX128);
   complex_ops<float>(CN_COMPLEX64);
@@ -434,6 +482,7 @@ int main(void) {
   casts_from<cn_c128>(CN_COMPLEX128);
   casts_from<cn_c64>(CN_COMPLEX64);
   reductions();
+  matmuls();
   printf("prelude_host: %d cases, %d failures\n", g_cases, g_fail);
   return g_fail != 0;
 }
