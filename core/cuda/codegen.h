@@ -52,7 +52,9 @@ const char *cn_cu_red_name(cn_reduce_kind kind);
  *  reduce: names[0] blocks, [1] pass 2, [2] thread-per-output, [3] the
  *          all-NaN check (nanarg kinds only, else "");
  *  scan (CUM kinds): names[0] block-per-line, [1] thread-per-line;
- *  moments: as reduce (names[3] "").
+ *  moments: as reduce (names[3] "");
+ *  matmul (integer and bool dtypes, matmul_codegen.c): names[0] the tiled
+ *          product (prelude/matmul.cuh).
  * Return false for a combination that has no kernel. */
 bool cn_cu_gen_elementwise(cn_cu_src *s, int32_t opid, const cn_op_info *info,
                            cn_dtype compute, char names[][CN_CU_NAME_CAP]);
@@ -81,6 +83,7 @@ const char *cn_cu_copy_type(cn_dtype dt);
 const char *cn_cu_copy_tag(cn_dtype dt);
 bool cn_cu_gen_moments(cn_cu_src *s, cn_dtype in, cn_dtype mean, cn_dtype var,
                        bool nan_skip, char names[][CN_CU_NAME_CAP]);
+bool cn_cu_gen_matmul(cn_cu_src *s, cn_dtype dt, char names[][CN_CU_NAME_CAP]);
 
 #ifdef __cplusplus
 }

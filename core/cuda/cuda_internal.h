@@ -2,6 +2,7 @@
 #ifndef CUNUMPY_CUDA_INTERNAL_H
 #define CUNUMPY_CUDA_INTERNAL_H
 
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include "../cuda_api.h"
@@ -108,5 +109,21 @@ cn_status cn_cu_mask_compress(cn_array_s **out, const cn_array_s *a,
                               const cn_array_s *mask);
 /* The lapack slot on cuSOLVER (lapack.c). */
 cn_status cn_cu_lapack(cn_lapack_args *args);
+
+/* Library handles (library_handles.c), one per device and thread, made on
+ * first use and destroyed at thread exit. cn_cu_cublas gives the current
+ * device's cuBLAS handle bound to cn_cu_stream() (which also drops any
+ * workspace set before); errors as cn_cu_cublas_fail. */
+cn_status cn_cu_cublas(cublasHandle_t *h);
+/* Gives h a workspace from the pool (cn_cu_scratch, recommended size for
+ * the device) for the calls the caller issues next on the same stream;
+ * the caller frees *ws with cn_cu_scratch_free after them. */
+cn_status cn_cu_cublas_workspace(cublasHandle_t h, void **ws);
+/* CN_ERR_MEMORY for CUBLAS_STATUS_ALLOC_FAILED, else CN_ERR_BACKEND, with
+ * a message naming the call (what) and cuBLAS's status. */
+cn_status cn_cu_cublas_fail(cublasStatus_t s, const char *what);
+
+/* Batched matrix products (matmul.c): the compute table's matmul. */
+cn_status cn_cu_matmul(const cn_gemm_desc *desc);
 
 #endif

@@ -1,8 +1,9 @@
 /* The CUDA plugin's entry point, backend tables, device probe and device
  * selection, and its extras (the device/stream/event/pool API of
  * core/cuda_api.h, found through get_proc("cuda_api")). Links the CUDA
- * runtime statically and never the driver library (libcuda.so.1 is opened by the runtime when present), so that dlopen of
- * this module succeeds on machines without a driver and the probe can say
+ * runtime statically (cuBLAS and NVRTC dynamically) and never the driver
+ * library (libcuda.so.1 is opened by the runtime when present), so that dlopen
+ * of this module succeeds on machines without a driver and the probe can say
  * why CUDA is unavailable. */
 #include <pthread.h>
 #include <stdio.h>
@@ -272,6 +273,7 @@ static const cn_backend_compute g_compute = {
     .mask_compress = cn_cu_mask_compress,
     .index_normalize = cn_cu_index_normalize,
     .lapack = cn_cu_lapack,
+    .matmul = cn_cu_matmul,
 };
 
 static const cn_backend g_backend = {

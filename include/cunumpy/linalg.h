@@ -1,5 +1,6 @@
 /* cunumpy/linalg.h: products, contractions and linear algebra (NumPy's
- * numpy.* products and numpy.linalg), on OpenBLAS/LAPACKE for the CPU.
+ * numpy.* products and numpy.linalg), on OpenBLAS/LAPACKE for the CPU and,
+ * for the products, cuBLAS on CUDA arrays (cn_matmul).
  *
  * Common rules. Inputs are never modified and may have any strides.
  * Decompositions accept stacked matrices (..., M, N) and return stacked
@@ -27,7 +28,12 @@ extern "C" {
  * axis is removed from the result. CN_ERR_VALUE for 0-d operands,
  * CN_ERR_SHAPE for mismatched core dims or batch dims that do not broadcast.
  * dst (may be NULL) receives the result (shape must match, dtype is cast);
- * *out is then a new reference to dst. */
+ * *out is then a new reference to dst. On CUDA arrays: cuBLAS for float
+ * and complex dtypes (float32 / complex64 exact by default; the
+ * environment variable CUNUMPY_CUDA_TF32=1, read once, allows TF32 tensor
+ * cores), a generated kernel for integers and bool. For float and complex
+ * dtypes, CN_ERR_VALUE when a matrix extent exceeds 2^31 - 1 (the int of
+ * BLAS and cuBLAS), on either backend. */
 CN_API cn_status cn_matmul(cn_array *out, cn_array a, cn_array b, cn_array dst);
 /* numpy.dot: scalar product for 0-d operands, inner product of 1-d vectors,
  * matmul for 2-d, else a sum over the last axis of a and the second-to-last

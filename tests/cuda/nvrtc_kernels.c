@@ -13,6 +13,8 @@
  *                entries rejected
  *   random       the random fill of every distribution x output dtype, and
  *                their launch plans (work items, blocks, refused pairs)
+ *   matmul       the tiled matmul kernel for every integer dtype and bool
+ *                (floating dtypes go to cuBLAS: the generator refuses them)
  * Kernels are compiled in batches (one program per dtype or kind) with the
  * exact text the plugin generates; a failing batch is recompiled kernel by
  * kernel to name the culprit. */
@@ -49,6 +51,7 @@ typedef enum {
   JOB_RNG,   /* op: the distribution */
   JOB_INDEX, /* op: the index program */
   JOB_LAPACK, /* op: the kernel, flag: with the helpers */
+  JOB_MATMUL,
 } job_kind;
 
 /* One kernel set to generate: a closure over the generator's arguments. */
@@ -80,6 +83,8 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
     return cn_cu_gen_assign(s, j->b, j->a, names);
   case JOB_FILL:
     return cn_cu_gen_fill(s, j->a, names);
+  case JOB_MATMUL:
+    return cn_cu_gen_matmul(s, j->a, names);
   case JOB_RNG:
     return cn_cu_gen_rng(s, j->op, j->a, names);
   case JOB_INDEX:
@@ -119,12 +124,15 @@ static void describe(char *buf, size_t cap, const job *j) {
     snprintf(buf, cap, "index program %d (%s)", (int)j->op,
              cn_dtype_name(j->a));
     break;
-  case JOB_WHERE:
   case JOB_LAPACK:
     snprintf(buf, cap, "lapack %s (%s)",
              cn_cu_la_kernel_name((cn_cu_la_kernel)j->op),
              cn_dtype_name(j->a));
     break;
+  case JOB_MATMUL:
+    snprintf(buf, cap, "matmul %s", cn_dtype_name(j->a));
+    break;
+  case JOB_WHERE:
   default:
     snprintf(buf, cap, "where %s", cn_dtype_name(j->a));
   }
@@ -512,6 +520,28 @@ static void random_fills(void) {
   run_batch("random", jobs, n);
 }
 
+static void matmul(void) {
+  static job jobs[MAXJOBS];
+  int n = 0;
+  for (int d = 0; d < NDT; d++) {
+    cn_dtype dt = k_all[d];
+    if (dt == CN_BOOL || cn_is_integer(dt)) {
+      jobs[n++] = (job){.what = JOB_MATMUL, .a = dt};
+      continue;
+    }
+    cn_cu_src s;
+    cn_cu_src_init(&s);
+    char names[4][CN_CU_NAME_CAP];
+    if (cn_cu_gen_matmul(&s, dt, names)) {
+      fprintf(stderr, "FAIL: matmul kernel generated for %s (cuBLAS's)\n",
+              cn_dtype_name(dt));
+      g_failures++;
+    }
+    cn_cu_src_free(&s);
+  }
+  run_batch("matmul", jobs, n);
+}
+
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   const char *mode = argc > 1 ? argv[1] : "elementwise";
@@ -537,6 +567,8 @@ int main(int argc, char **argv) {
     random_fills();
   else if (strcmp(mode, "lapack") == 0)
     lapack();
+  else if (strcmp(mode, "matmul") == 0)
+    matmul();
   else {
     fprintf(stderr, "unknown mode '%s'\n", mode);
     return 2;

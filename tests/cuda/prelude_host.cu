@@ -10,6 +10,7 @@
 // cn_take, and the stream compaction run block by block on the host (its
 // tile counts, Hillis-Steele steps, scan levels from index_plan.c and
 // scatter) against a naive loop over strided inputs.
+// The integer matmul's accumulation is checked the same way.
 // What this cannot see: the GPU's own libm (sin, exp, ... run on the host
 // here) and the kernels' launch geometry; tests/gpu/run.sh covers those.
 #include <cmath>
@@ -663,6 +664,51 @@ static void lapack_helpers(void) {
     slogdet_one<cn_c64>(CN_COMPLEX64, c, zero);
   }
   slogdet_one<double>(CN_FLOAT64, std::vector<double>{-4.0}, false);
+// The integer and bool matmul kernel's accumulation (cn_mm_dot, the
+// per-output sum of cn_mm_tiled) against the CPU's cn_matmul: products
+// that overflow the dtype must wrap around to the same bits.
+template <class T> static void matmul_one(cn_dtype dt) {
+  constexpr int64_t m = 3, k = 37, n = 4;
+  T a[m * k], b[k * n], c[m * n];
+  unsigned long long seed = 0x9e3779b97f4a7c15ull;
+  for (T *v : {a, b})
+    for (int64_t i = 0; i < (v == a ? m * k : k * n); i++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      v[i] = dt == CN_BOOL ? (T)((seed >> 33) % 5 == 0) : (T)(seed >> 17);
+    }
+  int64_t sa[2] = {m, k}, sb[2] = {k, n};
+  cn_array A = NULL, B = NULL, C = NULL;
+  OK(cn_from_host(&A, a, 0, (int64_t)sizeof a, 2, sa, NULL, dt));
+  OK(cn_from_host(&B, b, 0, (int64_t)sizeof b, 2, sb, NULL, dt));
+  OK(cn_matmul(&C, A, B, NULL));
+  OK(cn_copy_to_buffer(c, (int64_t)sizeof c, C, CN_ORDER_C));
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) {
+      T g = cn_mm_dot<T>(&a[i * k], 1, &b[j], n, k);
+      g_cases++;
+      if (memcmp(&g, &c[i * n + j], sizeof(T)) != 0) {
+        printf("FAIL matmul(%s)[%lld, %lld]: host-emulated gpu %lld cpu "
+               "%lld\n",
+               cn_dtype_name(dt), (long long)i, (long long)j, (long long)g,
+               (long long)c[i * n + j]);
+        g_fail++;
+      }
+    }
+  cn_array_release(A);
+  cn_array_release(B);
+  cn_array_release(C);
+}
+
+static void matmuls(void) {
+  matmul_one<bool>(CN_BOOL);
+  matmul_one<cn_i8>(CN_INT8);
+  matmul_one<cn_i16>(CN_INT16);
+  matmul_one<cn_i32>(CN_INT32);
+  matmul_one<cn_i64>(CN_INT64);
+  matmul_one<cn_u8>(CN_UINT8);
+  matmul_one<cn_u16>(CN_UINT16);
+  matmul_one<cn_u32>(CN_UINT32);
+  matmul_one<cn_u64>(CN_UINT64);
 }
 
 int main(void) {
@@ -676,6 +722,7 @@ int main(void) {
   index_fold();
   index_compaction();
   lapack_helpers();
+  matmuls();
   printf("prelude_host: %d cases, %d failures\n", g_cases, g_fail);
   return g_fail != 0;
 }

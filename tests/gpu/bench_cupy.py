@@ -1,6 +1,7 @@
 """CuPy side of the GPU benchmark (tests/gpu/run.sh): the ops of
 tests/gpu/bench_gpu.c timed the same way (CUDA events around `iters` runs
-after two warm-up runs), printed as RESULT cupy <op> <dtype> <ms> <GB/s>."""
+after two warm-up runs), printed as RESULT cupy <op> <dtype> <ms> <GB/s>
+(GFLOP/s for the matmul rows)."""
 import sys
 
 import cupy as cp
@@ -40,3 +41,22 @@ for dt in (cp.float32, cp.float64):
               flush=True)
     del a, b, c, d
     cp.get_default_memory_pool().free_all_blocks()
+
+# matmul: a @ a for (batch, m, m) a, as bench_gpu.c's bench_matmul
+for name, batch, m, it in (("mm4096", 1, 4096, 5), ("mm32x10000", 10000, 32, 20)):
+    for dt in (cp.float32, cp.float64, cp.complex128):
+        a = cp.linspace(-1.0, 1.0, batch * m * m).astype(dt).reshape(batch, m, m)
+        cp.matmul(a, a)
+        cp.cuda.Device().synchronize()
+        e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+        e0.record()
+        for _ in range(it):
+            cp.matmul(a, a)
+        e1.record()
+        e1.synchronize()
+        ms = cp.cuda.get_elapsed_time(e0, e1) / it
+        flops = 2.0 * m ** 3 * batch * (4 if dt == cp.complex128 else 1)
+        print(f"RESULT cupy {name} {cp.dtype(dt).name} {ms:.4f} "
+              f"{flops / (ms * 1e6):.1f}", flush=True)
+        del a
+        cp.get_default_memory_pool().free_all_blocks()

@@ -1,8 +1,10 @@
 /* GPU benchmark of the CUDA backend (run by tests/gpu/run.sh): a+b, a*b+c,
  * sin, sum, std and argmax on N float32 / float64 elements (default 1e8),
  * timed with CUDA events on the current stream, with the achieved
- * bandwidth against a device-to-device copy of the same array. Prints
- *   RESULT cunumpy <op> <dtype> <ms> <GB/s>
+ * bandwidth against a device-to-device copy of the same array; then matmul
+ * of two 4096 x 4096 matrices (mm4096) and of 10000 pairs of 32 x 32 ones
+ * (mm32x10000) in float32 / float64 / complex128. Prints
+ *   RESULT cunumpy <op> <dtype> <ms> <GB/s, or GFLOP/s for matmul>
  * lines (tests/gpu/bench_cupy.py prints the same for CuPy). Usage:
  *   bench_gpu [N] [iterations] */
 #include <stdio.h>
@@ -55,6 +57,50 @@ static void run_op(void) {
   cn_array_release(r);
 }
 
+/* matmul of (batch, m, m) operands: GFLOP/s of 2 m^3 batch real
+ * multiply-adds (4 real ones per complex one). */
+static void bench_matmul(cn_event e0, cn_event e1) {
+  static const cn_dtype dts[3] = {CN_FLOAT32, CN_FLOAT64, CN_COMPLEX128};
+  static const struct {
+    const char *name;
+    int64_t batch, m;
+    int iters;
+  } shapes[2] = {{"mm4096", 1, 4096, 5}, {"mm32x10000", 10000, 32, 20}};
+  for (int s = 0; s < 2; s++)
+    for (int d = 0; d < 3; d++) {
+      cn_dtype dt = dts[d];
+      int64_t m = shapes[s].m, sh[3] = {shapes[s].batch, m, m};
+      OK(cn_set_backend("cpu"));
+      cn_array h = NULL, hc = NULL, hr = NULL, a = NULL, r = NULL;
+      OK(cn_linspace(&h, -1.0, 1.0, sh[0] * m * m, 1, CN_FLOAT64));
+      OK(cn_astype(&hc, h, dt, 1));
+      OK(cn_reshape(&hr, hc, 3, sh, CN_ORDER_C));
+      OK(cn_to_device(&a, hr, 0));
+      OK(cn_matmul(&r, a, a, NULL)); /* handles, kernels, warm-up */
+      cn_array_release(r);
+      OK(cn_cuda_device_synchronize());
+      OK(cn_event_record(e0, NULL));
+      for (int i = 0; i < shapes[s].iters; i++) {
+        OK(cn_matmul(&r, a, a, NULL));
+        cn_array_release(r);
+      }
+      OK(cn_event_record(e1, NULL));
+      OK(cn_event_synchronize(e1));
+      double ms = 0;
+      OK(cn_event_elapsed_ms(&ms, e0, e1));
+      ms /= shapes[s].iters;
+      double flops = 2.0 * (double)(m * m * m) * (double)sh[0] *
+                     (dt == CN_COMPLEX128 ? 4 : 1);
+      printf("RESULT cunumpy %s %s %.4f %.1f\n", shapes[s].name,
+             cn_dtype_name(dt), ms, flops / (ms * 1e6));
+      fflush(stdout);
+      cn_array *all[] = {&h, &hc, &hr, &a};
+      for (int i = 0; i < 4; i++)
+        cn_array_release(*all[i]);
+      OK(cn_cuda_pool_free_all_blocks(-2));
+    }
+}
+
 int main(int argc, char **argv) {
   int64_t n = argc > 1 ? atoll(argv[1]) : 100000000;
   int iters = argc > 2 ? atoi(argv[2]) : 20;
@@ -105,6 +151,7 @@ int main(int argc, char **argv) {
     cn_array_release(D);
     OK(cn_cuda_pool_free_all_blocks(-2));
   }
+  bench_matmul(e0, e1);
   cn_event_destroy(e0);
   cn_event_destroy(e1);
   return 0;

@@ -1305,6 +1305,128 @@ static void indexing(void) {
   indexing_huge_put();
 }
 
+/* ---- matmul -------------------------------------------------------------- */
+
+/* View kinds of a matmul operand: as made, .mT, last axis reversed, an
+ * F-ordered copy, the first two (batch) axes swapped. */
+enum { MM_C, MM_T, MM_FLIP, MM_F, MM_SWAPB };
+
+static cn_array mm_view(cn_array x, int kind) {
+  cn_array v = NULL;
+  int32_t last = -1;
+  switch (kind) {
+  case MM_T:
+    OK(cn_swapaxes(&v, x, -1, -2));
+    break;
+  case MM_FLIP:
+    OK(cn_flip(&v, x, 1, &last));
+    break;
+  case MM_F:
+    OK(cn_copy(&v, x, CN_ORDER_F));
+    break;
+  case MM_SWAPB:
+    OK(cn_swapaxes(&v, x, 0, 1));
+    break;
+  default:
+    cn_array_retain(x);
+    v = x;
+  }
+  return v;
+}
+
+/* a (abatch..., m, k) @ b (batch..., k, n) on both backends, the operands
+ * viewed as ka / kb (made in the shape that view needs); dst: 0 none, 1 a
+ * transposed (column-major) device array, 2 a reversed one. */
+static void mm_case(cn_dtype dt, int32_t nab, int32_t nbb, const int64_t *batch,
+                    int64_t m, int64_t k, int64_t n, int ka, int kb, int dst) {
+  int64_t sa[6], sb[6], sd[6];
+  for (int32_t i = 0; i < nab; i++)
+    sa[i] = batch[i];
+  for (int32_t i = 0; i < nbb; i++)
+    sb[i] = sd[i] = batch[i];
+  if (ka == MM_SWAPB)
+    sa[0] = batch[1], sa[1] = batch[0];
+  sa[nab] = ka == MM_T ? k : m, sa[nab + 1] = ka == MM_T ? m : k;
+  sb[nbb] = kb == MM_T ? n : k, sb[nbb + 1] = kb == MM_T ? k : n;
+  sd[nbb] = dst == 1 ? n : m, sd[nbb + 1] = dst == 1 ? m : n;
+  bool flt = cn_dtype_itemsize(dt) &&
+             (((unsigned)dt >> 8) == 2 || ((unsigned)dt >> 8) == 5);
+  double lo = flt ? -1 : -100, hi = flt ? 1 : 100;
+  if (dt == CN_BOOL)
+    lo = 0, hi = 1.6;
+  cn_array ha = make_input(dt, nab + 2, sa, 0, lo, hi);
+  cn_array hb = make_input(dt, nbb + 2, sb, 0, lo, hi);
+  cn_array ca = mm_view(ha, ka), cb = mm_view(hb, kb);
+  cn_array da = dev(ha), db = dev(hb);
+  cn_array ga = mm_view(da, ka), gb = mm_view(db, kb);
+  cn_array rc = NULL, rg = NULL, dd = NULL, dv = NULL;
+  cn_status sc = cn_matmul(&rc, ca, cb, NULL), sg;
+  if (dst) {
+    cn_array hz = NULL;
+    OK(cn_zeros(&hz, nbb + 2, sd, dt, CN_ORDER_C));
+    dd = dev(hz);
+    dv = mm_view(dd, dst == 1 ? MM_T : MM_FLIP);
+    cn_array_release(hz);
+  }
+  sg = cn_matmul(&rg, ga, gb, dv);
+  char label[160];
+  snprintf(label, sizeof label,
+           "matmul %s batch %d/%d (%lld) m %lld k %lld n %lld views %d/%d "
+           "dst %d",
+           cn_dtype_name(dt), (int)nab, (int)nbb,
+           (long long)(nbb ? batch[0] : 0), (long long)m, (long long)k,
+           (long long)n, ka, kb, dst);
+  check_status(label, sc, sg, rc, rg, 16.0 * (double)k + 16.0);
+  cn_array *all[] = {&ha, &hb, &ca, &cb, &da, &db, &ga, &gb, &dd, &dv};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    cn_array_release(*all[i]);
+}
+
+static void linalg(void) {
+  static const cn_dtype dts[] = {CN_FLOAT32,    CN_FLOAT64, CN_COMPLEX64,
+                                 CN_COMPLEX128, CN_INT32,   CN_INT8,
+                                 CN_UINT64,     CN_BOOL};
+  const int64_t b3[2] = {3, 2}, b23[2] = {2, 3};
+  for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+    cn_dtype dt = dts[d];
+    for (int ka = MM_C; ka <= MM_F; ka++)
+      for (int kb = MM_C; kb <= MM_F; kb++)
+        mm_case(dt, 1, 1, b3, 17, 33, 9, ka, kb, 0);
+    mm_case(dt, 0, 0, b3, 64, 64, 64, MM_C, MM_C, 0);
+    mm_case(dt, 0, 0, b3, 40, 70, 30, MM_F, MM_F, 0);
+    mm_case(dt, 0, 1, b3, 5, 7, 6, MM_C, MM_C, 0);      /* a broadcast */
+    mm_case(dt, 0, 1, b3, 5, 7, 6, MM_FLIP, MM_T, 0);   /* ... and packed */
+    mm_case(dt, 2, 2, b23, 4, 6, 5, MM_SWAPB, MM_C, 0); /* uneven batch */
+    mm_case(dt, 1, 1, b3, 6, 5, 4, MM_C, MM_C, 1);      /* F-order out */
+    mm_case(dt, 1, 1, b3, 6, 5, 4, MM_T, MM_C, 2);      /* reversed out */
+    mm_case(dt, 1, 1, b3, 4, 0, 3, MM_C, MM_C, 0);      /* k = 0 */
+    mm_case(dt, 1, 1, b3, 0, 4, 3, MM_C, MM_C, 0);      /* m = 0 */
+    mm_case(dt, 0, 0, b3, 1, 1, 1, MM_C, MM_C, 0);
+    mm_case(dt, 0, 0, b3, 1, 9, 1, MM_T, MM_T, 0);
+  }
+  mm_case(CN_FLOAT32, 0, 0, b3, 300, 260, 280, MM_C, MM_T, 0);
+  mm_case(CN_INT64, 1, 1, b3, 70, 90, 50, MM_T, MM_C, 0);
+  /* Vectors (1-d operands), the conjugated vdot, and a k mismatch. */
+  for (int c = 0; c < 2; c++) {
+    cn_dtype dt = c ? CN_COMPLEX128 : CN_COMPLEX64;
+    int64_t nv = 50, sm[2] = {50, 7};
+    cn_array hv = make_input(dt, 1, &nv, 0, -1, 1);
+    cn_array hw = make_input(dt, 1, &nv, 0, -1, 1);
+    cn_array hm = make_input(dt, 2, sm, 0, -1, 1);
+    cn_array dv = dev(hv), dw = dev(hw), dm = dev(hm);
+    cn_array rc = NULL, rg = NULL;
+    cn_status sc = cn_vdot(&rc, hv, hw), sg = cn_vdot(&rg, dv, dw);
+    check_status("vdot (conj)", sc, sg, rc, rg, 200);
+    sc = cn_matmul(&rc, hv, hm, NULL), sg = cn_matmul(&rg, dv, dm, NULL);
+    check_status("matmul vector @ matrix", sc, sg, rc, rg, 200);
+    sc = cn_matmul(&rc, hm, hv, NULL), sg = cn_matmul(&rg, dm, dv, NULL);
+    check_status("matmul k mismatch", sc, sg, rc, rg, 200);
+    cn_array *all[] = {&hv, &hw, &hm, &dv, &dw, &dm};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+      cn_array_release(*all[i]);
+  }
+}
+
 int main(int argc, char **argv) {
   const char *self = getenv("GPU_CHECK_SELFTEST");
   g_selftest = self != NULL && self[0] == '1';
@@ -1326,6 +1448,8 @@ int main(int argc, char **argv) {
     indexing();
   if (!strcmp(only, "all") || !strcmp(only, "lapack"))
     lapack();
+  if (!strcmp(only, "all") || !strcmp(only, "linalg"))
+    linalg();
   if (!strcmp(only, "limit"))
     limit(argc > 2 ? argv[2] : "0");
   int64_t compiled = 0, hits = 0, mem = 0;

@@ -9,8 +9,8 @@
 #      backend on the same inputs; the memory limit from
 #      CUNUMPY_GPU_MEMORY_LIMIT / CUPY_GPU_MEMORY_LIMIT; the disk kernel cache,
 #   4. DLPack round trips with CuPy (when the Python binding is built),
-#   5. the benchmark, cunumpy vs CuPy on 1e8 float32/float64, and prints its
-#      table last.
+#   5. the benchmark, cunumpy vs CuPy on 1e8 float32/float64 and on matmul
+#      (4096^2, 10000 x 32^2), and prints its tables last.
 # GPU_DRY_RUN=1 exercises the script's own logic on a machine without a GPU
 # (GPU steps replaced by their CPU self-tests and sample numbers).
 set -euo pipefail
@@ -97,7 +97,7 @@ if [[ $dry == 1 ]]; then
   export GPU_CHECK_SELFTEST=1
 fi
 pids=()
-parts=(elementwise casts reductions random indexing lapack)
+parts=(elementwise casts reductions random indexing lapack linalg)
 for part in "${parts[@]}"; do
   timeout 240 "$bin/cuda_gpu_check" "$part" >"$build/gpu_check_$part.log" 2>&1 &
   pids+=($!)
@@ -161,6 +161,8 @@ RESULT cunumpy copy float32 0.1000 8000.0
 RESULT cunumpy a+b float32 0.1600 7500.0
 RESULT cupy copy float32 0.1000 8000.0
 RESULT cupy a+b float32 0.1700 7058.8
+RESULT cunumpy mm4096 float32 2.5000 54975.6
+RESULT cupy mm4096 float32 2.6000 52861.1
 EOT
 else
   timeout 150 "$bin/cuda_bench_gpu" "$n" 20 | tee "$res" || status=1
@@ -194,5 +196,17 @@ for dt in ("float32", "float64"):
         km = f"{k[0]:9.3f} {k[1]:7.0f}" if k else f"{'-':>9} {'-':>7}"
         sp = f"{k[0] / c[0]:7.2f}x" if c and k else f"{'-':>8}"
         print(f"{op:8} {dt:8} {cm} {pc} {km} {sp}")
+print(f"{'matmul':10} {'dtype':10} {'cunumpy ms':>10} {'GFLOP/s':>8}"
+      f" {'CuPy ms':>9} {'GFLOP/s':>8} {'vs CuPy':>8}")
+for op in ("mm4096", "mm32x10000"):
+    for dt in ("float32", "float64", "complex128"):
+        c = rows.get((op, dt, "cunumpy"))
+        k = rows.get((op, dt, "cupy"))
+        if c is None and k is None:
+            continue
+        cm = f"{c[0]:10.3f} {c[1]:8.0f}" if c else f"{'-':>10} {'-':>8}"
+        km = f"{k[0]:9.3f} {k[1]:8.0f}" if k else f"{'-':>9} {'-':>8}"
+        sp = f"{k[0] / c[0]:7.2f}x" if c and k else f"{'-':>8}"
+        print(f"{op:10} {dt:10} {cm} {km} {sp}")
 EOT
 exit $status
