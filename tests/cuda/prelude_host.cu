@@ -664,6 +664,8 @@ static void lapack_helpers(void) {
     slogdet_one<cn_c64>(CN_COMPLEX64, c, zero);
   }
   slogdet_one<double>(CN_FLOAT64, std::vector<double>{-4.0}, false);
+}
+
 // The integer and bool matmul kernel's accumulation (cn_mm_dot, the
 // per-output sum of cn_mm_tiled) against the CPU's cn_matmul: products
 // that overflow the dtype must wrap around to the same bits.

@@ -1382,7 +1382,7 @@ static void mm_case(cn_dtype dt, int32_t nab, int32_t nbb, const int64_t *batch,
     cn_array_release(*all[i]);
 }
 
-static void linalg(void) {
+static void matmuls(void) {
   static const cn_dtype dts[] = {CN_FLOAT32,    CN_FLOAT64, CN_COMPLEX64,
                                  CN_COMPLEX128, CN_INT32,   CN_INT8,
                                  CN_UINT64,     CN_BOOL};
@@ -1448,8 +1448,8 @@ int main(int argc, char **argv) {
     indexing();
   if (!strcmp(only, "all") || !strcmp(only, "lapack"))
     lapack();
-  if (!strcmp(only, "all") || !strcmp(only, "linalg"))
-    linalg();
+  if (!strcmp(only, "all") || !strcmp(only, "matmul"))
+    matmuls();
   if (!strcmp(only, "limit"))
     limit(argc > 2 ? argv[2] : "0");
   int64_t compiled = 0, hits = 0, mem = 0;
