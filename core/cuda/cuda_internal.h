@@ -77,5 +77,8 @@ cn_status cn_cu_reduce(cn_reduce_kind kind, const cn_array_s *in,
                        uint64_t axis_mask, cn_array_s *out);
 cn_status cn_cu_moments(const cn_array_s *in, uint64_t axis_mask, double ddof,
                         bool nan_skip, cn_array_s *mean, cn_array_s *var);
+/* The sort slot (sort.c). */
+cn_status cn_cu_sort(cn_array_s *vals, cn_array_s *perm, const cn_array_s *a,
+                     int32_t axis);
 
 #endif

@@ -254,7 +254,7 @@ static const cn_backend_device g_device = {
     .get_proc = get_proc,
 };
 
-/* Elementwise ops and reductions only: indexing, sorting, random numbers,
+/* Elementwise ops, reductions and sorting only: indexing, random numbers,
  * linear algebra and FFTs are not implemented on CUDA (those slots stay
  * empty, so the core reports them unsupported). */
 static const cn_backend_compute g_compute = {
@@ -264,6 +264,7 @@ static const cn_backend_compute g_compute = {
     .where = cn_cu_where,
     .reduce = cn_cu_reduce,
     .moments = cn_cu_moments,
+    .sort = cn_cu_sort,
 };
 
 static const cn_backend g_backend = {

@@ -5,6 +5,8 @@
  *   reductions   every reduction kind x every input dtype (natural
  *                accumulator), every sum/cumsum/prod in x out pair, moments
  *   casts        assign for every dtype pair, fill and where for every dtype
+ *   sort         the radix sort's passes, and its key, key-bit and output
+ *                kernels for every dtype
  *   cache        the on-disk kernel cache: round trip, corrupt and stale
  *                entries rejected
  * Kernels are compiled in batches (one program per dtype or kind) with the
@@ -31,7 +33,8 @@ static const cn_dtype k_all[] = {
 
 /* One kernel set to generate: a closure over the generator's arguments. */
 typedef struct {
-  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where */
+  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where,
+               6 sort keys, 7 sort passes */
   int32_t op;
   const cn_op_info *info;
   cn_reduce_kind kind;
@@ -51,6 +54,10 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
     return cn_cu_gen_assign(s, j->b, j->a, names);
   case 4:
     return cn_cu_gen_fill(s, j->a, names);
+  case 6:
+    return cn_cu_gen_sort_keys(s, j->a, names);
+  case 7:
+    return cn_cu_gen_sort_passes(s, names);
   default:
     return cn_cu_gen_where(s, j->a, names);
   }
@@ -76,6 +83,12 @@ static void describe(char *buf, size_t cap, const job *j) {
     break;
   case 4:
     snprintf(buf, cap, "fill %s", cn_dtype_name(j->a));
+    break;
+  case 6:
+    snprintf(buf, cap, "sort keys %s", cn_dtype_name(j->a));
+    break;
+  case 7:
+    snprintf(buf, cap, "sort passes");
     break;
   default:
     snprintf(buf, cap, "where %s", cn_dtype_name(j->a));
@@ -270,6 +283,15 @@ static void casts(void) {
   }
 }
 
+static void sort(void) {
+  static job jobs[NDT + 1];
+  int n = 0;
+  jobs[n++] = (job){.what = 7};
+  for (int d = 0; d < NDT; d++)
+    jobs[n++] = (job){.what = 6, .a = k_all[d]};
+  run_batch("sort", jobs, n);
+}
+
 #define CHECK(cond, ...)                                                       \
   do {                                                                         \
     if (!(cond)) {                                                             \
@@ -371,6 +393,8 @@ int main(int argc, char **argv) {
     reductions();
   else if (strcmp(mode, "casts") == 0)
     casts();
+  else if (strcmp(mode, "sort") == 0)
+    sort();
   else if (strcmp(mode, "cache") == 0)
     cache();
   else {
