@@ -62,3 +62,10 @@ if(TARGET cunumpy_cuda)
     add_dependencies(cuda_bench_gpu cunumpy_cuda)
   endif()
 endif()
+
+# The CUDA sort's planner is plain C: its Catch2 test links it directly, so
+# it runs with or without the CUDA toolkit.
+if(TARGET test_cuda_sort_plan)
+  target_sources(test_cuda_sort_plan
+                 PRIVATE ${PROJECT_SOURCE_DIR}/core/cuda/sort_plan.c)
+endif()

@@ -85,6 +85,55 @@ static cn_status copy_lane_major(void *data, const cn_array_s *a,
       goto done;                                                               \
     }                                                                          \
   } while (0)
+/* The kernels and buffers of one sort, for the steps of cn_sort_plan_run. */
+typedef struct run_ctx {
+  cudaKernel_t *k;
+  const void *src;
+  uint64_t *keys[2];
+  int64_t *pos[2];
+  int64_t *counts, *totals;
+  long long n, tiles;
+  int canon;
+} run_ctx;
+
+static int run_keys(void *ctx, int32_t word, int64_t first, int64_t len,
+                    bool init, int cur) {
+  run_ctx *c = ctx;
+  int64_t *pp = c->pos[cur] + first;
+  uint64_t *kk = c->keys[cur] + first;
+  long long f = first, l = len;
+  int w = word, in = init;
+  void *args[] = {(void *)&c->src, &pp, &kk, &f, &l, &c->n, &w, &c->canon,
+                  &in};
+  return cn_cu_launch(c->k[1], grid_for(l), 1, CN_SORT_THREADS, args,
+                      "sort: keys");
+}
+
+static int run_pass(void *ctx, int32_t shift, int64_t first, int64_t len,
+                    int cur) {
+  run_ctx *c = ctx;
+  const uint64_t *kin = c->keys[cur] + first;
+  const int64_t *pin = c->pos[cur] + first;
+  uint64_t *kout = c->keys[cur ^ 1] + first;
+  int64_t *pout = c->pos[cur ^ 1] + first;
+  long long l = len;
+  int sh = shift;
+  void *a1[] = {(void *)&kin, &l, &sh, &c->tiles, &c->counts};
+  cn_status st = cn_cu_launch(c->k[3], c->tiles, 1, CN_SORT_THREADS, a1,
+                              "sort: digit histogram");
+  if (st != CN_OK)
+    return st;
+  void *a2[] = {&c->counts, &c->tiles, &c->totals};
+  st = cn_cu_launch(c->k[4], CN_SORT_RADIX, 1, CN_SORT_THREADS, a2,
+                    "sort: digit scan");
+  if (st != CN_OK)
+    return st;
+  void *a3[] = {(void *)&kin, (void *)&pin, &kout,     &pout,      &l,
+                &sh,          &c->tiles,    &c->counts, &c->totals};
+  return cn_cu_launch(c->k[5], c->tiles, 1, CN_SORT_THREADS, a3,
+                      "sort: scatter");
+}
+
 #define LAUNCH(kern, blocks, what, ...)                                        \
   do {                                                                         \
     void *args_[] = {__VA_ARGS__};                                             \
@@ -146,35 +195,12 @@ cn_status cn_cu_sort(cn_array_s *vals, cn_array_s *perm, const cn_array_s *a,
   TRY(cudaStreamSynchronize(s), "cudaStreamSynchronize (sort)");
   cn_sort_plan_passes(&p, hb, hb + CN_SORT_MAX_WORDS);
 
-  long long len = p.sort_len, tiles = p.tiles;
-  for (int64_t sidx = 0; sidx < p.nsorts; sidx++) {
-    long long first = sidx * len;
-    int cur = 0, init = 1;
-    for (int32_t pi = 0; pi < p.npasses || init; pi++) {
-      int word = pi < p.npasses ? p.passes[pi].word : 0;
-      if (init || p.passes[pi - 1].word != word) {
-        int64_t *pp = pos[cur] + first;
-        uint64_t *kk = keys[cur] + first;
-        LAUNCH(k[1], grid_for(len), "sort: keys", (void *)&src, &pp, &kk,
-               &first, &len, &n, &word, &canon, &init);
-        init = 0;
-      }
-      if (pi >= p.npasses)
-        break;
-      int shift = p.passes[pi].shift;
-      const uint64_t *kin = keys[cur] + first;
-      const int64_t *pin = pos[cur] + first;
-      uint64_t *kout = keys[cur ^ 1] + first;
-      int64_t *pout = pos[cur ^ 1] + first;
-      LAUNCH(k[3], tiles, "sort: digit histogram", (void *)&kin, &len, &shift,
-             &tiles, &counts);
-      LAUNCH(k[4], CN_SORT_RADIX, "sort: digit scan", &counts, &tiles,
-             &totals);
-      LAUNCH(k[5], tiles, "sort: scatter", (void *)&kin, (void *)&pin, &kout,
-             &pout, &len, &shift, &tiles, (void *)&counts, (void *)&totals);
-      cur ^= 1;
-    }
-  }
+  run_ctx rc = {.k = k, .src = src, .keys = {keys[0], keys[1]},
+                .pos = {pos[0], pos[1]}, .counts = counts, .totals = totals,
+                .n = n, .tiles = p.tiles, .canon = canon};
+  static const cn_sort_steps steps = {run_keys, run_pass};
+  if ((st = (cn_status)cn_sort_plan_run(&p, &steps, &rc)) != CN_OK)
+    goto done;
   {
     const int64_t *sorted = pos[p.result_in_alt ? 1 : 0];
     void *vd = vals ? vals->data : NULL;

@@ -99,3 +99,24 @@ void cn_sort_plan_passes(cn_sort_plan *p, const uint64_t *and_bits,
   }
   p->result_in_alt = (p->npasses & 1) != 0;
 }
+
+int cn_sort_plan_run(const cn_sort_plan *p, const cn_sort_steps *steps,
+                     void *ctx) {
+  int64_t len = p->sort_len;
+  for (int64_t sidx = 0; sidx < p->nsorts; sidx++) {
+    int64_t first = sidx * len;
+    int cur = 0, r;
+    if (p->npasses == 0 && (r = steps->keys(ctx, 0, first, len, true, 0)))
+      return r;
+    for (int32_t i = 0; i < p->npasses; i++) {
+      int32_t w = p->passes[i].word;
+      if ((i == 0 || p->passes[i - 1].word != w) &&
+          (r = steps->keys(ctx, w, first, len, i == 0, cur)))
+        return r;
+      if ((r = steps->pass(ctx, p->passes[i].shift, first, len, cur)))
+        return r;
+      cur ^= 1;
+    }
+  }
+  return 0;
+}

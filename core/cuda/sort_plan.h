@@ -81,6 +81,23 @@ bool cn_sort_plan_make(cn_sort_plan *p, int32_t ndim, const int64_t *shape,
 void cn_sort_plan_passes(cn_sort_plan *p, const uint64_t *and_bits,
                          const uint64_t *or_bits);
 
+/* The steps of a planned sort, in order, shared by the plugin (which
+ * launches kernels) and the host emulation (tests/cuda/sort_host.cu, which
+ * runs them on the CPU). For each of the nsorts sorts (elements first ..
+ * first + len - 1) and each key word with passes (word 0 when there are
+ * none, to set the positions): keys() gathers the word's keys into buffer
+ * cur through the positions there (init: positions first + i), then pass()
+ * runs one radix pass from buffer cur into cur ^ 1 for each of the word's
+ * digits. Steps return 0 or a status; the first non-zero one stops the run
+ * and is returned. */
+typedef struct cn_sort_steps {
+  int (*keys)(void *ctx, int32_t word, int64_t first, int64_t len, bool init,
+              int cur);
+  int (*pass)(void *ctx, int32_t shift, int64_t first, int64_t len, int cur);
+} cn_sort_steps;
+int cn_sort_plan_run(const cn_sort_plan *p, const cn_sort_steps *steps,
+                     void *ctx);
+
 /* Position in the C-contiguous outputs of element i of lane `lane`. */
 static inline int64_t cn_sort_out_index(int64_t lane, int64_t i, int64_t n,
                                         int64_t q) {
