@@ -36,6 +36,26 @@ if(TARGET cunumpy_cuda)
       VERBATIM)
     add_custom_target(cuda_prelude_host_exe ALL DEPENDS ${_ph})
     add_test(NAME cuda_prelude_host COMMAND ${_ph})
+    # The sort kernels' code run block by block on the CPU in the plugin's
+    # plan, against the CPU backend's sort (tests/cuda/sort_host.cu).
+    set(_sh ${CMAKE_CURRENT_BINARY_DIR}/cuda_sort_host)
+    add_custom_command(
+      OUTPUT ${_sh}
+      COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -std=c++17 -O2
+              -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/core
+              -I${_prelude_dir}
+              ${CMAKE_CURRENT_SOURCE_DIR}/cuda/sort_host.cu
+              ${PROJECT_SOURCE_DIR}/core/cuda/sort_plan.c -o ${_sh}
+              -L$<TARGET_FILE_DIR:cunumpy> -lcunumpy
+              -Xlinker -rpath=$<TARGET_FILE_DIR:cunumpy>
+      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cuda/sort_host.cu
+              ${PROJECT_SOURCE_DIR}/core/cuda/sort_plan.c
+              ${PROJECT_SOURCE_DIR}/core/cuda/sort_plan.h
+              cunumpy_cuda_codegen cunumpy
+      COMMENT "nvcc: host emulation of the CUDA sort"
+      VERBATIM)
+    add_custom_target(cuda_sort_host_exe ALL DEPENDS ${_sh})
+    add_test(NAME cuda_sort_host COMMAND ${_sh})
   endif()
 
   add_executable(cuda_plugin_probe ${CMAKE_CURRENT_SOURCE_DIR}/cuda/plugin_probe.c)
