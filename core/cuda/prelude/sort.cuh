@@ -15,8 +15,11 @@
 #define CN_ATOM_ADD(p, v) atomicAdd((p), (v))
 #define CN_ATOM_OR(p, v) atomicOr((p), (v))
 #define CN_ATOM_AND(p, v) atomicAnd((p), (v))
-#define CN_POPC(x) __popc(x)
+#define CN_POPC(x) cn_sort_popc(x)
 #endif
+// A template, so that a host compilation of the prelude that does not
+// instantiate the sort (tests/cuda/prelude_host.cu) never sees __popc.
+template <class T> CN_DEV int cn_sort_popc(T x) { return __popc(x); }
 
 // Element kinds of the key maps.
 #define CN_SK_UNSIGNED 0
