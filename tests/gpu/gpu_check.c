@@ -585,8 +585,8 @@ static void sorting(void) {
     cn_array rc = NULL, rg = NULL;
     snprintf(label, sizeof label, "argsort float64 of %lld",
              (long long)small[k]);
-    check_status(label, cn_argsort(&rc, h, 0), cn_argsort(&rg, g, 0), rc, rg,
-                 0);
+    cn_status sc = cn_argsort(&rc, h, 0), sg = cn_argsort(&rg, g, 0);
+    check_status(label, sc, sg, rc, rg, 0);
     cn_array_release(h);
     cn_array_release(g);
   }
