@@ -28,8 +28,8 @@ _Static_assert(CN_NSLOTS * sizeof(void (*)(void)) == sizeof(cn_backend_compute),
                "g_slots must list every slot of cn_backend_compute");
 
 /* Capabilities beyond the slot names: the slots each needs (all of them
- * for NATIVE), or host: computes on float64 host copies (NATIVE on the
- * CPU, HOST on a device backend). */
+ * for NATIVE), and host: a step computes on host copies (NATIVE on the
+ * CPU, HOST on a device backend, given the slots). */
 static const struct capability {
   const char *name;
   const char *slots; /* space-separated slot names */
@@ -55,7 +55,29 @@ static const struct capability {
     {"argwhere", "flatnonzero elementwise", false},
     {"count_nonzero", "assign reduce", false},
     {"stats", "", true},
-    /* sorting-domain functions that compare host keys on any backend */
+    /* sorting and searching (core/sort.c): argsort is the sort slot;
+     * lexsort argsorts each key and gathers along the axis */
+    {"argsort", "sort", false},
+    {"lexsort", "sort take_along", false},
+    /* unique sorts with the slot (values and positions in one call); the
+     * grouping of equal neighbours runs on host copies of both, and the
+     * results are copied to the device. union1d is unique of the
+     * concatenation. */
+    {"unique", "sort", true},
+    {"union1d", "sort", true},
+    /* intersect1d / setdiff1d: unique, isin, then a boolean selection
+     * (flatnonzero and take, or mask_compress where filled: only the first
+     * pair is modelled here) */
+    {"intersect1d", "sort flatnonzero take", true},
+    {"setdiff1d", "sort flatnonzero take", true},
+    /* unique with an axis: the slices' keys are compared on the host (rows
+     * sorted there), the selected slices taken on the device */
+    {"unique_axis", "take", true},
+    /* isin sorts the test elements with the slot, then looks the
+     * elements' keys up among theirs on the host */
+    {"isin", "sort", true},
+    /* keys compared on the host: introselect (partition, argpartition),
+     * binary search of v's keys among a's (searchsorted) */
     {"partition", "", true},
     {"searchsorted", "", true},
     /* reductions */
@@ -142,7 +164,8 @@ cn_status cn_backend_supports(int32_t *out, const char *backend,
     if (strcmp(c->name, what) != 0)
       continue;
     if (c->host)
-      *out = be == NULL                         ? CN_SUPPORT_NONE
+      *out = be == NULL || all_filled(be, c->slots) == CN_SUPPORT_NONE
+                 ? CN_SUPPORT_NONE
              : be->device_type == CN_DEVICE_CPU ? CN_SUPPORT_NATIVE
                                                 : CN_SUPPORT_HOST;
     else

@@ -332,10 +332,9 @@ cn_status cn_unique(cn_array *values, cn_array *index, cn_array *inverse,
   cn_array_s *flat = NULL, *perm = NULL, *sorted = NULL, *hs = NULL, *hp = NULL;
   cn_array_s *rv = NULL, *ri = NULL, *rinv = NULL, *rc = NULL;
   cn_status st = cn_ravel(&flat, a, CN_ORDER_C);
+  /* values and positions from one call of the sort slot */
   if (st == CN_OK)
-    st = cn_argsort(&perm, flat, 0);
-  if (st == CN_OK)
-    st = cn_take(&sorted, flat, perm, 0, CN_INDEX_RAISE, NULL);
+    st = sort_impl(&sorted, &perm, flat, 0, "cn_argsort");
   if (st == CN_OK)
     st = cn_to_host(&hs, sorted);
   if (st == CN_OK)

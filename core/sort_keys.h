@@ -14,34 +14,26 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sort_key_bits.h"
 
 static inline uint64_t cn_key_f64(double x, bool canon) {
   uint64_t u;
-  if (x != x)
-    return ~(uint64_t)0;
-  if (canon && x == 0.0)
-    x = 0.0;
   memcpy(&u, &x, 8);
-  return (u >> 63) ? ~u : (u | ((uint64_t)1 << 63));
+  return cn_key_bits64(u, canon);
 }
 static inline double cn_unkey_f64(uint64_t k) {
-  uint64_t u = (k >> 63) ? (k & ~((uint64_t)1 << 63)) : ~k;
+  uint64_t u = cn_unkey_bits64(k);
   double x;
   memcpy(&x, &u, 8);
   return x;
 }
 static inline uint64_t cn_key_f32(float x, bool canon) {
   uint32_t u;
-  if (x != x)
-    return 0xffffffffu;
-  if (canon && x == 0.0f)
-    x = 0.0f;
   memcpy(&u, &x, 4);
-  return (u >> 31) ? (uint32_t)~u : (u | 0x80000000u);
+  return cn_key_bits32(u, canon);
 }
 static inline float cn_unkey_f32(uint64_t k) {
-  uint32_t kk = (uint32_t)k;
-  uint32_t u = (kk >> 31) ? (kk & 0x7fffffffu) : ~kk;
+  uint32_t u = cn_unkey_bits32(k);
   float x;
   memcpy(&x, &u, 4);
   return x;
@@ -53,13 +45,13 @@ static inline uint64_t cn_key_of(const void *p, cn_dtype dt, bool canon) {
   case CN_BOOL:
     return *(const uint8_t *)p != 0;
   case CN_INT8:
-    return (uint8_t)(*(const int8_t *)p) ^ 0x80u;
+    return cn_key_signed(*(const uint8_t *)p, 8);
   case CN_UINT8:
     return *(const uint8_t *)p;
   case CN_INT16: {
     int16_t v;
     memcpy(&v, p, 2);
-    return (uint16_t)v ^ 0x8000u;
+    return cn_key_signed((uint16_t)v, 16);
   }
   case CN_UINT16: {
     uint16_t v;
@@ -69,7 +61,7 @@ static inline uint64_t cn_key_of(const void *p, cn_dtype dt, bool canon) {
   case CN_INT32: {
     int32_t v;
     memcpy(&v, p, 4);
-    return (uint32_t)v ^ 0x80000000u;
+    return cn_key_signed((uint32_t)v, 32);
   }
   case CN_UINT32: {
     uint32_t v;
@@ -79,7 +71,7 @@ static inline uint64_t cn_key_of(const void *p, cn_dtype dt, bool canon) {
   case CN_INT64: {
     int64_t v;
     memcpy(&v, p, 8);
-    return (uint64_t)v ^ ((uint64_t)1 << 63);
+    return cn_key_signed((uint64_t)v, 64);
   }
   case CN_UINT64: {
     uint64_t v;
@@ -110,10 +102,10 @@ static inline void cn_unkey_to(void *p, uint64_t k, cn_dtype dt) {
     *(uint8_t *)p = (uint8_t)k;
     break;
   case CN_INT8:
-    *(uint8_t *)p = (uint8_t)(k ^ 0x80u);
+    *(uint8_t *)p = (uint8_t)cn_key_signed(k, 8);
     break;
   case CN_INT16: {
-    uint16_t v = (uint16_t)(k ^ 0x8000u);
+    uint16_t v = (uint16_t)cn_key_signed(k, 16);
     memcpy(p, &v, 2);
     break;
   }
@@ -123,7 +115,7 @@ static inline void cn_unkey_to(void *p, uint64_t k, cn_dtype dt) {
     break;
   }
   case CN_INT32: {
-    uint32_t v = (uint32_t)(k ^ 0x80000000u);
+    uint32_t v = (uint32_t)cn_key_signed(k, 32);
     memcpy(p, &v, 4);
     break;
   }
@@ -133,7 +125,7 @@ static inline void cn_unkey_to(void *p, uint64_t k, cn_dtype dt) {
     break;
   }
   case CN_INT64: {
-    uint64_t v = k ^ ((uint64_t)1 << 63);
+    uint64_t v = cn_key_signed(k, 64);
     memcpy(p, &v, 8);
     break;
   }

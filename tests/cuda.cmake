@@ -3,14 +3,12 @@
 # plugin's handshake and probe (no driver here: error 35 -> readable reason).
 # tests/test_cuda.cpp (the public API and the CPU fallback) is an ordinary
 # Catch2 test. The GPU checks are in tests/gpu/ (run by tests/gpu/run.sh).
-# The lapack slot's planner is plain C, tested with or without CUDA.
-target_sources(test_cuda_lapack_plan
-               PRIVATE ${PROJECT_SOURCE_DIR}/core/cuda/lapack_plan.c)
+# The planners' unit tests are registered by tests/cuda_plan.cmake.
 if(TARGET cunumpy_cuda)
   add_executable(cuda_nvrtc_kernels ${CMAKE_CURRENT_SOURCE_DIR}/cuda/nvrtc_kernels.c)
   target_link_libraries(cuda_nvrtc_kernels PRIVATE cunumpy_cuda_codegen cunumpy)
   target_compile_options(cuda_nvrtc_kernels PRIVATE ${CUNUMPY_WARNINGS})
-  foreach(mode elementwise reductions casts cache random index lapack matmul)
+  foreach(mode elementwise reductions casts cache random index lapack matmul sort)
     add_test(NAME cuda_nvrtc_${mode} COMMAND cuda_nvrtc_kernels ${mode} 90)
   endforeach()
   # The kernel cache test points CUNUMPY_KERNEL_CACHE at a temporary folder.
@@ -19,7 +17,8 @@ if(TARGET cunumpy_cuda)
 
   # The device prelude compiled as host code by nvcc and run on the CPU
   # against the CPU backend (prelude_host: special values of complex math,
-  # casts, reduction accumulators; rng_host: the random fills' work items):
+  # casts, reduction accumulators, the indexing, lapack and matmul helpers;
+  # rng_host: the random fills' work items; sort_host: the radix sort):
   # no GPU needed. nvcc is not otherwise used. The prelude is the one
   # core/cuda/CMakeLists.txt assembles from its parts
   # (CUNUMPY_CUDA_PRELUDE, built with cunumpy_cuda_codegen).
@@ -31,13 +30,17 @@ if(TARGET cunumpy_cuda)
     # Device sources a host emulation includes (rebuild when they change).
     set(_host_deps_prelude_host ${PROJECT_SOURCE_DIR}/core/cuda/lapack.cuh)
     set(_host_deps_rng_host)
-    foreach(_host prelude_host rng_host)
+    # sort_host: the sort kernels run block by block in the plugin's plan,
+    # against the CPU backend's sort.
+    set(_host_srcs_sort_host ${PROJECT_SOURCE_DIR}/core/cuda/sort_plan.c)
+    set(_host_deps_sort_host ${PROJECT_SOURCE_DIR}/core/cuda/sort_plan.h)
+    foreach(_host prelude_host rng_host sort_host)
       set(_ph ${CMAKE_CURRENT_BINARY_DIR}/cuda_${_host})
       add_custom_command(
         OUTPUT ${_ph}
-        COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -std=c++17 -O1
+        COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -std=c++17 -O2
                 -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/core/cuda
-                -I${_prelude_dir}
+                -I${PROJECT_SOURCE_DIR}/core -I${_prelude_dir}
                 ${CMAKE_CURRENT_SOURCE_DIR}/cuda/${_host}.cu
                 ${_host_srcs_${_host}} -o ${_ph}
                 -L$<TARGET_FILE_DIR:cunumpy> -lcunumpy
@@ -76,11 +79,4 @@ if(TARGET cunumpy_cuda)
     target_compile_options(cuda_bench_gpu PRIVATE ${CUNUMPY_WARNINGS})
     add_dependencies(cuda_bench_gpu cunumpy_cuda)
   endif()
-endif()
-
-# The indexing launch planner is pure C: its Catch2 test links it directly,
-# with or without the CUDA toolkit.
-if(TARGET test_cuda_index_plan)
-  target_sources(test_cuda_index_plan
-                 PRIVATE ${PROJECT_SOURCE_DIR}/core/cuda/index_plan.c)
 endif()

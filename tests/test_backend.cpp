@@ -651,6 +651,12 @@ TEST_CASE("an empty optional slot answers NONE and calling it gives the "
     CHECK(to_vec<int64_t>(ss) == std::vector<int64_t>(3, 0));
     CN_REQUIRE_OK(cn_median(md.out(), g, CN_ALL_AXES, nullptr, 0));
     CHECK(to_vec<double>(md) == std::vector<double>{1.5});
+    // unique and isin sort with the kernel before their host steps
+    Arr uq, in;
+    CN_REQUIRE_ERR(cn_unique(uq.out(), nullptr, nullptr, nullptr, g, 1),
+                   CN_ERR_UNSUPPORTED, "(no 'sort' kernel)");
+    CN_REQUIRE_ERR(cn_isin(in.out(), g, h, 0), CN_ERR_UNSUPPORTED,
+                   "(no 'sort' kernel)");
   }
   CN_REQUIRE_OK(cn_set_backend("cpu"));
 }

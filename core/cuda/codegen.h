@@ -85,6 +85,13 @@ bool cn_cu_gen_moments(cn_cu_src *s, cn_dtype in, cn_dtype mean, cn_dtype var,
                        bool nan_skip, char names[][CN_CU_NAME_CAP]);
 bool cn_cu_gen_matmul(cn_cu_src *s, cn_dtype dt, char names[][CN_CU_NAME_CAP]);
 
+/* Sort (sort_codegen.c, templates of prelude/sort.cuh): the radix passes
+ * (names[0] histogram, [1] scan, [2] scatter; dtype-free) and, for a real
+ * or complex dtype, names[0] key-word AND/OR, [1] key words, [2] outputs. */
+bool cn_cu_gen_sort_passes(cn_cu_src *s, char names[][CN_CU_NAME_CAP]);
+bool cn_cu_gen_sort_keys(cn_cu_src *s, cn_dtype dt,
+                         char names[][CN_CU_NAME_CAP]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -126,4 +126,8 @@ cn_status cn_cu_cublas_fail(cublasStatus_t s, const char *what);
 /* Batched matrix products (matmul.c): the compute table's matmul. */
 cn_status cn_cu_matmul(const cn_gemm_desc *desc);
 
+/* The sort slot (sort.c). */
+cn_status cn_cu_sort(cn_array_s *vals, cn_array_s *perm, const cn_array_s *a,
+                     int32_t axis);
+
 #endif

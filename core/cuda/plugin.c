@@ -274,6 +274,7 @@ static const cn_backend_compute g_compute = {
     .index_normalize = cn_cu_index_normalize,
     .lapack = cn_cu_lapack,
     .matmul = cn_cu_matmul,
+    .sort = cn_cu_sort,
 };
 
 static const cn_backend g_backend = {

@@ -69,8 +69,11 @@ CN_API const char *cn_backend_alias(int32_t i);
  *     "lapack", "fft";
  *   - a domain: "ufunc", "reduction", "linalg", "fft", "random", "sort",
  *     "index", "stats";
- *   - a function computed on host copies everywhere: "partition",
- *     "searchsorted" (as "stats");
+ *   - a sorting or searching function: "argsort", "lexsort" (kernels
+ *     only); "unique", "union1d", "intersect1d", "setdiff1d",
+ *     "unique_axis", "isin" (kernels and a step on host copies);
+ *     "partition", "searchsorted" (computed on host copies everywhere, as
+ *     "stats");
  *   - an elementwise op of include/cunumpy/ufunc.h ("add", "sin", ...);
  *   - a reduction: "sum", "prod", "min", "max", "any", "all", "nansum",
  *     "nanprod", "nanmin", "nanmax", "argmin", "argmax", "nanargmin",
@@ -79,9 +82,9 @@ CN_API const char *cn_backend_alias(int32_t i);
  * The answer comes from the kernels the backend's table has (see also
  * cn_backend_capability). A missing kernel is CN_SUPPORT_NONE even when
  * the fallback of another kernel could serve it (for "mask_compress", a[mask]
- * still works through flatnonzero and take). "stats", "partition" and
- * "searchsorted" compute on host copies: native on the CPU, CN_SUPPORT_HOST
- * elsewhere. For "cuda" the
+ * still works through flatnonzero and take). A function with a step on
+ * host copies is native on the CPU and CN_SUPPORT_HOST elsewhere, given
+ * the kernels it needs. For "cuda" the
  * answer is read from the CUDA plugin's table whenever the plugin file
  * loads and accepts this libcunumpy, even when no device or driver is
  * present (cn_backend_available says whether it can run); when the plugin

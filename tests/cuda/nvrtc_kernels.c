@@ -9,6 +9,8 @@
  *                every itemsize, the nonzero compaction of every dtype
  *   lapack       every kernel of the lapack slot (lapack_kernels.h) x every
  *                LAPACK dtype, each dtype's set in one program
+ *   sort         the radix sort's passes, and its key, key-bit and output
+ *                kernels for every dtype
  *   cache        the on-disk kernel cache: round trip, corrupt and stale
  *                entries rejected
  *   random       the random fill of every distribution x output dtype, and
@@ -52,6 +54,8 @@ typedef enum {
   JOB_INDEX, /* op: the index program */
   JOB_LAPACK, /* op: the kernel, flag: with the helpers */
   JOB_MATMUL,
+  JOB_SORT_KEYS,
+  JOB_SORT_PASSES,
 } job_kind;
 
 /* One kernel set to generate: a closure over the generator's arguments. */
@@ -83,6 +87,10 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
     return cn_cu_gen_assign(s, j->b, j->a, names);
   case JOB_FILL:
     return cn_cu_gen_fill(s, j->a, names);
+  case JOB_SORT_KEYS:
+    return cn_cu_gen_sort_keys(s, j->a, names);
+  case JOB_SORT_PASSES:
+    return cn_cu_gen_sort_passes(s, names);
   case JOB_MATMUL:
     return cn_cu_gen_matmul(s, j->a, names);
   case JOB_RNG:
@@ -131,6 +139,12 @@ static void describe(char *buf, size_t cap, const job *j) {
     break;
   case JOB_MATMUL:
     snprintf(buf, cap, "matmul %s", cn_dtype_name(j->a));
+    break;
+  case JOB_SORT_KEYS:
+    snprintf(buf, cap, "sort keys %s", cn_dtype_name(j->a));
+    break;
+  case JOB_SORT_PASSES:
+    snprintf(buf, cap, "sort passes");
     break;
   case JOB_WHERE:
   default:
@@ -373,6 +387,15 @@ static void lapack(void) {
   }
 }
 
+static void sort(void) {
+  static job jobs[NDT + 1];
+  int n = 0;
+  jobs[n++] = (job){.what = JOB_SORT_PASSES};
+  for (int d = 0; d < NDT; d++)
+    jobs[n++] = (job){.what = JOB_SORT_KEYS, .a = k_all[d]};
+  run_batch("sort", jobs, n);
+}
+
 #define CHECK(cond, ...)                                                       \
   do {                                                                         \
     if (!(cond)) {                                                             \
@@ -561,6 +584,8 @@ int main(int argc, char **argv) {
     casts();
   else if (strcmp(mode, "index") == 0)
     index_kernels();
+  else if (strcmp(mode, "sort") == 0)
+    sort();
   else if (strcmp(mode, "cache") == 0)
     cache();
   else if (strcmp(mode, "random") == 0)

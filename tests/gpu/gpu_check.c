@@ -1,7 +1,8 @@
 /* GPU correctness check, run by tests/gpu/run.sh on a machine with a GPU:
  * every op of core/ops.def for every dtype, casts, fills, where, every
  * reduction, and every other compute slot the plugin fills (random fills,
- * indexing, LAPACK drivers, ...), computed on the CUDA backend and on the
+ * indexing, LAPACK drivers, matmul, sorting: argsort positions must be
+ * equal, so the GPU sort is as stable as the CPU's), computed on the CUDA backend and on the
  * CPU backend from the same inputs (contiguous, strided with negative
  * steps, broadcast), must agree, with the same status and message on
  * errors: integers and bools exactly, floats to a few ulps (the GPU's libm
@@ -867,6 +868,98 @@ static void lapack(void) {
 /* Run with CUNUMPY_GPU_MEMORY_LIMIT (or CUPY_GPU_MEMORY_LIMIT) set to
  * LIMIT_BYTES, given as argv[2] ("50%" style limits are checked against
  * the device memory): the pool limit must be in force. */
+/* ---- sorting ------------------------------------------------------------- */
+
+static void sorting(void) {
+  static const int64_t shapes[][2] = {{10000, 0}, {37, 129}, {2, 300000}};
+  static const int32_t nds[] = {1, 2, 2};
+  char label[160];
+  for (int d = 0; d < NDT; d++) {
+    cn_dtype dt = k_all[d];
+    for (int si = 0; si < 3; si++) {
+      if (si == 2 && dt != CN_FLOAT32 && dt != CN_INT64 && dt != CN_COMPLEX128)
+        continue; /* long lanes sorted one by one: a few dtypes */
+      /* few distinct values: duplicates everywhere (stability) */
+      cn_array h = make_input(dt, nds[si], shapes[si], 1, -6.0, 6.0);
+      cn_array g = dev(h);
+      for (int view = 0; view < 2; view++) {
+        cn_array hv = h, gv = g;
+        int32_t ax0 = 0;
+        if (view) { /* reversed: negative strides, copied first on the GPU */
+          OK(cn_flip(&hv, h, 1, &ax0));
+          OK(cn_flip(&gv, g, 1, &ax0));
+        }
+        for (int32_t axis = -1; axis <= (nds[si] > 1 ? 0 : -1); axis++) {
+          cn_array rc = NULL, rg = NULL;
+          snprintf(label, sizeof label, "sort %s shape %d view %d axis %d",
+                   cn_dtype_name(dt), si, view, (int)axis);
+          cn_status sc = cn_sort(&rc, hv, axis), sg = cn_sort(&rg, gv, axis);
+          check_status(label, sc, sg, rc, rg, 0);
+          snprintf(label, sizeof label, "argsort %s shape %d view %d axis %d",
+                   cn_dtype_name(dt), si, view, (int)axis);
+          sc = cn_argsort(&rc, hv, axis);
+          sg = cn_argsort(&rg, gv, axis);
+          check_status(label, sc, sg, rc, rg, 0);
+        }
+        if (view) {
+          cn_array_release(hv);
+          cn_array_release(gv);
+        }
+      }
+      if (si == 0) {
+        /* unique (values, first index, inverse, counts) */
+        cn_array uc[4] = {0}, ug[4] = {0};
+        cn_status sc = cn_unique(&uc[0], &uc[1], &uc[2], &uc[3], h, 1);
+        cn_status sg = cn_unique(&ug[0], &ug[1], &ug[2], &ug[3], g, 1);
+        for (int k = 0; k < 4; k++) {
+          snprintf(label, sizeof label, "unique %s output %d",
+                   cn_dtype_name(dt), k);
+          check_status(label, sc, sg, uc[k], ug[k], 0);
+        }
+        /* searchsorted of values into the sorted array, both sides */
+        cn_array sh = NULL, sgd = NULL;
+        OK(cn_sort(&sh, h, 0));
+        OK(cn_sort(&sgd, g, 0));
+        int64_t vs[1] = {257};
+        cn_array vh = make_input(dt, 1, vs, 1, -7.0, 7.0);
+        cn_array vg = dev(vh);
+        for (int side = 0; side < 2; side++) {
+          cn_array rc = NULL, rg = NULL;
+          snprintf(label, sizeof label, "searchsorted %s side %d",
+                   cn_dtype_name(dt), side);
+          sc = cn_searchsorted(&rc, sh, vh, side, NULL);
+          sg = cn_searchsorted(&rg, sgd, vg, side, NULL);
+          check_status(label, sc, sg, rc, rg, 0);
+        }
+        cn_array_release(vh);
+        cn_array_release(vg);
+        cn_array_release(sh);
+        cn_array_release(sgd);
+        /* errors: an axis out of range, the same status on both */
+        cn_array rc = NULL, rg = NULL;
+        snprintf(label, sizeof label, "sort %s axis 3", cn_dtype_name(dt));
+        sc = cn_sort(&rc, h, 3);
+        sg = cn_sort(&rg, g, 3);
+        check_status(label, sc, sg, rc, rg, 0);
+      }
+      cn_array_release(h);
+      cn_array_release(g);
+    }
+  }
+  /* empty and one-element arrays */
+  static const int64_t small[] = {0, 1};
+  for (int k = 0; k < 2; k++) {
+    cn_array h = make_input(CN_FLOAT64, 1, &small[k], 1, 0, 1), g = dev(h);
+    cn_array rc = NULL, rg = NULL;
+    snprintf(label, sizeof label, "argsort float64 of %lld",
+             (long long)small[k]);
+    cn_status sc = cn_argsort(&rc, h, 0), sg = cn_argsort(&rg, g, 0);
+    check_status(label, sc, sg, rc, rg, 0);
+    cn_array_release(h);
+    cn_array_release(g);
+  }
+}
+
 static void limit(const char *expect) {
   int64_t lim = 0, total = 0;
   OK(cn_cuda_pool_get_limit(&lim, -1));
@@ -1450,6 +1543,8 @@ int main(int argc, char **argv) {
     lapack();
   if (!strcmp(only, "all") || !strcmp(only, "matmul"))
     matmuls();
+  if (!strcmp(only, "all") || !strcmp(only, "sorting"))
+    sorting();
   if (!strcmp(only, "limit"))
     limit(argc > 2 ? argv[2] : "0");
   int64_t compiled = 0, hits = 0, mem = 0;
