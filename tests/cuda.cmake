@@ -3,6 +3,10 @@
 # plugin's handshake and probe (no driver here: error 35 -> readable reason).
 # tests/test_cuda.cpp (the public API and the CPU fallback) is an ordinary
 # Catch2 test. The GPU checks are in tests/gpu/ (run by tests/gpu/run.sh).
+
+# The cuFFT planner is pure C: its Catch2 test runs on every build.
+target_sources(test_cuda_fft_plan
+               PRIVATE ${PROJECT_SOURCE_DIR}/core/cuda/fft_plan.c)
 if(TARGET cunumpy_cuda)
   add_executable(cuda_nvrtc_kernels ${CMAKE_CURRENT_SOURCE_DIR}/cuda/nvrtc_kernels.c)
   target_link_libraries(cuda_nvrtc_kernels PRIVATE cunumpy_cuda_codegen cunumpy)
