@@ -77,5 +77,7 @@ cn_status cn_cu_reduce(cn_reduce_kind kind, const cn_array_s *in,
                        uint64_t axis_mask, cn_array_s *out);
 cn_status cn_cu_moments(const cn_array_s *in, uint64_t axis_mask, double ddof,
                         bool nan_skip, cn_array_s *mean, cn_array_s *var);
+/* The fft slot on cuFFT (fft.c). */
+cn_status cn_cu_fft(const cn_fft_desc *desc);
 
 #endif

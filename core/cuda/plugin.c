@@ -254,8 +254,8 @@ static const cn_backend_device g_device = {
     .get_proc = get_proc,
 };
 
-/* Elementwise ops and reductions only: indexing, sorting, random numbers,
- * linear algebra and FFTs are not implemented on CUDA (those slots stay
+/* Elementwise ops, reductions and FFTs (cuFFT): indexing, sorting, random
+ * numbers and linear algebra are not implemented on CUDA (those slots stay
  * empty, so the core reports them unsupported). */
 static const cn_backend_compute g_compute = {
     .assign = cn_cu_assign,
@@ -264,6 +264,7 @@ static const cn_backend_compute g_compute = {
     .where = cn_cu_where,
     .reduce = cn_cu_reduce,
     .moments = cn_cu_moments,
+    .fft = cn_cu_fft,
 };
 
 static const cn_backend g_backend = {

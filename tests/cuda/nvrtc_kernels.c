@@ -7,6 +7,7 @@
  *   casts        assign for every dtype pair, fill and where for every dtype
  *   cache        the on-disk kernel cache: round trip, corrupt and stale
  *                entries rejected
+ *   fft          the fft slot's gather and scale kernels, both precisions
  * Kernels are compiled in batches (one program per dtype or kind) with the
  * exact text the plugin generates; a failing batch is recompiled kernel by
  * kernel to name the culprit. */
@@ -17,6 +18,7 @@
 
 #include "cuda/codegen.h"
 #include "cuda/disk_cache.h"
+#include "cuda/fft_kernels.h"
 #include "cuda/nvrtc_compile.h"
 
 static int g_arch = 90;
@@ -31,7 +33,7 @@ static const cn_dtype k_all[] = {
 
 /* One kernel set to generate: a closure over the generator's arguments. */
 typedef struct {
-  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where */
+  int what; /* 0 ew, 1 reduce, 2 moments, 3 assign, 4 fill, 5 where, 6 fft */
   int32_t op;
   const cn_op_info *info;
   cn_reduce_kind kind;
@@ -51,6 +53,8 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
     return cn_cu_gen_assign(s, j->b, j->a, names);
   case 4:
     return cn_cu_gen_fill(s, j->a, names);
+  case 6:
+    return cn_cu_gen_fft(s, j->a, names);
   default:
     return cn_cu_gen_where(s, j->a, names);
   }
@@ -76,6 +80,9 @@ static void describe(char *buf, size_t cap, const job *j) {
     break;
   case 4:
     snprintf(buf, cap, "fill %s", cn_dtype_name(j->a));
+    break;
+  case 6:
+    snprintf(buf, cap, "fft gather and scale %s", cn_dtype_name(j->a));
     break;
   default:
     snprintf(buf, cap, "where %s", cn_dtype_name(j->a));
@@ -270,6 +277,25 @@ static void casts(void) {
   }
 }
 
+/* The fft kernels of each precision, and no kernel for any other dtype. */
+static void fft(void) {
+  job jobs[2] = {{.what = 6, .a = CN_COMPLEX64}, {.what = 6, .a = CN_COMPLEX128}};
+  run_batch("fft", jobs, 2);
+  for (int d = 0; d < NDT; d++) {
+    if (k_all[d] == CN_COMPLEX64 || k_all[d] == CN_COMPLEX128)
+      continue;
+    cn_cu_src s;
+    cn_cu_src_init(&s);
+    char names[4][CN_CU_NAME_CAP];
+    if (cn_cu_gen_fft(&s, k_all[d], names)) {
+      fprintf(stderr, "FAIL: fft kernels generated for %s\n",
+              cn_dtype_name(k_all[d]));
+      g_failures++;
+    }
+    cn_cu_src_free(&s);
+  }
+}
+
 #define CHECK(cond, ...)                                                       \
   do {                                                                         \
     if (!(cond)) {                                                             \
@@ -373,6 +399,8 @@ int main(int argc, char **argv) {
     casts();
   else if (strcmp(mode, "cache") == 0)
     cache();
+  else if (strcmp(mode, "fft") == 0)
+    fft();
   else {
     fprintf(stderr, "unknown mode '%s'\n", mode);
     return 2;
