@@ -4,8 +4,8 @@
 #   1. configures and builds the CUDA backend (sm_90) in build-gpu,
 #   2. runs the CUDA tests (plugin, NVRTC compile of every kernel, the public
 #      CUDA API with a device, no CPU fallback),
-#   3. runs tests/gpu/gpu_check.c: every op, cast and reduction on the GPU
-#      against the CPU backend on the same inputs; the memory limit from
+#   3. runs tests/gpu/gpu_check.c: every op, cast, reduction and FFT on the
+#      GPU against the CPU backend on the same inputs; the memory limit from
 #      CUNUMPY_GPU_MEMORY_LIMIT / CUPY_GPU_MEMORY_LIMIT; the disk kernel cache,
 #   4. DLPack round trips with CuPy (when the Python binding is built),
 #   5. the benchmark, cunumpy vs CuPy on 1e8 float32/float64, and prints its
@@ -91,16 +91,16 @@ export CUNUMPY_KERNEL_CACHE="$root/$build/kernel-cache"
 rm -rf "$CUNUMPY_KERNEL_CACHE"
 
 status=0
-log "GPU vs CPU: every op, cast and reduction (three processes)"
+log "GPU vs CPU: every op, cast, reduction and FFT (four processes)"
 if [[ $dry == 1 ]]; then
   export GPU_CHECK_SELFTEST=1
 fi
 pids=()
-for part in elementwise casts reductions; do
+for part in elementwise casts reductions fft; do
   timeout 240 "$bin/cuda_gpu_check" "$part" >"$build/gpu_check_$part.log" 2>&1 &
   pids+=($!)
 done
-parts=(elementwise casts reductions)
+parts=(elementwise casts reductions fft)
 for i in "${!pids[@]}"; do
   if ! wait "${pids[$i]}"; then
     status=1
@@ -193,5 +193,15 @@ for dt in ("float32", "float64"):
         km = f"{k[0]:9.3f} {k[1]:7.0f}" if k else f"{'-':>9} {'-':>7}"
         sp = f"{k[0] / c[0]:7.2f}x" if c and k else f"{'-':>8}"
         print(f"{op:8} {dt:8} {cm} {pc} {km} {sp}")
+for op, dt in (("fft_2^24", "complex64"), ("rfft_2^26", "float32"),
+               ("fft2_4096^2", "complex64")):
+    c = rows.get((op, dt, "cunumpy"))
+    k = rows.get((op, dt, "cupy"))
+    if c is None and k is None:
+        continue
+    cm = f"{c[0]:10.3f} {c[1]:7.0f}" if c else f"{'-':>10} {'-':>7}"
+    km = f"{k[0]:9.3f} {k[1]:7.0f}" if k else f"{'-':>9} {'-':>7}"
+    sp = f"{k[0] / c[0]:7.2f}x" if c and k else f"{'-':>8}"
+    print(f"{op:11} {dt:9} {cm} {'-':>7} {km} {sp}")
 EOT
 exit $status
