@@ -1,7 +1,8 @@
 /* The fft slot on cuFFT. The descriptor is planned on the host by
  * fft_plan.c (a gather copy and a list of cufftMakePlanMany64 steps); this
- * file runs that plan on the thread's current stream: the gather and the
- * normalisation scale are generated kernels (fft_kernels.h), each step a
+ * file runs that plan on the thread's current stream: the gather, the
+ * normalisation scale and the C2R input's real DC / Nyquist terms are
+ * generated kernels (fft_kernels.h), each step a
  * cached cuFFT plan executed once per host-loop index, with its work area
  * taken from the stream-ordered pool (auto-allocation off), never from a
  * hidden cudaMalloc.
@@ -247,6 +248,33 @@ static cn_status run_scale(cn_dtype cdt, void *out, long long nreal,
   return cn_cu_launch(k, grid_for(nreal), 1, THREADS, args, "fft scale");
 }
 
+/* NumPy's C2R reads only the real part of the DC term and, for even n, of
+ * the Nyquist term; cuFFT leaves what it does with their imaginary parts
+ * undefined. So they are zeroed in the C2R step's (destroyable) source
+ * first: over the batch and loop dims, at the halved dim's index 0 and
+ * n/2. */
+static cn_status run_realdc(const cn_cufft_step *s, cn_dtype cdt, char *src) {
+  int64_t esz = cdt == CN_COMPLEX128 ? 16 : 8;
+  fft_geom g;
+  memset(&g, 0, sizeof g);
+  g.shape[0] = s->batch;
+  g.st[0][0] = s->idist * esz;
+  long long n = s->batch;
+  for (int32_t j = 0; j < s->loop_rank; j++) {
+    g.shape[j + 1] = s->loop_n[j];
+    g.st[0][j + 1] = s->loop_is[j] * esz;
+    n *= s->loop_n[j];
+  }
+  g.ndim = 1 + s->loop_rank;
+  long long nyq = s->n[0] % 2 == 0 ? (s->n[0] / 2) * s->istride * esz : 0;
+  cudaKernel_t k;
+  cn_status st = fft_kernel(&k, cdt, 3);
+  if (st != CN_OK)
+    return st;
+  void *args[] = {&n, &g, &src, &nyq};
+  return cn_cu_launch(k, grid_for(n), 1, THREADS, args, "fft real DC");
+}
+
 /* ---- execution -------------------------------------------------------- */
 
 static cufftResult exec_one(cufftHandle h, int32_t kind, bool dbl,
@@ -339,8 +367,12 @@ cn_status cn_cu_fft(const cn_fft_desc *d) {
   if (st == CN_OK && p->copy)
     st = run_gather(p, d->dtype, bufs[p->copy_dst], bufs[CN_CUFFT_BUF_IN],
                     p->copy_complex ? 2 * rs : rs);
-  for (int32_t i = 0; i < p->nsteps && st == CN_OK; i++)
-    st = run_step(&p->steps[i], dbl, dev, stream, bufs);
+  for (int32_t i = 0; i < p->nsteps && st == CN_OK; i++) {
+    if (p->steps[i].kind == CN_FFT_C2R)
+      st = run_realdc(&p->steps[i], d->dtype, bufs[p->steps[i].src]);
+    if (st == CN_OK)
+      st = run_step(&p->steps[i], dbl, dev, stream, bufs);
+  }
   if (st == CN_OK && d->scale != 1.0 && d->out_count > 0)
     st = run_scale(d->dtype, d->out,
                    d->kind == CN_FFT_C2R ? d->out_count : 2 * d->out_count,

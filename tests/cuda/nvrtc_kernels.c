@@ -7,7 +7,8 @@
  *   casts        assign for every dtype pair, fill and where for every dtype
  *   cache        the on-disk kernel cache: round trip, corrupt and stale
  *                entries rejected
- *   fft          the fft slot's gather and scale kernels, both precisions
+ *   fft          the fft slot's gather, scale and real-DC kernels, both
+ *                precisions
  * Kernels are compiled in batches (one program per dtype or kind) with the
  * exact text the plugin generates; a failing batch is recompiled kernel by
  * kernel to name the culprit. */
@@ -82,7 +83,7 @@ static void describe(char *buf, size_t cap, const job *j) {
     snprintf(buf, cap, "fill %s", cn_dtype_name(j->a));
     break;
   case 6:
-    snprintf(buf, cap, "fft gather and scale %s", cn_dtype_name(j->a));
+    snprintf(buf, cap, "fft kernels %s", cn_dtype_name(j->a));
     break;
   default:
     snprintf(buf, cap, "where %s", cn_dtype_name(j->a));
