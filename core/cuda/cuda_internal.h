@@ -130,4 +130,7 @@ cn_status cn_cu_matmul(const cn_gemm_desc *desc);
 cn_status cn_cu_sort(cn_array_s *vals, cn_array_s *perm, const cn_array_s *a,
                      int32_t axis);
 
+/* The fft slot on cuFFT (fft.c). */
+cn_status cn_cu_fft(const cn_fft_desc *desc);
+
 #endif

@@ -275,6 +275,7 @@ static const cn_backend_compute g_compute = {
     .lapack = cn_cu_lapack,
     .matmul = cn_cu_matmul,
     .sort = cn_cu_sort,
+    .fft = cn_cu_fft,
 };
 
 static const cn_backend g_backend = {

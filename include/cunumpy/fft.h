@@ -105,9 +105,10 @@ CN_API cn_status cn_fft_get_planner(cn_fft_planner *out);
 CN_API cn_status cn_fft_save_wisdom(const char *path);
 CN_API cn_status cn_fft_load_wisdom(const char *path);
 
-/* The plan cache (bounded, LRU): *plans receives how many plans it holds
- * and *capacity its bound; clear destroys every plan not in use by a
- * running transform. */
+/* The CPU backend's FFTW plan cache (bounded, LRU): *plans receives how
+ * many plans it holds and *capacity its bound; clear destroys every plan
+ * not in use by a running transform. (The CUDA backend keeps its cuFFT
+ * plans in a cache of its own.) */
 CN_API cn_status cn_fft_plan_cache_info(int64_t *plans, int64_t *capacity);
 CN_API cn_status cn_fft_clear_plan_cache(void);
 

@@ -17,6 +17,8 @@
  *                their launch plans (work items, blocks, refused pairs)
  *   matmul       the tiled matmul kernel for every integer dtype and bool
  *                (floating dtypes go to cuBLAS: the generator refuses them)
+ *   fft          the fft slot's gather, scale and real-DC kernels, both
+ *                precisions
  * Kernels are compiled in batches (one program per dtype or kind) with the
  * exact text the plugin generates; a failing batch is recompiled kernel by
  * kernel to name the culprit. */
@@ -28,6 +30,7 @@
 #include "cuda/codegen.h"
 #include "cuda/disk_cache.h"
 #include "cuda/lapack_kernels.h"
+#include "cuda/fft_kernels.h"
 #include "cuda/nvrtc_compile.h"
 #include "cuda/rng_plan.h"
 #include "random_samplers.h"
@@ -56,6 +59,7 @@ typedef enum {
   JOB_MATMUL,
   JOB_SORT_KEYS,
   JOB_SORT_PASSES,
+  JOB_FFT,
 } job_kind;
 
 /* One kernel set to generate: a closure over the generator's arguments. */
@@ -87,6 +91,8 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
     return cn_cu_gen_assign(s, j->b, j->a, names);
   case JOB_FILL:
     return cn_cu_gen_fill(s, j->a, names);
+  case JOB_FFT:
+    return cn_cu_gen_fft(s, j->a, names);
   case JOB_SORT_KEYS:
     return cn_cu_gen_sort_keys(s, j->a, names);
   case JOB_SORT_PASSES:
@@ -145,6 +151,9 @@ static void describe(char *buf, size_t cap, const job *j) {
     break;
   case JOB_SORT_PASSES:
     snprintf(buf, cap, "sort passes");
+    break;
+  case JOB_FFT:
+    snprintf(buf, cap, "fft kernels %s", cn_dtype_name(j->a));
     break;
   case JOB_WHERE:
   default:
@@ -396,6 +405,25 @@ static void sort(void) {
   run_batch("sort", jobs, n);
 }
 
+/* The fft kernels of each precision, and no kernel for any other dtype. */
+static void fft(void) {
+  job jobs[2] = {{.what = JOB_FFT, .a = CN_COMPLEX64}, {.what = JOB_FFT, .a = CN_COMPLEX128}};
+  run_batch("fft", jobs, 2);
+  for (int d = 0; d < NDT; d++) {
+    if (k_all[d] == CN_COMPLEX64 || k_all[d] == CN_COMPLEX128)
+      continue;
+    cn_cu_src s;
+    cn_cu_src_init(&s);
+    char names[4][CN_CU_NAME_CAP];
+    if (cn_cu_gen_fft(&s, k_all[d], names)) {
+      fprintf(stderr, "FAIL: fft kernels generated for %s\n",
+              cn_dtype_name(k_all[d]));
+      g_failures++;
+    }
+    cn_cu_src_free(&s);
+  }
+}
+
 #define CHECK(cond, ...)                                                       \
   do {                                                                         \
     if (!(cond)) {                                                             \
@@ -594,6 +622,8 @@ int main(int argc, char **argv) {
     lapack();
   else if (strcmp(mode, "matmul") == 0)
     matmul();
+  else if (strcmp(mode, "fft") == 0)
+    fft();
   else {
     fprintf(stderr, "unknown mode '%s'\n", mode);
     return 2;

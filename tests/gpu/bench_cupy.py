@@ -1,7 +1,8 @@
 """CuPy side of the GPU benchmark (tests/gpu/run.sh): the ops of
 tests/gpu/bench_gpu.c timed the same way (CUDA events around `iters` runs
 after two warm-up runs), printed as RESULT cupy <op> <dtype> <ms> <GB/s>
-(GFLOP/s for the matmul rows)."""
+(GFLOP/s for the matmul rows), then the same FFTs (fft 2^24 complex64,
+rfft 2^26 float32, fft2 4096^2 complex64) and matrix products."""
 import sys
 
 import cupy as cp
@@ -42,6 +43,30 @@ for dt in (cp.float32, cp.float64):
     del a, b, c, d
     cp.get_default_memory_pool().free_all_blocks()
 
+# FFTs as in bench_gpu.c: bytes = input + output.
+ffts = [("fft_2^24", cp.complex64, (1 << 24,), cp.fft.fft, 16 << 24),
+        ("rfft_2^26", cp.float32, (1 << 26,), cp.fft.rfft, 12 << 26),
+        ("fft2_4096^2", cp.complex64, (4096, 4096), cp.fft.fft2,
+         16 * 4096 * 4096)]
+for name, dt, shape, f, nbytes in ffts:
+    size = 1
+    for e in shape:
+        size *= e
+    x = cp.linspace(-3.0, 3.0, size, dtype=cp.float32).reshape(shape).astype(dt)
+    f(x)
+    f(x)
+    cp.cuda.Device().synchronize()
+    e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+    e0.record()
+    for _ in range(iters):
+        f(x)
+    e1.record()
+    e1.synchronize()
+    ms = cp.cuda.get_elapsed_time(e0, e1) / iters
+    print(f"RESULT cupy {name} {cp.dtype(dt).name} {ms:.4f} "
+          f"{nbytes / (ms * 1e6):.1f}", flush=True)
+    del x
+    cp.get_default_memory_pool().free_all_blocks()
 # matmul: a @ a for (batch, m, m) a, as bench_gpu.c's bench_matmul
 for name, batch, m, it in (("mm4096", 1, 4096, 5), ("mm32x10000", 10000, 32, 20)):
     for dt in (cp.float32, cp.float64, cp.complex128):

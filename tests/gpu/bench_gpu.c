@@ -1,8 +1,10 @@
 /* GPU benchmark of the CUDA backend (run by tests/gpu/run.sh): a+b, a*b+c,
  * sin, sum, std and argmax on N float32 / float64 elements (default 1e8),
  * timed with CUDA events on the current stream, with the achieved
- * bandwidth against a device-to-device copy of the same array; then matmul
- * of two 4096 x 4096 matrices (mm4096) and of 10000 pairs of 32 x 32 ones
+ * bandwidth against a device-to-device copy of the same array; then fft
+ * (complex64, 2^24), rfft (float32, 2^26) and fft2 (complex64, 4096^2),
+ * their bandwidth counted as one read and one write; then matmul of two
+ * 4096 x 4096 matrices (mm4096) and of 10000 pairs of 32 x 32 ones
  * (mm32x10000) in float32 / float64 / complex128. Prints
  *   RESULT cunumpy <op> <dtype> <ms> <GB/s, or GFLOP/s for matmul>
  * lines (tests/gpu/bench_cupy.py prints the same for CuPy). Usage:
@@ -50,8 +52,17 @@ static void run_op(void) {
   case 5:
     OK(cn_std(&r, A, CN_ALL_AXES, NULL, 0, 0.0, CN_DTYPE_DEFAULT, NULL));
     break;
-  default:
+  case 6:
     OK(cn_argmax(&r, A, CN_AXIS_NONE, 0, NULL));
+    break;
+  case 7:
+    OK(cn_fft(&r, A, CN_FFT_N_NONE, -1, CN_FFT_NORM_BACKWARD));
+    break;
+  case 8:
+    OK(cn_rfft(&r, A, CN_FFT_N_NONE, -1, CN_FFT_NORM_BACKWARD));
+    break;
+  default:
+    OK(cn_fft2(&r, A, 0, NULL, -1, NULL, CN_FFT_NORM_BACKWARD));
   }
   cn_array_release(t);
   cn_array_release(r);
@@ -101,6 +112,26 @@ static void bench_matmul(cn_event e0, cn_event e1) {
     }
 }
 
+/* Times op g_which (two warm-up runs, then iters runs between events) and
+ * prints its RESULT line; bytes is what one run must move at least. */
+static void time_op(const char *name, cn_dtype dt, double bytes, int iters,
+                    cn_event e0, cn_event e1) {
+  run_op(); /* compile, plan and warm up */
+  run_op();
+  OK(cn_cuda_device_synchronize());
+  OK(cn_event_record(e0, NULL));
+  for (int i = 0; i < iters; i++)
+    run_op();
+  OK(cn_event_record(e1, NULL));
+  OK(cn_event_synchronize(e1));
+  double ms = 0;
+  OK(cn_event_elapsed_ms(&ms, e0, e1));
+  ms /= iters;
+  printf("RESULT cunumpy %s %s %.4f %.1f\n", name, cn_dtype_name(dt), ms,
+         bytes / (ms * 1e6));
+  fflush(stdout);
+}
+
 int main(int argc, char **argv) {
   int64_t n = argc > 1 ? atoll(argv[1]) : 100000000;
   int iters = argc > 2 ? atoi(argv[2]) : 20;
@@ -127,28 +158,42 @@ int main(int argc, char **argv) {
     OK(cn_to_device(&C, h, 0));
     cn_array_release(h);
     OK(cn_empty_like(&D, A, CN_DTYPE_DEFAULT));
-    for (g_which = 0; g_which < 7; g_which++) {
-      run_op(); /* compile and warm up */
-      run_op();
-      OK(cn_cuda_device_synchronize());
-      OK(cn_event_record(e0, NULL));
-      for (int i = 0; i < iters; i++)
-        run_op();
-      OK(cn_event_record(e1, NULL));
-      OK(cn_event_synchronize(e1));
-      double ms = 0;
-      OK(cn_event_elapsed_ms(&ms, e0, e1));
-      ms /= iters;
-      double gbs = (double)moved[g_which] * (double)n *
-                   (double)cn_dtype_itemsize(dt) / (ms * 1e6);
-      printf("RESULT cunumpy %s %s %.4f %.1f\n", names[g_which],
-             cn_dtype_name(dt), ms, gbs);
-      fflush(stdout);
-    }
+    for (g_which = 0; g_which < 7; g_which++)
+      time_op(names[g_which], dt,
+              (double)moved[g_which] * (double)n * (double)cn_dtype_itemsize(dt),
+              iters, e0, e1);
     cn_array_release(A);
     cn_array_release(B);
     cn_array_release(C);
     cn_array_release(D);
+    OK(cn_cuda_pool_free_all_blocks(-2));
+  }
+  /* FFTs: the input in A, bytes = input + output. */
+  static const struct {
+    const char *name;
+    cn_dtype dt;
+    int32_t ndim;
+    int64_t shape[2];
+    double bytes;
+  } ffts[] = {{"fft_2^24", CN_COMPLEX64, 1, {1 << 24, 0}, 2.0 * 8 * (1 << 24)},
+              {"rfft_2^26", CN_FLOAT32, 1, {1 << 26, 0}, 4.0 * 3 * (1 << 26)},
+              {"fft2_4096^2", CN_COMPLEX64, 2, {4096, 4096},
+               2.0 * 8 * 4096 * 4096}};
+  for (int k = 0; k < 3; k++) {
+    OK(cn_set_backend("cpu"));
+    cn_array h = NULL, hf = NULL;
+    int64_t total = ffts[k].shape[0] * (ffts[k].ndim > 1 ? ffts[k].shape[1] : 1);
+    OK(cn_linspace(&h, -3.0, 3.0, total, 1, CN_FLOAT32));
+    OK(cn_reshape(&hf, h, ffts[k].ndim, ffts[k].shape, CN_ORDER_C));
+    cn_array hc = NULL;
+    OK(cn_astype(&hc, hf, ffts[k].dt, 1));
+    OK(cn_to_device(&A, hc, 0));
+    cn_array_release(h);
+    cn_array_release(hf);
+    cn_array_release(hc);
+    g_which = 7 + k;
+    time_op(ffts[k].name, ffts[k].dt, ffts[k].bytes, iters, e0, e1);
+    cn_array_release(A);
     OK(cn_cuda_pool_free_all_blocks(-2));
   }
   bench_matmul(e0, e1);

@@ -2,10 +2,12 @@
  * every op of core/ops.def for every dtype, casts, fills, where, every
  * reduction, and every other compute slot the plugin fills (random fills,
  * indexing, LAPACK drivers, matmul, sorting: argsort positions must be
- * equal, so the GPU sort is as stable as the CPU's), computed on the CUDA backend and on the
- * CPU backend from the same inputs (contiguous, strided with negative
- * steps, broadcast), must agree, with the same status and message on
- * errors: integers and bools exactly, floats to a few ulps (the GPU's libm
+ * equal, so the GPU sort is as stable as the CPU's; the FFTs over strided,
+ * reversed and transposed views, every norm, n padding and cropping),
+ * computed on the CUDA backend and on the CPU backend from the same inputs
+ * (contiguous, strided with negative steps, broadcast), must agree, with
+ * the same status and message on errors: integers and bools exactly,
+ * floats to a few ulps (the GPU's libm
  * and the CPU's SLEEF differ by an ulp or two), NaN and inf in the same
  * places. Random fills from generators seeded alike must give the same
  * values (random and integers bit for bit; rejection samplers' integers
@@ -865,6 +867,168 @@ static void lapack(void) {
   }
 }
 
+/* ---- FFTs ------------------------------------------------------------ */
+
+/* The same view of a host array and of its device copy: 0 as is, 1 every
+ * other element of the last axis, 2 axis 0 reversed, 3 transposed. */
+static cn_array fft_view(cn_array a, int layout) {
+  int32_t nd = 0;
+  OK(cn_array_ndim(&nd, a));
+  cn_array v = NULL;
+  if (layout == 1)
+    OK(cn_slice_axis(&v, a, nd - 1, 0, CN_SLICE_NONE, 2));
+  else if (layout == 2)
+    OK(cn_slice_axis(&v, a, 0, CN_SLICE_NONE, CN_SLICE_NONE, -1));
+  else if (layout == 3)
+    OK(cn_transpose(&v, a));
+  else
+    OK(cn_copy(&v, a, CN_ORDER_K)); /* an own reference, released alike */
+  return v;
+}
+
+typedef cn_status (*fft1_fn)(cn_array *, cn_array, int64_t, int32_t,
+                             cn_fft_norm);
+typedef cn_status (*fftn_fn)(cn_array *, cn_array, int32_t, const int64_t *,
+                             int32_t, const int32_t *, cn_fft_norm);
+
+/* Error bound in units of eps relative to 1 + |value|: the rounding of a
+ * length-n transform grows like sqrt(n) log n times the input's size. */
+static double fft_ulps(int64_t points) {
+  return 64.0 * sqrt((double)points) * (2.0 + log2((double)points + 1.0));
+}
+
+static void ffts(void) {
+  static const struct {
+    const char *name;
+    fft1_fn f;
+    bool real_in, herm_in; /* real input; input is an rfft output */
+  } one_d[] = {{"fft", cn_fft, false, false},   {"ifft", cn_ifft, false, false},
+            {"rfft", cn_rfft, true, false},  {"irfft", cn_irfft, false, true},
+            {"hfft", cn_hfft, false, false}, {"ihfft", cn_ihfft, true, false}};
+  static const struct {
+    const char *name;
+    fftn_fn f;
+    bool real_in, herm_in;
+  } fnd[] = {{"fft2", cn_fft2, false, false},   {"ifft2", cn_ifft2, false, false},
+             {"fftn", cn_fftn, false, false},   {"ifftn", cn_ifftn, false, false},
+             {"rfft2", cn_rfft2, true, false},  {"rfftn", cn_rfftn, true, false},
+             {"irfft2", cn_irfft2, false, true}, {"irfftn", cn_irfftn, false, true}};
+  static const int64_t shapes[][3] = {{64, 0, 0}, {6, 1000, 0}, {12, 20, 0},
+                                      {6, 5, 8},  {0, 8, 0},    {3, 1, 7}};
+  static const int32_t ndims[] = {1, 2, 2, 3, 2, 3};
+  for (int prec = 0; prec < 2; prec++)
+    for (size_t si = 0; si < sizeof ndims / sizeof ndims[0]; si++)
+      for (int layout = 0; layout < 4; layout++) {
+        int32_t nd = ndims[si];
+        if (layout == 3 && nd == 1)
+          continue;
+        int64_t shape[3] = {shapes[si][0], shapes[si][1], shapes[si][2]};
+        if (layout == 1)
+          shape[nd - 1] *= 2;
+        int64_t points = 1;
+        for (int32_t k = 0; k < nd; k++)
+          points *= shape[k] ? shape[k] : 1;
+        cn_dtype rdt = prec ? CN_FLOAT64 : CN_FLOAT32;
+        cn_dtype cdt = prec ? CN_COMPLEX128 : CN_COMPLEX64;
+        cn_array hr0 = make_input(rdt, nd, shape, 0, -1, 1);
+        cn_array hc0 = make_input(cdt, nd, shape, 0, -1, 1);
+        cn_array hr = fft_view(hr0, layout), hc = fft_view(hc0, layout);
+        /* Hermitian inputs: the CPU's rfftn of the real view (none for an
+         * empty one, which has no valid length). */
+        cn_array hh = NULL, hh1 = NULL, gh = NULL, gh1 = NULL;
+        bool herm = points > 0 && shape[0] > 0;
+        if (herm) {
+          OK(cn_rfftn(&hh, hr, 0, NULL, -1, NULL, CN_FFT_NORM_BACKWARD));
+          OK(cn_rfft(&hh1, hr, CN_FFT_N_NONE, -1, CN_FFT_NORM_BACKWARD));
+          gh = dev(hh);
+          gh1 = dev(hh1);
+        }
+        cn_array gr0 = dev(hr0), gc0 = dev(hc0);
+        cn_array gr = fft_view(gr0, layout), gc = fft_view(gc0, layout);
+        double ulps = fft_ulps(points);
+        for (size_t m = 0; m < sizeof one_d / sizeof one_d[0]; m++)
+          for (int32_t axis = -1; axis < (nd > 1 ? 1 : 0); axis++)
+            for (int norm = 0; norm < 3; norm++)
+              for (int nmode = 0; nmode < 3; nmode++) {
+                if (one_d[m].herm_in && (nmode || axis != -1 || !herm))
+                  continue; /* a cropped spectrum is not Hermitian */
+                int32_t ax = axis < 0 ? nd - 1 : axis;
+                int64_t len = shape[ax] / (layout == 1 && ax == nd - 1 ? 2 : 1);
+                int64_t n = nmode == 0   ? CN_FFT_N_NONE
+                            : nmode == 1 ? len + 3
+                                         : (len > 2 ? len - 2 : 1);
+                cn_array ic = one_d[m].herm_in ? hh1 : one_d[m].real_in ? hr : hc;
+                cn_array ig = one_d[m].herm_in ? gh1 : one_d[m].real_in ? gr : gc;
+                char label[160];
+                snprintf(label, sizeof label,
+                         "%s(%s, shape %lldx%lldx%lld, layout %d, axis %d, "
+                         "n %lld, norm %d)",
+                         one_d[m].name, cn_dtype_name(rdt), (long long)shape[0],
+                         (long long)shape[1], (long long)shape[2], layout,
+                         (int)axis, (long long)(n == CN_FFT_N_NONE ? -1 : n),
+                         norm);
+                cn_array rc = NULL, rg = NULL;
+                cn_status sc = one_d[m].f(&rc, ic, n, axis, (cn_fft_norm)norm);
+                cn_status sg = one_d[m].f(&rg, ig, n, axis, (cn_fft_norm)norm);
+                check_status(label, sc, sg, rc, rg, ulps);
+              }
+        for (size_t m = 0; m < sizeof fnd / sizeof fnd[0]; m++)
+          for (int norm = 0; norm < 3; norm += 2)
+            for (int variant = 0; variant < 3; variant++) {
+              /* 0 default axes; 1 axes (0) / (last, 0) given; 2 s given */
+              int32_t axes[2] = {0, nd - 1};
+              int64_t s[3] = {5, 9, 4};
+              int32_t naxes = variant == 1 ? (nd > 1 ? 2 : 1) : -1;
+              if (variant == 1 && nd > 1)
+                axes[0] = nd - 1, axes[1] = 0;
+              int32_t ns = variant == 2 ? (nd < 2 ? nd : 2) : 0;
+              if (fnd[m].herm_in && (variant != 0 || !herm))
+                continue;
+              if (nd < 2 && (m < 2 || fnd[m].name[1] == 'f'))
+                continue; /* the 2-d forms need two axes */
+              cn_array ic = fnd[m].herm_in ? hh : fnd[m].real_in ? hr : hc;
+              cn_array ig = fnd[m].herm_in ? gh : fnd[m].real_in ? gr : gc;
+              char label[160];
+              snprintf(label, sizeof label,
+                       "%s(%s, shape %lldx%lldx%lld, layout %d, variant %d, "
+                       "norm %d)",
+                       fnd[m].name, cn_dtype_name(rdt), (long long)shape[0],
+                       (long long)shape[1], (long long)shape[2], layout,
+                       variant, norm);
+              cn_array rc = NULL, rg = NULL;
+              cn_status sc = fnd[m].f(&rc, ic, ns, ns ? s : NULL, naxes,
+                                      naxes > 0 ? axes : NULL,
+                                      (cn_fft_norm)norm);
+              cn_status sg = fnd[m].f(&rg, ig, ns, ns ? s : NULL, naxes,
+                                      naxes > 0 ? axes : NULL,
+                                      (cn_fft_norm)norm);
+              check_status(label, sc, sg, rc, rg, ulps);
+            }
+        cn_array all[] = {hr0, hc0, hr, hc, hh, hh1, gr0, gc0, gr, gc, gh, gh1};
+        for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+          cn_array_release(all[k]);
+      }
+  /* Large transforms (the benchmark sizes' kind): one cuFFT call each. */
+  for (int prec = 0; prec < 2; prec++) {
+    cn_dtype cdt = prec ? CN_COMPLEX128 : CN_COMPLEX64;
+    int64_t shape[2] = {512, 1024};
+    cn_array h = make_input(cdt, 2, shape, 0, -1, 1), g = dev(h);
+    cn_array rc = NULL, rg = NULL;
+    cn_status sc = cn_fft2(&rc, h, 0, NULL, -1, NULL, CN_FFT_NORM_BACKWARD);
+    cn_status sg = cn_fft2(&rg, g, 0, NULL, -1, NULL, CN_FFT_NORM_BACKWARD);
+    check_status(prec ? "fft2(512x1024 complex128)" : "fft2(512x1024 complex64)",
+                 sc, sg, rc, rg, fft_ulps(512 * 1024));
+    int32_t ax0 = 0;
+    sc = cn_fftn(&rc, h, 0, NULL, 1, &ax0, CN_FFT_NORM_ORTHO);
+    sg = cn_fftn(&rg, g, 0, NULL, 1, &ax0, CN_FFT_NORM_ORTHO);
+    check_status(prec ? "fft(axis 0, 512x1024 complex128)"
+                      : "fft(axis 0, 512x1024 complex64)",
+                 sc, sg, rc, rg, fft_ulps(512));
+    cn_array_release(h);
+    cn_array_release(g);
+  }
+}
+
 /* Run with CUNUMPY_GPU_MEMORY_LIMIT (or CUPY_GPU_MEMORY_LIMIT) set to
  * LIMIT_BYTES, given as argv[2] ("50%" style limits are checked against
  * the device memory): the pool limit must be in force. */
@@ -1545,6 +1709,8 @@ int main(int argc, char **argv) {
     matmuls();
   if (!strcmp(only, "all") || !strcmp(only, "sorting"))
     sorting();
+  if (!strcmp(only, "all") || !strcmp(only, "fft"))
+    ffts();
   if (!strcmp(only, "limit"))
     limit(argc > 2 ? argv[2] : "0");
   int64_t compiled = 0, hits = 0, mem = 0;

@@ -1,6 +1,6 @@
 """The Python binding on a GPU (run by tests/gpu/run.sh): arrays made on
-the CUDA backend, operators, ufuncs, reductions, views, indexing and
-transfers, each compared with NumPy on the same values; plus the CuNumpy
+the CUDA backend, operators, ufuncs, reductions, views, indexing, FFTs
+and transfers, each compared with NumPy on the same values; plus the CuNumpy
 backend API and __cuda_array_interface__ / DLPack zero-copy with CuPy when
 CuPy is importable. Prints one line per failure and a summary."""
 import sys
@@ -99,6 +99,37 @@ def setitem():
 
 
 check("setitem slice", setitem)
+
+# FFTs on cuFFT against NumPy's pocketfft, to tol times the largest value.
+
+
+def fft_same(got, want, tol):
+    g = xp.to_numpy(got) if xp.is_gpu(got) else None
+    return (g is not None and g.dtype == want.dtype and g.shape == want.shape
+            and np.allclose(g, want, rtol=0, atol=tol * np.abs(want).max()))
+
+
+for dt in ("complex64", "complex128"):
+    z = (rng.standard_normal((6, 10)) + 1j * rng.standard_normal((6, 10)))
+    z = z.astype(dt)
+    r = z.real.copy()
+    dz, dr = xp.asarray(z), xp.asarray(r)
+    tol = 1e-4 if dt == "complex64" else 1e-10
+    check(f"fft.fft {dt}", lambda: fft_same(xp.fft.fft(dz), np.fft.fft(z).astype(dt), tol))
+    check(f"fft.ifft axis 0 ortho {dt}",
+          lambda: fft_same(xp.fft.ifft(dz, axis=0, norm="ortho"),
+                       np.fft.ifft(z, axis=0, norm="ortho").astype(dt), tol))
+    check(f"fft.fft2 of a[::-1, ::2] {dt}",
+          lambda: fft_same(xp.fft.fft2(dz[::-1, ::2]),
+                       np.fft.fft2(z[::-1, ::2]).astype(dt), tol))
+    check(f"fft.rfft n=13 {dt}",
+          lambda: fft_same(xp.fft.rfft(dr, n=13), np.fft.rfft(r, n=13).astype(dt), tol))
+    check(f"fft.irfftn {dt}",
+          lambda: fft_same(xp.fft.irfftn(dz), np.fft.irfftn(z).astype(r.dtype), tol))
+    check(f"fft.fftn axes (1, 0) forward {dt}",
+          lambda: fft_same(xp.fft.fftn(dz.T, axes=(1, 0), norm="forward"),
+                       np.fft.fftn(z.T, axes=(1, 0), norm="forward").astype(dt),
+                       tol))
 check("fancy index", lambda: same(dx[xp.asarray([3, 1, 0])], x[[3, 1, 0]]))
 check("bool mask", lambda: same(dx[dx > 2.9], x[x > 2.9]))
 check("0-d item", lambda: float(dx[5]) == x[5])

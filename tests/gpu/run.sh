@@ -97,7 +97,7 @@ if [[ $dry == 1 ]]; then
   export GPU_CHECK_SELFTEST=1
 fi
 pids=()
-parts=(elementwise casts reductions random indexing lapack matmul sorting)
+parts=(elementwise casts reductions random indexing lapack matmul sorting fft)
 for part in "${parts[@]}"; do
   timeout 240 "$bin/cuda_gpu_check" "$part" >"$build/gpu_check_$part.log" 2>&1 &
   pids+=($!)
@@ -196,6 +196,16 @@ for dt in ("float32", "float64"):
         km = f"{k[0]:9.3f} {k[1]:7.0f}" if k else f"{'-':>9} {'-':>7}"
         sp = f"{k[0] / c[0]:7.2f}x" if c and k else f"{'-':>8}"
         print(f"{op:8} {dt:8} {cm} {pc} {km} {sp}")
+for op, dt in (("fft_2^24", "complex64"), ("rfft_2^26", "float32"),
+               ("fft2_4096^2", "complex64")):
+    c = rows.get((op, dt, "cunumpy"))
+    k = rows.get((op, dt, "cupy"))
+    if c is None and k is None:
+        continue
+    cm = f"{c[0]:10.3f} {c[1]:7.0f}" if c else f"{'-':>10} {'-':>7}"
+    km = f"{k[0]:9.3f} {k[1]:7.0f}" if k else f"{'-':>9} {'-':>7}"
+    sp = f"{k[0] / c[0]:7.2f}x" if c and k else f"{'-':>8}"
+    print(f"{op:11} {dt:9} {cm} {'-':>7} {km} {sp}")
 print(f"{'matmul':10} {'dtype':10} {'cunumpy ms':>10} {'GFLOP/s':>8}"
       f" {'CuPy ms':>9} {'GFLOP/s':>8} {'vs CuPy':>8}")
 for op in ("mm4096", "mm32x10000"):
