@@ -1,0 +1,117 @@
+"""NumPy's error behaviours, each call run side by side with NumPy: axis
+errors (numpy.exceptions.AxisError and its message), Python integers out of
+an integer dtype's range (OverflowError), Generator.choice's checks of p,
+non-ASCII einsum subscripts, and the layout pickling keeps."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import cunumpy as xp
+
+from conftest import DTYPES
+
+
+def both_raise(exc, f_np, f_xp):
+    """f_np and f_xp both raise exc; returns the two exceptions."""
+    with pytest.raises(exc) as e_np:
+        f_np()
+    with pytest.raises(exc) as e_xp:
+        f_xp()
+    return e_np.value, e_xp.value
+
+
+# ---- axis errors ----------------------------------------------------------
+
+def test_axis_error_is_numpys_class():
+    assert xp.AxisError is np.exceptions.AxisError
+    assert xp.exceptions.AxisError is np.exceptions.AxisError
+    assert issubclass(xp.AxisError, ValueError)
+    assert issubclass(xp.AxisError, IndexError)
+
+
+A2 = np.arange(6.0).reshape(2, 3)
+
+# (name, call taking the module (np or xp) and an array of A2's values)
+AXIS_CALLS = [
+    ("sum", lambda m, a: m.sum(a, axis=3)),
+    ("sum tuple", lambda m, a: m.sum(a, axis=(0, -3))),
+    ("mean", lambda m, a: m.mean(a, axis=2)),
+    ("max", lambda m, a: m.max(a, axis=-3)),
+    ("argmax", lambda m, a: m.argmax(a, axis=2)),
+    ("cumsum", lambda m, a: m.cumsum(a, axis=2)),
+    ("std", lambda m, a: m.std(a, axis=5)),
+    ("sort", lambda m, a: m.sort(a, axis=2)),
+    ("argsort", lambda m, a: m.argsort(a, axis=-3)),
+    ("partition", lambda m, a: m.partition(a, 1, axis=2)),
+    ("take", lambda m, a: m.take(a, [0], axis=2)),
+    ("concatenate", lambda m, a: m.concatenate([a, a], axis=2)),
+    ("stack", lambda m, a: m.stack([a, a], axis=4)),
+    ("moveaxis", lambda m, a: m.moveaxis(a, 0, 2)),
+    ("swapaxes", lambda m, a: m.swapaxes(a, 0, 2)),
+    ("expand_dims", lambda m, a: m.expand_dims(a, 3)),
+    ("squeeze", lambda m, a: m.squeeze(a, axis=2)),
+    ("flip", lambda m, a: m.flip(a, axis=2)),
+    ("roll", lambda m, a: m.roll(a, 1, axis=2)),
+    ("diff", lambda m, a: m.diff(a, axis=2)),
+    ("gradient", lambda m, a: m.gradient(a, axis=2)),
+    ("quantile", lambda m, a: m.quantile(a, 0.5, axis=2)),
+    ("median", lambda m, a: m.median(a, axis=2)),
+    ("average", lambda m, a: m.average(a, axis=2)),
+    ("unique", lambda m, a: m.unique(a, axis=2)),
+    ("sort_complex 0-d", lambda m, a: m.sort_complex(m.asarray(1.0))),
+    ("vector_norm", lambda m, a: m.linalg.vector_norm(a, axis=2)),
+]
+
+
+@pytest.mark.parametrize("name,call", AXIS_CALLS, ids=[c[0] for c in AXIS_CALLS])
+def test_axis_errors_match_numpy(name, call):
+    e_np, e_xp = both_raise(np.exceptions.AxisError,
+                            lambda: call(np, A2.copy()),
+                            lambda: call(xp, xp.asarray(A2)))
+    # Both messages end in NumPy's text; the prefixes name the argument
+    # (NumPy) or the engine function.
+    text = str(e_np).split(": ")[-1]
+    assert text.startswith("axis ")
+    assert str(e_xp).endswith(text), (str(e_np), str(e_xp))
+
+
+# NumPy raises a plain IndexError here (it indexes the shape tuple); ours is
+# the AxisError, which is one.
+INDEX_CALLS = [
+    ("fft", lambda m, a: m.fft.fft(a, axis=2)),
+    ("trapezoid", lambda m, a: m.trapezoid(a, axis=2)),
+]
+
+
+@pytest.mark.parametrize("name,call", INDEX_CALLS,
+                         ids=[c[0] for c in INDEX_CALLS])
+def test_axis_errors_where_numpy_raises_index_error(name, call):
+    both_raise(IndexError, lambda: call(np, A2.copy()),
+               lambda: call(xp, xp.asarray(A2)))
+
+
+def test_axis_error_in_range_axes_still_work():
+    a = xp.asarray(A2)
+    np.testing.assert_array_equal(xp.to_numpy(xp.sum(a, axis=-2)),
+                                  A2.sum(axis=-2))
+    np.testing.assert_array_equal(
+        xp.to_numpy(xp.average(a, axis=(0, 1))), np.average(A2, axis=(0, 1)))
+    np.testing.assert_array_equal(
+        xp.to_numpy(xp.average(a, axis=-1)), np.average(A2, axis=-1))
+    v, c = np.unique(A2, axis=-1, return_counts=True)
+    vx, cx = xp.unique(a, axis=-1, return_counts=True)
+    np.testing.assert_array_equal(xp.to_numpy(vx), v)
+    np.testing.assert_array_equal(xp.to_numpy(cx), c)
+
+
+def test_axis_error_of_0d_and_empty():
+    for arr in (np.array(2.0), np.zeros((0, 3))):
+        e_np, e_xp = both_raise(
+            np.exceptions.AxisError, lambda: np.sum(arr, axis=arr.ndim + 1),
+            lambda: xp.sum(xp.asarray(arr), axis=arr.ndim + 1))
+        assert str(e_xp).endswith(str(e_np))
+    e = np.zeros((0, 3))
+    both_raise(np.exceptions.AxisError, lambda: np.cumsum(e, axis=2),
+               lambda: xp.cumsum(xp.asarray(e), axis=2))
