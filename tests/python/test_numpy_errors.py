@@ -115,3 +115,49 @@ def test_axis_error_of_0d_and_empty():
     e = np.zeros((0, 3))
     both_raise(np.exceptions.AxisError, lambda: np.cumsum(e, axis=2),
                lambda: xp.cumsum(xp.asarray(e), axis=2))
+
+
+# ---- Generator.choice's p -------------------------------------------------
+
+CHOICE_CASES = [
+    ("sum", dict(a=3, p=[0.5, 0.2, 0.2])),
+    ("zeros", dict(a=3, p=[0.0, 0.0, 0.0])),
+    ("negative", dict(a=3, p=[1.5, -0.5, 0.0])),
+    ("nan", dict(a=3, p=[np.nan, 0.5, 0.5])),
+    ("inf", dict(a=3, p=[np.inf, 0.5, 0.5])),
+    ("size", dict(a=3, p=[0.5, 0.5])),
+    ("2-d", dict(a=4, p=[[0.25, 0.25], [0.25, 0.25]])),
+    ("fewer", dict(a=3, size=2, replace=False, p=[1.0, 0.0, 0.0])),
+    ("larger", dict(a=3, size=4, replace=False)),
+    ("above tolerance", dict(a=3, p=[0.5, 0.5, 2e-8])),
+    ("float32 above tolerance",
+     dict(a=3, p=np.array([0.5, 0.5, 4e-4], np.float32))),
+    ("array a", dict(a=[10, 20, 30], p=[0.1, 0.1, 0.1])),
+]
+
+
+@pytest.mark.parametrize("name,kw", CHOICE_CASES,
+                         ids=[c[0] for c in CHOICE_CASES])
+def test_choice_p_checks_match_numpy(name, kw):
+    def call(m):
+        kw2 = dict(kw)
+        if isinstance(kw2.get("p"), np.ndarray):
+            kw2["p"] = m.asarray(kw2["p"])
+        return m.random.default_rng(0).choice(**kw2)
+    e_np, e_xp = both_raise(ValueError, lambda: call(np), lambda: call(xp))
+    # NumPy's sentence (up to its first full stop), any case.
+    want = str(e_np).split(".")[0].lower()
+    assert want in str(e_xp).lower(), (str(e_np), str(e_xp))
+
+
+@pytest.mark.parametrize("p", [[0.5, 0.5, 1e-8],
+                               np.array([0.5, 0.5, 1e-4], np.float32),
+                               [0.25, 0.0, 0.75]])
+def test_choice_p_within_tolerance_draws(p):
+    got = xp.to_numpy(xp.random.default_rng(1).choice(
+        3, size=50, p=xp.asarray(p) if isinstance(p, np.ndarray) else p))
+    np.random.default_rng(1).choice(3, size=50, p=p)  # NumPy accepts it too
+    assert got.shape == (50,)
+    assert set(got.tolist()) <= {0, 1, 2}
+    if p[1] == 0:
+        assert 1 not in got.tolist()
