@@ -87,12 +87,19 @@ static PyObject *cnpy_exception_for(cn_status st) {
   }
 }
 
-/* Raises the exception for st with the thread's last-error text. */
+/* Raises the exception for st with the thread's last-error text (decoded
+ * with backslash escapes where it is not UTF-8: a message quoting caller
+ * bytes must still raise st's exception, not a UnicodeDecodeError). */
 static void cnpy_raise(cn_status st) {
   const char *msg = cn_last_error();
   PyObject *exc = cnpy_exception_for(st);
   if (!msg || !*msg)
     msg = cn_status_description(st);
-  PyErr_SetString(exc, msg);
+  PyObject *text =
+      PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "backslashreplace");
+  if (text == NULL)
+    return; /* MemoryError is set */
+  PyErr_SetObject(exc, text);
+  Py_DECREF(text);
 }
 %}

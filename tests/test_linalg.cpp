@@ -413,6 +413,14 @@ TEST_CASE("einsum subset: permutations, diagonals, sums, contractions",
   CN_REQUIRE_ERR(cn_einsum(&out, "ijk,jk->ik", 2, ab), CN_ERR_VALUE,
                  "dimensions");
   CN_REQUIRE_ERR(cn_einsum(&out, "i1,jk", 2, ab), CN_ERR_VALUE, "'1'");
+  // A non-ASCII subscript (UTF-8 kappa, bytes 0xce 0xba) is named by its
+  // first byte and position, and the message stays valid UTF-8 (ASCII).
+  CN_REQUIRE_ERR(cn_einsum(&out, "ij,jk->i\xce\xba", 2, ab), CN_ERR_VALUE,
+                 "non-ASCII byte 0xce at byte position 8");
+  for (const char *c = cn_last_error(); *c; c++)
+    REQUIRE((unsigned char)*c < 0x80);
+  CN_REQUIRE_ERR(cn_einsum(&out, "\xff", 1, ab), CN_ERR_VALUE,
+                 "byte 0xff at byte position 0");
   CN_REQUIRE_ERR(cn_einsum(&out, "ij,kl->ik", 1, ab), CN_ERR_VALUE, "terms");
   cn_array aa[2] = {a, a};
   CN_REQUIRE_ERR(cn_einsum(&out, "ij,jk->ik", 2, aa), CN_ERR_SHAPE, "extents");

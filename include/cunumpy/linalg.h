@@ -53,7 +53,8 @@ CN_API cn_status cn_tensordot(cn_array *out, cn_array a, cn_array b,
  * operands each have letters a-z/A-Z, repeated letters within an operand
  * (diagonals), sums over letters absent from the output, and contractions
  * between operands (evaluated pairwise, left to right, as batched matmul
- * plus permutations). CN_ERR_VALUE names the offending subscript. */
+ * plus permutations). CN_ERR_VALUE names the offending subscript (a byte
+ * >= 0x80, which no subscript is, by its byte position). */
 CN_API cn_status cn_einsum(cn_array *out, const char *subscripts, int32_t n,
                            const cn_array *operands);
 /* Kronecker product (block matrix of a[i] * b). */

@@ -161,3 +161,24 @@ def test_choice_p_within_tolerance_draws(p):
     assert set(got.tolist()) <= {0, 1, 2}
     if p[1] == 0:
         assert 1 not in got.tolist()
+
+
+# ---- einsum subscripts ----------------------------------------------------
+
+@pytest.mark.parametrize("subs", ["ij,jk->iκ", "iκ,jk->ij", "ij,jk->ié"])
+def test_einsum_non_ascii_subscript_is_a_readable_value_error(subs):
+    a = np.ones((2, 2))
+    e_np, e_xp = both_raise(ValueError, lambda: np.einsum(subs, a, a),
+                            lambda: xp.einsum(subs, xp.asarray(a),
+                                              xp.asarray(a)))
+    bad = next(c for c in subs if not c.isascii())
+    assert bad in str(e_xp)
+    assert not isinstance(e_xp, UnicodeError)
+
+
+def test_einsum_engine_message_with_bytes_is_text():
+    # The engine's own check, reached with the UTF-8 bytes.
+    a = xp.ones((2, 2))
+    with pytest.raises(ValueError, match="non-ASCII byte 0xce at byte "
+                                         "position 8"):
+        xp._cnlib.cn_einsum("ij,jk->iκ", (a, a))
