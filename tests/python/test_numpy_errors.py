@@ -182,3 +182,41 @@ def test_einsum_engine_message_with_bytes_is_text():
     with pytest.raises(ValueError, match="non-ASCII byte 0xce at byte "
                                          "position 8"):
         xp._cnlib.cn_einsum("ij,jk->iκ", (a, a))
+
+
+# ---- pickling keeps NumPy's layout ----------------------------------------
+
+def _layouts(dt):
+    base = (np.arange(24) % 7).astype(dt).reshape(2, 3, 4)
+    if dt.kind == "c":
+        base = base + (1j * base).astype(dt)
+    return {
+        "C": base,
+        "transposed": base.T,
+        "F": np.asfortranarray(base),
+        "strided": base[:, ::2, ::-1],
+        "swapped": base.swapaxes(0, 2)[::2],
+        "0-d": np.array(base.flat[5]),
+        "empty": np.zeros((0, 3), dt),
+        "empty F": np.zeros((3, 0, 2), dt, order="F"),
+    }
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("protocol", [2, pickle.HIGHEST_PROTOCOL])
+def test_pickle_keeps_layout_as_numpy(dt, protocol):
+    for name, arr in _layouts(dt).items():
+        src = xp.asarray(arr)
+        if name in ("transposed", "strided", "swapped"):
+            # The same view of a cunumpy array, not a copy of NumPy's.
+            base = xp.asarray(_layouts(dt)["C"])
+            src = {"transposed": base.T, "strided": base[:, ::2, ::-1],
+                   "swapped": base.swapaxes(0, 2)[::2]}[name]
+        want = pickle.loads(pickle.dumps(arr, protocol))
+        got = pickle.loads(pickle.dumps(src, protocol))
+        assert isinstance(got, xp.ndarray)
+        assert got.dtype == want.dtype, name
+        assert got.shape == want.shape, name
+        assert bool(got.flags.c_contiguous) == want.flags.c_contiguous, name
+        assert bool(got.flags.f_contiguous) == want.flags.f_contiguous, name
+        np.testing.assert_array_equal(xp.to_numpy(got), want)
