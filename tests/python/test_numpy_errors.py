@@ -220,3 +220,84 @@ def test_pickle_keeps_layout_as_numpy(dt, protocol):
         assert bool(got.flags.c_contiguous) == want.flags.c_contiguous, name
         assert bool(got.flags.f_contiguous) == want.flags.f_contiguous, name
         np.testing.assert_array_equal(xp.to_numpy(got), want)
+
+
+# ---- Python integers out of an integer dtype's range ----------------------
+
+INT_CASES = [("int8", 300), ("int8", -129), ("uint8", -1), ("uint8", 256),
+             ("int16", 2**15), ("uint16", -1), ("int32", -2**31 - 1),
+             ("uint32", 2**32), ("int64", 2**63), ("int64", -2**63 - 1),
+             ("uint64", 2**64), ("uint64", -1)]
+
+
+def _set0(m, dt, v):
+    a = m.zeros(3, dt)
+    a[0] = v
+
+
+def _set_all(m, dt, v):
+    a = m.zeros((2, 2), dt)
+    a[...] = v
+
+
+def _set_fancy(m, dt, v):
+    a = m.zeros(3, dt)
+    a[m.asarray([0, 2])] = v
+
+
+def _set_mask(m, dt, v):
+    a = m.zeros(3, dt)
+    a[a == 0] = v
+
+
+def _fill(m, dt, v):
+    m.zeros(3, dt).fill(v)
+
+
+INT_CALLS = {
+    "setitem": _set0, "setitem ellipsis": _set_all,
+    "setitem fancy": _set_fancy, "setitem mask": _set_mask, "fill": _fill,
+    "full": lambda m, dt, v: m.full(3, v, dtype=dt),
+    "full_like": lambda m, dt, v: m.full_like(m.zeros(2, dt), v),
+    "array": lambda m, dt, v: m.array(v, dtype=dt),
+    "asarray": lambda m, dt, v: m.asarray(v, dtype=dt),
+}
+
+
+@pytest.mark.parametrize("call", list(INT_CALLS), ids=str)
+@pytest.mark.parametrize("dt,v", INT_CASES, ids=[f"{d}-{v}" for d, v in
+                                                 INT_CASES])
+def test_python_int_out_of_range_is_overflow_error(call, dt, v):
+    f = INT_CALLS[call]
+    e_np, e_xp = both_raise(OverflowError, lambda: f(np, dt, v),
+                            lambda: f(xp, dt, v))
+    if "out of bounds" in str(e_np):
+        assert str(e_np) in str(e_xp), (str(e_np), str(e_xp))
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+def test_python_ints_in_range_and_other_dtypes_still_store(dt):
+    dt = np.dtype(dt)
+    vals = ([int(np.iinfo(dt).min), int(np.iinfo(dt).max)]
+            if dt.kind in "iu" else [300, -1])
+    for v in vals:
+        a, b = np.zeros(3, dt), xp.zeros(3, dt)
+        a[1] = v
+        b[1] = v
+        np.testing.assert_array_equal(xp.to_numpy(b), a)
+        a.fill(v)
+        b.fill(v)
+        np.testing.assert_array_equal(xp.to_numpy(b), a)
+        np.testing.assert_array_equal(
+            xp.to_numpy(xp.full(2, v, dtype=dt)), np.full(2, v, dtype=dt))
+        np.testing.assert_array_equal(
+            xp.to_numpy(xp.array(v, dtype=dt)), np.array(v, dtype=dt))
+    # bool and NumPy-style casting of arrays are unchanged
+    a, b = np.zeros(2, dt), xp.zeros(2, dt)
+    a[0] = True
+    b[0] = True
+    np.testing.assert_array_equal(xp.to_numpy(b), a)
+    src = np.array([300, -1])
+    a[...] = src.astype(dt, casting="unsafe")
+    b[...] = xp.asarray(src)
+    np.testing.assert_array_equal(xp.to_numpy(b), a)

@@ -303,6 +303,7 @@ class ndarray(_lib.Handle):
         return F.squeeze(self, axis)
 
     def fill(self, value):
+        F._convert._check_int_fits(value, self._dtype_code)
         _lib.cn_fill(self, value)
 
     def to_device(self, device, /, *, stream=None):
