@@ -516,13 +516,13 @@ static cn_status index_args(int32_t *first, const cn_array_s *a, int32_t n,
   if (n < 0 || (n > 0 && indices == NULL))
     return cn_error(CN_ERR_VALUE, "%s: invalid index list (n = %d)", fn,
                     (int)n);
-  if (first_axis < -a->ndim || first_axis > a->ndim)
-    return cn_error(CN_ERR_INDEX,
-                    "%s: first_axis %d is out of bounds for array of "
-                    "dimension %d",
-                    fn, (int)first_axis, (int)a->ndim);
-  *first = first_axis < 0 ? first_axis + a->ndim : first_axis;
-  return CN_OK;
+  /* first_axis may also be ndim itself: the index list starts past the
+   * last axis (and then must be empty of axes to index). */
+  if (first_axis == a->ndim) {
+    *first = a->ndim;
+    return CN_OK;
+  }
+  return cn_normalize_axis(first, first_axis, a->ndim, fn);
 }
 
 cn_status cn_index_arrays(cn_array *out, cn_array a, int32_t n,

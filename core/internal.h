@@ -214,11 +214,14 @@ static inline bool cn_array_is_c_contig(const cn_array_s *a) {
 CN_INTERNAL cn_status cn_shape_size(int64_t *out, int32_t ndim,
                                     const int64_t *shape, int64_t itemsize,
                                     const char *fn);
-/* Normalises axis into [0, ndim); CN_ERR_INDEX naming fn and the axis. */
+/* Normalises axis into [0, ndim); CN_ERR_AXIS with NumPy's AxisError text
+ * ("axis 3 is out of bounds for array of dimension 2") after fn. The one
+ * check of an axis argument: every entry point taking one goes through it. */
 CN_INTERNAL cn_status cn_normalize_axis(int32_t *out, int32_t axis,
                                         int32_t ndim, const char *fn);
 /* Normalises an axis list into a bit mask; naxes CN_ALL_AXES = all.
- * Repeated axes are CN_ERR_VALUE. */
+ * Axes out of range are CN_ERR_AXIS (cn_normalize_axis), repeated axes
+ * CN_ERR_VALUE. */
 CN_INTERNAL cn_status cn_axes_mask(uint64_t *out, int32_t naxes,
                                    const int32_t *axes, int32_t ndim,
                                    const char *fn);

@@ -5,6 +5,7 @@
  * host. */
 #include "cunumpy/random.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -704,6 +705,75 @@ static int wkey_desc(const void *x, const void *y) {
   return a->k > b->k ? -1 : (a->k < b->k ? 1 : (a->i > b->i) - (a->i < b->i));
 }
 
+/* Validates choice's p as NumPy's Generator.choice does and returns the
+ * weights normalised to sum 1 in *w (owned by the caller): 1-d of the
+ * population's size, finite, non-negative, summing to 1 within
+ * sqrt(eps) of float64 or of p's own float dtype (Kahan sum, as NumPy),
+ * and at least need non-zero entries (need > 0 without replacement). */
+static cn_status choice_weights(double **w, const cn_array_s *p, int64_t pop,
+                                int64_t need, const char *fn) {
+  *w = NULL;
+  if (p->ndim != 1)
+    return cn_error(CN_ERR_VALUE, "%s: p must be 1-dimensional (got %d-d)", fn,
+                    (int)p->ndim);
+  if (p->size != pop)
+    return cn_error(CN_ERR_VALUE,
+                    "%s: a and p must have same size (%" PRId64 " and %" PRId64
+                    ")",
+                    fn, pop, p->size);
+  double atol = sqrt(p->dtype == CN_FLOAT32 ? (double)FLT_EPSILON : DBL_EPSILON);
+  cn_array_s *hp = NULL, *cp = NULL;
+  cn_status st = cn_to_host(&hp, (cn_array)p);
+  if (st == CN_OK)
+    st = cn_as_contig(&cp, hp, CN_FLOAT64);
+  cn_array_release(hp);
+  if (st != CN_OK)
+    return st;
+  const double *v = (const double *)cp->data;
+  double sum = 0, comp = 0;
+  int64_t nonzero = 0;
+  for (int64_t i = 0; i < pop && st == CN_OK; i++)
+    if (!isfinite(v[i]))
+      st = cn_error(CN_ERR_VALUE,
+                    "%s: probabilities contain NaN or infinity (p[%" PRId64
+                    "] = %g)",
+                    fn, i, v[i]);
+  for (int64_t i = 0; i < pop && st == CN_OK; i++) {
+    if (v[i] < 0) {
+      st = cn_error(CN_ERR_VALUE,
+                    "%s: probabilities are not non-negative (p[%" PRId64
+                    "] = %g)",
+                    fn, i, v[i]);
+      break;
+    }
+    double y = v[i] - comp, t = sum + y;
+    comp = (t - sum) - y;
+    sum = t;
+    nonzero += v[i] > 0;
+  }
+  if (st == CN_OK && !(fabs(sum - 1.0) <= atol))
+    st = cn_error(CN_ERR_VALUE,
+                  "%s: probabilities do not sum to 1 (sum %.17g, tolerance "
+                  "%.3g)",
+                  fn, sum, atol);
+  if (st == CN_OK && nonzero < need)
+    st = cn_error(CN_ERR_VALUE,
+                  "%s: fewer non-zero entries in p than size (%" PRId64
+                  " < %" PRId64 ")",
+                  fn, nonzero, need);
+  double *out = NULL;
+  if (st == CN_OK) {
+    out = cn_malloc(sizeof(double) * (size_t)(pop > 0 ? pop : 1));
+    if (!out)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  }
+  for (int64_t i = 0; st == CN_OK && i < pop; i++)
+    out[i] = v[i] / sum;
+  cn_array_release(cp);
+  *w = out;
+  return st;
+}
+
 cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
                            int32_t ndim, const int64_t *shape, int32_t replace,
                            cn_array p) {
@@ -733,55 +803,15 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
                     fn);
   if (!replace && k > pop)
     return cn_error(CN_ERR_VALUE,
-                    "%s: cannot take a larger sample (%" PRId64
-                    ") than population (%" PRId64 ") when replace is false",
+                    "%s: cannot take a larger sample than population when "
+                    "replace is False (%" PRId64 " > %" PRId64 ")",
                     fn, k, pop);
   double *w = NULL;
-  int64_t nonzero = 0;
   if (p) {
     CN_CHECK_ARRAY(p, fn, "p");
-    if (p->ndim != 1 || p->size != pop)
-      return cn_error(CN_ERR_VALUE,
-                      "%s: p must be 1-d with the population's "
-                      "size %" PRId64 ", got %" PRId64 " elements",
-                      fn, pop, p->size);
-    cn_array_s *hp = NULL, *cp = NULL;
-    st = cn_to_host(&hp, p);
-    if (st == CN_OK)
-      st = cn_as_contig(&cp, hp, CN_FLOAT64);
-    cn_array_release(hp);
+    st = choice_weights(&w, p, pop, replace ? 0 : k, fn);
     if (st != CN_OK)
       return st;
-    w = cn_malloc(sizeof(double) * (size_t)(pop > 0 ? pop : 1));
-    double sum = 0;
-    for (int64_t i = 0; w && i < pop; i++) {
-      w[i] = ((const double *)cp->data)[i];
-      if (!(w[i] >= 0) || !isfinite(w[i])) {
-        st = cn_error(CN_ERR_VALUE,
-                      "%s: probabilities must be finite and "
-                      "non-negative (p[%" PRId64 "] = %g)",
-                      fn, i, w[i]);
-        break;
-      }
-      sum += w[i];
-      nonzero += w[i] > 0;
-    }
-    cn_array_release(cp);
-    if (!w)
-      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
-    if (st == CN_OK && !(sum > 0))
-      st = cn_error(CN_ERR_VALUE, "%s: probabilities sum to 0", fn);
-    if (st == CN_OK && !replace && k > nonzero)
-      st = cn_error(CN_ERR_VALUE,
-                    "%s: fewer non-zero entries in p (%" PRId64
-                    ") than size (%" PRId64 ")",
-                    fn, nonzero, k);
-    if (st != CN_OK) {
-      free(w);
-      return st;
-    }
-    for (int64_t i = 0; i < pop; i++)
-      w[i] /= sum;
   }
   cn_array_s *idx = NULL;
   st = new_index(&idx, ndim, shape);

@@ -50,7 +50,7 @@ cn_status cn_shape_size(int64_t *out, int32_t ndim, const int64_t *shape,
 cn_status cn_normalize_axis(int32_t *out, int32_t axis, int32_t ndim,
                             const char *fn) {
   if (axis < -ndim || axis >= ndim)
-    return cn_error(CN_ERR_INDEX,
+    return cn_error(CN_ERR_AXIS,
                     "%s: axis %d is out of bounds for array of dimension %d",
                     fn, axis, ndim);
   *out = axis < 0 ? axis + ndim : axis;

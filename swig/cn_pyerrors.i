@@ -3,7 +3,10 @@
  * The status classes map to Python's builtin exceptions where one fits
  * (ValueError, TypeError, IndexError, MemoryError, NotImplementedError) and
  * to the module's own DeviceError, BackendError and InternalError otherwise
- * (created by the module's %init in cunumpy.i); the message is the thread's
+ * (created by the module's %init in cunumpy.i). CN_ERR_AXIS is NumPy's
+ * numpy.exceptions.AxisError (a ValueError and an IndexError), or where
+ * NumPy cannot give it a cunumpy.AxisError of both bases; the module
+ * exports the class it raises as AxisError. The message is the thread's
  * cn_last_error() text. The cn_status typemap (cn_typemaps.i) and the
  * hand-written code raise a failed C call's status through cnpy_raise. */
 
@@ -11,6 +14,7 @@
 static PyObject *cnpy_exc_device = NULL;
 static PyObject *cnpy_exc_backend = NULL;
 static PyObject *cnpy_exc_internal = NULL;
+static PyObject *cnpy_exc_axis = NULL;
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -32,6 +36,27 @@ static PyObject *cnpy_linalg_error(void) {
   return cls;
 }
 
+/* The class CN_ERR_AXIS raises (a new reference, NULL with an exception
+ * set on failure): NumPy's AxisError, else one of the same two bases. */
+static PyObject *cnpy_new_axis_error(void) {
+  PyObject *mod = PyImport_ImportModule("numpy.exceptions");
+  PyObject *c = mod ? PyObject_GetAttrString(mod, "AxisError") : NULL;
+  Py_XDECREF(mod);
+  if (c != NULL && PyExceptionClass_Check(c))
+    return c;
+  Py_XDECREF(c);
+  PyErr_Clear();
+  PyObject *bases = PyTuple_Pack(2, PyExc_ValueError, PyExc_IndexError);
+  if (bases == NULL)
+    return NULL;
+  c = PyErr_NewExceptionWithDoc(
+      "cunumpy.AxisError",
+      "An axis argument out of range for the array's dimension.", bases,
+      NULL);
+  Py_DECREF(bases);
+  return c;
+}
+
 static PyObject *cnpy_exception_for(cn_status st) {
   switch (st) {
   case CN_ERR_VALUE:
@@ -47,6 +72,8 @@ static PyObject *cnpy_exception_for(cn_status st) {
     return PyExc_TypeError;
   case CN_ERR_INDEX:
     return PyExc_IndexError;
+  case CN_ERR_AXIS:
+    return cnpy_exc_axis;
   case CN_ERR_MEMORY:
     return PyExc_MemoryError;
   case CN_ERR_DEVICE:
@@ -60,12 +87,19 @@ static PyObject *cnpy_exception_for(cn_status st) {
   }
 }
 
-/* Raises the exception for st with the thread's last-error text. */
+/* Raises the exception for st with the thread's last-error text (decoded
+ * with backslash escapes where it is not UTF-8: a message quoting caller
+ * bytes must still raise st's exception, not a UnicodeDecodeError). */
 static void cnpy_raise(cn_status st) {
   const char *msg = cn_last_error();
   PyObject *exc = cnpy_exception_for(st);
   if (!msg || !*msg)
     msg = cn_status_description(st);
-  PyErr_SetString(exc, msg);
+  PyObject *text =
+      PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "backslashreplace");
+  if (text == NULL)
+    return; /* MemoryError is set */
+  PyErr_SetObject(exc, text);
+  Py_DECREF(text);
 }
 %}

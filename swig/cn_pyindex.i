@@ -215,11 +215,37 @@ static PyObject *cnpy_subscript(PyObject *self, PyObject *key) {
   return PyObject_CallFunctionObjArgs(cnpy_getitem_hook, self, key, NULL);
 }
 
+/* NumPy 2 refuses a Python int that the array's integer dtype cannot hold
+ * (OverflowError "Python integer 300 out of bounds for int8") rather than
+ * wrapping it; the engine's check of a weak scalar decides. 0, or -1 with
+ * the exception set. */
+static int cnpy_check_int_fits(cn_array a, PyObject *value) {
+  if (!PyLong_Check(value) || PyBool_Check(value))
+    return 0;
+  cn_dtype dt, res;
+  cn_dtype_kind kind = CN_KIND_FLOAT;
+  if (cn_array_dtype(&dt, a) != CN_OK ||
+      cn_dtype_get_kind(&kind, dt) != CN_OK ||
+      (kind != CN_KIND_INT && kind != CN_KIND_UINT))
+    return 0; /* other dtypes (and bad handles) as the assignment decides */
+  cn_scalar s;
+  if (cnpy_scalar_from_py(value, &s, 0) < 0)
+    return -1;
+  cn_status st = cn_result_type_scalar(&res, dt, s);
+  if (st != CN_OK) {
+    cnpy_raise(st);
+    return -1;
+  }
+  return 0;
+}
+
 static int cnpy_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
   if (!value) {
     PyErr_SetString(PyExc_ValueError, "cannot delete array elements");
     return -1;
   }
+  if (cnpy_check_int_fits(CNPY_H(self), value) < 0)
+    return -1;
   cn_array view = NULL;
   int r = cnpy_basic_view(CNPY_H(self), key, &view);
   if (r < 0)

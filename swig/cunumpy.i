@@ -105,13 +105,17 @@
   cnpy_exc_internal = PyErr_NewExceptionWithDoc(
       "cunumpy.InternalError", "An internal cunumpy error (a bug).",
       PyExc_RuntimeError, NULL);
-  if (!cnpy_exc_device || !cnpy_exc_backend || !cnpy_exc_internal)
+  cnpy_exc_axis = cnpy_new_axis_error();
+  if (!cnpy_exc_device || !cnpy_exc_backend || !cnpy_exc_internal ||
+      !cnpy_exc_axis)
     return NULL;
   Py_INCREF(cnpy_exc_device);
   Py_INCREF(cnpy_exc_backend);
   Py_INCREF(cnpy_exc_internal);
+  Py_INCREF(cnpy_exc_axis);
   if (PyModule_AddObject(m, "DeviceError", cnpy_exc_device) < 0 ||
       PyModule_AddObject(m, "BackendError", cnpy_exc_backend) < 0 ||
-      PyModule_AddObject(m, "InternalError", cnpy_exc_internal) < 0)
+      PyModule_AddObject(m, "InternalError", cnpy_exc_internal) < 0 ||
+      PyModule_AddObject(m, "AxisError", cnpy_exc_axis) < 0)
     return NULL;
 %}

@@ -353,7 +353,7 @@ TEST_CASE("released and NULL handles are clear errors", "[array][errors]") {
   int64_t sh[1];
   CN_REQUIRE_ERR(cn_array_shape(sh, 0, b), CN_ERR_VALUE, "capacity");
   int64_t d;
-  CN_REQUIRE_ERR(cn_array_dim(&d, b, 1), CN_ERR_INDEX, "out of bounds");
+  CN_REQUIRE_ERR(cn_array_dim(&d, b, 1), CN_ERR_AXIS, "out of bounds");
   CN_REQUIRE_OK(cn_array_dim(&d, b, -1));
   REQUIRE(d == 3);
 }

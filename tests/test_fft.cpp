@@ -377,7 +377,7 @@ TEST_CASE("fftfreq, rfftfreq, fftshift, ifftshift", "[fft]") {
   CN_REQUIRE_ERR(cn_fftfreq(&out, 0, 1.0), CN_ERR_VALUE, "positive");
   CN_REQUIRE_ERR(cn_fftfreq(&out, 4, 0.0), CN_ERR_VALUE, "non-zero");
   int32_t bad = 2;
-  CN_REQUIRE_ERR(cn_fftshift(&out, a, 1, &bad), CN_ERR_INDEX, "axis");
+  CN_REQUIRE_ERR(cn_fftshift(&out, a, 1, &bad), CN_ERR_AXIS, "axis");
   REQUIRE(out == nullptr);
 }
 
@@ -390,7 +390,7 @@ TEST_CASE("fft edge cases and errors", "[fft][errors]") {
   CN_REQUIRE_ERR(cn_fft(&out, a, -3, -1, CN_FFT_NORM_BACKWARD), CN_ERR_VALUE,
                  "(-3)");
   CN_REQUIRE_ERR(cn_fft(&out, a, CN_FFT_N_NONE, 2, CN_FFT_NORM_BACKWARD),
-                 CN_ERR_INDEX, "axis 2 is out of bounds");
+                 CN_ERR_AXIS, "axis 2 is out of bounds");
   CN_REQUIRE_ERR(cn_fft(&out, a, CN_FFT_N_NONE, 0, (cn_fft_norm)9),
                  CN_ERR_VALUE, "norm");
   CN_REQUIRE_ERR(cn_rfft(&out, a, CN_FFT_N_NONE, 0, CN_FFT_NORM_BACKWARD),
@@ -408,7 +408,7 @@ TEST_CASE("fft edge cases and errors", "[fft][errors]") {
   Arr v1 = rand_arr({4}, CN_FLOAT64, 602);
   CN_REQUIRE_ERR(
       cn_fft2(&out, v1, 0, nullptr, -1, nullptr, CN_FFT_NORM_BACKWARD),
-      CN_ERR_INDEX, "out of bounds");
+      CN_ERR_AXIS, "out of bounds");
   CN_REQUIRE_ERR(cn_fft(&out, nullptr, CN_FFT_N_NONE, 0, CN_FFT_NORM_BACKWARD),
                  CN_ERR_VALUE, "'a'");
   REQUIRE(out == nullptr);

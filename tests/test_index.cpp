@@ -110,7 +110,7 @@ TEST_CASE("take errors", "[index]") {
   Arr neg = i64({-5}, {1});
   CN_REQUIRE_ERR(cn_take(&out, a, neg, 1, 0, nullptr), CN_ERR_INDEX,
                  "index -5 is out of bounds");
-  CN_REQUIRE_ERR(cn_take(&out, a, bad, 2, 0, nullptr), CN_ERR_INDEX,
+  CN_REQUIRE_ERR(cn_take(&out, a, bad, 2, 0, nullptr), CN_ERR_AXIS,
                  "axis 2 is out of bounds");
   Arr fidx = f64({0}, {1});
   CN_REQUIRE_ERR(cn_take(&out, a, fidx, 0, 0, nullptr), CN_ERR_TYPE,
@@ -261,8 +261,8 @@ TEST_CASE("integer-array indexing of several axes", "[index]") {
   cn_array ff[1] = {fi};
   CN_REQUIRE_ERR(cn_index_arrays(&out, a, 1, ff, 0), CN_ERR_INDEX,
                  "integer or bool");
-  CN_REQUIRE_ERR(cn_index_arrays(&out, a, 1, bb, 5), CN_ERR_INDEX,
-                 "first_axis 5");
+  CN_REQUIRE_ERR(cn_index_arrays(&out, a, 1, bb, 5), CN_ERR_AXIS,
+                 "axis 5 is out of bounds");
   REQUIRE(out == nullptr);
 }
 

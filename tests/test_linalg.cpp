@@ -254,7 +254,7 @@ TEST_CASE("dot, vdot, inner, outer, tensordot, kron", "[linalg][products]") {
   CN_REQUIRE_ERR(cn_vdot(&out, p, q), CN_ERR_SHAPE, "cn_vdot");
   CN_REQUIRE_ERR(cn_inner(&out, p, q), CN_ERR_SHAPE, "cn_inner");
   int32_t bad[1] = {3}, zero[1] = {0};
-  CN_REQUIRE_ERR(cn_tensordot(&out, p, q, 1, bad, zero), CN_ERR_INDEX,
+  CN_REQUIRE_ERR(cn_tensordot(&out, p, q, 1, bad, zero), CN_ERR_AXIS,
                  "out of bounds");
   CN_REQUIRE_ERR(cn_tensordot(&out, p, q, -1, nullptr, nullptr), CN_ERR_VALUE,
                  "negative");
@@ -287,7 +287,7 @@ TEST_CASE("trace, diagonal, cross", "[linalg][products]") {
   REQUIRE(shape_of(e) == std::vector<int64_t>{3, 0});
   cn_array out = nullptr;
   CN_REQUIRE_ERR(cn_diagonal(&out, a, 0, 1, 1), CN_ERR_VALUE, "same");
-  CN_REQUIRE_ERR(cn_diagonal(&out, a, 0, 0, 3), CN_ERR_INDEX, "axis");
+  CN_REQUIRE_ERR(cn_diagonal(&out, a, 0, 0, 3), CN_ERR_AXIS, "axis");
   Arr v1 = rand_arr({5}, CN_FLOAT64, 1);
   CN_REQUIRE_ERR(cn_trace(&out, v1, 0, 0, 1, CN_DTYPE_DEFAULT), CN_ERR_VALUE,
                  "two dimensions");
@@ -413,6 +413,14 @@ TEST_CASE("einsum subset: permutations, diagonals, sums, contractions",
   CN_REQUIRE_ERR(cn_einsum(&out, "ijk,jk->ik", 2, ab), CN_ERR_VALUE,
                  "dimensions");
   CN_REQUIRE_ERR(cn_einsum(&out, "i1,jk", 2, ab), CN_ERR_VALUE, "'1'");
+  // A non-ASCII subscript (UTF-8 kappa, bytes 0xce 0xba) is named by its
+  // first byte and position, and the message stays valid UTF-8 (ASCII).
+  CN_REQUIRE_ERR(cn_einsum(&out, "ij,jk->i\xce\xba", 2, ab), CN_ERR_VALUE,
+                 "non-ASCII byte 0xce at byte position 8");
+  for (const char *c = cn_last_error(); *c; c++)
+    REQUIRE((unsigned char)*c < 0x80);
+  CN_REQUIRE_ERR(cn_einsum(&out, "\xff", 1, ab), CN_ERR_VALUE,
+                 "byte 0xff at byte position 0");
   CN_REQUIRE_ERR(cn_einsum(&out, "ij,kl->ik", 1, ab), CN_ERR_VALUE, "terms");
   cn_array aa[2] = {a, a};
   CN_REQUIRE_ERR(cn_einsum(&out, "ij,jk->ik", 2, aa), CN_ERR_SHAPE, "extents");
@@ -891,7 +899,7 @@ TEST_CASE("norm, cond, matrix_rank, pinv, lstsq", "[linalg][norm]") {
   CN_REQUIRE_ERR(cn_linalg_norm(&out, a, CN_NORM_P, 1, 2, axbad, 0),
                  CN_ERR_VALUE, "duplicate");
   CN_REQUIRE_ERR(cn_linalg_norm(&out, a, CN_NORM_P, 1, 1, &ax3, 0),
-                 CN_ERR_INDEX, "out of bounds");
+                 CN_ERR_AXIS, "out of bounds");
   Arr b5 = rand_arr({5}, CN_FLOAT64, 2);
   CN_REQUIRE_ERR(cn_linalg_lstsq(&out, nullptr, nullptr, nullptr, a, b5, -1),
                  CN_ERR_SHAPE, "rows");
@@ -1104,7 +1112,7 @@ TEST_CASE("tensorinv and tensorsolve", "[linalg][tensor]") {
   CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, a66, b5, 0, nullptr), CN_ERR_SHAPE,
                  "b of shape (5,) has 5 elements");
   int32_t oob = 3, rep[2] = {0, -3};
-  CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, a, b, 1, &oob), CN_ERR_INDEX,
+  CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, a, b, 1, &oob), CN_ERR_AXIS,
                  "axis 3 is out of bounds");
   CN_REQUIRE_ERR(cn_linalg_tensorsolve(&out, a, b, 2, rep), CN_ERR_VALUE,
                  "repeated axis -3");

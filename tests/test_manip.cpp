@@ -34,7 +34,7 @@ TEST_CASE("concatenate and stack", "[manip]") {
                  "same number of dimensions");
   CN_REQUIRE_ERR(cn_concatenate(&out, 0, av, 0, CN_DTYPE_DEFAULT), CN_ERR_VALUE,
                  "at least one");
-  CN_REQUIRE_ERR(cn_concatenate(&out, 2, ab, 2, CN_DTYPE_DEFAULT), CN_ERR_INDEX,
+  CN_REQUIRE_ERR(cn_concatenate(&out, 2, ab, 2, CN_DTYPE_DEFAULT), CN_ERR_AXIS,
                  "axis 2");
   Arr s0 = scalar_f(1);
   cn_array zz[1] = {s0};
@@ -51,7 +51,7 @@ TEST_CASE("concatenate and stack", "[manip]") {
   REQUIRE(dvec(r) == std::vector<double>{0, 0, 1, 1, 2, 2});
   cn_array xa[2] = {x, a};
   CN_REQUIRE_ERR(cn_stack(&out, 2, xa, 0), CN_ERR_SHAPE, "same shape");
-  CN_REQUIRE_ERR(cn_stack(&out, 2, xy, 3), CN_ERR_INDEX, "axis 3");
+  CN_REQUIRE_ERR(cn_stack(&out, 2, xy, 3), CN_ERR_AXIS, "axis 3");
 }
 
 TEST_CASE("vstack, hstack, dstack, column_stack", "[manip]") {
@@ -230,7 +230,7 @@ TEST_CASE("roll, rot90, atleast", "[manip]") {
   REQUIRE(dvec(r) == std::vector<double>{4, 3, 5, 1, 0, 2});
   cn_array out = nullptr;
   int32_t axb[1] = {2};
-  CN_REQUIRE_ERR(cn_roll(&out, b, 1, s1, axb), CN_ERR_INDEX, "axis 2");
+  CN_REQUIRE_ERR(cn_roll(&out, b, 1, s1, axb), CN_ERR_AXIS, "axis 2");
 
   CN_REQUIRE_OK(cn_rot90(r.out(), b, 1, 0, 1));
   REQUIRE(shape_of(r) == shp{3, 2});
@@ -597,8 +597,8 @@ TEST_CASE("insert against a naive splice", "[manip]") {
   // A bool array inserts at its nonzero positions.
   CN_REQUIRE_OK(cn_insert(r.out(), b, bpos, nine, 1));
   REQUIRE(dvec(r) == V{9, 0, 1, 2, 9, 3, 4, 5});
-  CN_REQUIRE_ERR(cn_insert(&out, b, p2, nine, 2), CN_ERR_INDEX, "axis");
-  CN_REQUIRE_ERR(cn_insert(&out, s, zero, nine, 0), CN_ERR_INDEX, "axis");
+  CN_REQUIRE_ERR(cn_insert(&out, b, p2, nine, 2), CN_ERR_AXIS, "axis");
+  CN_REQUIRE_ERR(cn_insert(&out, s, zero, nine, 0), CN_ERR_AXIS, "axis");
   Arr v3 = i64({1, 2, 3}, {3});
   CN_REQUIRE_ERR(cn_insert(&out, b, p2, v3, 1), CN_ERR_SHAPE, "cn_insert");
   CN_REQUIRE_ERR(cn_insert(&out, b, nullptr, nine, 1), CN_ERR_VALUE, "NULL");
@@ -659,7 +659,7 @@ TEST_CASE("delete and append", "[manip]") {
   CN_REQUIRE_ERR(cn_delete(&out, b, fl, 0), CN_ERR_INDEX, "integer");
   CN_REQUIRE_ERR(cn_delete(&out, b, fl2, 0), CN_ERR_INDEX, "integer");
   CN_REQUIRE_ERR(cn_delete(&out, b, m4, 0), CN_ERR_VALUE, "axis length of 3");
-  CN_REQUIRE_ERR(cn_delete(&out, b, far, -3), CN_ERR_INDEX, "axis");
+  CN_REQUIRE_ERR(cn_delete(&out, b, far, -3), CN_ERR_AXIS, "axis");
   CN_REQUIRE_ERR(cn_delete(&out, nullptr, far, 0), CN_ERR_VALUE, "NULL");
   REQUIRE(out == nullptr);
 

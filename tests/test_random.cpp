@@ -359,10 +359,40 @@ TEST_CASE("choice, permutation, shuffle", "[random]") {
                  CN_ERR_VALUE, "non-negative");
   Arr shortp = f64({1}, {1});
   CN_REQUIRE_ERR(cn_random_choice(&out, r, pop, 0, 1, &k, 1, shortp),
-                 CN_ERR_VALUE, "size 4");
+                 CN_ERR_VALUE, "a and p must have same size");
   int64_t three = 4;
   CN_REQUIRE_ERR(cn_random_choice(&out, r, pop, 0, 1, &three, 0, p),
                  CN_ERR_VALUE, "fewer non-zero");
+  // p is checked as NumPy's Generator.choice: it must sum to 1 (within
+  // sqrt(eps) of float64, or of float32 for a float32 p), be 1-d and finite.
+  Arr unnorm = f64({1, 2, 3, 4}, {4});
+  CN_REQUIRE_ERR(cn_random_choice(&out, r, pop, 0, 1, &k, 1, unnorm),
+                 CN_ERR_VALUE, "probabilities do not sum to 1");
+  Arr zeros4 = f64({0, 0, 0, 0}, {4});
+  CN_REQUIRE_ERR(cn_random_choice(&out, r, pop, 0, 1, &k, 1, zeros4),
+                 CN_ERR_VALUE, "probabilities do not sum to 1");
+  Arr nanp = f64({0.5, NAN, 0.5, 0}, {4});
+  CN_REQUIRE_ERR(cn_random_choice(&out, r, pop, 0, 1, &k, 1, nanp),
+                 CN_ERR_VALUE, "probabilities contain NaN");
+  Arr infp = f64({INFINITY, 0, 0, 0}, {4});
+  CN_REQUIRE_ERR(cn_random_choice(&out, r, pop, 0, 1, &k, 1, infp),
+                 CN_ERR_VALUE, "probabilities contain NaN");
+  Arr p2d = f64({0.25, 0.25, 0.25, 0.25}, {2, 2});
+  CN_REQUIRE_ERR(cn_random_choice(&out, r, pop, 0, 1, &k, 1, p2d),
+                 CN_ERR_VALUE, "p must be 1-dimensional");
+  Arr near64 = f64({0.5, 0.5, 1e-8, 0}, {4});
+  CN_REQUIRE_OK(cn_random_choice(a.out(), r, pop, 0, 1, &k, 1, near64));
+  Arr off64 = f64({0.5, 0.5, 2e-8, 0}, {4});
+  CN_REQUIRE_ERR(cn_random_choice(&out, r, pop, 0, 1, &k, 1, off64),
+                 CN_ERR_VALUE, "do not sum to 1");
+  Arr near32, off32;
+  CN_REQUIRE_OK(cn_astype(near32.out(), f64({0.5, 0.5, 1e-4, 0}, {4}),
+                          CN_FLOAT32, 1));
+  CN_REQUIRE_OK(cn_random_choice(a.out(), r, pop, 0, 1, &k, 1, near32));
+  CN_REQUIRE_OK(cn_astype(off32.out(), f64({0.5, 0.5, 4e-4, 0}, {4}),
+                          CN_FLOAT32, 1));
+  CN_REQUIRE_ERR(cn_random_choice(&out, r, pop, 0, 1, &k, 1, off32),
+                 CN_ERR_VALUE, "do not sum to 1");
   Arr ro = readonly(m);
   CN_REQUIRE_ERR(cn_random_shuffle(r, ro), CN_ERR_VALUE, "read-only");
   REQUIRE(out == nullptr);

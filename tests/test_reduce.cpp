@@ -891,11 +891,11 @@ TEST_CASE("0-d inputs", "[reduce][0d]") {
   REQUIRE(values(r)[0] == CL(2.5));
   int32_t ax = 0;
   CN_REQUIRE_ERR(cn_sum(r.out(), s, 1, &ax, 0, CN_DTYPE_DEFAULT, nullptr),
-                 CN_ERR_INDEX, "out of bounds");
-  CN_REQUIRE_ERR(cn_argmax(r.out(), s, 0, 0, nullptr), CN_ERR_INDEX,
+                 CN_ERR_AXIS, "out of bounds");
+  CN_REQUIRE_ERR(cn_argmax(r.out(), s, 0, 0, nullptr), CN_ERR_AXIS,
                  "out of bounds");
   CN_REQUIRE_ERR(cn_cumsum(r.out(), s, 0, CN_DTYPE_DEFAULT, nullptr),
-                 CN_ERR_INDEX, "out of bounds");
+                 CN_ERR_AXIS, "out of bounds");
 }
 
 TEST_CASE("NaN, inf and signed zero", "[reduce][nan]") {
@@ -1202,9 +1202,9 @@ TEST_CASE("reduction argument errors", "[reduce][errors]") {
     INFO(op_name(op));
     out = sentinel;
     CN_REQUIRE_ERR(call(op, &out, a, 1, bad, 0, CN_DTYPE_DEFAULT, nullptr),
-                   CN_ERR_INDEX, "axis 2 is out of bounds");
+                   CN_ERR_AXIS, "axis 2 is out of bounds");
     CN_REQUIRE_ERR(call(op, &out, a, 1, neg, 0, CN_DTYPE_DEFAULT, nullptr),
-                   CN_ERR_INDEX, "axis -3");
+                   CN_ERR_AXIS, "axis -3");
     CN_REQUIRE_ERR(call(op, &out, a, 2, rep, 0, CN_DTYPE_DEFAULT, nullptr),
                    CN_ERR_VALUE, "repeated axis");
     CN_REQUIRE_ERR(call(op, &out, a, 1, nullptr, 0, CN_DTYPE_DEFAULT, nullptr),
@@ -1277,9 +1277,9 @@ TEST_CASE("arg and scan argument errors", "[reduce][errors]") {
   cn_array sentinel = (cn_array)(uintptr_t)0x1;
   cn_array out = sentinel;
   for (ArgOp op : {ARGMIN, ARGMAX, NANARGMIN, NANARGMAX}) {
-    CN_REQUIRE_ERR(call_arg(op, &out, a, 2, 0, nullptr), CN_ERR_INDEX,
+    CN_REQUIRE_ERR(call_arg(op, &out, a, 2, 0, nullptr), CN_ERR_AXIS,
                    "axis 2 is out of bounds");
-    CN_REQUIRE_ERR(call_arg(op, &out, a, -3, 0, nullptr), CN_ERR_INDEX,
+    CN_REQUIRE_ERR(call_arg(op, &out, a, -3, 0, nullptr), CN_ERR_AXIS,
                    "out of bounds");
     CN_REQUIRE_ERR(call_arg(op, &out, nullptr, 0, 0, nullptr), CN_ERR_VALUE,
                    "argument 'a' is NULL");
@@ -1303,7 +1303,7 @@ TEST_CASE("arg and scan argument errors", "[reduce][errors]") {
       return sum ? cn_cumsum(o, x, ax, dt, dst) : cn_cumprod(o, x, ax, dt, dst);
     };
     const char *fn = sum ? "cn_cumsum" : "cn_cumprod";
-    CN_REQUIRE_ERR(scan(&out, a, 2, CN_DTYPE_DEFAULT, nullptr), CN_ERR_INDEX,
+    CN_REQUIRE_ERR(scan(&out, a, 2, CN_DTYPE_DEFAULT, nullptr), CN_ERR_AXIS,
                    std::string(fn) + ": axis 2 is out of bounds");
     CN_REQUIRE_ERR(scan(&out, nullptr, 0, CN_DTYPE_DEFAULT, nullptr),
                    CN_ERR_VALUE, "argument 'a' is NULL");

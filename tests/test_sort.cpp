@@ -142,8 +142,8 @@ TEST_CASE("sort along axes of strided arrays, complex order", "[sort]") {
   REQUIRE(zs[3] == std::complex<float>(1, 2));
   // errors and 0-d / empty
   cn_array out = nullptr;
-  CN_REQUIRE_ERR(cn_sort(&out, a, 2), CN_ERR_INDEX, "axis 2");
-  CN_REQUIRE_ERR(cn_sort(&out, scalar_f(1), 0), CN_ERR_INDEX, "axis 0");
+  CN_REQUIRE_ERR(cn_sort(&out, a, 2), CN_ERR_AXIS, "axis 2");
+  CN_REQUIRE_ERR(cn_sort(&out, scalar_f(1), 0), CN_ERR_AXIS, "axis 0");
   CN_REQUIRE_OK(cn_sort(s.out(), scalar_f(1), CN_AXIS_NONE));
   REQUIRE(shape_of(s) == shp{1});
   CN_REQUIRE_OK(cn_sort(s.out(), arange(0, {0, 3}), 0));
@@ -503,9 +503,9 @@ TEST_CASE("unique along an axis", "[sort]") {
   CN_REQUIRE_OK(cn_from_scalar(s.out(), cn_scalar_float(1), CN_FLOAT64));
   cn_array out = nullptr;
   CN_REQUIRE_ERR(cn_unique_axis(&out, nullptr, nullptr, nullptr, s, 0),
-                 CN_ERR_INDEX, "axis");
+                 CN_ERR_AXIS, "axis");
   CN_REQUIRE_ERR(cn_unique_axis(&out, nullptr, nullptr, nullptr, a, 2),
-                 CN_ERR_INDEX, "axis");
+                 CN_ERR_AXIS, "axis");
   CN_REQUIRE_ERR(cn_unique_axis(&out, nullptr, nullptr, nullptr, nullptr, 0),
                  CN_ERR_VALUE, "NULL");
   REQUIRE(out == nullptr);

@@ -158,7 +158,7 @@ TEST_CASE("average_axes: axis tuples, dtypes, 0-d, errors", "[stats]") {
   Released dead;
   int32_t bad[2] = {0, 2}, rep[2] = {0, 0};
   CN_REQUIRE_ERR(cn_average_axes(&out, &sw, a, nullptr, 2, bad, 0),
-                 CN_ERR_INDEX, "out of bounds");
+                 CN_ERR_AXIS, "out of bounds");
   CN_REQUIRE_ERR(cn_average_axes(&out, &sw, a, nullptr, 2, rep, 0),
                  CN_ERR_VALUE, "repeated");
   CN_REQUIRE_ERR(cn_average_axes(&out, &sw, a, f64({0, 0, 0, 0, 0, 0}, {2, 3}),
@@ -239,7 +239,7 @@ TEST_CASE("gradient_axes: coordinates, dtypes, NaN/inf, errors", "[stats]") {
                  CN_ERR_VALUE, "released");
   int32_t ax = 1;
   CN_REQUIRE_ERR(cn_gradient_axes(outs, 2, &nout, f, 0, nullptr, 1, &ax, 1),
-                 CN_ERR_INDEX, "");
+                 CN_ERR_AXIS, "");
   REQUIRE((outs[0] == nullptr && outs[1] == nullptr));
   REQUIRE(dvec(f) == V{1, 2, 4});
 }
@@ -274,7 +274,7 @@ TEST_CASE("complex convolve / correlate / trapezoid: 0-d, NaN, dtypes",
   CN_REQUIRE_ERR(cn_convolve(&out, dead.h, a64, CN_CONV_FULL), CN_ERR_VALUE,
                  "released");
   CN_REQUIRE_ERR(cn_correlate(&out, a64, a64, 7), CN_ERR_VALUE, "mode");
-  CN_REQUIRE_ERR(cn_trapezoid(&out, y, nullptr, 1.0, 2), CN_ERR_INDEX, "");
+  CN_REQUIRE_ERR(cn_trapezoid(&out, y, nullptr, 1.0, 2), CN_ERR_AXIS, "");
   CN_REQUIRE_ERR(cn_trapezoid(&out, y, f64({0, 1, 2}, {3}), 1.0, 0),
                  CN_ERR_SHAPE, "");
   REQUIRE(out == nullptr);

@@ -693,7 +693,7 @@ contains
   ! v becomes the view a(..., first:last:step, ...) along dimension dim,
   ! with Fortran's rules: 1-based inclusive bounds, any non-zero step, an
   ! empty section when the bounds are crossed, CN_ERR_INDEX when a selected
-  ! index is outside 1..extent.
+  ! index is outside 1..extent, CN_ERR_AXIS for a dim outside 1..rank.
   subroutine cn_section(v, a, dim, first, last, step, stat, errmsg)
     type(cn_array_t), intent(inout) :: v
     type(cn_array_t), intent(in) :: a
@@ -713,7 +713,7 @@ contains
     end if
     if (dim < 1) then
       write (buf, '(a,i0)') "cn_section: argument 'dim' must be >= 1, got ", dim
-      call fail(CN_ERR_INDEX, trim(buf), stat, errmsg)
+      call fail(CN_ERR_AXIS, trim(buf), stat, errmsg)
       return
     end if
     ext = 0

@@ -165,6 +165,7 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_ERR_LINALG = 10
   integer(c_int32_t), parameter :: CN_ERR_OVERFLOW = 11
   integer(c_int32_t), parameter :: CN_ERR_ZERO_DIVISION = 12
+  integer(c_int32_t), parameter :: CN_ERR_AXIS = 13
 
   ! integer macros
   integer(c_int32_t), parameter :: CN_MAX_DIMS = 32  ! array.h

@@ -278,6 +278,14 @@ cn_status cn_einsum(cn_array *out, const char *subscripts, int32_t n,
         return st;
     }
   }
+  /* Subscripts are ASCII letters; a multi-byte character would otherwise be
+   * reported (and echoed) byte by byte, which is no text at all. */
+  for (size_t i = 0; subscripts[i]; i++)
+    if ((unsigned char)subscripts[i] >= 0x80)
+      return cn_error(CN_ERR_VALUE,
+                      "%s: invalid subscript: non-ASCII byte 0x%02x at byte "
+                      "position %zu; subscripts must be ASCII letters",
+                      fn, (unsigned)(unsigned char)subscripts[i], i);
   const char *arrow = strstr(subscripts, "->");
   size_t inlen = arrow ? (size_t)(arrow - subscripts) : strlen(subscripts);
   /* Parse the input terms. */

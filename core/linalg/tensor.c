@@ -69,11 +69,10 @@ cn_status cn_linalg_tensorsolve(cn_array *out, cn_array a, cn_array b,
   int32_t perm[CN_MAX_DIMS], moved[CN_MAX_DIMS];
   bool seen[CN_MAX_DIMS] = {false};
   for (int32_t i = 0; i < naxes; i++) {
-    int32_t ax = axes[i] < 0 ? axes[i] + nd : axes[i];
-    if (ax < 0 || ax >= nd)
-      return cn_error(CN_ERR_INDEX,
-                      "%s: axis %d is out of bounds for a of ndim %d", fn,
-                      (int)axes[i], (int)nd);
+    int32_t ax;
+    cn_status st = cn_normalize_axis(&ax, axes[i], nd, fn);
+    if (st != CN_OK)
+      return st;
     if (seen[ax])
       return cn_error(CN_ERR_VALUE, "%s: repeated axis %d in 'axes'", fn,
                       (int)axes[i]);

@@ -67,7 +67,7 @@ CN_API cn_status cn_array_ndim(int32_t *out, cn_array a);
 CN_API cn_status cn_array_shape(int64_t *out, int32_t cap, cn_array a);
 /* Writes ndim strides, in elements (any sign); CN_ERR_VALUE when cap < ndim. */
 CN_API cn_status cn_array_strides(int64_t *out, int32_t cap, cn_array a);
-/* Extent of one axis (negative axes count from the end); CN_ERR_INDEX. */
+/* Extent of one axis (negative axes count from the end); CN_ERR_AXIS. */
 CN_API cn_status cn_array_dim(int64_t *out, cn_array a, int32_t axis);
 CN_API cn_status cn_array_size(int64_t *out, cn_array a);
 CN_API cn_status cn_array_dtype(cn_dtype *out, cn_array a);

@@ -7,7 +7,7 @@
  * transformed in single precision (complex64 / float32 results); every other
  * dtype in double precision. Inputs are never modified and may have any
  * strides. Errors: CN_ERR_VALUE for n < 1 (or a length that gives no data),
- * CN_ERR_INDEX for an axis out of range, CN_ERR_VALUE for repeated axes or
+ * CN_ERR_AXIS for an axis out of range, CN_ERR_VALUE for repeated axes or
  * an invalid norm, CN_ERR_TYPE for a non-numeric dtype. *out receives a new
  * reference; on failure nothing is written. */
 #ifndef CUNUMPY_FFT_H

@@ -68,10 +68,11 @@ CN_API cn_status cn_put_along_axis(cn_array a, cn_array indices,
 
 /* a[:, ..., :, i0, i1, ..., i(n-1), ...] with the n index arrays applied to
  * the consecutive axes first_axis .. first_axis+n-1 (first_axis may be
- * negative). Integer index arrays broadcast together to shape B and the
- * result has shape a.shape[:first_axis] + B + a.shape[first_axis+n:], as
- * NumPy's integer-array indexing with adjacent advanced indices. A bool
- * index array of ndim k counts as the k integer arrays of its nonzero(),
+ * negative, or ndim; CN_ERR_AXIS outside). Integer index arrays broadcast
+ * together to shape B and the result has shape
+ * a.shape[:first_axis] + B + a.shape[first_axis+n:], as NumPy's
+ * integer-array indexing with adjacent advanced indices. A bool index array
+ * of ndim k counts as the k integer arrays of its nonzero(),
  * consumes k axes, and must match their extents (CN_ERR_INDEX otherwise).
  * n == 0 returns a copy of a. CN_ERR_SHAPE when the index arrays do not
  * broadcast, CN_ERR_INDEX when they index more axes than a has or an index

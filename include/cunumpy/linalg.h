@@ -48,7 +48,7 @@ CN_API cn_status cn_inner(cn_array *out, cn_array a, cn_array b);
 CN_API cn_status cn_outer(cn_array *out, cn_array a, cn_array b);
 /* Sum product over axes_a[i] of a and axes_b[i] of b (naxes pairs). With
  * axes_a and axes_b both NULL, naxes is NumPy's integer form: the last
- * naxes axes of a with the first naxes axes of b. CN_ERR_INDEX for an axis
+ * naxes axes of a with the first naxes axes of b. CN_ERR_AXIS for an axis
  * out of range, CN_ERR_VALUE for a repeated axis or negative naxes,
  * CN_ERR_SHAPE for extents that differ. */
 CN_API cn_status cn_tensordot(cn_array *out, cn_array a, cn_array b,
@@ -59,14 +59,15 @@ CN_API cn_status cn_tensordot(cn_array *out, cn_array a, cn_array b,
  * operands each have letters a-z/A-Z, repeated letters within an operand
  * (diagonals), sums over letters absent from the output, and contractions
  * between operands (evaluated pairwise, left to right, as batched matmul
- * plus permutations). CN_ERR_VALUE names the offending subscript. */
+ * plus permutations). CN_ERR_VALUE names the offending subscript (a byte
+ * >= 0x80, which no subscript is, by its byte position). */
 CN_API cn_status cn_einsum(cn_array *out, const char *subscripts, int32_t n,
                            const cn_array *operands);
 /* Kronecker product (block matrix of a[i] * b). */
 CN_API cn_status cn_kron(cn_array *out, cn_array a, cn_array b);
 /* Sum along the diagonal (offset, axis1, axis2) as numpy.trace; dtype
  * CN_DTYPE_DEFAULT uses sum's accumulator dtype. CN_ERR_VALUE for ndim < 2
- * or axis1 == axis2, CN_ERR_INDEX for axes out of range. */
+ * or axis1 == axis2, CN_ERR_AXIS for axes out of range. */
 CN_API cn_status cn_trace(cn_array *out, cn_array a, int64_t offset,
                           int32_t axis1, int32_t axis2, cn_dtype dtype);
 /* Read-only view of the diagonal (offset, axis1, axis2), appended as the

@@ -2,7 +2,7 @@
  * arrays. Results are new arrays on the inputs' device (rot90 and the
  * atleast_* functions return views, as NumPy), inputs are never modified,
  * and arrays on different devices are CN_ERR_DEVICE. Negative axes count
- * from the end; an axis out of range is CN_ERR_INDEX. */
+ * from the end; an axis out of range is CN_ERR_AXIS. */
 #ifndef CUNUMPY_MANIP_H
 #define CUNUMPY_MANIP_H
 

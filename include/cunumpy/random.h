@@ -120,9 +120,12 @@ CN_API cn_status cn_random_dist(cn_array *out, cn_rng rng, const char *dist,
 /* Samples of shape (ndim, shape) from the 1-d array a, or from arange(pop)
  * when a is NULL (int64). replace = 0 draws without replacement
  * (CN_ERR_VALUE when more than the population is asked for). p (may be
- * NULL) holds non-negative weights of the population's length (normalised
- * here; CN_ERR_VALUE for negative or all-zero weights); weighted draws
- * without replacement use Efraimidis-Spirakis keys. */
+ * NULL) holds the probabilities, checked as NumPy's Generator.choice:
+ * CN_ERR_VALUE unless p is 1-d of the population's size, finite,
+ * non-negative and sums to 1 within sqrt(eps) (of float32 for a float32
+ * p, else float64), and without replacement has at least as many non-zero
+ * entries as samples. Weighted draws without replacement use
+ * Efraimidis-Spirakis keys. */
 CN_API cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a,
                                   int64_t pop, int32_t ndim,
                                   const int64_t *shape, int32_t replace,

@@ -2,7 +2,7 @@
  *
  * Axes: naxes == CN_ALL_AXES (or axes == NULL with naxes -1) reduces over all
  * axes; naxes == 0 reduces over none. Axes may be negative; a repeated or
- * out-of-range axis is CN_ERR_INDEX/CN_ERR_VALUE. keepdims keeps reduced axes
+ * out-of-range axis is CN_ERR_VALUE/CN_ERR_AXIS. keepdims keeps reduced axes
  * with extent 1. dtype CN_DTYPE_DEFAULT selects NumPy's accumulator dtype
  * (sum/prod of bool or small ints give int64 / uint64, floats keep theirs).
  * dst (may be NULL) receives the result, as NumPy's out=; *out is then a new

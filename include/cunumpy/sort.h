@@ -4,7 +4,7 @@
  * bool as 0 < 1, complex lexicographically (real part, then imaginary part,
  * NaNs last in each). Every sort is stable. Results are new arrays on the
  * input's device; inputs are never modified. axis CN_AXIS_NONE (reduce.h)
- * sorts the flattened array; an axis out of range is CN_ERR_INDEX. */
+ * sorts the flattened array; an axis out of range is CN_ERR_AXIS. */
 #ifndef CUNUMPY_SORT_H
 #define CUNUMPY_SORT_H
 
@@ -57,7 +57,7 @@ CN_API cn_status cn_unique(cn_array *values, cn_array *index, cn_array *inverse,
  * other outputs (each may be NULL) as cn_unique's but over slices, inverse
  * being 1-d of the axis' extent. A slice holding a NaN equals no other (as
  * NumPy, whose equal_nan does not apply with an axis). CN_AXIS_NONE is
- * cn_unique with equal_nan. CN_ERR_INDEX for an axis out of range (any
+ * cn_unique with equal_nan. CN_ERR_AXIS for an axis out of range (any
  * axis of a 0-d a). */
 CN_API cn_status cn_unique_axis(cn_array *values, cn_array *index,
                                 cn_array *inverse, cn_array *counts,

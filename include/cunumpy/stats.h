@@ -6,7 +6,7 @@
  * run on the backend's reductions), these functions compute on host
  * float64 (complex128) copies of their inputs and move the result back. Axes follow reduce.h (naxes CN_ALL_AXES = all, CN_AXIS_NONE =
  * flattened for single-axis functions); out-of-range axes are
- * CN_ERR_INDEX. Values are computed in float64 (float32 inputs give
+ * CN_ERR_AXIS. Values are computed in float64 (float32 inputs give
  * float32 results where NumPy keeps the dtype). */
 #ifndef CUNUMPY_STATS_H
 #define CUNUMPY_STATS_H

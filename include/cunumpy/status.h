@@ -33,7 +33,8 @@ extern "C" {
     "linear-algebra failure: singular matrix, no convergence, not positive "   \
     "definite")                                                                \
   X(CN_ERR_OVERFLOW, 11, "value out of range of the dtype")                   \
-  X(CN_ERR_ZERO_DIVISION, 12, "division by zero (weights that sum to zero)")
+  X(CN_ERR_ZERO_DIVISION, 12, "division by zero (weights that sum to zero)")  \
+  X(CN_ERR_AXIS, 13, "axis out of bounds for the array's dimension")
 
 typedef enum cn_status {
 #define CN_STATUS_ENUM_(name, value, desc) name = value,

@@ -1,7 +1,7 @@
 /* cunumpy/view.h: zero-copy views: slicing, indexing, axis permutation,
  * reshaping, broadcasting. Every view shares its source's buffer and
  * read-only flag; the source is never modified. Negative axes count from
- * the end; an axis outside [-ndim, ndim) is CN_ERR_INDEX. Every view's
+ * the end; an axis outside [-ndim, ndim) is CN_ERR_AXIS. Every view's
  * geometry is checked: CN_ERR_VALUE ("array is too big") when the product
  * of its non-zero extents times the item size overflows int64 (as NumPy,
  * even when another extent is 0), and a view never reaches a byte outside

@@ -94,7 +94,7 @@ contains
     x = 1
     call cn_wrap(xv, x)
     call cn_fft(xv, r, dim=2, stat=st, errmsg=msg)
-    call check(st == CN_ERR_INDEX .and. len_trim(msg) > 0, "fft along a missing dimension")
+    call check(st == CN_ERR_AXIS .and. len_trim(msg) > 0, "fft along a missing dimension")
     call cn_fft(xv, r, n=0, stat=st, errmsg=msg)
     call check(st == CN_ERR_VALUE .and. .not. cn_associated(r), "fft with n = 0")
   end subroutine fft_errors

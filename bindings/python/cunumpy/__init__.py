@@ -61,7 +61,8 @@ _cnlib._set_fast(_dtypes.DTYPE_OF, {"empty": _creation._empty_py,
                                     "asarray": _convert._asarray_py,
                                     "reshape": _shape._reshape_method})
 
-from . import fft, linalg, random
+from . import exceptions, fft, linalg, random
+from .exceptions import AxisError
 
 
 def get_rng(seed=None):

@@ -75,9 +75,6 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     f = asarray(f)
     axes = range(f.ndim) if axis is None else \
         (axis,) if isinstance(axis, (int, _np.integer)) else tuple(axis)
-    for ax in axes:
-        if not -f.ndim <= ax < f.ndim:
-            raise _np.exceptions.AxisError(ax, f.ndim)
     naxes = len(axes)
     n = len(varargs)
     if n not in (0, naxes) and not (n == 1 and _np.ndim(varargs[0]) == 0):

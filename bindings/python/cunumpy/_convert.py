@@ -152,6 +152,8 @@ def _asarray_py(obj, dtype=None, order=None, *, device=None, copy=None,
             return _lib.cn_copy(obj, order or "K")
         return res
     if type(obj) in _WEAK:
+        if code is not None:
+            _check_int_fits(obj, code)
         return _lib.cn_from_scalar(obj, code if code is not None
                                    else _scalar_code(obj))
     if isinstance(obj, _np.generic):
@@ -251,13 +253,11 @@ def _assign_out(out, a):
 
 def _check_int_fits(value, code):
     """NumPy 2's OverflowError for a Python int stored into an integer dtype
-    that cannot hold it."""
+    that cannot hold it ("Python integer 300 out of bounds for int8"): the
+    engine's check of a weak integer scalar against an array dtype."""
     if type(value) is int and _dtypes.kind(code) in (_lib.CN_KIND_INT,
                                                      _lib.CN_KIND_UINT):
-        info = _np.iinfo(_dtypes.DTYPE_OF[code])
-        if not info.min <= value <= info.max:
-            raise OverflowError(f"Python integer {value} out of bounds for "
-                                f"{_dtypes.DTYPE_OF[code]}")
+        _lib.cn_result_type_scalar(code, value)
 
 
 def _ret(res, out):

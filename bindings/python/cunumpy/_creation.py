@@ -105,6 +105,9 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None,
     if shape is not None:
         return full(shape, fill_value, dtype or asarray(a).dtype,
                     device=device)
+    a = asarray(a)
+    _check_int_fits(fill_value, a._dtype_code if dtype is None
+                    else _dtypes.to_code(dtype))
     return _lib.cn_full_like(a, _fill_scalar(fill_value), dtype)
 
 

@@ -39,6 +39,12 @@ def kron(a, b):
 
 
 def einsum(subscripts, *operands, out=None, **kwargs):
+    if isinstance(subscripts, str) and not subscripts.isascii():
+        # NumPy's ValueError (a UnicodeEncodeError there), naming the
+        # character rather than the bytes of its UTF-8 form.
+        bad = next(c for c in subscripts if not c.isascii())
+        raise ValueError(f"invalid subscript {bad!r} in einstein sum "
+                         f"subscripts string, subscripts must be letters")
     res = _lib.cn_einsum(subscripts, operands)
     return res if out is None else _assign_out(out, res)
 

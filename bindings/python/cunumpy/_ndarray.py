@@ -234,7 +234,15 @@ class ndarray(_lib.Handle):
         return _lib.cn_copy(self, "K")
 
     def __reduce__(self):
-        return (F.asarray, (self.get(),))
+        # NumPy's pickles keep an F-contiguous layout (a.T of a C array
+        # comes back F-contiguous); anything else comes back C-contiguous.
+        # get() copies to C order, so an F layout is restored before NumPy
+        # pickles the host copy, and asarray keeps it.
+        host = self.get()
+        flags = self.flags
+        if flags.f_contiguous and not flags.c_contiguous:
+            host = _np.asfortranarray(host)
+        return (F.asarray, (host,))
 
     # ---- container protocol ----------------------------------------------
     def __iter__(self):
@@ -295,6 +303,7 @@ class ndarray(_lib.Handle):
         return F.squeeze(self, axis)
 
     def fill(self, value):
+        F._convert._check_int_fits(value, self._dtype_code)
         _lib.cn_fill(self, value)
 
     def to_device(self, device, /, *, stream=None):

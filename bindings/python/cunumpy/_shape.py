@@ -59,7 +59,7 @@ def _normalize_axes(axes, ndim, what):
     res = []
     for ax in axes:
         if not -ndim <= ax < ndim:
-            raise IndexError(f"{what}: axis {ax} is out of bounds for array "
+            raise _AxisError(f"{what}: axis {ax} is out of bounds for array "
                              f"of dimension {ndim}")
         res.append(ax % ndim)
     if len(set(res)) != len(res):
@@ -69,8 +69,8 @@ def _normalize_axes(axes, ndim, what):
 
 def moveaxis(a, source, destination):
     a = asarray(a)
-    src = _normalize_axes(source, a.ndim, "moveaxis")
-    dst = _normalize_axes(destination, a.ndim, "moveaxis")
+    src = _normalize_axes(source, a.ndim, "source")
+    dst = _normalize_axes(destination, a.ndim, "destination")
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the "
                          "same number of elements")
@@ -149,12 +149,15 @@ def size(a, axis=None):
     return a.size if axis is None else a.shape[axis]
 
 
-_AxisError = _np.exceptions.AxisError
+# The class the engine's CN_ERR_AXIS raises, for the axis checks that the
+# Python code needs before it calls the engine (positions, rollaxis).
+_AxisError = _lib.AxisError
 
 
 def _norm_axis(axis, ndim):
     if not -ndim <= axis < ndim:
-        raise _AxisError(axis, ndim)
+        raise _AxisError(f"axis {axis} is out of bounds for array of "
+                         f"dimension {ndim}")
     return axis % ndim if ndim else 0
 
 

@@ -9,7 +9,7 @@ import numpy as _np
 from . import _cnlib as _lib
 from ._convert import asarray
 from ._numerictypes import _K_COMPLEX, _kind
-from ._shape import _AxisError, flip
+from ._shape import flip
 
 __all__ = ["sort", "argsort", "partition", "argpartition", "lexsort",
            "searchsorted", "sort_complex"]
@@ -54,16 +54,9 @@ def searchsorted(a, v, side="left", sorter=None):
     return _lib.cn_searchsorted(a, v, side == "right", sorter)
 
 
-def _raise_axis(axis, ndim):
-    raise _np.exceptions.AxisError(axis, ndim)
-
-
 def sort_complex(a):
     """a sorted (real part first, then imaginary), as complex."""
-    a = asarray(a)
-    if a.ndim == 0:
-        raise _AxisError(-1, 0)
-    b = sort(a)
+    b = sort(asarray(a))
     if _kind(b) == _K_COMPLEX:
         return b
     if b.dtype.char in "bhBH":

@@ -72,16 +72,8 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False,
     return _quantile(_lib.cn_nanquantile, a, q, axis, method, keepdims, out)
 
 
-def _axes_arg(a, axis):
-    """axis as the engine takes it; an axis out of range is NumPy's
-    AxisError (the engine's CN_ERR_INDEX is a plain IndexError)."""
-    if axis is None:
-        return None
-    return _np.lib.array_utils.normalize_axis_tuple(axis, _np.ndim(a))
-
-
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    avg, scl = _lib.cn_average_axes(a, weights, _axes_arg(a, axis),
+    avg, scl = _lib.cn_average_axes(a, weights, axis,
                                     bool(keepdims))
     return (avg, scl) if returned else avg
 

@@ -10,7 +10,7 @@ from numpy.linalg import LinAlgError
 from . import _cnlib as _lib
 from ._convert import asarray
 from ._reduce import sum as _sum
-from ._shape import matrix_transpose, moveaxis, reshape
+from ._shape import _norm_axis, matrix_transpose, moveaxis, reshape
 from ._linalg import matmul, tensordot
 
 __all__ = ["cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh",
@@ -80,13 +80,6 @@ def norm(x, ord=None, axis=None, keepdims=False):
     return _lib.cn_linalg_norm(x, kind, p, axis, bool(keepdims))
 
 
-def _axis_index(axis, ndim):
-    if not -ndim <= axis < ndim:
-        raise ValueError(f"axis {axis} is out of bounds for array of "
-                         f"dimension {ndim}")
-    return axis % ndim
-
-
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """Array API vector norm: over every axis (None), one, or a tuple of
     axes (moved to the front and flattened into one)."""
@@ -97,11 +90,11 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     if axis is None:
         axes = tuple(range(x.ndim))
     elif isinstance(axis, tuple):
-        axes = tuple(_axis_index(a, x.ndim) for a in axis)
+        axes = tuple(_norm_axis(a, x.ndim) for a in axis)
         if len(set(axes)) != len(axes):
             raise ValueError("repeated axis in vector_norm")
     else:
-        axes = (_axis_index(axis, x.ndim),)
+        axes = (_norm_axis(axis, x.ndim),)
     rest = [i for i in range(x.ndim) if i not in axes]
     flat = 1
     for i in axes:

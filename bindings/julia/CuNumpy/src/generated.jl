@@ -155,6 +155,7 @@ const CN_ERR_INTERNAL = Int32(9)
 const CN_ERR_LINALG = Int32(10)
 const CN_ERR_OVERFLOW = Int32(11)
 const CN_ERR_ZERO_DIVISION = Int32(12)
+const CN_ERR_AXIS = Int32(13)
 
 # integer macros
 const CN_MAX_DIMS = Int32(32)  # array.h
