@@ -2,8 +2,9 @@
 # clang sanitizer builds of the C tests.
 #   scripts/sanitize.sh clang   ASan+UBSan (signed and pointer overflow
 #                               included) build with the libFuzzer targets
-#                               (build-fuzz): ctest -L capi runs the C tests
-#                               and each fuzz target's corpus + 10000 runs.
+#                               (build-fuzz): ctest -L capi runs every C
+#                               test (each carries the capi label) and each
+#                               fuzz target's corpus + 10000 runs.
 #   scripts/sanitize.sh clang-ci  the part of it that scripts/test.sh runs
 #                               (CI has 2 cores): the fuzz targets' bounded
 #                               runs and the threaded, DLPack and backend
