@@ -453,13 +453,26 @@ cn_status cn_repeat(cn_array *out, cn_array a, cn_array repeats, int32_t axis) {
   }
   const int64_t *c = (const int64_t *)rh->data;
   int64_t total = 0;
-  for (int64_t i = 0; i < n && st == CN_OK; i++)
-    if (__builtin_add_overflow(total, c[rh->size == 1 ? 0 : i], &total))
+  if (rh->size == 1) {
+    if (__builtin_mul_overflow(n, c[0], &total))
       st = cn_error(CN_ERR_VALUE, "%s: result too large", fn);
-  if (st == CN_OK)
+  } else {
+    for (int64_t i = 0; i < n && st == CN_OK; i++)
+      if (__builtin_add_overflow(total, c[i], &total))
+        st = cn_error(CN_ERR_VALUE, "%s: result too large", fn);
+  }
+  if (st == CN_OK && src->size == 0) {
+    /* Another extent is 0: the result is empty whatever the axis' new
+     * extent, so no index of `total` entries (any size) is built. */
+    int64_t sh[CN_MAX_DIMS];
+    memcpy(sh, src->shape, sizeof(int64_t) * (size_t)src->ndim);
+    sh[ax] = total;
+    st = cn_new_on(&r, src, src->dtype, src->ndim, sh);
+  } else if (st == CN_OK) {
     st = cn_array_new(&idx, cn_cpu_backend(), 0, CN_INT64, 1, &total,
                       CN_ORDER_C);
-  if (st == CN_OK) {
+  }
+  if (st == CN_OK && idx) {
     int64_t *p = (int64_t *)idx->data, k = 0;
     for (int64_t i = 0; i < n; i++)
       for (int64_t j = 0; j < c[rh->size == 1 ? 0 : i]; j++)
@@ -566,6 +579,10 @@ cn_status cn_roll(cn_array *out, cn_array a, int32_t nshift,
     total[ax] = n ? (total[ax] + shifts[i] % n) % n : 0;
     used[ax] = true;
   }
+  /* Nothing moves in an empty array: no gather index along an axis whose
+   * extent may be any size. */
+  if (a->size == 0)
+    return cn_copy(out, a, CN_ORDER_C);
   cn_array_s *cur = a;
   cn_array_retain(a);
   st = CN_OK;

@@ -59,6 +59,10 @@ typedef unsigned long long uint64_t;
 #define CN_PHILOX_M1 0xCD9E8D57u
 #define CN_PHILOX_W0 0x9E3779B9u
 #define CN_PHILOX_W1 0xBB67AE85u
+/* 2^-53 (a double from the top 53 bits of a word) and pi, as the CPU
+ * kernels' mappings to uniforms and normals use them. */
+#define CN_PHILOX_TWO_M53 (1.0 / 9007199254740992.0)
+#define CN_PHILOX_PI 3.14159265358979323846
 
 CN_HD void cn_philox4x32_10(uint32_t out[4], const uint32_t ctr[4],
                                     const uint32_t key[2]) {

@@ -16,9 +16,7 @@
 #include "philox.h"
 #endif
 
-#define CN_RNG_TWO_M53 (1.0 / 9007199254740992.0)
 #define CN_RNG_TWO_M24 (1.0f / 16777216.0f)
-#define CN_RNG_PI 3.14159265358979323846
 
 /* Counter blocks a fill of n values of dist uses (and the number of work
  * items of cn_rng_work): the amount the state's counter advances. */
@@ -68,21 +66,21 @@ CN_HD uint64_t cn_rng_u64(cn_rng_stream *s) {
   return lo | ((uint64_t)cn_rng_u32(s) << 32);
 }
 CN_HD double cn_rng_double(cn_rng_stream *s) {
-  return (double)(cn_rng_u64(s) >> 11) * CN_RNG_TWO_M53;
+  return (double)(cn_rng_u64(s) >> 11) * CN_PHILOX_TWO_M53;
 }
 CN_HD double cn_rng_normal(cn_rng_stream *s) {
-  double u1 = (double)(cn_rng_u64(s) >> 11) * CN_RNG_TWO_M53 + CN_RNG_TWO_M53;
-  double u2 = (double)(cn_rng_u64(s) >> 11) * CN_RNG_TWO_M53;
-  return sqrt(-2.0 * log(u1)) * cos(2.0 * CN_RNG_PI * u2);
+  double u1 = (double)(cn_rng_u64(s) >> 11) * CN_PHILOX_TWO_M53 + CN_PHILOX_TWO_M53;
+  double u2 = (double)(cn_rng_u64(s) >> 11) * CN_PHILOX_TWO_M53;
+  return sqrt(-2.0 * log(u1)) * cos(2.0 * CN_PHILOX_PI * u2);
 }
 
 /* The two standard normals of a NORMAL block's words (Box-Muller). */
 CN_HD void cn_rng_box_muller(const uint32_t w[4], double z[2]) {
   uint64_t ua = (uint64_t)w[0] | ((uint64_t)w[1] << 32);
   uint64_t ub = (uint64_t)w[2] | ((uint64_t)w[3] << 32);
-  double r = sqrt(-2.0 * log((double)(ua >> 11) * CN_RNG_TWO_M53 +
-                             CN_RNG_TWO_M53));
-  double t = 2.0 * CN_RNG_PI * ((double)(ub >> 11) * CN_RNG_TWO_M53);
+  double r = sqrt(-2.0 * log((double)(ua >> 11) * CN_PHILOX_TWO_M53 +
+                             CN_PHILOX_TWO_M53));
+  double t = 2.0 * CN_PHILOX_PI * ((double)(ub >> 11) * CN_PHILOX_TWO_M53);
   z[0] = r * cos(t);
   z[1] = r * sin(t);
 }

@@ -785,13 +785,22 @@ cn_status cn_unique_axis(cn_array *values, cn_array *index, cn_array *inverse,
     if (d != ax)
       m *= a->shape[d];
   int64_t rw = m * key_words(a->dtype);
-  int64_t *perm = cn_malloc(sizeof(int64_t) * (size_t)(3 * n + 2));
-  int64_t *tmp = perm + n, *starts = perm + 2 * n;
+  /* When another extent is 0 every slice is empty, so the n slices are
+   * all equal: one group, found without keys or a sort (n may be huge). */
+  const bool one_group = m == 0 && n > 0;
+  const int64_t cap = one_group ? 1 : n;
+  int64_t *perm = cn_malloc(sizeof(int64_t) * (size_t)(3 * cap + 2));
+  int64_t *tmp = perm + cap, *starts = perm + 2 * cap;
   st = perm ? cn_moveaxis(&moved, a, 1, &ax, &zero)
             : cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
-  if (st == CN_OK)
+  if (st == CN_OK && !one_group)
     st = host_keys(&keys, moved, a->dtype);
-  if (st == CN_OK) {
+  if (st == CN_OK && one_group) {
+    ng = 1;
+    starts[0] = 0;
+    starts[1] = n;
+    tmp[0] = 0;
+  } else if (st == CN_OK) {
     for (int64_t i = 0; i < n; i++)
       perm[i] = i;
     sort_rows(perm, tmp, n, keys, rw);
@@ -814,7 +823,13 @@ cn_status cn_unique_axis(cn_array *values, cn_array *index, cn_array *inverse,
       tmp[g] = starts[g + 1] - starts[g];
     st = int64_result(&rc, tmp, ng, a);
   }
-  if (st == CN_OK && inverse) {
+  if (st == CN_OK && inverse && one_group) {
+    cn_array_s *z = NULL;
+    st = cn_zeros(&z, 1, &n, CN_INT64, CN_ORDER_C);
+    if (st == CN_OK)
+      st = cn_idx_to_device_of(&rinv, z, a);
+    cn_array_release(z);
+  } else if (st == CN_OK && inverse) {
     for (int64_t g = 0; g < ng; g++)
       for (int64_t i = starts[g]; i < starts[g + 1]; i++)
         tmp[perm[i]] = g;

@@ -329,7 +329,9 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
     st = cn_array_new(&r, cn_cpu_backend(), 0, CN_FLOAT64, nd, shape,
                       CN_ORDER_C);
   double *buf = NULL;
-  if (st == CN_OK) {
+  /* No lanes (an empty a): nothing to select, and the lane length may be
+   * any size, so no scratch for it. */
+  if (st == CN_OK && L.nlanes > 0) {
     buf = cn_malloc(sizeof(double) * (size_t)(L.len > 0 ? L.len : 1));
     if (!buf)
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);

@@ -83,6 +83,27 @@
 }
 /* Outputs the call did not write (an error after a partial success can not
  * happen: the ABI writes all or nothing) need no cleanup. */
+/* cn_unique / cn_unique_axis: the inverse, as long as the axis (which may
+ * be huge for empty slices), is computed only when asked for: a Python
+ * bool stands in its place, and None comes back when it was not wanted. */
+%typemap(in) cn_array *inverse (cn_array tmp = NULL) {
+  int want = PyObject_IsTrue($input);
+  if (want < 0)
+    SWIG_fail;
+  $1 = want ? &tmp : NULL;
+}
+%typemap(argout) cn_array *inverse {
+  PyObject *o = Py_None;
+  if ($1) {
+    o = cnpy_wrap(*$1);
+    *$1 = NULL;
+  } else {
+    Py_INCREF(o);
+  }
+  $result = cnpy_append($result, o);
+  if (!$result)
+    SWIG_fail;
+}
 
 /* Sequences of input arrays: (count, pointer) pairs. */
 %typemap(in) (int32_t n, const cn_array *arrays) (cnpy_handle_list l),

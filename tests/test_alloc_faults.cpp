@@ -17,14 +17,21 @@ namespace {
 
 // Arrays a workload run made; all released at the end of the run, on
 // every path.
+// The output of a call goes to slot() and joins arrays only once the call
+// returned (STEP), so arrays.back() among the same call's arguments is the
+// previous result whatever order the compiler evaluates them in.
 struct Owned {
   std::vector<cn_array> arrays;
+  cn_array pending = nullptr;
   cn_rng rng = nullptr;
-  cn_array *slot() {
-    arrays.push_back(nullptr);
-    return &arrays.back();
+  cn_array *slot() { return &pending; }
+  void keep() {
+    if (pending)
+      arrays.push_back(pending);
+    pending = nullptr;
   }
   ~Owned() {
+    keep();
     for (cn_array a : arrays)
       cn_array_release(a);
     cn_rng_release(rng);
@@ -50,6 +57,7 @@ cn_status grab(std::vector<double> &out, cn_array a) {
 #define STEP(call)                                                             \
   do {                                                                         \
     cn_status st_ = (call);                                                    \
+    o.keep();                                                                  \
     if (st_ != CN_OK)                                                          \
       return st_;                                                              \
   } while (0)

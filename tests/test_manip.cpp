@@ -763,3 +763,40 @@ TEST_CASE("select against a naive first-true loop", "[manip]") {
   CN_REQUIRE_ERR(cn_select(&out, 1, cf, chf, nullptr), CN_ERR_VALUE, "NULL");
   REQUIRE(out == nullptr);
 }
+
+TEST_CASE("roll and repeat of empty arrays along a 2^40 axis", "[manip]") {
+  // NumPy: shapes (2^40, 0) and (0, 2^40) roll to themselves and repeat
+  // to the axis' extent times the repeats, with no element to move; a
+  // gather index along the long axis would be 8 TiB.
+  const int64_t huge = int64_t{1} << 40;
+  for (cn_dtype dt : all_dtypes()) {
+    INFO(cn_dtype_name(dt));
+    for (int32_t ax : {0, 1}) {
+      int64_t sh[2] = {huge, 0};
+      if (ax == 1)
+        std::swap(sh[0], sh[1]);
+      Arr z;
+      CN_REQUIRE_OK(cn_zeros(z.out(), 2, sh, dt, CN_ORDER_C));
+      Arr r;
+      int64_t s[2] = {3, -huge - 1};
+      int32_t axes[2] = {ax, ax};
+      CN_REQUIRE_OK(cn_roll(r.out(), z, 2, s, axes));
+      REQUIRE(shape_of(r) == shp{sh[0], sh[1]});
+      CN_REQUIRE_OK(cn_repeat_n(r.out(), z, 2, ax));
+      shp want{sh[0], sh[1]};
+      want[ax] = 2 * huge;
+      REQUIRE(shape_of(r) == want);
+      cn_dtype got;
+      cn_array_dtype(&got, r);
+      REQUIRE(got == dt);
+      CN_REQUIRE_OK(cn_repeat_n(r.out(), z, 0, ax));
+      want[ax] = 0;
+      REQUIRE(shape_of(r) == want);
+      // a repeat count that overflows the extent is still an error
+      cn_array out = nullptr;
+      CN_REQUIRE_ERR(cn_repeat_n(&out, z, int64_t{1} << 24, ax),
+                     CN_ERR_VALUE, "too large");
+      REQUIRE(out == nullptr);
+    }
+  }
+}

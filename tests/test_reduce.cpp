@@ -71,12 +71,26 @@ CL get_elem(const unsigned char *p, cn_dtype d) {
   }
 }
 
+// Truncation of r to a signed integer of `width` bits as x86-64's cvtt
+// instructions do (the engine's documented float-to-integer table):
+// NaN and values outside the range give the "integer indefinite" minimum.
+// Spelled out because C leaves out-of-range conversions undefined.
+uint64_t cvtt_bits(LD r, int width) {
+  const LD lim = width == 64 ? 9223372036854775808.0L : 2147483648.0L;
+  const LD t = std::trunc(r);
+  if (!(t >= -lim && t < lim))
+    return width == 64 ? (uint64_t)1 << 63 : (uint64_t)(uint32_t)INT32_MIN;
+  return (uint64_t)(int64_t)t;
+}
+
 void put_elem(unsigned char *p, cn_dtype d, CL v) {
   LD r = v.real();
-  // integers convert through their two's complement bits (wrapping, as C)
-  uint64_t bits = 0;
-  if (!std::isnan(r) && !std::isinf(r) && std::fabs(r) < 1.9e19L)
-    bits = r < 0 ? (uint64_t)(int64_t)r : (uint64_t)r;
+  // integers take the low bits of the conversion the engine's table names
+  // for their width (uint64 above 2^63 through the 2^63 offset)
+  const bool wide_int = d == CN_INT64 || d == CN_UINT32 || d == CN_UINT64;
+  uint64_t bits = cvtt_bits(r, wide_int ? 64 : 32);
+  if (d == CN_UINT64 && r >= 9223372036854775808.0L)
+    bits = cvtt_bits(r - 9223372036854775808.0L, 64) ^ ((uint64_t)1 << 63);
   switch (d) {
   case CN_BOOL:
     *p = r != 0 || v.imag() != 0;

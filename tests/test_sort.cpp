@@ -495,6 +495,32 @@ TEST_CASE("unique along an axis", "[sort]") {
   REQUIRE(shape_of(v) == shp{1, 0});
   REQUIRE(ivec(c) == std::vector<int64_t>{4});
   REQUIRE(ivec(inv) == std::vector<int64_t>{0, 0, 0, 0});
+  // 2^40 empty slices (NumPy: one empty slice, counted 2^40 times, first
+  // at 0) are one group without a key or a sort per slice, every dtype,
+  // along a leading, middle or last axis.
+  const int64_t huge = int64_t{1} << 40;
+  for (cn_dtype dt : all_dtypes()) {
+    INFO(cn_dtype_name(dt));
+    for (int32_t ax : {0, 1, 2}) {
+      int64_t sh[3] = {2, 0, 3};
+      sh[ax] = huge;
+      if (ax == 1)
+        sh[2] = 0;
+      Arr z;
+      CN_REQUIRE_OK(cn_zeros(z.out(), 3, sh, dt, CN_ORDER_C));
+      Arr hv, hi, hc;
+      CN_REQUIRE_OK(
+          cn_unique_axis(hv.out(), hi.out(), nullptr, hc.out(), z, ax));
+      shp want(sh, sh + 3);
+      want[ax] = 1;
+      REQUIRE(shape_of(hv) == want);
+      REQUIRE(ivec(hi) == std::vector<int64_t>{0});
+      REQUIRE(ivec(hc) == std::vector<int64_t>{huge});
+      cn_dtype got;
+      cn_array_dtype(&got, hv);
+      REQUIRE(got == dt);
+    }
+  }
   // CN_AXIS_NONE is cn_unique with equal_nan.
   CN_REQUIRE_OK(cn_unique_axis(v.out(), nullptr, nullptr, c.out(), a,
                                CN_AXIS_NONE));

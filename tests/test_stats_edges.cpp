@@ -337,3 +337,50 @@ TEST_CASE("histogramdd: NaN, ranges, dtypes, errors", "[stats]") {
   REQUIRE((outs[0] == nullptr && outs[1] == nullptr && outs[2] == nullptr));
   REQUIRE(dvec(t) == V{0, 1, 1, 1});
 }
+
+TEST_CASE("order statistics and averages of empty arrays along a 2^40 axis",
+          "[stats]") {
+  // (2^40, 0) over axis 0 and (0, 2^40) over axis 1 have no lanes: NumPy
+  // 2.4 gives shape (0,) (q.shape + (0,) for array q) for median,
+  // quantile, percentile and their nan- forms, and for a weighted average
+  // (weights 0 of shape (0,)). A pass over the long axis would take hours.
+  const int64_t huge = int64_t{1} << 40;
+  Arr q = f64({0.25, 0.5, 1}, {3}), pq = f64({25, 50, 100}, {3});
+  Arr w1 = f64({1}, {1}), wb;
+  CN_REQUIRE_OK(cn_broadcast_to(wb.out(), w1, 1, &huge));
+  for (int32_t ax : {0, 1}) {
+    INFO("axis " << ax);
+    int64_t sh[2] = {huge, 0};
+    if (ax == 1)
+      std::swap(sh[0], sh[1]);
+    for (cn_dtype dt : {CN_FLOAT64, CN_FLOAT32, CN_INT64}) {
+      INFO(cn_dtype_name(dt));
+      Arr z;
+      CN_REQUIRE_OK(cn_zeros(z.out(), 2, sh, dt, CN_ORDER_C));
+      Arr r;
+      CN_REQUIRE_OK(cn_median(r.out(), z, 1, &ax, 0));
+      REQUIRE(shape_of(r) == shp{0});
+      CN_REQUIRE_OK(cn_median(r.out(), z, 1, &ax, 1));
+      REQUIRE(shape_of(r) == (ax ? shp{0, 1} : shp{1, 0}));
+      CN_REQUIRE_OK(cn_nanmedian(r.out(), z, 1, &ax, 0));
+      REQUIRE(shape_of(r) == shp{0});
+      for (int32_t m : {CN_QUANTILE_LINEAR, CN_QUANTILE_NEAREST,
+                        CN_QUANTILE_HAZEN}) {
+        CN_REQUIRE_OK(cn_quantile(r.out(), z, q, 1, &ax, m, 0));
+        REQUIRE(shape_of(r) == shp{3, 0});
+        CN_REQUIRE_OK(cn_nanquantile(r.out(), z, q, 1, &ax, m, 0));
+        REQUIRE(shape_of(r) == shp{3, 0});
+        CN_REQUIRE_OK(cn_percentile(r.out(), z, pq, 1, &ax, m, 0));
+        REQUIRE(shape_of(r) == shp{3, 0});
+        CN_REQUIRE_OK(cn_nanpercentile(r.out(), z, pq, 1, &ax, m, 1));
+        REQUIRE(shape_of(r) == (ax ? shp{3, 0, 1} : shp{3, 1, 0}));
+      }
+      Arr sw;
+      CN_REQUIRE_OK(cn_average(r.out(), z, wb, ax));
+      REQUIRE(shape_of(r) == shp{0});
+      CN_REQUIRE_OK(cn_average_axes(r.out(), sw.out(), z, wb, 1, &ax, 0));
+      REQUIRE(shape_of(r) == shp{0});
+      REQUIRE(shape_of(sw) == shp{0});
+    }
+  }
+}

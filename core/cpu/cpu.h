@@ -58,6 +58,11 @@ CN_INTERNAL cn_status cn_cpu_mask_compress(cn_array_s **out,
 CN_INTERNAL void cn_cpu_sort_fill(cn_backend_compute *t);
 /* rng_fill (core/cpu/random.c). */
 CN_INTERNAL void cn_cpu_random_fill(cn_backend_compute *t);
+/* Normals of the 4 counter blocks from `first` (8 values) by the mapping of
+ * core/philox.h (core/cpu/random_normal_avx2.c). AVX2+FMA CPUs only. */
+CN_INTERNAL void cn_cpu_normal_group4_avx2(double *out8, const uint32_t key[2],
+                                           const uint32_t counter[4],
+                                           uint64_t first);
 /* matmul (core/cpu/linalg/gemm.c) and lapack (core/cpu/linalg/lapack.c). */
 CN_INTERNAL void cn_cpu_linalg_fill(cn_backend_compute *t);
 /* fft (core/cpu/fft.c). */

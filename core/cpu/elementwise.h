@@ -1,6 +1,6 @@
 /* CPU elementwise engine internals: the per-dtype kernel tables generated
  * from core/ops.def (core/cpu/elementwise_<dtype>.c) and the SLEEF vector
- * kernels (core/cpu/elementwise_sleef.c). */
+ * kernels (core/cpu/elementwise_sleef*.c). */
 #ifndef CUNUMPY_CPU_ELEMENTWISE_H
 #define CUNUMPY_CPU_ELEMENTWISE_H
 
@@ -25,6 +25,14 @@ typedef void (*cn_ew_kernel)(int64_t n, char *const *p, const int64_t *s);
   CN_INTERNAL extern const cn_ew_kernel cn_ew_kernels_##sfx[CN_OP_COUNT_];
 CN_CPU_DTYPES(CN_EW_TABLE_DECL_)
 #undef CN_EW_TABLE_DECL_
+
+/* SLEEF kernel tables by op id (NULL where an op has none), float64 (_d)
+ * and float32 (_f), from core/cpu/elementwise_sleef_<isa>.c; only
+ * cn_ew_sleef_kernel, which checks the CPU, hands them out. */
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx512_d[CN_OP_COUNT_];
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx512_f[CN_OP_COUNT_];
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx2_d[CN_OP_COUNT_];
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx2_f[CN_OP_COUNT_];
 
 /* A kernel for op on contiguous float32/float64 data built on SLEEF's
  * vector functions for this CPU, or NULL. Only valid when every stride is

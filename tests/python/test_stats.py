@@ -531,3 +531,48 @@ def test_weighted_statistics_errors_and_bools():
         g = np.array([1.0, np.nan, 3, np.inf])
         np.testing.assert_allclose(xp.gradient(xp.asarray(g)).get(),
                                    np.gradient(g), equal_nan=True)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_empty_along_a_huge_axis(axis):
+    # (2**40, 0) over axis 0 and (0, 2**40) over axis 1: no lanes, so the
+    # result is immediate; a pass over the long axis would take hours.
+    n = 2 ** 40
+    shape = (n, 0) if axis == 0 else (0, n)
+    a, x = np.zeros(shape), xp.zeros(shape)
+    check(xp.median(x, axis=axis), np.median(a, axis=axis))
+    check(xp.nanmedian(x, axis=axis, keepdims=True),
+          np.nanmedian(a, axis=axis, keepdims=True))
+    for method in ("linear", "nearest", "hazen"):
+        check(xp.quantile(x, [0.25, 0.5], axis=axis, method=method),
+              np.quantile(a, [0.25, 0.5], axis=axis, method=method))
+        check(xp.percentile(x, 50, axis=axis, method=method),
+              np.percentile(a, 50, axis=axis, method=method))
+        check(xp.nanquantile(x, 0.5, axis=axis, method=method),
+              np.nanquantile(a, 0.5, axis=axis, method=method))
+        check(xp.nanpercentile(x, 90, axis=axis, method=method),
+              np.nanpercentile(a, 90, axis=axis, method=method))
+    check(xp.roll(x, 3, axis=axis), np.roll(a, 3, axis=axis))
+    # NumPy itself needs a 2**40-long pass here, so its result on a short
+    # axis of the same layout is the oracle: one empty slice, counted n
+    # times (first at 0), and repeats that scale the axis.
+    small = (5, 0) if axis == 0 else (0, 5)
+    values, index, counts = xp.unique(x, axis=axis, return_index=True,
+                                      return_counts=True)
+    ev, ei, ec = np.unique(np.zeros(small), axis=axis, return_index=True,
+                           return_counts=True)
+    assert values.shape == ev.shape and values.dtype == ev.dtype
+    check(index, ei)
+    assert counts.tolist() == [n] and ec.tolist() == [5]
+    check(xp.unique(x, axis=axis), ev)
+    r = xp.repeat(x, 2, axis=axis)
+    er = np.repeat(np.zeros(small), 2, axis=axis)
+    want = list(er.shape)
+    want[axis] = 2 * n
+    assert r.shape == tuple(want) and r.dtype == er.dtype
+    w = np.broadcast_to(1.0, (n,))
+    res = xp.average(x, axis=axis, weights=w, returned=True)
+    ref = np.average(np.zeros(small), axis=axis, weights=np.ones(5),
+                     returned=True)
+    for o, e in zip(res, ref):
+        check(o, e)

@@ -22,10 +22,13 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False,
     over the slices along axis (where NumPy's equal_nan does not apply)."""
     ar = asarray(ar)
     if axis is None:
-        values, index, inverse, counts = _lib.cn_unique(ar, bool(equal_nan))
-        inverse = _lib.cn_reshape(inverse, ar.shape, "C")
+        values, index, inverse, counts = _lib.cn_unique(
+            bool(return_inverse), ar, bool(equal_nan))
+        if return_inverse:
+            inverse = _lib.cn_reshape(inverse, ar.shape, "C")
     else:
-        values, index, inverse, counts = _lib.cn_unique_axis(ar, int(axis))
+        values, index, inverse, counts = _lib.cn_unique_axis(
+            bool(return_inverse), ar, int(axis))
     extra = [r for want, r in ((return_index, index),
                                (return_inverse, inverse),
                                (return_counts, counts)) if want]

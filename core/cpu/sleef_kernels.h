@@ -1,0 +1,146 @@
+/* The contiguous float32/float64 SLEEF kernels of one ISA, included once by
+ * each of core/cpu/elementwise_sleef_<isa>.c. Those files are compiled for
+ * their ISA as a whole (CMakeLists.txt gives *_<isa>.c the flags) because
+ * clang passes vector arguments by the translation unit's ISA, not by a
+ * function's target attribute: SLEEF's functions, which take __m256d and
+ * __m512d in registers, would receive them on the stack from a baseline
+ * file. The includer defines, before including this file:
+ *   CN_SL_ISA        suffix of the tables it defines (cn_sl_<ISA>_d/_f)
+ *   CN_SL_SLEEF_ISA  SLEEF's name of the ISA (avx512f, avx2)
+ *   CN_SL_VD, CN_SL_VF, CN_SL_WD, CN_SL_WF  vector types and lane counts
+ *   CN_SL_LOADD/STORED/SQRTD, CN_SL_LOADF/STOREF/SQRTF  intrinsics
+ *   cn_sl_special_d(r), cn_sl_special_f(r)  lane masks of +-inf or 0 results
+ * SLEEF follows C99 Annex F for NaN, +-inf and -0.0, so results agree with
+ * libm on special values. sqrt uses the hardware instruction (correctly
+ * rounded). */
+#ifndef CUNUMPY_CPU_SLEEF_KERNELS_H
+#define CUNUMPY_CPU_SLEEF_KERNELS_H
+
+#include <sleef.h>
+
+#include "elementwise.h"
+#include "scalar.h"
+
+#define CN_SL_CAT_(a, b) a##b
+#define CN_SL_CAT(a, b) CN_SL_CAT_(a, b)
+/* Sleef_<fn><d|f><lanes>_<u><isa>, e.g. Sleef_powd8_u10avx512f */
+#define CN_SL_FN_(fn, t, w, u, isa) Sleef_##fn##t##w##_##u##isa
+#define CN_SL_FN(fn, t, w, u, isa) CN_SL_FN_(fn, t, w, u, isa)
+
+/* A unary / binary contiguous loop: full vectors, then the tail through a
+ * padded buffer (padding 1 is a valid argument of every function). Lanes
+ * whose result is +-inf or 0 are recomputed with LIBM (the k_* helpers)
+ * when the inputs are finite: where SLEEF's documented domains end
+ * (log1p, asinh and acosh of huge arguments, pow near overflow) it returns
+ * inf or 0 for a finite true result. Legitimate inf/0 results are rare, so
+ * the recheck costs nothing measurable. */
+#define CN_SL_LOOP1(kname, T, VT, W, LD, ST, FN, SPECIAL, LIBM)                \
+  static void kname(int64_t n, char *const *p, const int64_t *s) {            \
+    (void)s;                                                                   \
+    T *o = (T *)p[0];                                                          \
+    const T *a = (const T *)p[1];                                              \
+    int64_t i = 0;                                                             \
+    for (; i + W <= n; i += W) {                                               \
+      VT r = FN(LD(a + i));                                                    \
+      unsigned m = SPECIAL(r);                                                 \
+      ST(o + i, r);                                                            \
+      for (; m; m &= m - 1) {                                                  \
+        int j = __builtin_ctz(m);                                              \
+        if (isfinite(a[i + j]))                                                \
+          o[i + j] = LIBM(a[i + j]);                                           \
+      }                                                                        \
+    }                                                                          \
+    if (i < n) {                                                               \
+      T ta[W], to[W];                                                          \
+      for (int j = 0; j < W; j++)                                              \
+        ta[j] = i + j < n ? a[i + j] : (T)1;                                   \
+      ST(to, FN(LD(ta)));                                                      \
+      for (int j = 0; i + j < n; j++) {                                        \
+        T x = a[i + j];                                                        \
+        o[i + j] =                                                             \
+            (isinf(to[j]) || to[j] == 0) && isfinite(x) ? LIBM(x) : to[j];     \
+      }                                                                        \
+    }                                                                          \
+  }
+#define CN_SL_LOOP2(kname, T, VT, W, LD, ST, FN, SPECIAL, LIBM)                \
+  static void kname(int64_t n, char *const *p, const int64_t *s) {            \
+    (void)s;                                                                   \
+    T *o = (T *)p[0];                                                          \
+    const T *a = (const T *)p[1], *b = (const T *)p[2];                        \
+    int64_t i = 0;                                                             \
+    for (; i + W <= n; i += W) {                                               \
+      VT r = FN(LD(a + i), LD(b + i));                                         \
+      unsigned m = SPECIAL(r);                                                 \
+      ST(o + i, r);                                                            \
+      for (; m; m &= m - 1) {                                                  \
+        int j = __builtin_ctz(m);                                              \
+        if (isfinite(a[i + j]) && isfinite(b[i + j]))                          \
+          o[i + j] = LIBM(a[i + j], b[i + j]);                                 \
+      }                                                                        \
+    }                                                                          \
+    if (i < n) {                                                               \
+      T ta[W], tb[W], to[W];                                                   \
+      for (int j = 0; j < W; j++) {                                            \
+        ta[j] = i + j < n ? a[i + j] : (T)1;                                   \
+        tb[j] = i + j < n ? b[i + j] : (T)1;                                   \
+      }                                                                        \
+      ST(to, FN(LD(ta), LD(tb)));                                              \
+      for (int j = 0; i + j < n; j++) {                                        \
+        T x = a[i + j], y = b[i + j];                                          \
+        o[i + j] = (isinf(to[j]) || to[j] == 0) && isfinite(x) && isfinite(y)  \
+                       ? LIBM(x, y)                                            \
+                       : to[j];                                                \
+      }                                                                        \
+    }                                                                          \
+  }
+
+/* (op id, nin, SLEEF function, accuracy suffix) */
+#define CN_SL_OPS(X)                                                           \
+  X(sin, 1, sin, u10)                                                          \
+  X(cos, 1, cos, u10)                                                          \
+  X(tan, 1, tan, u10)                                                          \
+  X(arcsin, 1, asin, u10)                                                      \
+  X(arccos, 1, acos, u10)                                                      \
+  X(arctan, 1, atan, u10)                                                      \
+  X(sinh, 1, sinh, u10)                                                        \
+  X(cosh, 1, cosh, u10)                                                        \
+  X(tanh, 1, tanh, u10)                                                        \
+  X(arcsinh, 1, asinh, u10)                                                    \
+  X(arccosh, 1, acosh, u10)                                                    \
+  X(arctanh, 1, atanh, u10)                                                    \
+  X(exp, 1, exp, u10)                                                          \
+  X(exp2, 1, exp2, u10)                                                        \
+  X(expm1, 1, expm1, u10)                                                      \
+  X(log, 1, log, u10)                                                          \
+  X(log2, 1, log2, u10)                                                        \
+  X(log10, 1, log10, u10)                                                      \
+  X(log1p, 1, log1p, u10)                                                      \
+  X(cbrt, 1, cbrt, u10)                                                        \
+  X(power, 2, pow, u10)                                                        \
+  X(arctan2, 2, atan2, u10)                                                    \
+  X(hypot, 2, hypot, u05)
+
+#define CN_SL_KERNELS(op, nin, fn, u)                                          \
+  CN_SL_LOOP##nin(cn_sl_##op##_d, double, CN_SL_VD, CN_SL_WD, CN_SL_LOADD,     \
+                  CN_SL_STORED,                                                \
+                  CN_SL_FN(fn, d, CN_SL_WD, u, CN_SL_SLEEF_ISA),               \
+                  cn_sl_special_d, k_##fn##_f64)                               \
+      CN_SL_LOOP##nin(cn_sl_##op##_f, float, CN_SL_VF, CN_SL_WF, CN_SL_LOADF,  \
+                      CN_SL_STOREF,                                            \
+                      CN_SL_FN(fn, f, CN_SL_WF, u, CN_SL_SLEEF_ISA),           \
+                      cn_sl_special_f, k_##fn##_f32)
+CN_SL_OPS(CN_SL_KERNELS)
+
+CN_SL_LOOP1(cn_sl_sqrt_d, double, CN_SL_VD, CN_SL_WD, CN_SL_LOADD,
+            CN_SL_STORED, CN_SL_SQRTD, cn_sl_special_d, k_sqrt_f64)
+CN_SL_LOOP1(cn_sl_sqrt_f, float, CN_SL_VF, CN_SL_WF, CN_SL_LOADF, CN_SL_STOREF,
+            CN_SL_SQRTF, cn_sl_special_f, k_sqrt_f32)
+
+#define CN_SL_ENTRY_d(op, nin, fn, u) [CN_OPID_##op] = cn_sl_##op##_d,
+#define CN_SL_ENTRY_f(op, nin, fn, u) [CN_OPID_##op] = cn_sl_##op##_f,
+const cn_ew_kernel CN_SL_CAT(CN_SL_CAT(cn_sl_, CN_SL_ISA), _d)[CN_OP_COUNT_] = {
+    [CN_OPID_sqrt] = cn_sl_sqrt_d, CN_SL_OPS(CN_SL_ENTRY_d)};
+const cn_ew_kernel CN_SL_CAT(CN_SL_CAT(cn_sl_, CN_SL_ISA), _f)[CN_OP_COUNT_] = {
+    [CN_OPID_sqrt] = cn_sl_sqrt_f, CN_SL_OPS(CN_SL_ENTRY_f)};
+
+#endif
