@@ -21,6 +21,7 @@
 #   6. the benchmark: tests/gpu/bench_gpu.c and tests/gpu/bench_cupy.py
 #      group by group, alternating, and prints one table last (also when a
 #      step failed or timed out), with the time each step took.
+# GPU_CMAKE_ARGS adds configure options (build mode).
 # GPU_DRY_RUN=1 exercises the script's own logic on a machine without a GPU
 # (GPU steps replaced by their CPU self-tests; the CuPy column is sample
 # numbers).
@@ -115,7 +116,9 @@ trap finish EXIT
 cuda_home=${CUDA_HOME:-/usr/local/cuda}
 toolkit_dirs=()
 for d in "$cuda_home/lib64" "$cuda_home/targets/x86_64-linux/lib"; do
-  [[ -d $d ]] && toolkit_dirs+=("$(cd "$d" && pwd -P)")
+  [[ -d $d ]] || continue
+  d=$(cd "$d" && pwd -P) # lib64 is often a link to targets/.../lib
+  [[ " ${toolkit_dirs[*]} " == *" $d "* ]] || toolkit_dirs+=("$d")
 done
 # the pip wheels' folders: site-packages/nvidia/<pkg>/lib
 mapfile -t wheel_dirs < <(python3 -c '
@@ -147,7 +150,7 @@ use_cuda_libs() {
       missing+=("$so")
       continue
     fi
-    [[ $so =~ ^lib(cu|nv) ]] && echo "  $so -> $path"
+    [[ $so =~ ^lib(cu(blas|solver|sparse|fft|rand|dart)|nv) ]] && echo "  $so -> $path"
     for d in "${lib_dirs[@]}"; do
       [[ $(dirname "$path") == "$d" ]] && used+=("$d")
     done
@@ -227,7 +230,8 @@ else
   step "configure ($build, CUDA on, sm_90)" 180 bash -c \
     'cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DCUNUMPY_CUDA=ON \
       -DCMAKE_CUDA_ARCHITECTURES=90 -DCUNUMPY_FORTRAN=OFF \
-      -DCUNUMPY_BENCHMARKS=OFF "${@:2}" >"$1.configure.log" 2>&1 ||
+      -DCUNUMPY_BENCHMARKS=OFF ${GPU_CMAKE_ARGS:-} "${@:2}" \
+      >"$1.configure.log" 2>&1 ||
       { tail -40 "$1.configure.log"; exit 1; }' _ "$build" "${cmake_libs[@]}" ||
     exit 1
 
