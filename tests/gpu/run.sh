@@ -56,7 +56,7 @@ step() {
   left=$((budget - $(elapsed)))
   if ((left < 5)); then
     echo "SKIPPED $name: the time budget (${budget}s) is spent"
-    printf '%-34s %5s  %s\n' "$name" - "skipped (budget)" >>"$steps"
+    printf '%-50s %5s  %s\n' "$name" - "skipped (budget)" >>"$steps"
     status=1
     return 1
   fi
@@ -69,7 +69,7 @@ step() {
   ((rc == 124 || rc == 137)) && what="TIMED OUT after ${limit}s"
   ((rc != 0 && rc != 124 && rc != 137)) && what="FAILED (exit $rc)"
   echo "--- $name: $what, ${took}s"
-  printf '%-34s %5ds  %s\n' "$name" "$took" "$what" >>"$steps"
+  printf '%-50s %5ds  %s\n' "$name" "$took" "$what" >>"$steps"
   ((rc == 0)) || status=1
   return $rc
 }
@@ -78,9 +78,9 @@ step() {
 finish() {
   (($? == 0)) || status=1
   log "done (status $status)"
-  echo "step                                time  outcome"
+  printf '%-50s %6s  %s\n' step time outcome
   cat "$steps"
-  printf '%-34s %5ds  (budget %ss)\n' total "$(elapsed)" "$budget"
+  printf '%-50s %5ds  (budget %ss)\n' total "$(elapsed)" "$budget"
   [[ -s $rows ]] || python3 "$here/bench_cupy.py" --rows >"$rows" 2>/dev/null
   python3 - "$res" "$rows" "$dry" <<'EOT'
 import sys
@@ -102,9 +102,10 @@ for grp, op, dt, unit in rows:
         group = grp
     c, k = got.get((op, dt, "cunumpy")), got.get((op, dt, "cupy"))
     copy = got.get(("copy", dt, "cunumpy")) or got.get(("copy", "float32", "cunumpy"))
-    cm = f"{c[0]:10.3f} {c[1]:8.1f}" if c else f"{'-':>10} {'-':>8}"
+    rate = lambda r: f"{r[1]:8.1f}" if unit != "-" else f"{'-':>8}"
+    cm = f"{c[0]:10.3f} {rate(c)}" if c else f"{'-':>10} {'-':>8}"
     pc = f"{100 * c[1] / copy[1]:5.0f}%" if c and unit == "GB/s" and copy and copy[1] else f"{'-':>6}"
-    km = f"{k[0]:9.3f} {k[1]:8.1f}" if k else f"{'-':>9} {'-':>8}"
+    km = f"{k[0]:9.3f} {rate(k)}" if k else f"{'-':>9} {'-':>8}"
     sp = f"{k[0] / c[0]:11.2f}x" if c and k and c[0] > 0 else f"{'-':>12}"
     print(f"{op:16} {dt:10} {cm} {unit:7} {pc} {km} {sp}")
 EOT
