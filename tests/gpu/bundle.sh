@@ -42,21 +42,22 @@ cuda_re='^lib(cu(blas|solver|sparse|fft|rand|dart)|nv)'
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 {
   echo "Built $(date -u +%F) from $(git rev-parse --short HEAD 2>/dev/null)" \
-    "with $(nvcc --version | tail -1)."
+    "with nvcc $(nvcc --version | tail -1)."
   echo "The GPU machine must provide (CUDA toolkit lib64 or the pip wheels"
   echo "nvidia-cuda-nvrtc, nvidia-cublas, nvidia-cusolver, nvidia-cusparse,"
   echo "nvidia-nvjitlink, nvidia-cufft; tests/gpu/run.sh finds them):"
-  echo "  libcunumpy_cuda.so needs: $(needed "$plugin" | grep -E "$cuda_re" | paste -sd' ')"
+  echo "  libcunumpy_cuda.so needs: $(needed "$plugin" | grep -E "$cuda_re" | paste -sd' ' || true)"
   LD_LIBRARY_PATH="$build/lib" ldd "$plugin" | awk -v re="$cuda_re" '$1 ~ re && $3 ~ /^\// {print $1, $3}' |
     while read -r soname path; do
-      echo "  $soname needs: $(needed "$path" | grep -E "$cuda_re" | paste -sd' ')"
+      more=$(needed "$path" | grep -E "$cuda_re" | paste -sd' ' || true)
+      echo "  $soname needs: ${more:-no other CUDA library}"
     done
   echo "  and, loaded by NVRTC at run time, libnvrtc-builtins.so beside libnvrtc"
 } >"$stage/NOTES"
 cat "$stage/NOTES"
 mkdir -p .gpu-carry
-grep -qx '/.gpu-carry/' .git/info/exclude 2>/dev/null ||
-  echo '/.gpu-carry/' >>.git/info/exclude
+# ignored by git from inside (no repository metadata touched, any checkout)
+echo '*' >.gpu-carry/.gitignore
 tar -C "$stage" -cJf .gpu-carry/bundle.tar.xz .
 ls -la .gpu-carry/bundle.tar.xz
 size=$(stat -c %s .gpu-carry/bundle.tar.xz)
