@@ -10,8 +10,9 @@
 #   2. configures and builds the CUDA backend (sm_90) in build-gpu, or
 #      unpacks the bundle of tests/gpu/bundle.sh (GPU_BUNDLE=...),
 #   3. runs the CUDA tests (plugin, host-side plans and preludes, the
-#      public CUDA API with a device; the NVRTC compile of every kernel is
-#      left to the ordinary ctest: the GPU check below compiles them all),
+#      public CUDA API with a device; from a bundle, test_cuda and the
+#      plugin probe; the NVRTC compile of every kernel is left to the
+#      ordinary ctest: the GPU check below compiles them all),
 #   4. runs tests/gpu/gpu_check.c: every op, cast and reduction and every
 #      other CUDA compute slot against the CPU backend on the same inputs,
 #      one process per part (the long parts split in shares) in parallel;
