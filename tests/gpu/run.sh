@@ -144,7 +144,8 @@ use_cuda_libs() {
   local plugin=$1 ours=$2 out so arrow path rest d used=() missing=()
   local search
   search=$(IFS=:; echo "${lib_dirs[*]}")
-  out=$(LD_LIBRARY_PATH="$ours:$search:${LD_LIBRARY_PATH:-}" ldd "$plugin" 2>&1) ||
+  out=$(LD_LIBRARY_PATH="$ours${search:+:$search}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    ldd "$plugin" 2>&1) ||
     { echo "run.sh: ldd $plugin failed: $out" >&2; return 1; }
   while read -r so arrow path rest; do
     [[ $arrow == "=>" ]] || continue
@@ -172,7 +173,7 @@ use_cuda_libs() {
   fi
   local uniq
   uniq=$(printf '%s\n' "${used[@]}" | awk 'NF && !seen[$0]++' | paste -sd:)
-  export LD_LIBRARY_PATH="$ours${uniq:+:$uniq}:${LD_LIBRARY_PATH:-}"
+  export LD_LIBRARY_PATH="$ours${uniq:+:$uniq}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 }
 
 if [[ $dry != 1 ]]; then
