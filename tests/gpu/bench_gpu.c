@@ -1,17 +1,21 @@
-/* GPU benchmark of the CUDA backend (run by tests/gpu/run.sh): a+b, a*b+c,
- * sin, sum, std and argmax on N float32 / float64 elements (default 1e8),
- * timed with CUDA events on the current stream, with the achieved
- * bandwidth against a device-to-device copy of the same array; then fft
- * (complex64, 2^24), rfft (float32, 2^26) and fft2 (complex64, 4096^2),
- * their bandwidth counted as one read and one write; then matmul of two
- * 4096 x 4096 matrices (mm4096) and of 10000 pairs of 32 x 32 ones
- * (mm32x10000) in float32 / float64 / complex128. Prints
- *   RESULT cunumpy <op> <dtype> <ms> <GB/s, or GFLOP/s for matmul>
- * lines (tests/gpu/bench_cupy.py prints the same for CuPy). Usage:
- *   bench_gpu [N] [iterations] */
+/* GPU benchmark of the CUDA backend (run by tests/gpu/run.sh, group by
+ * group, alternating with tests/gpu/bench_cupy.py, which times the same
+ * rows with CuPy). One table of rows (k_rows) and one timing helper: each
+ * row's inputs are made on the device from a Philox generator, the op runs
+ * twice (kernel compilation, plans, handles, pool warm-up), then `iters`
+ * times between two CUDA events on the current stream. Prints
+ *   RESULT cunumpy <op> <dtype> <ms> <rate> <unit>
+ * where unit is GB/s (bytes the op must move at least: bandwidth-bound
+ * rows, compared by run.sh with the copy row), GFLOP/s (matmul, solve,
+ * cholesky) or '-' (no meaningful rate). Usage:
+ *   bench_gpu [N] [iterations] [group]   # N: size of the elementwise rows
+ *   bench_gpu --rows                     # the row list, no GPU needed
+ * BENCH_SELFTEST=1 runs every row on the CPU backend with small sizes and
+ * wall-clock timing, so the row code runs on a machine without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cunumpy/cunumpy.h>
 
@@ -25,179 +29,284 @@
     }                                                                          \
   } while (0)
 
+typedef enum {
+  OP_COPY, OP_ADD, OP_FMA, OP_SIN, OP_SUM, OP_STD, OP_ARGMAX, OP_FFT,
+  OP_RFFT, OP_FFT2, OP_MATMUL, OP_SOLVE, OP_CHOLESKY, OP_SVD, OP_EIGH,
+  OP_SORT, OP_ARGSORT, OP_UNIQUE, OP_NORMAL, OP_TAKE, OP_MASK, OP_MEDIAN
+} op_kind;
+
+/* What a row's inputs are: A (and B, C, D) in the row's dtype and shape. */
+typedef enum {
+  IN_VECTORS, /* A (B, C) random, D empty for copy: elementwise, sorting */
+  IN_MATRIX,  /* A random (batch, m, m); B random (m) */
+  IN_SPD,     /* A = X @ X^T, X random (m, 2m): positive definite */
+  IN_GATHER,  /* A random (n), B random int64 indices (k) in [0, n) */
+  IN_MASK,    /* A random (n), B = A < 0 (signbit): half of it */
+  IN_NONE
+} input_kind;
+
+typedef struct {
+  const char *group, *name;
+  op_kind op;
+  input_kind in;
+  cn_dtype dt;
+  int32_t ndim;
+  int64_t shape[3]; /* 0 in shape[0]: N from the command line */
+  int64_t k;        /* indices taken (IN_GATHER) */
+  double bytes;     /* per element of the shape (or per index): GB/s rows */
+  double flops;     /* times m^3 * batch: GFLOP/s rows */
+  int iters;        /* 0: the command line's */
+} bench_row;
+
+#define E1(g, nm, op, dt, by)                                                  \
+  {g, nm, op, IN_VECTORS, dt, 1, {0, 0, 0}, 0, by, 0, 0}
+#define SQ(g, nm, op, in, dt, batch, m, fl, it)                                \
+  {g, nm, op, in, dt, 3, {batch, m, m}, 0, 0, fl, it}
+static const bench_row k_rows[] = {
+    E1("elementwise", "copy", OP_COPY, CN_FLOAT32, 8),
+    E1("elementwise", "a+b", OP_ADD, CN_FLOAT32, 12),
+    E1("elementwise", "a*b+c", OP_FMA, CN_FLOAT32, 16),
+    E1("elementwise", "sin", OP_SIN, CN_FLOAT32, 8),
+    E1("elementwise", "sum", OP_SUM, CN_FLOAT32, 4),
+    E1("elementwise", "std", OP_STD, CN_FLOAT32, 4),
+    E1("elementwise", "argmax", OP_ARGMAX, CN_FLOAT32, 4),
+    E1("elementwise", "copy", OP_COPY, CN_FLOAT64, 16),
+    E1("elementwise", "a+b", OP_ADD, CN_FLOAT64, 24),
+    E1("elementwise", "a*b+c", OP_FMA, CN_FLOAT64, 32),
+    E1("elementwise", "sin", OP_SIN, CN_FLOAT64, 16),
+    E1("elementwise", "sum", OP_SUM, CN_FLOAT64, 8),
+    E1("elementwise", "std", OP_STD, CN_FLOAT64, 8),
+    E1("elementwise", "argmax", OP_ARGMAX, CN_FLOAT64, 8),
+    /* FFTs: bytes = input + output */
+    {"fft", "fft_2^24", OP_FFT, IN_VECTORS, CN_COMPLEX64, 1, {1 << 24}, 0, 16, 0, 0},
+    {"fft", "rfft_2^26", OP_RFFT, IN_VECTORS, CN_FLOAT32, 1, {1 << 26}, 0, 12, 0, 0},
+    {"fft", "fft2_4096^2", OP_FFT2, IN_VECTORS, CN_COMPLEX64, 2, {4096, 4096}, 0, 16, 0, 0},
+    /* matmul: 2 m^3 batch real multiply-adds, 4 real ones per complex one */
+    SQ("matmul", "mm4096", OP_MATMUL, IN_MATRIX, CN_FLOAT32, 1, 4096, 2, 5),
+    SQ("matmul", "mm4096", OP_MATMUL, IN_MATRIX, CN_FLOAT64, 1, 4096, 2, 5),
+    SQ("matmul", "mm4096", OP_MATMUL, IN_MATRIX, CN_COMPLEX128, 1, 4096, 8, 5),
+    SQ("matmul", "mm32x10000", OP_MATMUL, IN_MATRIX, CN_FLOAT32, 10000, 32, 2, 20),
+    SQ("matmul", "mm32x10000", OP_MATMUL, IN_MATRIX, CN_FLOAT64, 10000, 32, 2, 20),
+    SQ("matmul", "mm32x10000", OP_MATMUL, IN_MATRIX, CN_COMPLEX128, 10000, 32, 8, 20),
+    /* LU's 2/3 m^3 and Cholesky's 1/3 m^3; the iterative SVD and eigh have
+     * no fixed count */
+    SQ("linalg", "solve4096", OP_SOLVE, IN_MATRIX, CN_FLOAT64, 1, 4096, 2.0 / 3, 3),
+    SQ("linalg", "cholesky4096", OP_CHOLESKY, IN_SPD, CN_FLOAT64, 1, 4096, 1.0 / 3, 3),
+    SQ("linalg", "svd1024", OP_SVD, IN_MATRIX, CN_FLOAT64, 1, 1024, 0, 2),
+    SQ("linalg", "eigh2048", OP_EIGH, IN_SPD, CN_FLOAT64, 1, 2048, 0, 2),
+    {"sorting", "sort_1e8", OP_SORT, IN_VECTORS, CN_FLOAT32, 1, {100000000}, 0, 0, 0, 3},
+    {"sorting", "sort_1e8", OP_SORT, IN_VECTORS, CN_FLOAT64, 1, {100000000}, 0, 0, 0, 3},
+    {"sorting", "sort_1e8", OP_SORT, IN_VECTORS, CN_INT64, 1, {100000000}, 0, 0, 0, 3},
+    {"sorting", "argsort_1e8", OP_ARGSORT, IN_VECTORS, CN_FLOAT32, 1, {100000000}, 0, 0, 0, 3},
+    {"sorting", "argsort_1e8", OP_ARGSORT, IN_VECTORS, CN_FLOAT64, 1, {100000000}, 0, 0, 0, 3},
+    {"sorting", "argsort_1e8", OP_ARGSORT, IN_VECTORS, CN_INT64, 1, {100000000}, 0, 0, 0, 3},
+    {"sorting", "unique_1e7", OP_UNIQUE, IN_VECTORS, CN_INT64, 1, {10000000}, 0, 0, 0, 5},
+    {"sorting", "median_1e8", OP_MEDIAN, IN_VECTORS, CN_FLOAT32, 1, {100000000}, 0, 0, 0, 3},
+    /* normal: one write; take: index read, gather, write; mask: a and the
+     * mask read, the half selected written */
+    {"random", "normal_1e8", OP_NORMAL, IN_NONE, CN_FLOAT32, 1, {100000000}, 0, 4, 0, 10},
+    {"random", "normal_1e8", OP_NORMAL, IN_NONE, CN_FLOAT64, 1, {100000000}, 0, 8, 0, 10},
+    {"indexing", "take_1e7_of_1e8", OP_TAKE, IN_GATHER, CN_FLOAT32, 1, {100000000}, 10000000, 16, 0, 10},
+    {"indexing", "mask_1e8", OP_MASK, IN_MASK, CN_FLOAT32, 1, {100000000}, 0, 7, 0, 10},
+};
+#define NROWS ((int)(sizeof k_rows / sizeof k_rows[0]))
+
+static int g_selftest;
 static cn_array A, B, C, D;
-static int g_which;
+static cn_rng g_rng;
 
-/* One run of op g_which; results are released at once (the pool reuses
- * their memory, as CuPy's does). */
-static void run_op(void) {
-  cn_array r = NULL, t = NULL;
-  switch (g_which) {
-  case 0:
-    OK(cn_assign(D, A));
-    return;
-  case 1:
-    OK(cn_add(&r, A, B, NULL));
-    break;
-  case 2:
-    OK(cn_multiply(&t, A, B, NULL));
-    OK(cn_add(&r, t, C, NULL));
-    break;
-  case 3:
-    OK(cn_sin(&r, A, NULL));
-    break;
-  case 4:
-    OK(cn_sum(&r, A, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL));
-    break;
-  case 5:
-    OK(cn_std(&r, A, CN_ALL_AXES, NULL, 0, 0.0, CN_DTYPE_DEFAULT, NULL));
-    break;
-  case 6:
-    OK(cn_argmax(&r, A, CN_AXIS_NONE, 0, NULL));
-    break;
-  case 7:
-    OK(cn_fft(&r, A, CN_FFT_N_NONE, -1, CN_FFT_NORM_BACKWARD));
-    break;
-  case 8:
-    OK(cn_rfft(&r, A, CN_FFT_N_NONE, -1, CN_FFT_NORM_BACKWARD));
-    break;
-  default:
-    OK(cn_fft2(&r, A, 0, NULL, -1, NULL, CN_FFT_NORM_BACKWARD));
+static void release_inputs(void) {
+  cn_array *all[] = {&A, &B, &C, &D};
+  for (int i = 0; i < 4; i++) {
+    cn_array_release(*all[i]);
+    *all[i] = NULL;
   }
-  cn_array_release(t);
-  cn_array_release(r);
+  if (!g_selftest) /* the next row's inputs may be larger: start clean */
+    OK(cn_cuda_pool_free_all_blocks(-2));
 }
 
-/* matmul of (batch, m, m) operands: GFLOP/s of 2 m^3 batch real
- * multiply-adds (4 real ones per complex one). */
-static void bench_matmul(cn_event e0, cn_event e1) {
-  static const cn_dtype dts[3] = {CN_FLOAT32, CN_FLOAT64, CN_COMPLEX128};
-  static const struct {
-    const char *name;
-    int64_t batch, m;
-    int iters;
-  } shapes[2] = {{"mm4096", 1, 4096, 5}, {"mm32x10000", 10000, 32, 20}};
-  for (int s = 0; s < 2; s++)
-    for (int d = 0; d < 3; d++) {
-      cn_dtype dt = dts[d];
-      int64_t m = shapes[s].m, sh[3] = {shapes[s].batch, m, m};
-      OK(cn_set_backend("cpu"));
-      cn_array h = NULL, hc = NULL, hr = NULL, a = NULL, r = NULL;
-      OK(cn_linspace(&h, -1.0, 1.0, sh[0] * m * m, 1, CN_FLOAT64));
-      OK(cn_astype(&hc, h, dt, 1));
-      OK(cn_reshape(&hr, hc, 3, sh, CN_ORDER_C));
-      OK(cn_to_device(&a, hr, 0));
-      OK(cn_matmul(&r, a, a, NULL)); /* handles, kernels, warm-up */
-      cn_array_release(r);
-      OK(cn_cuda_device_synchronize());
-      OK(cn_event_record(e0, NULL));
-      for (int i = 0; i < shapes[s].iters; i++) {
-        OK(cn_matmul(&r, a, a, NULL));
-        cn_array_release(r);
-      }
-      OK(cn_event_record(e1, NULL));
-      OK(cn_event_synchronize(e1));
-      double ms = 0;
-      OK(cn_event_elapsed_ms(&ms, e0, e1));
-      ms /= shapes[s].iters;
-      double flops = 2.0 * (double)(m * m * m) * (double)sh[0] *
-                     (dt == CN_COMPLEX128 ? 4 : 1);
-      printf("RESULT cunumpy %s %s %.4f %.1f\n", shapes[s].name,
-             cn_dtype_name(dt), ms, flops / (ms * 1e6));
-      fflush(stdout);
-      cn_array *all[] = {&h, &hc, &hr, &a};
-      for (int i = 0; i < 4; i++)
-        cn_array_release(*all[i]);
-      OK(cn_cuda_pool_free_all_blocks(-2));
+static cn_array random_array(cn_dtype dt, int32_t ndim, const int64_t *sh) {
+  cn_array r = NULL, t = NULL;
+  int64_t n = 1;
+  for (int i = 0; i < ndim; i++)
+    n *= sh[i];
+  if (dt == CN_INT64) /* about ten copies of each value (unique) */
+    OK(cn_random_integers(&r, g_rng, 0, n / 10 + 1, 0, ndim, sh, dt));
+  else if (dt == CN_COMPLEX64 || dt == CN_COMPLEX128) {
+    OK(cn_random_normal(&t, g_rng, 0, 1, ndim, sh,
+                        dt == CN_COMPLEX64 ? CN_FLOAT32 : CN_FLOAT64));
+    OK(cn_astype(&r, t, dt, 1));
+    cn_array_release(t);
+  } else
+    OK(cn_random_normal(&r, g_rng, 0, 1, ndim, sh, dt));
+  return r;
+}
+
+/* The row's shape, N filled in; small in the self-test. */
+static void row_shape(int64_t sh[3], const bench_row *r, int64_t n) {
+  for (int i = 0; i < r->ndim; i++) {
+    sh[i] = r->shape[i] ? r->shape[i] : n;
+    if (g_selftest && sh[i] > (r->ndim == 1 ? 4096 : 48))
+      sh[i] = r->ndim == 1 ? 4096 : 48;
+  }
+}
+
+static void make_inputs(const bench_row *r, const int64_t *sh, int64_t k) {
+  if (r->in == IN_VECTORS) {
+    A = random_array(r->dt, r->ndim, sh);
+    if (r->op == OP_ADD || r->op == OP_FMA) {
+      B = random_array(r->dt, r->ndim, sh);
+      C = random_array(r->dt, r->ndim, sh);
     }
+    if (r->op == OP_COPY)
+      OK(cn_empty_like(&D, A, CN_DTYPE_DEFAULT));
+  } else if (r->in == IN_MATRIX) {
+    A = random_array(r->dt, sh[0] > 1 ? 3 : 2, sh[0] > 1 ? sh : sh + 1);
+    B = random_array(r->dt, 1, sh + 1);
+  } else if (r->in == IN_SPD) {
+    int64_t xs[2] = {sh[1], 2 * sh[1]};
+    cn_array x = random_array(r->dt, 2, xs), xt = NULL;
+    OK(cn_transpose(&xt, x));
+    OK(cn_matmul(&A, x, xt, NULL));
+    cn_array_release(xt);
+    cn_array_release(x);
+  } else if (r->in == IN_GATHER) {
+    A = random_array(r->dt, 1, sh);
+    OK(cn_random_integers(&B, g_rng, 0, sh[0], 0, 1, &k, CN_INT64));
+  } else if (r->in == IN_MASK) {
+    A = random_array(r->dt, 1, sh);
+    OK(cn_signbit(&B, A, NULL));
+  }
 }
 
-/* Times op g_which (two warm-up runs, then iters runs between events) and
- * prints its RESULT line; bytes is what one run must move at least. */
-static void time_op(const char *name, cn_dtype dt, double bytes, int iters,
-                    cn_event e0, cn_event e1) {
-  run_op(); /* compile, plan and warm up */
-  run_op();
+/* One run of row r; results are released at once (the pool reuses their
+ * memory, as CuPy's does). */
+static void run_op(const bench_row *r, const int64_t *sh) {
+  cn_array o[3] = {NULL, NULL, NULL};
+  switch (r->op) {
+  case OP_COPY: OK(cn_assign(D, A)); break;
+  case OP_ADD: OK(cn_add(&o[0], A, B, NULL)); break;
+  case OP_FMA:
+    OK(cn_multiply(&o[1], A, B, NULL));
+    OK(cn_add(&o[0], o[1], C, NULL));
+    break;
+  case OP_SIN: OK(cn_sin(&o[0], A, NULL)); break;
+  case OP_SUM:
+    OK(cn_sum(&o[0], A, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL));
+    break;
+  case OP_STD:
+    OK(cn_std(&o[0], A, CN_ALL_AXES, NULL, 0, 0.0, CN_DTYPE_DEFAULT, NULL));
+    break;
+  case OP_ARGMAX: OK(cn_argmax(&o[0], A, CN_AXIS_NONE, 0, NULL)); break;
+  case OP_FFT:
+    OK(cn_fft(&o[0], A, CN_FFT_N_NONE, -1, CN_FFT_NORM_BACKWARD));
+    break;
+  case OP_RFFT:
+    OK(cn_rfft(&o[0], A, CN_FFT_N_NONE, -1, CN_FFT_NORM_BACKWARD));
+    break;
+  case OP_FFT2:
+    OK(cn_fft2(&o[0], A, 0, NULL, -1, NULL, CN_FFT_NORM_BACKWARD));
+    break;
+  case OP_MATMUL: OK(cn_matmul(&o[0], A, A, NULL)); break;
+  case OP_SOLVE: OK(cn_linalg_solve(&o[0], A, B)); break;
+  case OP_CHOLESKY: OK(cn_linalg_cholesky(&o[0], A, 0)); break;
+  case OP_SVD: OK(cn_linalg_svd(&o[0], &o[1], &o[2], A, 0, 1)); break;
+  case OP_EIGH: OK(cn_linalg_eigh(&o[0], &o[1], A, 0)); break;
+  case OP_SORT: OK(cn_sort(&o[0], A, -1)); break;
+  case OP_ARGSORT: OK(cn_argsort(&o[0], A, -1)); break;
+  case OP_UNIQUE: OK(cn_unique(&o[0], NULL, NULL, NULL, A, 1)); break;
+  case OP_NORMAL:
+    OK(cn_random_normal(&o[0], g_rng, 0, 1, r->ndim, sh, r->dt));
+    break;
+  case OP_TAKE: OK(cn_take(&o[0], A, B, 0, CN_INDEX_RAISE, NULL)); break;
+  case OP_MASK: OK(cn_mask_get(&o[0], A, B)); break;
+  case OP_MEDIAN: OK(cn_median(&o[0], A, CN_ALL_AXES, NULL, 0)); break;
+  }
+  for (int i = 0; i < 3; i++)
+    cn_array_release(o[i]);
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  timespec_get(&t, TIME_UTC); /* C11; the self-test's coarse timing */
+  return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
+}
+
+/* The timing helper: two warm-up runs, then iters runs between events
+ * (wall clock in the self-test); milliseconds per run. */
+static double time_row(const bench_row *r, const int64_t *sh, int iters) {
+  static cn_event e0, e1;
+  run_op(r, sh);
+  run_op(r, sh);
+  if (g_selftest) {
+    double t0 = now_ms();
+    for (int i = 0; i < iters; i++)
+      run_op(r, sh);
+    return (now_ms() - t0) / iters;
+  }
+  if (!e0) {
+    OK(cn_event_create(&e0, 1));
+    OK(cn_event_create(&e1, 1));
+  }
   OK(cn_cuda_device_synchronize());
   OK(cn_event_record(e0, NULL));
   for (int i = 0; i < iters; i++)
-    run_op();
+    run_op(r, sh);
   OK(cn_event_record(e1, NULL));
   OK(cn_event_synchronize(e1));
   double ms = 0;
   OK(cn_event_elapsed_ms(&ms, e0, e1));
-  ms /= iters;
-  printf("RESULT cunumpy %s %s %.4f %.1f\n", name, cn_dtype_name(dt), ms,
-         bytes / (ms * 1e6));
-  fflush(stdout);
+  return ms / iters;
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "--rows")) {
+    for (int i = 0; i < NROWS; i++)
+      printf("ROW %s %s %s %s\n", k_rows[i].group, k_rows[i].name,
+             cn_dtype_name(k_rows[i].dt),
+             k_rows[i].bytes ? "GB/s" : k_rows[i].flops ? "GFLOP/s" : "-");
+    return 0;
+  }
   int64_t n = argc > 1 ? atoll(argv[1]) : 100000000;
   int iters = argc > 2 ? atoi(argv[2]) : 20;
-  if (cn_device_count() <= 0) {
+  const char *group = argc > 3 ? argv[3] : "all";
+  const char *self = getenv("BENCH_SELFTEST");
+  g_selftest = self && self[0] == '1';
+  if (!g_selftest && cn_device_count() <= 0) {
     fprintf(stderr, "bench_gpu: no CUDA device: %s\n",
             cn_backend_unavailable_reason());
     return 1;
   }
-  static const char *names[] = {"copy", "a+b", "a*b+c", "sin",
-                                "sum",  "std", "argmax"};
-  /* bytes each op must move at least */
-  static const int moved[] = {2, 3, 4, 2, 1, 1, 1};
-  cn_dtype dts[2] = {CN_FLOAT32, CN_FLOAT64};
-  cn_event e0, e1;
-  OK(cn_event_create(&e0, 1));
-  OK(cn_event_create(&e1, 1));
-  for (int d = 0; d < 2; d++) {
-    cn_dtype dt = dts[d];
-    OK(cn_set_backend("cpu"));
-    cn_array h = NULL;
-    OK(cn_linspace(&h, -3.0, 3.0, n, 1, dt));
-    OK(cn_to_device(&A, h, 0));
-    OK(cn_to_device(&B, h, 0));
-    OK(cn_to_device(&C, h, 0));
-    cn_array_release(h);
-    OK(cn_empty_like(&D, A, CN_DTYPE_DEFAULT));
-    for (g_which = 0; g_which < 7; g_which++)
-      time_op(names[g_which], dt,
-              (double)moved[g_which] * (double)n * (double)cn_dtype_itemsize(dt),
-              iters, e0, e1);
-    cn_array_release(A);
-    cn_array_release(B);
-    cn_array_release(C);
-    cn_array_release(D);
-    OK(cn_cuda_pool_free_all_blocks(-2));
+  OK(cn_set_backend(g_selftest ? "cpu" : "cuda")); /* where inputs are made */
+  OK(cn_rng_create(&g_rng, 20261202));
+  int ran = 0;
+  for (int i = 0; i < NROWS; i++) {
+    const bench_row *r = &k_rows[i];
+    if (strcmp(group, "all") && strcmp(group, r->group))
+      continue;
+    int64_t sh[3] = {1, 1, 1}, k = g_selftest && r->k > 1000 ? 1000 : r->k;
+    row_shape(sh, r, n);
+    make_inputs(r, sh, k);
+    double ms = time_row(r, sh, r->iters ? r->iters : iters), rate = 0;
+    int64_t count = 1;
+    for (int d = 0; d < r->ndim; d++)
+      count *= sh[d];
+    if (r->bytes)
+      rate = r->bytes * (double)(r->k ? k : count) / (ms * 1e6);
+    else if (r->flops)
+      rate = r->flops * (double)sh[1] * (double)sh[1] * (double)sh[2] *
+             (double)sh[0] / (ms * 1e6);
+    printf("RESULT cunumpy %s %s %.4f %.1f %s\n", r->name,
+           cn_dtype_name(r->dt), ms, rate,
+           r->bytes ? "GB/s" : r->flops ? "GFLOP/s" : "-");
+    fflush(stdout);
+    release_inputs();
+    ran++;
   }
-  /* FFTs: the input in A, bytes = input + output. */
-  static const struct {
-    const char *name;
-    cn_dtype dt;
-    int32_t ndim;
-    int64_t shape[2];
-    double bytes;
-  } ffts[] = {{"fft_2^24", CN_COMPLEX64, 1, {1 << 24, 0}, 2.0 * 8 * (1 << 24)},
-              {"rfft_2^26", CN_FLOAT32, 1, {1 << 26, 0}, 4.0 * 3 * (1 << 26)},
-              {"fft2_4096^2", CN_COMPLEX64, 2, {4096, 4096},
-               2.0 * 8 * 4096 * 4096}};
-  for (int k = 0; k < 3; k++) {
-    OK(cn_set_backend("cpu"));
-    cn_array h = NULL, hf = NULL;
-    int64_t total = ffts[k].shape[0] * (ffts[k].ndim > 1 ? ffts[k].shape[1] : 1);
-    OK(cn_linspace(&h, -3.0, 3.0, total, 1, CN_FLOAT32));
-    OK(cn_reshape(&hf, h, ffts[k].ndim, ffts[k].shape, CN_ORDER_C));
-    cn_array hc = NULL;
-    OK(cn_astype(&hc, hf, ffts[k].dt, 1));
-    OK(cn_to_device(&A, hc, 0));
-    cn_array_release(h);
-    cn_array_release(hf);
-    cn_array_release(hc);
-    g_which = 7 + k;
-    time_op(ffts[k].name, ffts[k].dt, ffts[k].bytes, iters, e0, e1);
-    cn_array_release(A);
-    OK(cn_cuda_pool_free_all_blocks(-2));
+  cn_rng_release(g_rng);
+  if (!ran) {
+    fprintf(stderr, "bench_gpu: no row in group '%s'\n", group);
+    return 1;
   }
-  bench_matmul(e0, e1);
-  cn_event_destroy(e0);
-  cn_event_destroy(e1);
   return 0;
 }

@@ -4,7 +4,11 @@
 # libcunumpy + the plugin, the GPU test and benchmark programs, the Python
 # package with its SWIG-generated C wrapper (compiled on the GPU machine for
 # its own Python), and the Debian runtime libraries (OpenBLAS, LAPACKE, FFTW,
-# SLEEF, gfortran) that a bare CUDA image lacks. Then, on the GPU machine:
+# SLEEF, gfortran) that a bare CUDA image lacks; not the CUDA libraries
+# (hundreds of MiB): the bundle's NOTES list those the plugin needs
+# (readelf), which the GPU machine must provide (toolkit or pip wheels;
+# run.sh finds them). The bundle must stay under 64 MiB. Then, on the GPU
+# machine:
 #   GPU_BUNDLE=.gpu-carry/bundle.tar.xz bash tests/gpu/run.sh
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -32,8 +36,32 @@ ldd "$build/lib/libcunumpy.so" | awk '/=> \// {print $1, $3}' |
     case $soname in libc.so*|libm.so*|libpthread*|librt*|libdl*|ld-linux*) continue ;; esac
     cp -L "$path" "$stage/deps/$soname"
   done
+# What the GPU machine must provide: the plugin's CUDA libraries and theirs.
+plugin="$build/lib/libcunumpy_cuda.so"
+cuda_re='^lib(cu(blas|solver|sparse|fft|rand|dart)|nv)'
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
+{
+  echo "Built $(date -u +%F) from $(git rev-parse --short HEAD 2>/dev/null)" \
+    "with nvcc $(nvcc --version | tail -1)."
+  echo "The GPU machine must provide (CUDA toolkit lib64 or the pip wheels"
+  echo "nvidia-cuda-nvrtc, nvidia-cublas, nvidia-cusolver, nvidia-cusparse,"
+  echo "nvidia-nvjitlink, nvidia-cufft; tests/gpu/run.sh finds them):"
+  echo "  libcunumpy_cuda.so needs: $(needed "$plugin" | grep -E "$cuda_re" | paste -sd' ' || true)"
+  LD_LIBRARY_PATH="$build/lib" ldd "$plugin" | awk -v re="$cuda_re" '$1 ~ re && $3 ~ /^\// {print $1, $3}' |
+    while read -r soname path; do
+      more=$(needed "$path" | grep -E "$cuda_re" | paste -sd' ' || true)
+      echo "  $soname needs: ${more:-no other CUDA library}"
+    done
+  echo "  and, loaded by NVRTC at run time, libnvrtc-builtins.so beside libnvrtc"
+} >"$stage/NOTES"
+cat "$stage/NOTES"
 mkdir -p .gpu-carry
-grep -qx '/.gpu-carry/' .git/info/exclude 2>/dev/null ||
-  echo '/.gpu-carry/' >>.git/info/exclude
+# ignored by git from inside (no repository metadata touched, any checkout)
+echo '*' >.gpu-carry/.gitignore
 tar -C "$stage" -cJf .gpu-carry/bundle.tar.xz .
 ls -la .gpu-carry/bundle.tar.xz
+size=$(stat -c %s .gpu-carry/bundle.tar.xz)
+if ((size >= 64 * 1024 * 1024)); then
+  echo "bundle.sh: the bundle is $size bytes, over the 64 MiB that can travel" >&2
+  exit 1
+fi

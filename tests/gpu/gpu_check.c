@@ -244,9 +244,19 @@ static double op_ulps(const char *name, cn_dtype dt) {
   return cplx ? 4096 : 16;  /* libm vs SLEEF, complex formulas */
 }
 
+/* A long part may be split across processes run in parallel (its kernels
+ * then compile on several cores): "<part>:<i>/<n>" runs the i-th of n
+ * shares of the part's outer loops. */
+static int g_share, g_nshares = 1;
+static bool my_share(size_t i) {
+  return (int)(i % (size_t)g_nshares) == g_share;
+}
+
 static void elementwise(void) {
   for (size_t o = 0; o < sizeof k_ops / sizeof k_ops[0]; o++) {
     const op_entry *op = &k_ops[o];
+    if (!my_share(o))
+      continue;
     for (int d = 0; d < NDT; d++) {
       cn_dtype dt = k_all[d];
       bool shift = strstr(op->name, "shift") != NULL;
@@ -407,6 +417,8 @@ static void reductions(void) {
   static const int32_t ax_sets[][3] = {{0}, {0}, {1}, {2}, {0, 2}, {0}};
   static const int32_t ax_n[] = {CN_ALL_AXES, 1, 1, 1, 2, 0};
   for (int d = 0; d < NDT; d++) {
+    if (!my_share((size_t)d))
+      continue;
     cn_dtype dt = k_all[d];
     int64_t shape[3] = {7, 300, 5};
     bool small = dt == CN_BOOL || ((unsigned)dt >> 8) <= 1;
@@ -473,6 +485,8 @@ static void reductions(void) {
   }
   /* Long reductions (multi-block + second pass) and their accuracy. */
   for (int f = 0; f < 2; f++) {
+    if (!my_share((size_t)(NDT + f)))
+      continue;
     cn_dtype dt = f ? CN_FLOAT64 : CN_FLOAT32;
     int64_t shape[1] = {10000019};
     cn_array h = make_input(dt, 1, shape, 0, 0, 1), g = dev(h);
@@ -1692,7 +1706,18 @@ int main(int argc, char **argv) {
     return 1;
   }
   OK(cn_set_backend("cpu"));
-  const char *only = argc > 1 ? argv[1] : "all";
+  char only[64];
+  snprintf(only, sizeof only, "%s", argc > 1 ? argv[1] : "all");
+  char *share = strchr(only, ':');
+  if (share) {
+    *share = '\0';
+    if (sscanf(share + 1, "%d/%d", &g_share, &g_nshares) != 2 ||
+        g_nshares < 1 || g_share < 0 || g_share >= g_nshares) {
+      printf("gpu_check: bad share '%s' (want <part>:<i>/<n>, 0 <= i < n)\n",
+             share + 1);
+      return 2;
+    }
+  }
   if (!strcmp(only, "all") || !strcmp(only, "elementwise"))
     elementwise();
   if (!strcmp(only, "all") || !strcmp(only, "casts"))
