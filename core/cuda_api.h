@@ -58,6 +58,9 @@ struct cn_cuda_api {
 
   cn_status (*kernel_cache_info)(int64_t *compiled, int64_t *disk_hits,
                                  int64_t *in_memory);
+
+  cn_status (*current_stream_number)(int64_t *out);
+  cn_status (*stream_wait_for_current)(int64_t consumer_stream);
 };
 
 /* Core internals a plugin may call. */
