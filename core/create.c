@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_api.h"
 #include "internal.h"
 
 #define CHECK_DTYPE(dt, fn)                                                    \
@@ -628,12 +629,12 @@ cn_status cn_assign(cn_array dst, cn_array src) {
   if (!cn_array_writeable(dst))
     return cn_error(CN_ERR_VALUE, "cn_assign: assignment destination is "
                     "read-only");
-  if (dst->buf->backend != src->buf->backend)
-    return cn_error(CN_ERR_DEVICE, "cn_assign: arrays are on different "
-                    "devices (%s and %s)", dst->buf->backend->name,
-                    src->buf->backend->name);
+  const cn_array_s *pair[2] = {dst, src};
+  cn_status st = cn_same_device(2, pair, "cn_assign");
+  if (st != CN_OK)
+    return st;
   cn_array_s *b = NULL;
-  cn_status st = cn_broadcast_view(&b, src, dst->ndim, dst->shape, "cn_assign");
+  st = cn_broadcast_view(&b, src, dst->ndim, dst->shape, "cn_assign");
   if (st != CN_OK)
     return st;
   if (same_layout(dst, b)) {
@@ -674,6 +675,33 @@ cn_status cn_readonly_view(cn_array *out, cn_array a) {
 
 /* ---- devices ------------------------------------------------------------ */
 
+/* Copy of a (on CUDA backend be) on its device dev, by the plugin's
+ * device-to-device copy of a C-contiguous copy of a. */
+static cn_status transfer_peer(cn_array *out, cn_array_s *a,
+                               const cn_backend *be,
+                               const struct cn_cuda_api *api, int32_t dev,
+                               const char *fn) {
+  cn_array_s *c = a;
+  cn_status st = CN_OK;
+  if (a->flags & CN_FLAG_C_CONTIGUOUS)
+    cn_array_retain(c);
+  else if ((st = copy_as(&c, a, a->dtype, CN_ORDER_C, fn)) != CN_OK)
+    return st;
+  cn_array_s *d = NULL;
+  st = cn_array_new(&d, be, dev, a->dtype, a->ndim, a->shape, CN_ORDER_C);
+  if (st == CN_OK) {
+    st = api->copy_peer(d->data, dev, c->data, c->buf->device_id,
+                        (size_t)(a->size * cn_itemsize(a->dtype)));
+    if (st != CN_OK)
+      cn_array_release(d);
+  }
+  cn_array_release(c);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  *out = d;
+  return CN_OK;
+}
+
 /* Copy of a on backend `be` (device dev). */
 static cn_status transfer(cn_array *out, cn_array_s *a,
                           const cn_backend *be, int32_t dev,
@@ -682,6 +710,11 @@ static cn_status transfer(cn_array *out, cn_array_s *a,
     cn_array_retain(a);
     *out = a;
     return CN_OK;
+  }
+  if (a->buf->backend == be && be->device_type == CN_DEVICE_CUDA) {
+    const struct cn_cuda_api *api = cn_backend_get_proc(be, "cuda_api");
+    if (api != NULL && api->size >= sizeof(struct cn_cuda_api))
+      return transfer_peer(out, a, be, api, dev, fn);
   }
   /* bring to a contiguous host copy, then up to the target */
   cn_array_s *h = NULL;

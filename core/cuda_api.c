@@ -277,6 +277,18 @@ cn_status cn_stream_wait_event(cn_stream s, cn_event e) {
   CN_FORWARD("cn_stream_wait_event", stream_wait_event, s, e);
 }
 
+cn_status cn_cuda_current_stream_number(int64_t *out) {
+  CN_CHECK_OUT(out, "cn_cuda_current_stream_number");
+  CN_FORWARD("cn_cuda_current_stream_number", current_stream_number, out);
+}
+
+cn_status cn_cuda_stream_wait_for_current(int64_t consumer_stream) {
+  if (consumer_stream == -1)
+    return CN_OK; /* the consumer synchronises itself, if at all */
+  CN_FORWARD("cn_cuda_stream_wait_for_current", stream_wait_for_current,
+             consumer_stream);
+}
+
 cn_status cn_event_create(cn_event *out, int32_t timing) {
   CN_CHECK_OUT(out, "cn_event_create");
   CN_FORWARD("cn_event_create", event_create, out, timing);

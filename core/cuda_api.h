@@ -58,6 +58,13 @@ struct cn_cuda_api {
 
   cn_status (*kernel_cache_info)(int64_t *compiled, int64_t *disk_hits,
                                  int64_t *in_memory);
+
+  cn_status (*current_stream_number)(int64_t *out);
+  cn_status (*stream_wait_for_current)(int64_t consumer_stream);
+  /* Synchronous copy of nbytes from src on src_device to dst on
+   * dst_device (peer to peer when possible). */
+  cn_status (*copy_peer)(void *dst, int32_t dst_device, const void *src,
+                         int32_t src_device, size_t nbytes);
 };
 
 /* Core internals a plugin may call. */

@@ -292,6 +292,32 @@ TEST_CASE("a working plugin: creation follows the active backend, devices "
     CHECK(device_type(h) == CN_DEVICE_CPU);
     CHECK(to_vec<double>(h) == std::vector<double>(6, 2.5));
 
+    // Two devices of one backend never mix either: a copy on device 1
+    // (through the host, as the fake has no device-to-device copy) keeps
+    // the values, and arrays on devices 0 and 1 are refused together.
+    Arr g1;
+    CN_REQUIRE_OK(cn_to_device(g1.out(), g, 1));
+    int32_t dt = -1, dev = -1;
+    CN_REQUIRE_OK(cn_array_device(&dt, &dev, g1));
+    CHECK(dt == CN_DEVICE_CUDA);
+    CHECK(dev == 1);
+    CN_REQUIRE_OK(cn_set_backend("cuda"));
+    Arr s1;
+    CN_REQUIRE_ERR(cn_add(s1.out(), g, g1, nullptr), CN_ERR_DEVICE,
+                   "is on cuda:1 but argument");
+    CHECK(s1.h == nullptr);
+    CN_REQUIRE_ERR(cn_assign(g1, g), CN_ERR_DEVICE,
+                   "cn_assign: arrays are on different devices (cuda:1 and "
+                   "cuda:0)");
+    CN_REQUIRE_OK(cn_set_backend("numpy"));
+    Arr h1;
+    CN_REQUIRE_OK(cn_to_host(h1.out(), g1));
+    CHECK(to_vec<double>(h1) == std::vector<double>(6, 2.5));
+    Arr bad;
+    CN_REQUIRE_ERR(cn_to_device(bad.out(), g, 2), CN_ERR_DEVICE,
+                   "out of range");
+    CHECK(bad.h == nullptr);
+
     // A second load of any path keeps the loaded plugin.
     CN_REQUIRE_OK(cn_backend_load_plugin(CN_FAKE_PLUGIN_BAD_ABI));
     CHECK(cn_device_count() == 2);

@@ -856,6 +856,20 @@ module cunumpy_c
       type(c_ptr), value :: e
       integer(c_int32_t) :: res
     end function c_cn_stream_wait_event
+    ! cn_status cn_cuda_current_stream_number(int64_t * out)
+    function c_cn_cuda_current_stream_number(out) bind(c, &
+        name='cn_cuda_current_stream_number') result(res)
+      import :: c_int32_t, c_int64_t
+      integer(c_int64_t) :: out(*)
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_current_stream_number
+    ! cn_status cn_cuda_stream_wait_for_current(int64_t consumer_stream)
+    function c_cn_cuda_stream_wait_for_current(consumer_stream) bind(c, &
+        name='cn_cuda_stream_wait_for_current') result(res)
+      import :: c_int32_t, c_int64_t
+      integer(c_int64_t), value :: consumer_stream
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_stream_wait_for_current
     ! cn_status cn_event_create(cn_event * out, int32_t timing)
     function c_cn_event_create(out, timing) bind(c, name='cn_event_create') result(res)
       import :: c_int32_t, c_ptr

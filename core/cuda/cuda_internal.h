@@ -40,6 +40,26 @@ typedef struct cn_cu_devinfo {
 } cn_cu_devinfo;
 const cn_cu_devinfo *cn_cu_devinfo_get(int32_t dev);
 
+/* The device a slot's arrays live on is current for the whole slot call:
+ * kernels, library handles and scratch are per device, and the caller's
+ * current device may be another. CN_CU_DEVICE_SCOPE(device, fn), first in a
+ * slot entry, makes `device` current (-1: leave it) and restores the
+ * caller's device when the entry returns, on every path (a cleanup
+ * attribute). The launches then use the thread's current stream, which
+ * must belong to that device (as with CuPy). */
+typedef struct cn_cu_device_guard {
+  int saved;
+  bool switched;
+} cn_cu_device_guard;
+cn_status cn_cu_device_guard_enter(cn_cu_device_guard *g, int32_t device,
+                                   const char *fn);
+void cn_cu_device_guard_leave(cn_cu_device_guard *g);
+/* Device of an array's buffer; of a device pointer (descriptors that carry
+ * raw pointers), -1 when the runtime does not know it. */
+#define CN_CU_ARRAY_DEVICE(a) ((a)->buf->device_id)
+int32_t cn_cu_pointer_device(const void *p);
+#define CN_CU_DEVICE_SCOPE(device, fn)                                           cn_cu_device_guard cn_cu_guard_                                                    __attribute__((cleanup(cn_cu_device_guard_leave))) = {0, false};           do {                                                                             cn_status cn_cu_guard_st_ =                                                        cn_cu_device_guard_enter(&cn_cu_guard_, (device), (fn));                   if (cn_cu_guard_st_ != CN_OK)                                                    return cn_cu_guard_st_;                                                    } while (0)
+
 /* Streams (stream.c): the calling thread's current cudaStream_t. */
 cudaStream_t cn_cu_stream(void);
 void cn_cu_stream_api(struct cn_cuda_api *api);

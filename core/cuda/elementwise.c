@@ -98,6 +98,7 @@ static bool gen_ew(cn_cu_src *s, void *ctx, char names[][CN_CU_NAME_CAP]) {
 
 cn_status cn_cu_elementwise(int32_t op, cn_dtype compute, int32_t nin,
                             const cn_array_s *const *in, cn_array_s *out) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(out), "cuda elementwise");
   if (op < 0 || op >= CN_OP_COUNT_)
     return cn_cu_error(CN_ERR_INTERNAL, "cuda elementwise: bad op %d", (int)op);
   const cn_op_info *info = &cn_cu_svc->op_table()[op];
@@ -127,6 +128,7 @@ static bool gen_cast(cn_cu_src *s, void *ctx, char names[][CN_CU_NAME_CAP]) {
 }
 
 cn_status cn_cu_assign(cn_array_s *dst, const cn_array_s *src) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(dst), "cuda assign");
   if (dst->size == 0)
     return CN_OK;
   const cn_array_s *ops[2] = {dst, src};
@@ -158,6 +160,7 @@ static bool gen_fill(cn_cu_src *s, void *ctx, char names[][CN_CU_NAME_CAP]) {
 }
 
 cn_status cn_cu_fill(cn_array_s *dst, const void *value) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(dst), "cuda fill");
   long long n = dst->size;
   if (n == 0)
     return CN_OK;
@@ -191,6 +194,7 @@ static bool gen_where(cn_cu_src *s, void *ctx, char names[][CN_CU_NAME_CAP]) {
 
 cn_status cn_cu_where(const cn_array_s *cond, const cn_array_s *x,
                       const cn_array_s *y, cn_array_s *out) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(out), "cuda where");
   const cn_array_s *ops[4] = {out, cond, x, y};
   cn_dtype dt = out->dtype;
   char key[32], what[32];

@@ -342,6 +342,7 @@ static cn_status run_step(const cn_cufft_step *s, bool dbl, int32_t device,
 }
 
 cn_status cn_cu_fft(const cn_fft_desc *d) {
+  CN_CU_DEVICE_SCOPE(cn_cu_pointer_device(d->in), "cuda fft");
   cn_cufft_plan *p = calloc(1, sizeof *p);
   if (p == NULL)
     return cn_cu_error(CN_ERR_MEMORY, "cuda fft: out of host memory");

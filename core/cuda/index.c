@@ -59,6 +59,7 @@ static cn_status idx_kernel(cudaKernel_t *k, cn_cu_idx_prog prog, cn_dtype dt,
 
 cn_status cn_cu_index_normalize(cn_array_s *idx, int64_t extent, int32_t mode,
                                 int64_t *bad) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(idx), "cuda index_normalize");
   *bad = -1;
   long long n = idx->size;
   if (n == 0)
@@ -112,11 +113,13 @@ static cn_status gather(cn_array_s *out, const cn_array_s *a,
 
 cn_status cn_cu_take(cn_array_s *out, const cn_array_s *a,
                      const cn_array_s *idx, int32_t axis) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(out), "cuda take");
   return gather(out, a, idx, axis, false, "take");
 }
 
 cn_status cn_cu_take_along(cn_array_s *out, const cn_array_s *a,
                            const cn_array_s *idx, int32_t axis) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(out), "cuda take_along");
   return gather(out, a, idx, axis, true, "take_along_axis");
 }
 
@@ -173,11 +176,13 @@ static cn_status scatter(cn_array_s *a, const cn_array_s *idx, int32_t axis,
 
 cn_status cn_cu_put(cn_array_s *a, const cn_array_s *idx, int32_t axis,
                     const cn_array_s *values) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(a), "cuda put");
   return scatter(a, idx, axis, values, false, "put");
 }
 
 cn_status cn_cu_put_along(cn_array_s *a, const cn_array_s *idx, int32_t axis,
                           const cn_array_s *values) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(a), "cuda put_along");
   return scatter(a, idx, axis, values, true, "put_along_axis");
 }
 
@@ -237,6 +242,7 @@ static cn_status new_1d(cn_array_s **out, const cn_array_s *a, cn_dtype dt,
 }
 
 cn_status cn_cu_flatnonzero(cn_array_s **out, const cn_array_s *a) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(a), "cuda flatnonzero");
   const char *what = "flatnonzero";
   cn_cu_cmp_plan p;
   if (!cn_cu_cmp_plan_make(&p, a->size))
@@ -278,6 +284,7 @@ cn_status cn_cu_flatnonzero(cn_array_s **out, const cn_array_s *a) {
 
 cn_status cn_cu_mask_compress(cn_array_s **out, const cn_array_s *a,
                               const cn_array_s *mask) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(a), "cuda mask_compress");
   const char *what = "mask_compress";
   cn_cu_cmp_plan p;
   if (!cn_cu_cmp_plan_make(&p, a->size))

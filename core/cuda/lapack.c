@@ -565,6 +565,7 @@ static cn_status execute(la_call *c) {
 }
 
 cn_status cn_cu_lapack(cn_lapack_args *args) {
+  CN_CU_DEVICE_SCOPE(cn_cu_pointer_device(args->a), "cuda lapack");
   args->info = 0;
   args->info_index = -1;
   if (args->m > INT32_MAX || args->n > INT32_MAX || args->k > INT32_MAX ||

@@ -241,6 +241,7 @@ static cn_status blas_matmul(const cn_gemm_desc *d) {
 }
 
 cn_status cn_cu_matmul(const cn_gemm_desc *d) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(d->out), "cuda matmul");
   cn_dtype dt = d->out->dtype;
   if (cn_is_float(dt) || cn_is_complex(dt))
     return blas_matmul(d);

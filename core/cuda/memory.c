@@ -292,6 +292,30 @@ cn_status cn_cu_copy_from_host(void *dst, const void *src, size_t nbytes) {
   return copy_sync(dst, src, nbytes, what);
 }
 
+/* A copy between two devices, issued on the source device's current stream
+ * (after the work that produced src) and waited for, like the other copies:
+ * peer to peer where the devices reach each other (access enabled on first
+ * use), else staged through host memory by the runtime itself. */
+static cn_status copy_peer(void *dst, int32_t dst_device, const void *src,
+                           int32_t src_device, size_t nbytes) {
+  if (nbytes == 0)
+    return CN_OK;
+  CN_CU_DEVICE_SCOPE(src_device, "cn_to_device");
+  int can = 0;
+  if (cudaDeviceCanAccessPeer(&can, src_device, dst_device) == cudaSuccess &&
+      can) {
+    cudaError_t e = cudaDeviceEnablePeerAccess(dst_device, 0);
+    if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
+      return cn_cu_fail(e, "cudaDeviceEnablePeerAccess");
+  }
+  (void)cudaGetLastError(); /* "already enabled" is not an error here */
+  cudaStream_t s = cn_cu_stream();
+  CN_CU_TRY(cudaMemcpyPeerAsync(dst, dst_device, src, src_device, nbytes, s),
+            "cudaMemcpyPeerAsync");
+  CN_CU_TRY(cudaStreamSynchronize(s), "cudaStreamSynchronize (peer copy)");
+  return CN_OK;
+}
+
 /* ---- pool API ------------------------------------------------------------ */
 
 static cn_status pool_dev(dev_pool **p, int32_t device, const char *fn) {
@@ -508,4 +532,5 @@ void cn_cu_memory_api(struct cn_cuda_api *api) {
   api->unpin_memory = unpin_memory;
   api->pinned_free_all_blocks = pinned_free_all_blocks;
   api->pinned_memory_info = pinned_memory_info;
+  api->copy_peer = copy_peer;
 }

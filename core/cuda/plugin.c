@@ -109,6 +109,45 @@ cn_status cn_cu_resolve_device(int32_t *dev, int32_t device, const char *fn) {
   return CN_OK;
 }
 
+cn_status cn_cu_device_guard_enter(cn_cu_device_guard *g, int32_t device,
+                                   const char *fn) {
+  g->switched = false;
+  if (device < 0)
+    return CN_OK;
+  int cur = 0;
+  cudaError_t e = cudaGetDevice(&cur);
+  if (e != cudaSuccess)
+    return cn_cu_fail(e, "cudaGetDevice");
+  if (cur == device)
+    return CN_OK; /* the usual case: nothing to switch or restore */
+  e = cudaSetDevice(device);
+  if (e != cudaSuccess)
+    return cn_cu_error(CN_ERR_BACKEND,
+                       "%s: cudaSetDevice(%d) for the arrays' device failed: "
+                       "%s",
+                       fn, (int)device, cudaGetErrorString(e));
+  g->saved = cur;
+  g->switched = true;
+  return CN_OK;
+}
+
+void cn_cu_device_guard_leave(cn_cu_device_guard *g) {
+  if (g->switched)
+    (void)cudaSetDevice(g->saved); /* selecting a device known to work */
+  g->switched = false;
+}
+
+int32_t cn_cu_pointer_device(const void *p) {
+  struct cudaPointerAttributes at;
+  if (p == NULL || cudaPointerGetAttributes(&at, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  return at.type == cudaMemoryTypeDevice || at.type == cudaMemoryTypeManaged
+             ? (int32_t)at.device
+             : -1;
+}
+
 static cn_status probe(char *reason, size_t cap) {
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);

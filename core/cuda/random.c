@@ -25,6 +25,7 @@ static bool gen_rng(cn_cu_src *s, void *ctx, char names[][CN_CU_NAME_CAP]) {
 cn_status cn_cu_rng_fill(cn_array_s *out, int32_t dist, const uint32_t key[2],
                          const uint32_t counter[4], const double *params,
                          const cn_array_s *const *pa, uint64_t *used) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(out), "cuda rng_fill");
   int dev = 0;
   CN_CU_TRY(cudaGetDevice(&dev), "cudaGetDevice");
   cn_cu_rng_plan plan;

@@ -237,6 +237,7 @@ static cn_status run_scan(const char *key, red_ctx *c, const cn_array_s *in,
 
 cn_status cn_cu_reduce(cn_reduce_kind kind, const cn_array_s *in,
                        uint64_t axis_mask, cn_array_s *out) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(in), "cuda reduce");
   const char *kn = cn_cu_red_name(kind);
   if (kn == NULL || cn_cu_ctype(in->dtype) == NULL ||
       cn_cu_ctype(out->dtype) == NULL)
@@ -267,6 +268,7 @@ static bool gen_mom(cn_cu_src *s, void *ctx, char names[][CN_CU_NAME_CAP]) {
 
 cn_status cn_cu_moments(const cn_array_s *in, uint64_t axis_mask, double ddof,
                         bool nan_skip, cn_array_s *mean, cn_array_s *var) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(in), "cuda moments");
   if (mean == NULL && var == NULL)
     return CN_OK;
   mom_ctx c = {in->dtype,

@@ -144,6 +144,7 @@ static int run_pass(void *ctx, int32_t shift, int64_t first, int64_t len,
 
 cn_status cn_cu_sort(cn_array_s *vals, cn_array_s *perm, const cn_array_s *a,
                      int32_t axis) {
+  CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(a), "cuda sort");
   if (a->size == 0)
     return CN_OK;
   cn_dtype dt = a->dtype;

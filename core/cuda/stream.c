@@ -1,11 +1,15 @@
 /* Streams and events as reference-counted handles, and the calling
  * thread's current stream, which every launch and copy of the plugin uses
- * (NULL: the legacy default stream). */
+ * (NULL: the default stream, which is the legacy default stream unless
+ * CUNUMPY_CUDA_PER_THREAD_DEFAULT_STREAM / CUPY_CUDA_PER_THREAD_DEFAULT_STREAM
+ * made it cudaStreamPerThread), and the synchronisation a DLPack consumer
+ * asks for. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
 #include "cuda_internal.h"
+#include "stream_plan.h"
 
 #define STREAM_MAGIC 0x5354524du /* "STRM" */
 #define EVENT_MAGIC 0x45564e54u  /* "EVNT" */
@@ -26,6 +30,9 @@ struct cn_event_s {
 };
 
 static __thread cn_stream tl_current;
+/* Read once when the plugin is loaded (cn_cu_stream_api), before any
+ * launch, so every thread agrees on what the default stream is. */
+static cudaStream_t g_default_stream;
 static pthread_key_t g_key;
 static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
 
@@ -37,7 +44,7 @@ static void key_init(void) { pthread_key_create(&g_key, thread_exit); }
 
 cudaStream_t cn_cu_stream(void) {
   cn_stream s = tl_current;
-  return s ? s->s : (cudaStream_t)0;
+  return s ? s->s : g_default_stream;
 }
 
 static cn_status check_stream(cn_stream s, const char *fn) {
@@ -264,7 +271,68 @@ static cn_status event_elapsed_ms(double *out, cn_event start, cn_event end) {
   return CN_OK;
 }
 
+/* The protocols' number of the current stream (stream_plan.h). */
+static cn_status current_stream_number(int64_t *out) {
+  cudaStream_t s = cn_cu_stream();
+  if (s == NULL || s == cudaStreamLegacy)
+    *out = cn_cu_stream_number(CN_CU_STREAM_LEGACY, 0);
+  else if (s == cudaStreamPerThread)
+    *out = cn_cu_stream_number(CN_CU_STREAM_PER_THREAD, 0);
+  else
+    *out = cn_cu_stream_number(CN_CU_STREAM_HANDLE, (uintptr_t)s);
+  return CN_OK;
+}
+
+static cn_status stream_wait_for_current(int64_t consumer_stream) {
+  const char *fn = "cn_cuda_stream_wait_for_current";
+  cudaStream_t consumer = NULL;
+  switch (cn_cu_stream_arg_kind(consumer_stream)) {
+  case CN_CU_STREAM_NO_SYNC:
+    return CN_OK;
+  case CN_CU_STREAM_LEGACY:
+    consumer = cudaStreamLegacy;
+    break;
+  case CN_CU_STREAM_PER_THREAD:
+    consumer = cudaStreamPerThread;
+    break;
+  case CN_CU_STREAM_HANDLE:
+    consumer = (cudaStream_t)(uintptr_t)consumer_stream;
+    break;
+  case CN_CU_STREAM_INVALID:
+    return cn_cu_error(CN_ERR_VALUE,
+                       "%s: argument 'consumer_stream' is %lld, must be -1 "
+                       "(no synchronisation), 1 (legacy default stream), 2 "
+                       "(per-thread default stream) or a stream handle",
+                       fn, (long long)consumer_stream);
+  }
+  int64_t ours = 0;
+  (void)current_stream_number(&ours);
+  if (ours == consumer_stream)
+    return CN_OK; /* work on one stream is ordered already */
+  cudaEvent_t ev = NULL;
+  CN_CU_TRY(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming),
+            "cudaEventCreateWithFlags");
+  const char *failed = NULL;
+  cudaError_t e = cudaEventRecord(ev, cn_cu_stream());
+  if (e != cudaSuccess)
+    failed = "cudaEventRecord";
+  else if ((e = cudaStreamWaitEvent(consumer, ev, 0)) != cudaSuccess)
+    failed = "cudaStreamWaitEvent";
+  /* The wait keeps what it needs: destroying the event now is safe. */
+  cudaError_t de = cudaEventDestroy(ev);
+  if (failed != NULL)
+    return cn_cu_fail(e, failed);
+  if (de != cudaSuccess)
+    return cn_cu_fail(de, "cudaEventDestroy");
+  return CN_OK;
+}
+
 void cn_cu_stream_api(struct cn_cuda_api *api) {
+  g_default_stream =
+      cn_cu_env_switch(getenv("CUNUMPY_CUDA_PER_THREAD_DEFAULT_STREAM"),
+                       getenv("CUPY_CUDA_PER_THREAD_DEFAULT_STREAM"))
+          ? cudaStreamPerThread
+          : (cudaStream_t)0;
   api->stream_create = stream_create;
   api->stream_from_native = stream_from_native;
   api->stream_destroy = stream_destroy;
@@ -281,4 +349,6 @@ void cn_cu_stream_api(struct cn_cuda_api *api) {
   api->event_synchronize = event_synchronize;
   api->event_query = event_query;
   api->event_elapsed_ms = event_elapsed_ms;
+  api->current_stream_number = current_stream_number;
+  api->stream_wait_for_current = stream_wait_for_current;
 }

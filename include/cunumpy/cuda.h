@@ -91,7 +91,11 @@ CN_API cn_status cn_empty_pinned(cn_array *out, int32_t ndim,
 
 /* ---- streams ----------------------------------------------------------
  * Every launch and copy is issued on the calling thread's current stream;
- * NULL names the default stream. */
+ * NULL names the default stream. The default stream is the legacy default
+ * stream, or CUDA's per-thread default stream (cudaStreamPerThread) when
+ * CUNUMPY_CUDA_PER_THREAD_DEFAULT_STREAM (else
+ * CUPY_CUDA_PER_THREAD_DEFAULT_STREAM) is a non-zero integer when the CUDA
+ * backend is loaded; the CUNUMPY_ variable wins when both are set. */
 
 /* New stream on the current device; non_blocking != 0 makes it not
  * synchronise with the legacy default stream. Release with
@@ -117,6 +121,17 @@ CN_API cn_status cn_stream_query(int32_t *done, cn_stream s);
 CN_API cn_status cn_stream_native(void **out, cn_stream s);
 /* Makes future work on s wait for e. */
 CN_API cn_status cn_stream_wait_event(cn_stream s, cn_event e);
+/* The current stream as DLPack and the CUDA Array Interface number streams
+ * in *out: 1 the legacy default stream, 2 the per-thread default stream,
+ * else its cudaStream_t. */
+CN_API cn_status cn_cuda_current_stream_number(int64_t *out);
+/* Makes future work on a DLPack consumer's stream wait for the work issued
+ * so far on the current stream (an event recorded here, waited for there);
+ * consumer_stream follows DLPack's CUDA numbering: -1 no synchronisation
+ * (returns at once, also without CUDA), 1 legacy default, 2 per-thread
+ * default, larger values a cudaStream_t. CN_ERR_VALUE for 0 (ambiguous) and
+ * values below -1. */
+CN_API cn_status cn_cuda_stream_wait_for_current(int64_t consumer_stream);
 
 /* ---- events -------------------------------------------------------- */
 

@@ -1698,6 +1698,98 @@ static void matmuls(void) {
   }
 }
 
+/* ---- streams and devices -------------------------------------------------
+ * The protocols' stream numbers, a consumer stream waiting for a producer
+ * stream, and arrays on device 1 (when there is one) against the CPU. */
+
+static void expect(const char *label, bool cond) {
+  g_cases++;
+  if (!cond) {
+    printf("FAIL %s (%s)\n", label, cn_last_error());
+    g_fail++;
+  }
+}
+
+static cn_array on_device(cn_array h, int32_t device) {
+  cn_array d = NULL;
+  OK(cn_to_device(&d, h, device));
+  return d;
+}
+
+static void streams(void) {
+  if (g_selftest)
+    return;
+  const char *a = getenv("CUNUMPY_CUDA_PER_THREAD_DEFAULT_STREAM");
+  const char *b = getenv("CUPY_CUDA_PER_THREAD_DEFAULT_STREAM");
+  const char *sw = a != NULL && a[0] ? a : b;
+  int64_t want = sw != NULL && sw[0] && strcmp(sw, "0") ? 2 : 1, num = 0;
+  OK(cn_cuda_current_stream_number(&num));
+  expect("the default stream's number", num == want);
+  cn_stream prod = NULL, cons = NULL;
+  void *np_ = NULL, *nc = NULL;
+  OK(cn_stream_create(&prod, 1));
+  OK(cn_stream_create(&cons, 1));
+  OK(cn_stream_native(&np_, prod));
+  OK(cn_stream_native(&nc, cons));
+  OK(cn_stream_set_current(prod));
+  OK(cn_cuda_current_stream_number(&num));
+  expect("a created stream's number is its handle",
+         num == (int64_t)(uintptr_t)np_);
+  int64_t shape[] = {1 << 22};
+  cn_array h = make_input(CN_FLOAT64, 1, shape, 0, 0.0, 4.0);
+  cn_array x = on_device(h, 0), y0 = NULL, y = NULL, z = NULL, yc0 = NULL,
+           yc = NULL, zc = NULL;
+  OK(cn_multiply(&y0, x, x, NULL)); /* enqueued on prod */
+  OK(cn_sqrt(&y, y0, NULL));
+  OK(cn_cuda_stream_wait_for_current((int64_t)(uintptr_t)nc));
+  OK(cn_stream_set_current(cons));
+  OK(cn_add(&z, y, y, NULL)); /* on cons, after prod's work */
+  OK(cn_stream_synchronize(cons));
+  OK(cn_stream_set_current(NULL));
+  OK(cn_multiply(&yc0, h, h, NULL));
+  OK(cn_sqrt(&yc, yc0, NULL));
+  OK(cn_add(&zc, yc, yc, NULL));
+  compare("a consumer stream waits for the producer", zc, z, 4);
+  expect("wait_for_current(-1)", cn_cuda_stream_wait_for_current(-1) == CN_OK);
+  expect("wait_for_current(1)", cn_cuda_stream_wait_for_current(1) == CN_OK);
+  expect("wait_for_current(2)", cn_cuda_stream_wait_for_current(2) == CN_OK);
+  expect("wait_for_current(0) is CN_ERR_VALUE",
+         cn_cuda_stream_wait_for_current(0) == CN_ERR_VALUE);
+  expect("wait_for_current(-2) is CN_ERR_VALUE",
+         cn_cuda_stream_wait_for_current(-2) == CN_ERR_VALUE);
+  cn_array to_free[] = {x, y0, y, z, yc0, yc, zc};
+  for (size_t i = 0; i < sizeof to_free / sizeof *to_free; i++)
+    cn_array_release(to_free[i]);
+  OK(cn_stream_destroy(prod));
+  OK(cn_stream_destroy(cons));
+
+  if (cn_device_count() < 2) {
+    printf("gpu_check: device-1 checks skipped (one CUDA device)\n");
+    cn_array_release(h);
+    return;
+  }
+  OK(cn_cuda_set_device(0)); /* the arrays' device, not this, must count */
+  cn_array d1 = on_device(h, 1), d0 = on_device(h, 0), p1 = NULL, r1 = NULL,
+           r0 = NULL, pc = NULL, rc = NULL, back = NULL;
+  OK(cn_multiply(&p1, d1, d1, NULL));
+  OK(cn_sqrt(&r1, p1, NULL));
+  int32_t dt = 0, id = -1;
+  OK(cn_array_device(&dt, &id, r1));
+  expect("a result of device-1 arrays is on device 1", id == 1);
+  OK(cn_multiply(&pc, h, h, NULL));
+  OK(cn_sqrt(&rc, pc, NULL));
+  compare("elementwise on device 1", rc, r1, 4);
+  expect("mixed devices are CN_ERR_DEVICE",
+         cn_add(&r0, d0, d1, NULL) == CN_ERR_DEVICE && r0 == NULL);
+  OK(cn_to_device(&back, r1, 0));
+  OK(cn_array_device(&dt, &id, back));
+  expect("to_device(1 -> 0) lands on device 0", id == 0);
+  compare("to_device(1 -> 0) keeps the values", rc, back, 0);
+  cn_array more[] = {h, d1, d0, p1, r1, pc, rc, back};
+  for (size_t i = 0; i < sizeof more / sizeof *more; i++)
+    cn_array_release(more[i]);
+}
+
 int main(int argc, char **argv) {
   const char *self = getenv("GPU_CHECK_SELFTEST");
   g_selftest = self != NULL && self[0] == '1';
@@ -1736,6 +1828,8 @@ int main(int argc, char **argv) {
     sorting();
   if (!strcmp(only, "all") || !strcmp(only, "fft"))
     ffts();
+  if (!strcmp(only, "all") || !strcmp(only, "streams"))
+    streams();
   if (!strcmp(only, "limit"))
     limit(argc > 2 ? argv[2] : "0");
   int64_t compiled = 0, hits = 0, mem = 0;

@@ -122,6 +122,68 @@ def test_dlpack_capsules_and_lifetime():
     assert np.from_dlpack(y, copy=True).ctypes.data != y._data_ptr
 
 
+@pytest.mark.parametrize("stream", [None, -1])
+def test_dlpack_cpu_stream_accepted(stream):
+    # None is NumPy's only accepted value; -1 (DLPack's "no
+    # synchronisation") asks for nothing a CPU array could do either.
+    x = xp.arange(4.0)[::-1]
+    n = np.arange(4.0)[::-1]
+    if stream is None:
+        assert "dltensor" in repr(n.__dlpack__(stream=stream))  # as NumPy
+    got = xp._cnlib._from_dlpack(x.__dlpack__(stream=stream,
+                                              max_version=(1, 0)))
+    assert got._data_ptr == x._data_ptr
+    np.testing.assert_array_equal(np.asarray(got), n)
+
+
+@pytest.mark.parametrize("stream", [0, 1, 2, 3, -2, 2**40, np.int64(1)])
+def test_dlpack_cpu_stream_rejected_like_numpy(stream):
+    x = xp.arange(3.0)
+    with pytest.raises(RuntimeError):  # NumPy: "only supports stream=None"
+        np.arange(3.0).__dlpack__(stream=stream)
+    with pytest.raises(ValueError, match="CPU arrays"):
+        x.__dlpack__(stream=stream)
+    with pytest.raises(ValueError, match="CPU arrays"):
+        x.__dlpack__(stream=stream, max_version=(1, 0), copy=True)
+
+
+@pytest.mark.parametrize("stream", ["1", 1.0, True, object()])
+def test_dlpack_stream_must_be_an_int(stream):
+    with pytest.raises(RuntimeError):
+        np.arange(3.0).__dlpack__(stream=stream)
+    with pytest.raises(TypeError, match="stream must be None or an int"):
+        xp.arange(3.0).__dlpack__(stream=stream)
+
+
+def test_dlpack_stream_numbers_for_cuda_arrays():
+    # The rule CUDA arrays follow, checked without a device: None is the
+    # legacy default stream (1), -1 means no synchronisation, other ints go
+    # to the engine (which rejects 0 and values below -1).
+    from cunumpy._convert import dlpack_stream_number as number
+    assert number(None, on_cpu=False) == 1
+    assert number(-1, on_cpu=False) == -1
+    assert number(2, on_cpu=False) == 2
+    assert number(np.int32(0x1234), on_cpu=False) == 0x1234
+    assert number(0, on_cpu=False) == 0
+    with pytest.raises(ValueError):
+        number(2**64, on_cpu=False)
+    with pytest.raises(TypeError):
+        number(1.5, on_cpu=False)
+    assert number(None, on_cpu=True) is None
+    assert number(-1, on_cpu=True) is None
+
+
+def test_dlpack_stream_wait_without_cuda():
+    # -1 needs no CUDA; any other consumer stream does.
+    lib = xp._cnlib
+    lib.cn_cuda_stream_wait_for_current(-1)
+    if not xp.cuda_available():
+        with pytest.raises(Exception, match="CUDA is unavailable"):
+            lib.cn_cuda_stream_wait_for_current(1)
+        with pytest.raises(Exception, match="CUDA is unavailable"):
+            lib.cn_cuda_current_stream_number()
+
+
 def test_readonly_dlpack_export():
     b = xp.broadcast_to(xp.arange(3.0), (2, 3))
     n = np.from_dlpack(b)

@@ -11,6 +11,7 @@ _ndarray); the others import from it, never the other way round.
 
 import builtins as _builtins
 import contextlib as _contextlib
+import operator as _operator
 
 import numpy as _np
 
@@ -229,6 +230,32 @@ def from_dlpack(x, /, *, device=None, copy=None):
     return _lib._from_dlpack(cap)
 
 
+def dlpack_stream_number(stream, on_cpu):
+    """The consumer stream __dlpack__(stream=...) must order after ours, as
+    DLPack numbers CUDA streams (None for CPU arrays, which have nothing to
+    wait for). CPU arrays accept None and -1 (no synchronisation); CUDA
+    arrays None (the legacy default stream, 1), -1, 1, 2 (per-thread
+    default) or a stream handle, and the engine rejects 0 and values below
+    -1 with ValueError."""
+    if stream is None:
+        return None if on_cpu else 1
+    if isinstance(stream, bool):
+        raise TypeError("stream must be None or an int, not bool")
+    try:
+        number = _operator.index(stream)
+    except TypeError:
+        raise TypeError(f"stream must be None or an int, not "
+                        f"{type(stream).__name__}") from None
+    if on_cpu:
+        if number != -1:
+            raise ValueError(f"stream must be None or -1 for CPU arrays, "
+                             f"not {number}")
+        return None
+    if number > _INT64_MAX:
+        raise ValueError(f"stream {number} is not a CUDA stream handle")
+    return number
+
+
 def to_dlpack(a, stream, max_version, dl_device, copy):
     """ndarray.__dlpack__ (Array API 2024.12)."""
     if dl_device is not None and tuple(dl_device) != a._device:
@@ -238,10 +265,11 @@ def to_dlpack(a, stream, max_version, dl_device, copy):
             raise BufferError(f"cannot export to device {dl_device}")
         a = _lib.cn_to_host(a)
         copy = False
-    if _on_cpu(a) and stream is not None:
-        raise ValueError("stream must be None for CPU arrays")
+    number = dlpack_stream_number(stream, _on_cpu(a))
     if copy:
         a = _lib.cn_copy(a, "K")
+    if number is not None:
+        _lib.cn_cuda_stream_wait_for_current(number)
     versioned = max_version is not None and tuple(max_version)[0] >= 1
     return _lib._to_dlpack(a, versioned)
 

@@ -145,6 +145,10 @@ class ndarray(_lib.Handle):
 
     @property
     def __cuda_array_interface__(self):
+        """CUDA Array Interface v3. Arrays do not record the stream of the
+        work that produced them, so "stream" is the thread's current stream
+        (as CuPy reports it): 1 the legacy default stream, 2 the per-thread
+        default stream, else its cudaStream_t."""
         t, _ = self._device
         if t != _CUDA:
             raise AttributeError("__cuda_array_interface__ is only defined "
@@ -156,7 +160,8 @@ class ndarray(_lib.Handle):
                 "descr": [("", self.dtype.str)],
                 "data": (self._data_ptr if self.size else 0,
                          not self._flags & _lib.CN_FLAG_WRITEABLE),
-                "strides": strides, "version": 3, "stream": 1,
+                "strides": strides, "version": 3,
+                "stream": _lib.cn_cuda_current_stream_number(),
                 "_itemsize": itemsize}
 
     # ---- conversions ----------------------------------------------------

@@ -529,6 +529,14 @@ cn_stream_native(out, s) =
 cn_stream_wait_event(s, e) =
     ccall((:cn_stream_wait_event, libcunumpy), Int32, (Ptr{Cvoid}, Ptr{Cvoid}), s, e)
 
+# cn_status cn_cuda_current_stream_number(int64_t * out)
+cn_cuda_current_stream_number(out) =
+    ccall((:cn_cuda_current_stream_number, libcunumpy), Int32, (Ptr{Int64},), out)
+
+# cn_status cn_cuda_stream_wait_for_current(int64_t consumer_stream)
+cn_cuda_stream_wait_for_current(consumer_stream) =
+    ccall((:cn_cuda_stream_wait_for_current, libcunumpy), Int32, (Int64,), consumer_stream)
+
 # cn_status cn_event_create(cn_event * out, int32_t timing)
 cn_event_create(out, timing) =
     ccall((:cn_event_create, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int32), out, timing)
