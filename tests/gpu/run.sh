@@ -97,7 +97,7 @@ if [[ $dry == 1 ]]; then
   export GPU_CHECK_SELFTEST=1
 fi
 pids=()
-parts=(elementwise casts reductions random indexing lapack matmul sorting fft)
+parts=(elementwise casts reductions random indexing lapack matmul sorting fft search)
 for part in "${parts[@]}"; do
   timeout 240 "$bin/cuda_gpu_check" "$part" >"$build/gpu_check_$part.log" 2>&1 &
   pids+=($!)
