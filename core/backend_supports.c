@@ -87,10 +87,9 @@ static const struct capability {
      * elements' keys up among theirs on the host */
     {"isin", "sort", true, NULL},
     /* partition and argpartition: introselect on host keys on the CPU, a
-     * full sort with the slot on a device backend; searchsorted is its
-     * slot (after take for sorter=) */
+     * full sort with the slot on a device backend. searchsorted is
+     * answered by its slot of the same name. */
     {"partition", "sort", false, NULL},
-    {"searchsorted", "searchsorted assign take", false, NULL},
     /* reductions */
     {"sum", "reduce", false, NULL},
     {"prod", "reduce", false, NULL},

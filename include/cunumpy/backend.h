@@ -71,7 +71,8 @@ CN_API const char *cn_backend_alias(int32_t i);
  *   - a domain: "ufunc", "reduction", "linalg", "fft", "random", "sort",
  *     "index", "stats";
  *   - a sorting or searching function: "argsort", "lexsort",
- *     "partition", "searchsorted" (kernels only); "unique", "union1d",
+ *     "partition" (kernels only; "searchsorted" is the name of its
+ *     kernel); "unique", "union1d",
  *     "intersect1d", "setdiff1d", "unique_axis", "isin" (kernels and a
  *     step on host copies);
  *   - "median", "quantile" (with percentile and the nan-variants): on
