@@ -12,9 +12,11 @@
 
 #ifdef CN_DEV
 #define CN_QR_FN CN_DEV
+#define CN_QR_NAN CN_L2D(0x7ff8000000000000ll)
 #else
 #include <math.h>
 #define CN_QR_FN static inline
+#define CN_QR_NAN ((double)NAN)
 #endif
 
 /* Method numbers: cn_quantile_method's (include/cunumpy/stats.h, checked
@@ -152,5 +154,37 @@ CN_QR_FN double cn_quantile_value(cn_qrank r, double a, double b) {
     return a;
   }
 }
+
+/* cn_quantile_sorted_<T>(x, nlanes, len, q, method, nan_skip, i): output
+ * i = j * nlanes + lane of the quantiles q[j] (unused for CN_QR_MEDIAN)
+ * of nlanes lanes of len values of type T sorted with NaNs last (the sort
+ * slot's order), as the quantile_sorted slot computes it on every backend
+ * (the CPU's and the CUDA kernel's). The non-NaN count n is where the NaNs
+ * begin; an empty lane, or one with a NaN unless nan_skip, gives NaN. */
+#define CN_QR_SORTED_AT(T)                                                     \
+  CN_QR_FN double cn_quantile_sorted_##T(const T *x, long long nlanes,         \
+                                         long long len, const double *q,       \
+                                         int method, int nan_skip,             \
+                                         long long i) {                        \
+    long long j = i / nlanes, lo = 0, hi = len;                                \
+    const T *v = x + (i % nlanes) * len;                                       \
+    while (lo < hi) {                                                          \
+      long long mid = lo + (hi - lo) / 2;                                      \
+      if (v[mid] != v[mid])                                                    \
+        hi = mid;                                                              \
+      else                                                                     \
+        lo = mid + 1;                                                          \
+    }                                                                          \
+    if (lo == 0 || (!nan_skip && lo < len))                                    \
+      return CN_QR_NAN;                                                        \
+    cn_qrank r =                                                               \
+        cn_quantile_rank(method, lo, method == CN_QR_MEDIAN ? 0.0 : q[j]);     \
+    double a = (double)v[r.k];                                                 \
+    double b = r.k + 1 < lo ? (double)v[r.k + 1] : a;                          \
+    return cn_quantile_value(r, a, b);                                         \
+  }
+CN_QR_SORTED_AT(float)
+CN_QR_SORTED_AT(double)
+#undef CN_QR_SORTED_AT
 
 #endif

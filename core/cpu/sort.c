@@ -8,6 +8,7 @@
 #include <omp.h>
 #endif
 
+#include "../quantile_rank.h"
 #include "../sort_keys.h"
 #include "cpu.h"
 
@@ -473,7 +474,32 @@ static cn_status cpu_searchsorted(cn_array_s *out, const cn_array_s *a,
   return CN_OK;
 }
 
+/* quantile_sorted: the same per-output function as the CUDA kernel's
+ * (core/quantile_rank.h). The CPU's own quantile entry points select on
+ * host lanes instead, which needs no full sort. */
+static cn_status cpu_quantile_sorted(cn_array_s *out, const cn_array_s *sorted,
+                                     const cn_array_s *q, int32_t method,
+                                     bool nan_skip) {
+  if (sorted->dtype != CN_FLOAT32 && sorted->dtype != CN_FLOAT64)
+    return cn_error(CN_ERR_TYPE,
+                    "quantile_sorted: lanes must be float32 or float64, got %s",
+                    cn_dtype_name(sorted->dtype));
+  long long len = sorted->ndim ? sorted->shape[sorted->ndim - 1] : 1;
+  long long nlanes = out->size / (q ? q->size : 1);
+  const double *qv = q ? (const double *)q->data : NULL;
+  double *o = (double *)out->data;
+  for (int64_t i = 0; i < out->size; i++)
+    o[i] = sorted->dtype == CN_FLOAT32
+               ? cn_quantile_sorted_float((const float *)sorted->data, nlanes,
+                                          len, qv, method, nan_skip, i)
+               : cn_quantile_sorted_double((const double *)sorted->data,
+                                           nlanes, len, qv, method, nan_skip,
+                                           i);
+  return CN_OK;
+}
+
 void cn_cpu_sort_fill(cn_backend_compute *t) {
   t->sort = cpu_sort;
   t->searchsorted = cpu_searchsorted;
+  t->quantile_sorted = cpu_quantile_sorted;
 }

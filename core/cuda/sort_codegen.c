@@ -165,8 +165,8 @@ bool cn_cu_gen_quantile(cn_cu_src *s, cn_dtype dt,
       "total, int method, int nan_skip, double *out) {\n"
       "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;"
       " i < total; i += (long long)gridDim.x * blockDim.x)\n"
-      "    out[i] = cn_quantile_sorted_at<%s>(x, nlanes, len, q, method, "
-      "nan_skip != 0, i);\n}\n",
+      "    out[i] = cn_quantile_sorted_%s(x, nlanes, len, q, method, "
+      "nan_skip, i);\n}\n",
       CN_SORT_THREADS, names[0], t, t);
   return !s->oom;
 }

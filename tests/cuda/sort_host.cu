@@ -337,7 +337,8 @@ static void search_check(cn_dtype dt, int64_t na, int64_t nv, int distinct) {
   cn_array_release(a0);
 }
 
-// The quantile kernel over sorted lanes (prelude/search.cuh) on the CPU's
+// The quantile kernel's code over sorted lanes (core/quantile_rank.h, in
+// the prelude) on the CPU's
 // sorted lanes against cn_quantile / cn_nanquantile / cn_median /
 // cn_nanmedian along the last axis: every method, NaN lanes, all-NaN and
 // one-value lanes; float32 results rounded as the CPU rounds them.
@@ -382,8 +383,12 @@ template <class T> static void quantile_check(cn_dtype dt, int64_t len) {
       cn_dtype rdt;
       OK(cn_array_dtype(&rdt, r));
       for (int64_t i = 0; i < n; i++) {
-        double got = cn_quantile_sorted_at<T>(sorted.data(), nl, len, qs, m,
-                                              skip != 0, i);
+        double got = sizeof(T) == 4
+                         ? cn_quantile_sorted_float((const float *)sorted.data(),
+                                                    nl, len, qs, m, skip, i)
+                         : cn_quantile_sorted_double(
+                               (const double *)sorted.data(), nl, len, qs, m,
+                               skip, i);
         if (rdt == CN_FLOAT32)
           got = (double)(float)got;
         double w = want[(size_t)i];
