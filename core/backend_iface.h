@@ -139,6 +139,23 @@ typedef struct cn_backend_compute {
    * a's shape. */
   cn_status (*sort)(cn_array_s *vals, cn_array_s *perm, const cn_array_s *a,
                     int32_t axis);
+  /* searchsorted: out[i] = the first position of the sorted 1-d a whose
+   * element is >= v[i] (right: > v[i]), in the order of the sort slot
+   * (NaNs last, complex in NumPy's order, -0.0 == 0.0). a and v are
+   * C-contiguous, of one dtype (the core casts both to their common type);
+   * out is int64, C-contiguous, of v's shape. */
+  cn_status (*searchsorted)(cn_array_s *out, const cn_array_s *a,
+                            const cn_array_s *v, bool right);
+  /* Quantiles of lanes already sorted by the sort slot (NaNs last):
+   * sorted is C-contiguous float32 or float64 of shape (lanes..., len); q
+   * is float64, C-contiguous, nq fractions in [0, 1], or NULL for the
+   * median; out is float64, C-contiguous, nq x lanes ([j][lane]). method
+   * is a cn_quantile_method; nan_skip ignores NaNs, else a lane with one
+   * gives NaN (as an empty lane does); the formulas are
+   * core/quantile_rank.h's. Empty: the core selects on host copies. */
+  cn_status (*quantile_sorted)(cn_array_s *out, const cn_array_s *sorted,
+                               const cn_array_s *q, int32_t method,
+                               bool nan_skip);
   /* Fills out (C-contiguous) from the Philox4x32-10 stream (key, counter)
    * with distribution dist (cn_rng_dist in core/philox.h) and its
    * parameters: params[k] (3 doubles), or, where pa is not NULL and pa[k]

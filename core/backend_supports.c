@@ -18,7 +18,8 @@ static const struct {
     CN_SLOT(take),       CN_SLOT(put),           CN_SLOT(take_along),
     CN_SLOT(put_along),  CN_SLOT(flatnonzero),   CN_SLOT(mask_compress),
     CN_SLOT(index_normalize),
-    CN_SLOT(sort),       CN_SLOT(rng_fill),      CN_SLOT(matmul),
+    CN_SLOT(sort),       CN_SLOT(searchsorted),  CN_SLOT(quantile_sorted),
+    CN_SLOT(rng_fill),      CN_SLOT(matmul),
     CN_SLOT(lapack),     CN_SLOT(fft),
 };
 #undef CN_SLOT
@@ -29,80 +30,89 @@ _Static_assert(CN_NSLOTS * sizeof(void (*)(void)) == sizeof(cn_backend_compute),
 
 /* Capabilities beyond the slot names: the slots each needs (all of them
  * for NATIVE), and host: a step computes on host copies (NATIVE on the
- * CPU, HOST on a device backend, given the slots). */
+ * CPU, HOST on a device backend, given the slots, unless the backend fills
+ * device_slots). */
 static const struct capability {
   const char *name;
   const char *slots; /* space-separated slot names */
   bool host;
+  /* for a host capability: slots that, all filled, let a device backend
+   * run it where the data is (NATIVE there); NULL for none */
+  const char *device_slots;
 } g_caps[] = {
-    {"rng", "rng_fill", false},
+    {"rng", "rng_fill", false, NULL},
     /* domains */
-    {"ufunc", "elementwise assign fill", false},
-    {"reduction", "reduce moments", false},
-    {"linalg", "matmul lapack", false},
+    {"ufunc", "elementwise assign fill", false, NULL},
+    {"reduction", "reduce moments", false, NULL},
+    {"linalg", "matmul lapack", false, NULL},
     /* choice, permutation and shuffle of arrays gather with take */
-    {"random", "rng_fill take", false},
-    {"index", "take put take_along put_along flatnonzero", false},
+    {"random", "rng_fill take", false, NULL},
+    {"index", "take put take_along put_along flatnonzero", false, NULL},
     /* indexing functions composed in the core (core/index.c) */
-    {"take_along_axis", "take_along", false},
-    {"put_along_axis", "put_along assign", false},
-    {"mask_get", "flatnonzero take", false},
-    {"mask_set", "flatnonzero put assign", false},
-    {"compress", "flatnonzero take", false},
-    {"extract", "flatnonzero take", false},
-    {"choose", "take_along assign", false},
-    {"nonzero", "flatnonzero elementwise", false},
-    {"argwhere", "flatnonzero elementwise", false},
-    {"count_nonzero", "assign reduce", false},
-    {"stats", "", true},
+    {"take_along_axis", "take_along", false, NULL},
+    {"put_along_axis", "put_along assign", false, NULL},
+    {"mask_get", "flatnonzero take", false, NULL},
+    {"mask_set", "flatnonzero put assign", false, NULL},
+    {"compress", "flatnonzero take", false, NULL},
+    {"extract", "flatnonzero take", false, NULL},
+    {"choose", "take_along assign", false, NULL},
+    {"nonzero", "flatnonzero elementwise", false, NULL},
+    {"argwhere", "flatnonzero elementwise", false, NULL},
+    {"count_nonzero", "assign reduce", false, NULL},
+    {"stats", "", true, NULL},
+    /* median, percentile and quantile (and their nan-variants): introselect
+     * on host lanes, or lanes sorted on the device with the sort slot and
+     * read off by quantile_sorted */
+    {"median", "", true, "sort quantile_sorted"},
+    {"quantile", "", true, "sort quantile_sorted"},
     /* sorting and searching (core/sort.c): argsort is the sort slot;
      * lexsort argsorts each key and gathers along the axis */
-    {"argsort", "sort", false},
-    {"lexsort", "sort take_along", false},
+    {"argsort", "sort", false, NULL},
+    {"lexsort", "sort take_along", false, NULL},
     /* unique sorts with the slot (values and positions in one call); the
      * grouping of equal neighbours runs on host copies of both, and the
      * results are copied to the device. union1d is unique of the
      * concatenation. */
-    {"unique", "sort", true},
-    {"union1d", "sort", true},
+    {"unique", "sort", true, NULL},
+    {"union1d", "sort", true, NULL},
     /* intersect1d / setdiff1d: unique, isin, then a boolean selection
      * (flatnonzero and take, or mask_compress where filled: only the first
      * pair is modelled here) */
-    {"intersect1d", "sort flatnonzero take", true},
-    {"setdiff1d", "sort flatnonzero take", true},
+    {"intersect1d", "sort flatnonzero take", true, NULL},
+    {"setdiff1d", "sort flatnonzero take", true, NULL},
     /* unique with an axis: the slices' keys are compared on the host (rows
      * sorted there), the selected slices taken on the device */
-    {"unique_axis", "take", true},
+    {"unique_axis", "take", true, NULL},
     /* isin sorts the test elements with the slot, then looks the
      * elements' keys up among theirs on the host */
-    {"isin", "sort", true},
-    /* keys compared on the host: introselect (partition, argpartition),
-     * binary search of v's keys among a's (searchsorted) */
-    {"partition", "", true},
-    {"searchsorted", "", true},
+    {"isin", "sort", true, NULL},
+    /* partition and argpartition: introselect on host keys on the CPU, a
+     * full sort with the slot on a device backend. searchsorted is
+     * answered by its slot of the same name. */
+    {"partition", "sort", false, NULL},
     /* reductions */
-    {"sum", "reduce", false},
-    {"prod", "reduce", false},
-    {"min", "reduce", false},
-    {"max", "reduce", false},
-    {"any", "reduce", false},
-    {"all", "reduce", false},
-    {"nansum", "reduce", false},
-    {"nanprod", "reduce", false},
-    {"nanmin", "reduce", false},
-    {"nanmax", "reduce", false},
-    {"argmin", "reduce", false},
-    {"argmax", "reduce", false},
-    {"nanargmin", "reduce", false},
-    {"nanargmax", "reduce", false},
-    {"cumsum", "reduce", false},
-    {"cumprod", "reduce", false},
-    {"mean", "moments", false},
-    {"var", "moments", false},
-    {"std", "moments elementwise", false},
-    {"nanmean", "moments", false},
-    {"nanvar", "moments", false},
-    {"nanstd", "moments elementwise", false},
+    {"sum", "reduce", false, NULL},
+    {"prod", "reduce", false, NULL},
+    {"min", "reduce", false, NULL},
+    {"max", "reduce", false, NULL},
+    {"any", "reduce", false, NULL},
+    {"all", "reduce", false, NULL},
+    {"nansum", "reduce", false, NULL},
+    {"nanprod", "reduce", false, NULL},
+    {"nanmin", "reduce", false, NULL},
+    {"nanmax", "reduce", false, NULL},
+    {"argmin", "reduce", false, NULL},
+    {"argmax", "reduce", false, NULL},
+    {"nanargmin", "reduce", false, NULL},
+    {"nanargmax", "reduce", false, NULL},
+    {"cumsum", "reduce", false, NULL},
+    {"cumprod", "reduce", false, NULL},
+    {"mean", "moments", false, NULL},
+    {"var", "moments", false, NULL},
+    {"std", "moments elementwise", false, NULL},
+    {"nanmean", "moments", false, NULL},
+    {"nanvar", "moments", false, NULL},
+    {"nanstd", "moments elementwise", false, NULL},
 };
 #define CN_NCAPS (sizeof g_caps / sizeof g_caps[0])
 /* What every elementwise op needs (casting inputs, weak scalars). */
@@ -167,7 +177,10 @@ cn_status cn_backend_supports(int32_t *out, const char *backend,
       *out = be == NULL || all_filled(be, c->slots) == CN_SUPPORT_NONE
                  ? CN_SUPPORT_NONE
              : be->device_type == CN_DEVICE_CPU ? CN_SUPPORT_NATIVE
-                                                : CN_SUPPORT_HOST;
+             : c->device_slots &&
+                     all_filled(be, c->device_slots) == CN_SUPPORT_NATIVE
+                 ? CN_SUPPORT_NATIVE
+                 : CN_SUPPORT_HOST;
     else
       *out = all_filled(be, c->slots);
     return CN_OK;

@@ -1,7 +1,9 @@
 /* Sorting and searching entry points (include/cunumpy/sort.h). Sorting
- * goes through the backend's sort member; partition, unique, searching and
- * the set operations work on order-preserving keys (sort_keys.h) on the
- * host and move results to the input's device. */
+ * goes through the backend's sort slot and searchsorted through its
+ * searchsorted slot; partition on a device backend is a full sort there.
+ * Partition on the CPU, unique, isin and the set operations work on
+ * order-preserving keys (sort_keys.h) on the host and move results to the
+ * input's device. */
 #include "cunumpy/sort.h"
 
 #include <inttypes.h>
@@ -130,8 +132,15 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
   if (nkth < 1 || kth == NULL)
     return cn_error(CN_ERR_VALUE, "%s: need at least one kth (nkth = %d)", fn,
                     (int)nkth);
-  if (cn_is_complex(a->dtype)) {
-    /* A full sort is a valid partition; complex keys have no integer map. */
+  if (cn_is_complex(a->dtype) ||
+      cn_backend_of(a)->device_type != CN_DEVICE_CPU) {
+    /* A full stable sort is a valid partition (NumPy promises only that
+     * the kth elements are in place and each side partitioned around
+     * them): complex keys have no one-word integer map for introselect,
+     * and on a device backend the sort slot runs where the data is,
+     * without a round trip through host memory. */
+    CN_REQUIRE_SLOT(sortk, cn_backend_of(a), sort, fn);
+    (void)sortk;
     cn_array_s *src = NULL;
     int32_t ax;
     cn_status st = cn_axis_source(&src, &ax, a, axis, fn);
@@ -411,21 +420,7 @@ cn_status cn_unique(cn_array *values, cn_array *index, cn_array *inverse,
 /* ---- searching
  * --------------------------------------------------------------- */
 
-/* Key words per element: 1 for real dtypes; 3 for complex, (class,
- * key(re), key(im)) with class 0 for no NaN, 1 for R + nan j, 2 for
- * nan + R j, 3 for nan + nan j and NaN parts keyed 0, so that comparing
- * the words in order is NumPy's complex order (NaNs last) and equal keys
- * of class 0 are equal values. */
-static int key_words(cn_dtype dt) { return cn_is_complex(dt) ? 3 : 1; }
-
-static void complex_key(uint64_t *w, double re, double im) {
-  bool nr = re != re, ni = im != im;
-  w[0] = (uint64_t)(nr ? 2 : 0) + (uint64_t)(ni ? 1 : 0);
-  w[1] = nr ? 0 : cn_key_f64(re, true);
-  w[2] = ni ? 0 : cn_key_f64(im, true);
-}
-
-/* Host keys (canonical, key_words(dt) words each) of a cast to dtype, C
+/* Host keys (canonical, cn_key_words(dt) words each) of a cast to dtype, C
  * order. */
 static cn_status host_keys(uint64_t **keys, const cn_array_s *a, cn_dtype dt) {
   cn_array_s *h = NULL, *c = NULL;
@@ -433,7 +428,7 @@ static cn_status host_keys(uint64_t **keys, const cn_array_s *a, cn_dtype dt) {
   if (st == CN_OK)
     st = cn_as_contig(&c, h, dt);
   uint64_t *k = NULL;
-  int nw = key_words(dt);
+  int nw = cn_key_words(dt);
   if (st == CN_OK) {
     k = cn_malloc(sizeof(uint64_t) * (size_t)nw *
                (size_t)(c->size > 0 ? c->size : 1));
@@ -442,15 +437,8 @@ static cn_status host_keys(uint64_t **keys, const cn_array_s *a, cn_dtype dt) {
   }
   if (st == CN_OK) {
     int64_t is = cn_itemsize(dt);
-    for (int64_t i = 0; i < c->size; i++) {
-      const char *p = c->data + i * is;
-      if (dt == CN_COMPLEX128)
-        complex_key(k + 3 * i, ((const double *)p)[0], ((const double *)p)[1]);
-      else if (dt == CN_COMPLEX64)
-        complex_key(k + 3 * i, ((const float *)p)[0], ((const float *)p)[1]);
-      else
-        k[i] = cn_key_of(p, dt, true);
-    }
+    for (int64_t i = 0; i < c->size; i++)
+      cn_search_key(k + nw * i, c->data + i * is, dt);
   }
   cn_array_release(h);
   cn_array_release(c);
@@ -465,28 +453,6 @@ static cn_status host_keys(uint64_t **keys, const cn_array_s *a, cn_dtype dt) {
 static cn_status common_type(cn_dtype *dt, const cn_array_s *a,
                              const cn_array_s *b) {
   return cn_result_type(dt, a->dtype, b->dtype);
-}
-
-/* Compares keys of nw words: <0, 0, >0. */
-static int key_cmp(const uint64_t *a, const uint64_t *b, int nw) {
-  for (int w = 0; w < nw; w++)
-    if (a[w] != b[w])
-      return a[w] < b[w] ? -1 : 1;
-  return 0;
-}
-
-static int64_t lower_bound(const uint64_t *k, int64_t n, const uint64_t *x,
-                           int nw, bool right) {
-  int64_t lo = 0, hi = n;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    int c = key_cmp(k + mid * nw, x, nw);
-    if (right ? c <= 0 : c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 cn_status cn_searchsorted(cn_array *out, cn_array a, cn_array v, int32_t side,
@@ -509,10 +475,11 @@ cn_status cn_searchsorted(cn_array *out, cn_array a, cn_array v, int32_t side,
   cn_status st = cn_same_device(3, pair, fn);
   if (st != CN_OK)
     return st;
+  CN_REQUIRE_SLOT(searchk, cn_backend_of(a), searchsorted, fn);
   cn_dtype dt;
   if ((st = common_type(&dt, a, v)) != CN_OK)
     return st;
-  cn_array_s *src = NULL, *sidx = NULL, *r = NULL, *dev = NULL;
+  cn_array_s *src = NULL, *sidx = NULL, *r = NULL;
   if (sorter) {
     if (sorter->ndim != 1 || sorter->size != a->size)
       return cn_error(CN_ERR_SHAPE,
@@ -534,27 +501,24 @@ cn_status cn_searchsorted(cn_array *out, cn_array a, cn_array v, int32_t side,
     cn_array_retain(a);
     src = a;
   }
-  uint64_t *ka = NULL, *kv2 = NULL;
-  st = host_keys(&ka, src, dt);
+  /* The slot takes both sides C-contiguous in the common type, on the
+   * device of a (no host copy). */
+  cn_array_s *ca = NULL, *cv = NULL;
+  st = cn_as_contig(&ca, src, dt);
   if (st == CN_OK)
-    st = host_keys(&kv2, v, dt);
+    st = cn_as_contig(&cv, v, dt);
   if (st == CN_OK)
-    st = cn_array_new(&r, cn_cpu_backend(), 0, CN_INT64, v->ndim, v->shape,
-                      CN_ORDER_C);
-  if (st == CN_OK) {
-    int64_t *o = (int64_t *)r->data;
-    for (int64_t i = 0; i < v->size; i++)
-      o[i] = lower_bound(ka, src->size, kv2 + i * key_words(dt), key_words(dt),
-                         side == CN_SIDE_RIGHT);
-    st = cn_idx_to_device_of(&dev, r, a);
-  }
-  free(ka);
-  free(kv2);
+    st = cn_new_on(&r, v, CN_INT64, v->ndim, v->shape);
+  if (st == CN_OK && v->size > 0)
+    st = searchk(r, ca, cv, side == CN_SIDE_RIGHT);
+  cn_array_release(ca);
+  cn_array_release(cv);
   cn_array_release(src);
-  cn_array_release(r);
-  if (st != CN_OK)
+  if (st != CN_OK) {
+    cn_array_release(r);
     return cn_error_prefix(st, fn);
-  *out = dev;
+  }
+  *out = r;
   return CN_OK;
 }
 
@@ -625,15 +589,15 @@ cn_status cn_isin(cn_array *out, cn_array element, cn_array test_elements,
       }
     } else {
       uint64_t nan_key = dt == CN_FLOAT32 ? 0xffffffffu : ~(uint64_t)0;
-      int nw = key_words(dt);
+      int nw = cn_key_words(dt);
       bool flt = cn_is_float(dt);
 #pragma omp parallel for schedule(static) if (n >= ((int64_t)1 << 14))
       for (int64_t i = 0; i < n; i++) {
         const uint64_t *x = ke + i * nw;
-        int64_t p = lower_bound(kt, nt, x, nw, false);
+        int64_t p = cn_key_bound(kt, nt, x, nw, false);
         /* NaN is never equal to anything, itself included. */
         bool nan = nw == 3 ? x[0] != 0 : (flt && x[0] == nan_key);
-        bool found = p < nt && key_cmp(kt + p * nw, x, nw) == 0 && !nan;
+        bool found = p < nt && cn_key_cmp(kt + p * nw, x, nw) == 0 && !nan;
         o[i] = (uint8_t)(found ? hit : !hit);
       }
     }
@@ -727,7 +691,7 @@ static void sort_rows(int64_t *idx, int64_t *tmp, int64_t n,
   sort_rows(idx + h, tmp, n - h, keys, rw);
   int64_t i = 0, j = h, k = 0;
   while (i < h && j < n)
-    tmp[k++] = key_cmp(keys + idx[j] * rw, keys + idx[i] * rw, (int)rw) < 0
+    tmp[k++] = cn_key_cmp(keys + idx[j] * rw, keys + idx[i] * rw, (int)rw) < 0
                    ? idx[j++]
                    : idx[i++];
   while (i < h)
@@ -784,7 +748,7 @@ cn_status cn_unique_axis(cn_array *values, cn_array *index, cn_array *inverse,
   for (int32_t d = 0; d < a->ndim; d++)
     if (d != ax)
       m *= a->shape[d];
-  int64_t rw = m * key_words(a->dtype);
+  int64_t rw = m * cn_key_words(a->dtype);
   /* When another extent is 0 every slice is empty, so the n slices are
    * all equal: one group, found without keys or a sort (n may be huge). */
   const bool one_group = m == 0 && n > 0;
@@ -806,7 +770,7 @@ cn_status cn_unique_axis(cn_array *values, cn_array *index, cn_array *inverse,
     sort_rows(perm, tmp, n, keys, rw);
     for (int64_t i = 0; i < n; i++)
       if (i == 0 || row_has_nan(keys + perm[i] * rw, m, a->dtype) ||
-          key_cmp(keys + perm[i - 1] * rw, keys + perm[i] * rw, (int)rw))
+          cn_key_cmp(keys + perm[i - 1] * rw, keys + perm[i] * rw, (int)rw))
         starts[ng++] = i;
     starts[ng] = n;
     for (int64_t g = 0; g < ng; g++) /* first occurrences (stable sort) */

@@ -166,4 +166,55 @@ static inline bool cn_cplx_less(double ar, double ai, double br, double bi) {
   }
 }
 
+/* Search keys: key words per element, 1 for real dtypes; 3 for complex,
+ * (class, key(re), key(im)) with class 0 for no NaN, 1 for R + nan j, 2
+ * for nan + R j, 3 for nan + nan j and NaN parts keyed 0, so that
+ * comparing the words in order is NumPy's complex order (NaNs last) and
+ * equal keys of class 0 are equal values. All canonical (-0.0 == 0.0).
+ * The CPU's searching, set operations and searchsorted kernel use them;
+ * the CUDA searchsorted kernel orders by the same classes (prelude
+ * search.cuh). */
+static inline int cn_key_words(cn_dtype dt) { return cn_is_complex(dt) ? 3 : 1; }
+
+static inline void cn_key_complex(uint64_t *w, double re, double im) {
+  bool nr = re != re, ni = im != im;
+  w[0] = (uint64_t)(nr ? 2 : 0) + (uint64_t)(ni ? 1 : 0);
+  w[1] = nr ? 0 : cn_key_f64(re, true);
+  w[2] = ni ? 0 : cn_key_f64(im, true);
+}
+
+/* The cn_key_words(dt) search-key words of the element at p. */
+static inline void cn_search_key(uint64_t *w, const void *p, cn_dtype dt) {
+  if (dt == CN_COMPLEX128)
+    cn_key_complex(w, ((const double *)p)[0], ((const double *)p)[1]);
+  else if (dt == CN_COMPLEX64)
+    cn_key_complex(w, ((const float *)p)[0], ((const float *)p)[1]);
+  else
+    w[0] = cn_key_of(p, dt, true);
+}
+
+/* Compares search keys of nw words: <0, 0, >0. */
+static inline int cn_key_cmp(const uint64_t *a, const uint64_t *b, int nw) {
+  for (int w = 0; w < nw; w++)
+    if (a[w] != b[w])
+      return a[w] < b[w] ? -1 : 1;
+  return 0;
+}
+
+/* searchsorted of key x among the n sorted keys k (nw words each): the
+ * first position whose key is >= x (right: > x). */
+static inline int64_t cn_key_bound(const uint64_t *k, int64_t n,
+                                   const uint64_t *x, int nw, bool right) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    int c = cn_key_cmp(k + mid * nw, x, nw);
+    if (right ? c <= 0 : c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 #endif

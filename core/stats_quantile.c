@@ -1,11 +1,33 @@
-/* Median, percentiles and quantiles (include/cunumpy/stats.h) by
- * introselect on host float64 lanes. */
+/* Median, percentiles and quantiles (include/cunumpy/stats.h): by
+ * introselect on host float64 lanes, or, on a device backend that has the
+ * quantile_sorted slot, from lanes sorted on the device. Both take the
+ * ranks and weights of core/quantile_rank.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cunumpy/sort.h"
 #include "cunumpy/stats.h"
+#include "quantile_rank.h"
 #include "stats_util.h"
+
+_Static_assert(CN_QR_LINEAR == CN_QUANTILE_LINEAR &&
+                   CN_QR_LOWER == CN_QUANTILE_LOWER &&
+                   CN_QR_HIGHER == CN_QUANTILE_HIGHER &&
+                   CN_QR_NEAREST == CN_QUANTILE_NEAREST &&
+                   CN_QR_MIDPOINT == CN_QUANTILE_MIDPOINT &&
+                   CN_QR_INVERTED_CDF == CN_QUANTILE_INVERTED_CDF &&
+                   CN_QR_AVERAGED_INVERTED_CDF ==
+                       CN_QUANTILE_AVERAGED_INVERTED_CDF &&
+                   CN_QR_CLOSEST_OBSERVATION ==
+                       CN_QUANTILE_CLOSEST_OBSERVATION &&
+                   CN_QR_INTERPOLATED_INVERTED_CDF ==
+                       CN_QUANTILE_INTERPOLATED_INVERTED_CDF &&
+                   CN_QR_HAZEN == CN_QUANTILE_HAZEN &&
+                   CN_QR_WEIBULL == CN_QUANTILE_WEIBULL &&
+                   CN_QR_MEDIAN_UNBIASED == CN_QUANTILE_MEDIAN_UNBIASED &&
+                   CN_QR_NORMAL_UNBIASED == CN_QUANTILE_NORMAL_UNBIASED,
+               "core/quantile_rank.h's method numbers are cn_quantile_method's");
 
 static void dswap(double *a, double *b) {
   double t = *a;
@@ -76,31 +98,6 @@ static double next_above(const double *v, int64_t k, int64_t n) {
     if (v[i] < m)
       m = v[i];
   return m;
-}
-
-/* NumPy's _lerp: exact at both ends. */
-static double lerp(double a, double b, double t) {
-  double d = b - a;
-  return t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
-}
-
-/* Value of one quantile method from the order statistics a = x(lo) and
- * b = x(lo + 1) (b == a when lo is the last rank), h = q (n - 1). */
-static double from_pair(double a, double b, double h, int64_t lo,
-                        int32_t method) {
-  double t = h - (double)lo;
-  switch (method) {
-  case CN_QUANTILE_LOWER:
-    return a;
-  case CN_QUANTILE_HIGHER:
-    return t > 0 ? b : a;
-  case CN_QUANTILE_NEAREST:
-    return (int64_t)nearbyint(h) > lo ? b : a;
-  case CN_QUANTILE_MIDPOINT:
-    return t > 0 ? lerp(a, b, 0.5) : a;
-  default:
-    return t > 0 ? lerp(a, b, t) : a;
-  }
 }
 
 /* Order statistics x(k) and x(k + 1) (clamped to the last rank) of the
@@ -176,92 +173,46 @@ static void lane_pair(const double *x, int64_t len, int64_t n, int64_t k,
   pair_select(buf, c, k, a, b);
 }
 
-/* Rank k of the lower order statistic and weight t of the next one for
- * quantile q of n values under one of NumPy's methods past MIDPOINT:
- * virtual index n q + (alpha + q (1 - alpha - beta)) - 1 for the
- * continuous ones, clamped to the ranks; the discontinuous ones pick a
- * rank. */
-static void virtual_rank(int32_t method, int64_t n, double q, int64_t *k,
-                         double *t) {
-  double nd = (double)n, h, al = 0, be = 0;
-  *t = 0;
-  switch (method) {
-  case CN_QUANTILE_INVERTED_CDF:
-  case CN_QUANTILE_CLOSEST_OBSERVATION: {
-    h = method == CN_QUANTILE_INVERTED_CDF ? nd * q - 1 : nd * q - 1 - 0.5;
-    double f = floor(h);
-    /* closest_observation: the nearest even 1-based rank at g = 0, that
-     * is an odd 0-based one (NumPy 2's rule). */
-    bool keep = h == f && (method == CN_QUANTILE_INVERTED_CDF ||
-                           f - 2.0 * floor(f / 2.0) == 1.0);
-    double r = keep ? f : f + 1;
-    *k = r < 0 ? 0 : (r > nd - 1 ? n - 1 : (int64_t)r);
-    return;
-  }
-  case CN_QUANTILE_AVERAGED_INVERTED_CDF:
-    h = nd * q - 1;
-    break;
-  case CN_QUANTILE_INTERPOLATED_INVERTED_CDF:
-    be = 1;
-    break;
-  case CN_QUANTILE_HAZEN:
-    al = be = 0.5;
-    break;
-  case CN_QUANTILE_MEDIAN_UNBIASED:
-    al = be = 1.0 / 3.0;
-    break;
-  case CN_QUANTILE_NORMAL_UNBIASED:
-    al = be = 3.0 / 8.0;
-    break;
-  default: /* WEIBULL */
-    break;
-  }
-  if (method != CN_QUANTILE_AVERAGED_INVERTED_CDF)
-    h = nd * q + (al + q * (1 - al - be)) - 1;
-  if (!(h >= 0)) {
-    *k = 0;
-    return;
-  }
-  if (h >= nd - 1) {
-    *k = n - 1;
-    return;
-  }
-  double f = floor(h);
-  *k = (int64_t)f;
-  *t = h - f;
-  if (method == CN_QUANTILE_AVERAGED_INVERTED_CDF)
-    *t = *t == 0 ? 0.5 : 1.0;
-}
-
-/* One quantile q in [0, 1] of the lane's n non-NaN values. */
+/* Quantile q in [0, 1] (or, for CN_QR_MEDIAN, the median) of the lane's
+ * n non-NaN values: the rank and weight of core/quantile_rank.h, shared
+ * with the CUDA kernel over sorted lanes. */
 static double quantile1(const double *x, int64_t len, int64_t n, double q,
                         int32_t method, bool nan_skip, double *buf) {
-  if (method > CN_QUANTILE_MIDPOINT) {
-    int64_t k;
-    double t, a, b;
-    virtual_rank(method, n, q, &k, &t);
-    lane_pair(x, len, n, k, nan_skip, buf, &a, &b);
-    return t > 0 ? lerp(a, b, t) : a;
-  }
-  double h = q * (double)(n - 1);
-  int64_t lo = (int64_t)floor(h);
-  if (lo > n - 1)
-    lo = n - 1;
+  cn_qrank r = cn_quantile_rank(method, n, q);
   double a, b;
-  lane_pair(x, len, n, lo, nan_skip, buf, &a, &b);
-  return from_pair(a, b, lo >= n - 1 ? (double)lo : h, lo, method);
+  lane_pair(x, len, n, r.k, nan_skip, buf, &a, &b);
+  return cn_quantile_value(r, a, b);
 }
 
-/* Median: the middle value, or the mean of the two middle values. */
-static double median1(const double *x, int64_t len, int64_t n, bool nan_skip,
-                      double *buf) {
-  double a, b;
-  if (n % 2) {
-    lane_pair(x, len, n, n / 2, nan_skip, buf, &a, &b);
-    return a;
+/* The device path: L's lanes (on a's device) sorted there by the sort
+ * slot, then the quantiles of hq (host fractions; NULL with CN_QR_MEDIAN)
+ * by the quantile_sorted slot into *r, float64 of shape on a's device. */
+static cn_status quantile_sorted_run(cn_array_s **r, const cn_lanes *L,
+                                     cn_array_s *hq, int32_t method,
+                                     bool nan_skip, int32_t nd,
+                                     const int64_t *shape,
+                                     const cn_array_s *a) {
+  const cn_backend *be = cn_backend_of(a);
+  cn_array_s *lanes = NULL, *sorted = NULL, *dq = NULL, *res = NULL;
+  int64_t ls[2] = {L->nlanes, L->len};
+  cn_status st = cn_contig_view(&lanes, L->h, 2, ls);
+  if (st == CN_OK)
+    st = cn_sort(&sorted, lanes, 1);
+  if (st == CN_OK && hq)
+    st = cn_idx_to_device_of(&dq, hq, a);
+  if (st == CN_OK)
+    st = cn_new_on(&res, a, CN_FLOAT64, nd, shape);
+  if (st == CN_OK && res->size > 0)
+    st = be->compute->quantile_sorted(res, sorted, dq, method, nan_skip);
+  cn_array_release(lanes);
+  cn_array_release(sorted);
+  cn_array_release(dq);
+  if (st != CN_OK) {
+    cn_array_release(res);
+    return st;
   }
-  lane_pair(x, len, n, n / 2 - 1, nan_skip, buf, &a, &b);
-  return (a + b) / 2.0;
+  *r = res;
+  return CN_OK;
 }
 
 /* Shared driver: qs == NULL computes the median. */
@@ -308,8 +259,18 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
       qv[i] /= scale;
     }
   }
+  /* On a device backend with the slots, the lanes are sorted there (NaNs
+   * last) and the quantiles read off the sorted lanes by the
+   * quantile_sorted slot: the data never goes through host memory. */
+  const cn_backend *be = cn_backend_of(a);
+  bool on_dev = be->device_type != CN_DEVICE_CPU && be->compute->sort &&
+                be->compute->quantile_sorted;
   cn_lanes L;
-  st = cn_lanes_make(&L, a, naxes, axes, keepdims, fn);
+  st = on_dev ? cn_lanes_make_on(&L, a, naxes, axes, keepdims,
+                                 a->dtype == CN_FLOAT32 ? CN_FLOAT32
+                                                        : CN_FLOAT64,
+                                 fn)
+              : cn_lanes_make(&L, a, naxes, axes, keepdims, fn);
   if (st != CN_OK) {
     cn_array_release(hq);
     return st;
@@ -325,18 +286,21 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
   for (int32_t d = 0; d < L.out_nd && nd < CN_MAX_DIMS; d++)
     shape[nd++] = L.out_shape[d];
   cn_array_s *r = NULL;
-  if (st == CN_OK)
+  if (st == CN_OK && on_dev)
+    st = quantile_sorted_run(&r, &L, hq, q ? method : CN_QR_MEDIAN, nan_skip,
+                             nd, shape, a);
+  else if (st == CN_OK)
     st = cn_array_new(&r, cn_cpu_backend(), 0, CN_FLOAT64, nd, shape,
                       CN_ORDER_C);
   double *buf = NULL;
   /* No lanes (an empty a): nothing to select, and the lane length may be
    * any size, so no scratch for it. */
-  if (st == CN_OK && L.nlanes > 0) {
+  if (st == CN_OK && !on_dev && L.nlanes > 0) {
     buf = cn_malloc(sizeof(double) * (size_t)(L.len > 0 ? L.len : 1));
     if (!buf)
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   }
-  if (st == CN_OK) {
+  if (st == CN_OK && !on_dev) {
     double *o = (double *)r->data;
     const double *src = (const double *)L.h->data;
     for (int64_t lane = 0; lane < L.nlanes; lane++) {
@@ -349,11 +313,9 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
         double v;
         if ((has_nan && !nan_skip) || n == 0)
           v = NAN;
-        else if (!q)
-          v = median1(x, L.len, n, nan_skip, buf);
         else
-          v = quantile1(x, L.len, n, ((const double *)hq->data)[j], method,
-                        nan_skip, buf);
+          v = quantile1(x, L.len, n, q ? ((const double *)hq->data)[j] : 0,
+                        q ? method : CN_QR_MEDIAN, nan_skip, buf);
         o[j * L.nlanes + lane] = v;
       }
     }

@@ -32,9 +32,9 @@ cn_status cn_lanes_make(cn_lanes *L, const cn_array_s *a, int32_t naxes,
   return cn_lanes_make_as(L, a, naxes, axes, keepdims, CN_FLOAT64, fn);
 }
 
-cn_status cn_lanes_make_as(cn_lanes *L, const cn_array_s *a, int32_t naxes,
-                           const int32_t *axes, int32_t keepdims,
-                           cn_dtype dtype, const char *fn) {
+static cn_status lanes_make(cn_lanes *L, const cn_array_s *a, int32_t naxes,
+                            const int32_t *axes, int32_t keepdims,
+                            cn_dtype dtype, bool host, const char *fn) {
   memset(L, 0, sizeof *L);
   uint64_t mask;
   cn_status st = cn_axes_mask(&mask, naxes, axes, a->ndim, fn);
@@ -64,9 +64,21 @@ cn_status cn_lanes_make_as(cn_lanes *L, const cn_array_s *a, int32_t naxes,
   cn_array_s *pv = NULL;
   st = cn_permute_dims(&pv, (cn_array)a, a->ndim, perm);
   if (st == CN_OK)
-    st = cn_host_as(&L->h, pv, dtype);
+    st = host ? cn_host_as(&L->h, pv, dtype) : cn_as_contig(&L->h, pv, dtype);
   cn_array_release(pv);
   return st;
+}
+
+cn_status cn_lanes_make_as(cn_lanes *L, const cn_array_s *a, int32_t naxes,
+                           const int32_t *axes, int32_t keepdims,
+                           cn_dtype dtype, const char *fn) {
+  return lanes_make(L, a, naxes, axes, keepdims, dtype, true, fn);
+}
+
+cn_status cn_lanes_make_on(cn_lanes *L, const cn_array_s *a, int32_t naxes,
+                           const int32_t *axes, int32_t keepdims,
+                           cn_dtype dtype, const char *fn) {
+  return lanes_make(L, a, naxes, axes, keepdims, dtype, false, fn);
 }
 
 void cn_lanes_free(cn_lanes *L) {

@@ -5,7 +5,7 @@
 #include "array_util.h"
 
 /* a with the reduced axes moved last, as a C-contiguous float64 host
- * array: nlanes lanes of len values. out_nd/out_shape describe the result
+ * array (cn_lanes_make_on: on a's device): nlanes lanes of len values. out_nd/out_shape describe the result
  * of the reduction (keepdims form when keepdims). */
 typedef struct cn_lanes {
   cn_array_s *h;
@@ -19,6 +19,12 @@ CN_INTERNAL cn_status cn_lanes_make(cn_lanes *L, const cn_array_s *a,
                                     int32_t keepdims, const char *fn);
 /* Same, the lanes in dtype (CN_FLOAT64 or CN_COMPLEX128). */
 CN_INTERNAL cn_status cn_lanes_make_as(cn_lanes *L, const cn_array_s *a,
+                                       int32_t naxes, const int32_t *axes,
+                                       int32_t keepdims, cn_dtype dtype,
+                                       const char *fn);
+/* Same, the lanes left on a's device (C-contiguous in dtype), for the
+ * kernels that run there. */
+CN_INTERNAL cn_status cn_lanes_make_on(cn_lanes *L, const cn_array_s *a,
                                        int32_t naxes, const int32_t *axes,
                                        int32_t keepdims, cn_dtype dtype,
                                        const char *fn);

@@ -8,7 +8,7 @@ if(TARGET cunumpy_cuda)
   add_executable(cuda_nvrtc_kernels ${CMAKE_CURRENT_SOURCE_DIR}/cuda/nvrtc_kernels.c)
   target_link_libraries(cuda_nvrtc_kernels PRIVATE cunumpy_cuda_codegen cunumpy)
   target_compile_options(cuda_nvrtc_kernels PRIVATE ${CUNUMPY_WARNINGS})
-  foreach(mode elementwise reductions casts cache random index lapack matmul sort fft)
+  foreach(mode elementwise reductions casts cache random index lapack matmul sort search fft)
     add_test(NAME cuda_nvrtc_${mode} COMMAND cuda_nvrtc_kernels ${mode} 90)
   endforeach()
   # The kernel cache test points CUNUMPY_KERNEL_CACHE at a temporary folder.
@@ -18,7 +18,8 @@ if(TARGET cunumpy_cuda)
   # The device prelude compiled as host code by nvcc and run on the CPU
   # against the CPU backend (prelude_host: special values of complex math,
   # casts, reduction accumulators, the indexing, lapack and matmul helpers;
-  # rng_host: the random fills' work items; sort_host: the radix sort):
+  # rng_host: the random fills' work items; sort_host: the radix sort and
+  # the searchsorted kernel's search):
   # no GPU needed. nvcc is not otherwise used. The prelude is the one
   # core/cuda/CMakeLists.txt assembles from its parts
   # (CUNUMPY_CUDA_PRELUDE, built with cunumpy_cuda_codegen).

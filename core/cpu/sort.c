@@ -8,6 +8,7 @@
 #include <omp.h>
 #endif
 
+#include "../quantile_rank.h"
 #include "../sort_keys.h"
 #include "cpu.h"
 
@@ -449,4 +450,56 @@ static cn_status cpu_sort(cn_array_s *vals, cn_array_s *perm,
   return st;
 }
 
-void cn_cpu_sort_fill(cn_backend_compute *t) { t->sort = cpu_sort; }
+/* searchsorted: the keys of a once, then one binary search per needle
+ * (core/sort_keys.h's search keys, shared with the set operations). */
+static cn_status cpu_searchsorted(cn_array_s *out, const cn_array_s *a,
+                                  const cn_array_s *v, bool right) {
+  cn_dtype dt = a->dtype;
+  int nw = cn_key_words(dt);
+  int64_t is = cn_itemsize(dt), n = a->size;
+  uint64_t *ka = cn_malloc(sizeof(uint64_t) * (size_t)nw *
+                           (size_t)(n > 0 ? n : 1));
+  if (!ka)
+    return cn_error(CN_ERR_MEMORY, "cn_searchsorted: out of memory");
+  for (int64_t i = 0; i < n; i++)
+    cn_search_key(ka + nw * i, a->data + i * is, dt);
+  int64_t *o = (int64_t *)out->data;
+#pragma omp parallel for schedule(static) if (v->size >= ((int64_t)1 << 14))
+  for (int64_t i = 0; i < v->size; i++) {
+    uint64_t x[3];
+    cn_search_key(x, v->data + i * is, dt);
+    o[i] = cn_key_bound(ka, n, x, nw, right);
+  }
+  free(ka);
+  return CN_OK;
+}
+
+/* quantile_sorted: the same per-output function as the CUDA kernel's
+ * (core/quantile_rank.h). The CPU's own quantile entry points select on
+ * host lanes instead, which needs no full sort. */
+static cn_status cpu_quantile_sorted(cn_array_s *out, const cn_array_s *sorted,
+                                     const cn_array_s *q, int32_t method,
+                                     bool nan_skip) {
+  if (sorted->dtype != CN_FLOAT32 && sorted->dtype != CN_FLOAT64)
+    return cn_error(CN_ERR_TYPE,
+                    "quantile_sorted: lanes must be float32 or float64, got %s",
+                    cn_dtype_name(sorted->dtype));
+  long long len = sorted->ndim ? sorted->shape[sorted->ndim - 1] : 1;
+  long long nlanes = out->size / (q ? q->size : 1);
+  const double *qv = q ? (const double *)q->data : NULL;
+  double *o = (double *)out->data;
+  for (int64_t i = 0; i < out->size; i++)
+    o[i] = sorted->dtype == CN_FLOAT32
+               ? cn_quantile_sorted_float((const float *)sorted->data, nlanes,
+                                          len, qv, method, nan_skip, i)
+               : cn_quantile_sorted_double((const double *)sorted->data,
+                                           nlanes, len, qv, method, nan_skip,
+                                           i);
+  return CN_OK;
+}
+
+void cn_cpu_sort_fill(cn_backend_compute *t) {
+  t->sort = cpu_sort;
+  t->searchsorted = cpu_searchsorted;
+  t->quantile_sorted = cpu_quantile_sorted;
+}

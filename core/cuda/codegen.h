@@ -91,6 +91,14 @@ bool cn_cu_gen_matmul(cn_cu_src *s, cn_dtype dt, char names[][CN_CU_NAME_CAP]);
 bool cn_cu_gen_sort_passes(cn_cu_src *s, char names[][CN_CU_NAME_CAP]);
 bool cn_cu_gen_sort_keys(cn_cu_src *s, cn_dtype dt,
                          char names[][CN_CU_NAME_CAP]);
+/* The searchsorted kernel of dtype dt (names[0]): one thread per needle,
+ * cn_search_at of prelude/search.cuh. False for a dtype it lacks. */
+bool cn_cu_gen_search(cn_cu_src *s, cn_dtype dt, char names[][CN_CU_NAME_CAP]);
+/* The quantile kernel over sorted lanes of dtype dt (float32 or float64;
+ * names[0]): one thread per output, cn_quantile_sorted_<T> of
+ * core/quantile_rank.h. False for any other dtype. */
+bool cn_cu_gen_quantile(cn_cu_src *s, cn_dtype dt,
+                        char names[][CN_CU_NAME_CAP]);
 
 #ifdef __cplusplus
 }

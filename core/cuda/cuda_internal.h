@@ -149,6 +149,13 @@ cn_status cn_cu_matmul(const cn_gemm_desc *desc);
 /* The sort slot (sort.c). */
 cn_status cn_cu_sort(cn_array_s *vals, cn_array_s *perm, const cn_array_s *a,
                      int32_t axis);
+/* The searchsorted slot (sort.c): a generated binary-search kernel. */
+cn_status cn_cu_searchsorted(cn_array_s *out, const cn_array_s *a,
+                             const cn_array_s *v, bool right);
+/* The quantile_sorted slot (sort.c): quantiles read off sorted lanes. */
+cn_status cn_cu_quantile_sorted(cn_array_s *out, const cn_array_s *sorted,
+                                const cn_array_s *q, int32_t method,
+                                bool nan_skip);
 
 /* The fft slot on cuFFT (fft.c). */
 cn_status cn_cu_fft(const cn_fft_desc *desc);

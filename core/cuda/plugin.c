@@ -314,6 +314,8 @@ static const cn_backend_compute g_compute = {
     .lapack = cn_cu_lapack,
     .matmul = cn_cu_matmul,
     .sort = cn_cu_sort,
+    .searchsorted = cn_cu_searchsorted,
+    .quantile_sorted = cn_cu_quantile_sorted,
     .fft = cn_cu_fft,
 };
 

@@ -7,7 +7,10 @@
  * (the AND and OR of every word, computed once, say which). Lanes are
  * sorted together with the lane number as the top word, or one by one for
  * a few long lanes. Everything runs on the thread's stream; the only
- * synchronisation is reading the AND/OR words back. */
+ * synchronisation is reading the AND/OR words back.
+ * The searchsorted slot, a binary search by the same key words, and the
+ * quantile_sorted slot, which reads quantiles off sorted lanes, are here
+ * too. */
 #include <stdio.h>
 #include <string.h>
 
@@ -213,4 +216,69 @@ cn_status cn_cu_sort(cn_array_s *vals, cn_array_s *perm, const cn_array_s *a,
 done:
   cn_cu_scratch_free(scr);
   return st;
+}
+
+/* searchsorted: one generated kernel per dtype (prelude/search.cuh), one
+ * thread per needle, on the thread's stream; a and v arrive C-contiguous
+ * in one dtype, out int64 of v's size (the core checks both). */
+static bool gen_search(cn_cu_src *s, void *ctx, char names[][CN_CU_NAME_CAP]) {
+  return cn_cu_gen_search(s, *(cn_dtype *)ctx, names);
+}
+
+cn_status cn_cu_searchsorted(cn_array_s *out, const cn_array_s *a,
+                             const cn_array_s *v, bool right) {
+  if (v->size == 0)
+    return CN_OK;
+  cn_dtype dt = a->dtype;
+  char key[32];
+  snprintf(key, sizeof key, "search:%s", cn_cu_tag(dt));
+  cudaKernel_t k;
+  cn_status st = cn_cu_kernel(&k, key, 0, gen_search, &dt);
+  if (st != CN_OK)
+    return st;
+  const void *ad = a->data, *vd = v->data;
+  long long n = a->size, m = v->size;
+  int r = right;
+  void *od = out->data;
+  void *args[] = {(void *)&ad, &n, (void *)&vd, &m, &r, &od};
+  return cn_cu_launch(k, grid_for(m), 1, CN_SORT_THREADS, args,
+                      "searchsorted");
+}
+
+/* quantile_sorted: one generated kernel per float dtype, one thread per
+ * output value, on the thread's stream. */
+static bool gen_quantile(cn_cu_src *s, void *ctx,
+                         char names[][CN_CU_NAME_CAP]) {
+  return cn_cu_gen_quantile(s, *(cn_dtype *)ctx, names);
+}
+
+cn_status cn_cu_quantile_sorted(cn_array_s *out, const cn_array_s *sorted,
+                                const cn_array_s *q, int32_t method,
+                                bool nan_skip) {
+  if (out->size == 0)
+    return CN_OK;
+  cn_dtype dt = sorted->dtype;
+  if (dt != CN_FLOAT32 && dt != CN_FLOAT64)
+    return cn_cu_error(CN_ERR_TYPE,
+                       "quantile_sorted: lanes must be float32 or float64, "
+                       "got %s",
+                       cn_dtype_name(dt));
+  char key[32];
+  snprintf(key, sizeof key, "quantile:%s", cn_cu_tag(dt));
+  cudaKernel_t k;
+  cn_status st = cn_cu_kernel(&k, key, 0, gen_quantile, &dt);
+  if (st != CN_OK)
+    return st;
+  /* out is nq x lanes; the lanes are the last axis of sorted */
+  long long len = sorted->ndim ? sorted->shape[sorted->ndim - 1] : 1;
+  long long nlanes = out->size / (q ? q->size : 1);
+  long long total = out->size;
+  const void *xd = sorted->data;
+  const void *qd = q ? q->data : NULL;
+  int m = method, skip = nan_skip;
+  void *od = out->data;
+  void *args[] = {(void *)&xd, &nlanes, &len, (void *)&qd, &total, &m, &skip,
+                  &od};
+  return cn_cu_launch(k, grid_for(total), 1, CN_SORT_THREADS, args,
+                      "quantile_sorted");
 }

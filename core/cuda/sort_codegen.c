@@ -1,5 +1,6 @@
-/* Source generation for the CUDA sort: extern "C" wrappers that
- * instantiate the templates of prelude/sort.cuh with the geometry of
+/* Source generation for the CUDA sort and searchsorted: extern "C"
+ * wrappers that instantiate the templates of prelude/sort.cuh and
+ * prelude/search.cuh with the geometry of
  * sort_plan.h (the one place it is set) and, for the dtype kernels, the
  * element's storage type and key kind. */
 #include <stdio.h>
@@ -128,5 +129,44 @@ bool cn_cu_gen_sort_keys(cn_cu_src *s, cn_dtype dt,
       "    cn_sort_out_at<%s>(src, perm, n, q, vals, vperm, roundtrip != 0, "
       "p);\n}\n",
       CN_SORT_THREADS, names[1], u, tp, CN_SORT_THREADS, names[2], u, u, tp);
+  return !s->oom;
+}
+
+bool cn_cu_gen_search(cn_cu_src *s, cn_dtype dt,
+                      char names[][CN_CU_NAME_CAP]) {
+  const char *u;
+  int kind;
+  bool cplx;
+  if (!sort_elem(dt, &u, &kind, &cplx))
+    return false;
+  snprintf(names[0], CN_CU_NAME_CAP, "cn_search_%s", cn_cu_tag(dt));
+  cn_cu_src_appendf(
+      s,
+      "\nextern \"C\" __global__ void __launch_bounds__(%d) %s(const %s "
+      "*a, long long n, const %s *v, long long m, int right, long long "
+      "*out) {\n"
+      "  for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x;"
+      " j < m; j += (long long)gridDim.x * blockDim.x)\n"
+      "    out[j] = cn_search_at<%d, %s, %s>(a, n, v, j, right != 0);\n}\n",
+      CN_SORT_THREADS, names[0], u, u, kind, u, cplx ? "true" : "false");
+  return !s->oom;
+}
+
+bool cn_cu_gen_quantile(cn_cu_src *s, cn_dtype dt,
+                        char names[][CN_CU_NAME_CAP]) {
+  if (dt != CN_FLOAT32 && dt != CN_FLOAT64)
+    return false;
+  const char *t = dt == CN_FLOAT32 ? "float" : "double";
+  snprintf(names[0], CN_CU_NAME_CAP, "cn_quantile_%s", cn_cu_tag(dt));
+  cn_cu_src_appendf(
+      s,
+      "\nextern \"C\" __global__ void __launch_bounds__(%d) %s(const %s "
+      "*x, long long nlanes, long long len, const double *q, long long "
+      "total, int method, int nan_skip, double *out) {\n"
+      "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;"
+      " i < total; i += (long long)gridDim.x * blockDim.x)\n"
+      "    out[i] = cn_quantile_sorted_%s(x, nlanes, len, q, method, "
+      "nan_skip, i);\n}\n",
+      CN_SORT_THREADS, names[0], t, t);
   return !s->oom;
 }

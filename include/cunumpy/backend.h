@@ -65,15 +65,19 @@ CN_API const char *cn_backend_alias(int32_t i);
  * backend (any name or alias) serves the capability what, which is
  *   - a compute kernel: "assign", "fill", "elementwise", "where", "reduce",
  *     "moments", "take", "put", "take_along", "put_along", "flatnonzero",
- *     "mask_compress", "sort", "rng_fill" (alias "rng"), "matmul",
- *     "lapack", "fft";
+ *     "mask_compress", "index_normalize", "sort", "searchsorted",
+ *     "quantile_sorted", "rng_fill" (alias "rng"), "matmul", "lapack",
+ *     "fft";
  *   - a domain: "ufunc", "reduction", "linalg", "fft", "random", "sort",
  *     "index", "stats";
- *   - a sorting or searching function: "argsort", "lexsort" (kernels
- *     only); "unique", "union1d", "intersect1d", "setdiff1d",
- *     "unique_axis", "isin" (kernels and a step on host copies);
- *     "partition", "searchsorted" (computed on host copies everywhere, as
- *     "stats");
+ *   - a sorting or searching function: "argsort", "lexsort",
+ *     "partition" (kernels only; "searchsorted" is the name of its
+ *     kernel); "unique", "union1d",
+ *     "intersect1d", "setdiff1d", "unique_axis", "isin" (kernels and a
+ *     step on host copies);
+ *   - "median", "quantile" (with percentile and the nan-variants): on
+ *     host copies, or native on a device backend with the "sort" and
+ *     "quantile_sorted" kernels;
  *   - an elementwise op of include/cunumpy/ufunc.h ("add", "sin", ...);
  *   - a reduction: "sum", "prod", "min", "max", "any", "all", "nansum",
  *     "nanprod", "nanmin", "nanmax", "argmin", "argmax", "nanargmin",

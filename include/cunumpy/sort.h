@@ -26,8 +26,10 @@ CN_API cn_status cn_argsort(cn_array *out, cn_array a, int32_t axis);
 
 /* Copy of a partitioned along axis so that for every kth[i] the element
  * there is the one a full sort would put there, with no larger element
- * before it and no smaller one after it (introselect). kth entries may be
- * negative (counted from the end); out of range is CN_ERR_INDEX. */
+ * before it and no smaller one after it (introselect; complex values, and
+ * arrays on a device backend, get a full stable sort, which is such a
+ * partition). kth entries may be negative (counted from the end); out of
+ * range is CN_ERR_INDEX. */
 CN_API cn_status cn_partition(cn_array *out, cn_array a, int32_t nkth,
                               const int64_t *kth, int32_t axis);
 /* int64 indices that partition a (as cn_partition). */

@@ -3,8 +3,10 @@
  * semantics. Real (and bool) inputs; complex inputs are CN_ERR_TYPE unless
  * stated. Results are new arrays on the input's device; inputs are never
  * modified. Host-only: except ptp, diff and the unweighted averages (which
- * run on the backend's reductions), these functions compute on host
- * float64 (complex128) copies of their inputs and move the result back. Axes follow reduce.h (naxes CN_ALL_AXES = all, CN_AXIS_NONE =
+ * run on the backend's reductions), and the median and quantile family on
+ * a device backend that has the sort and quantile_sorted kernels (lanes
+ * sorted on the device), these functions compute on host float64
+ * (complex128) copies of their inputs and move the result back. Axes follow reduce.h (naxes CN_ALL_AXES = all, CN_AXIS_NONE =
  * flattened for single-axis functions); out-of-range axes are
  * CN_ERR_AXIS. Values are computed in float64 (float32 inputs give
  * float32 results where NumPy keeps the dtype). */
@@ -38,7 +40,8 @@ typedef enum cn_quantile_method {
   CN_QUANTILE_FORCE_INT32_ = 0x7fffffff
 } cn_quantile_method;
 
-/* Median over the axes (introselect per lane). A NaN in a lane gives NaN;
+/* Median over the axes (introselect per lane on the host, or the lanes
+ * sorted on a device backend, as above). A NaN in a lane gives NaN;
  * an empty lane gives NaN. float64 result (float32 for float32). */
 CN_API cn_status cn_median(cn_array *out, cn_array a, int32_t naxes,
                            const int32_t *axes, int32_t keepdims);

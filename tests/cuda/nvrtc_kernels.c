@@ -11,6 +11,8 @@
  *                LAPACK dtype, each dtype's set in one program
  *   sort         the radix sort's passes, and its key, key-bit and output
  *                kernels for every dtype
+ *   search       the searchsorted kernel of every dtype, the quantile
+ *                kernel over sorted lanes of float32 and float64
  *   cache        the on-disk kernel cache: round trip, corrupt and stale
  *                entries rejected
  *   random       the random fill of every distribution x output dtype, and
@@ -59,6 +61,8 @@ typedef enum {
   JOB_MATMUL,
   JOB_SORT_KEYS,
   JOB_SORT_PASSES,
+  JOB_SEARCH,
+  JOB_QUANTILE,
   JOB_FFT,
 } job_kind;
 
@@ -97,6 +101,10 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
     return cn_cu_gen_sort_keys(s, j->a, names);
   case JOB_SORT_PASSES:
     return cn_cu_gen_sort_passes(s, names);
+  case JOB_SEARCH:
+    return cn_cu_gen_search(s, j->a, names);
+  case JOB_QUANTILE:
+    return cn_cu_gen_quantile(s, j->a, names);
   case JOB_MATMUL:
     return cn_cu_gen_matmul(s, j->a, names);
   case JOB_RNG:
@@ -151,6 +159,12 @@ static void describe(char *buf, size_t cap, const job *j) {
     break;
   case JOB_SORT_PASSES:
     snprintf(buf, cap, "sort passes");
+    break;
+  case JOB_SEARCH:
+    snprintf(buf, cap, "searchsorted %s", cn_dtype_name(j->a));
+    break;
+  case JOB_QUANTILE:
+    snprintf(buf, cap, "quantile of sorted lanes %s", cn_dtype_name(j->a));
     break;
   case JOB_FFT:
     snprintf(buf, cap, "fft kernels %s", cn_dtype_name(j->a));
@@ -405,6 +419,16 @@ static void sort(void) {
   run_batch("sort", jobs, n);
 }
 
+static void search(void) {
+  static job jobs[NDT + 2];
+  int n = 0;
+  for (int d = 0; d < NDT; d++)
+    jobs[n++] = (job){.what = JOB_SEARCH, .a = k_all[d]};
+  jobs[n++] = (job){.what = JOB_QUANTILE, .a = CN_FLOAT32};
+  jobs[n++] = (job){.what = JOB_QUANTILE, .a = CN_FLOAT64};
+  run_batch("search", jobs, n);
+}
+
 /* The fft kernels of each precision, and no kernel for any other dtype. */
 static void fft(void) {
   job jobs[2] = {{.what = JOB_FFT, .a = CN_COMPLEX64}, {.what = JOB_FFT, .a = CN_COMPLEX128}};
@@ -614,6 +638,8 @@ int main(int argc, char **argv) {
     index_kernels();
   else if (strcmp(mode, "sort") == 0)
     sort();
+  else if (strcmp(mode, "search") == 0)
+    search();
   else if (strcmp(mode, "cache") == 0)
     cache();
   else if (strcmp(mode, "random") == 0)

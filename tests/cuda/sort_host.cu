@@ -11,6 +11,11 @@
 // through shared memory after a barrier, or through atomics); the warp
 // shuffles of the key-bits kernel (an AND/OR fold, emulated by one thread);
 // tests/gpu/gpu_check.c runs the plugin itself on a GPU.
+// The searchsorted kernel's search (prelude/search.cuh) is checked here
+// too, one needle after another, against the CPU backend's
+// cn_searchsorted: both sides, every dtype, NaN / inf / -0.0 needles,
+// needles equal to the sorted elements (duplicates), empty either side;
+// and the quantile kernel over sorted lanes against the CPU's quantiles.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -293,8 +298,124 @@ static void check(cn_dtype dt, std::vector<int64_t> shape, int32_t axis,
   cn_array_release(base);
 }
 
+// searchsorted of na sorted values (distinct of them at most) for nv
+// random needles followed by every sorted value, both sides.
+template <int KIND, class U, bool CPLX>
+static void search_check(cn_dtype dt, int64_t na, int64_t nv, int distinct) {
+  g_cases++;
+  int64_t is = cn_dtype_itemsize(dt), m = nv + na;
+  std::vector<char> ha((size_t)(na * is) + 16), hv((size_t)(m * is) + 16);
+  fill(ha.data(), dt, na, distinct);
+  fill(hv.data(), dt, nv, distinct + 3);
+  cn_array a0, a, v;
+  OK(cn_from_host(&a0, ha.data(), 0, na * is, 1, &na, NULL, dt));
+  OK(cn_sort(&a, a0, 0));
+  OK(cn_copy_to_buffer(ha.data(), na * is, a, CN_ORDER_C));
+  memcpy(hv.data() + nv * is, ha.data(), (size_t)(na * is));
+  OK(cn_from_host(&v, hv.data(), 0, m * is, 1, &m, NULL, dt));
+  for (int right = 0; right < 2; right++) {
+    cn_array r;
+    OK(cn_searchsorted(&r, a, v, right ? CN_SIDE_RIGHT : CN_SIDE_LEFT, NULL));
+    std::vector<long long> want((size_t)m + 1);
+    OK(cn_copy_to_buffer(want.data(), m * 8, r, CN_ORDER_C));
+    cn_array_release(r);
+    for (int64_t j = 0; j < m; j++) {
+      long long got = cn_search_at<KIND, U, CPLX>(
+          (const U *)ha.data(), na, (const U *)hv.data(), j, right != 0);
+      if (got != want[(size_t)j]) {
+        printf("FAIL: searchsorted %s (%lld in %lld) side %d needle %lld: "
+               "%lld, want %lld\n",
+               cn_dtype_name(dt), (long long)m, (long long)na, right,
+               (long long)j, got, want[(size_t)j]);
+        g_fail++;
+        break;
+      }
+    }
+  }
+  cn_array_release(v);
+  cn_array_release(a);
+  cn_array_release(a0);
+}
+
+// The quantile kernel's code over sorted lanes (core/quantile_rank.h, in
+// the prelude) on the CPU's
+// sorted lanes against cn_quantile / cn_nanquantile / cn_median /
+// cn_nanmedian along the last axis: every method, NaN lanes, all-NaN and
+// one-value lanes; float32 results rounded as the CPU rounds them.
+template <class T> static void quantile_check(cn_dtype dt, int64_t len) {
+  const int64_t nl = 7;
+  int64_t shape[2] = {nl, len}, total = nl * len;
+  std::vector<T> h((size_t)total + 1);
+  for (int64_t i = 0; i < total; i++) {
+    unsigned long long r = rnd();
+    int64_t lane = i / len;
+    h[(size_t)i] = lane == 3 || (lane == 5 && r % 4 == 0)
+                       ? (T)NAN
+                       : (T)((double)(long long)(r % 2001) / 8.0 - 120.0);
+  }
+  if (len > 1)
+    h[(size_t)len] = (T)-0.0, h[(size_t)len + 1] = (T)INFINITY; // lane 1
+  static const double qs[] = {0.0, 0.07, 0.25, 0.5, 0.5001, 0.75, 0.99, 1.0};
+  int64_t nq = 8;
+  cn_array a, q, s;
+  OK(cn_from_host(&a, h.data(), 0, total * (int64_t)sizeof(T), 2, shape, NULL,
+                  dt));
+  OK(cn_from_host(&q, qs, 0, sizeof qs, 1, &nq, NULL, CN_FLOAT64));
+  OK(cn_sort(&s, a, 1));
+  std::vector<T> sorted((size_t)total + 1);
+  OK(cn_copy_to_buffer(sorted.data(), total * (int64_t)sizeof(T), s,
+                       CN_ORDER_C));
+  int32_t ax = 1;
+  for (int skip = 0; skip < 2; skip++)
+    for (int m = CN_QR_MEDIAN; m <= CN_QUANTILE_NORMAL_UNBIASED; m++) {
+      g_cases++;
+      cn_array r, rd;
+      if (m == CN_QR_MEDIAN)
+        OK(skip ? cn_nanmedian(&r, a, 1, &ax, 0) : cn_median(&r, a, 1, &ax, 0));
+      else
+        OK(skip ? cn_nanquantile(&r, a, q, 1, &ax, m, 0)
+                : cn_quantile(&r, a, q, 1, &ax, m, 0));
+      OK(cn_astype(&rd, r, CN_FLOAT64, 1));
+      int64_t n = 0;
+      OK(cn_array_size(&n, rd));
+      std::vector<double> want((size_t)n + 1);
+      OK(cn_copy_to_buffer(want.data(), n * 8, rd, CN_ORDER_C));
+      cn_dtype rdt;
+      OK(cn_array_dtype(&rdt, r));
+      for (int64_t i = 0; i < n; i++) {
+        double got = sizeof(T) == 4
+                         ? cn_quantile_sorted_float((const float *)sorted.data(),
+                                                    nl, len, qs, m, skip, i)
+                         : cn_quantile_sorted_double(
+                               (const double *)sorted.data(), nl, len, qs, m,
+                               skip, i);
+        if (rdt == CN_FLOAT32)
+          got = (double)(float)got;
+        double w = want[(size_t)i];
+        if (!(got == w || (got != got && w != w))) {
+          printf("FAIL: quantile %s len %lld method %d nan_skip %d at %lld: "
+                 "%.17g, want %.17g\n",
+                 cn_dtype_name(dt), (long long)len, m, skip, (long long)i,
+                 got, w);
+          g_fail++;
+          break;
+        }
+      }
+      cn_array_release(r);
+      cn_array_release(rd);
+    }
+  cn_array_release(s);
+  cn_array_release(q);
+  cn_array_release(a);
+}
+
 template <int KIND, class U, bool CPLX> static void dtype_cases(cn_dtype dt) {
   int f0 = g_fail;
+  search_check<KIND, U, CPLX>(dt, 700, 500, 40); // duplicates, specials
+  search_check<KIND, U, CPLX>(dt, 9, 200, 1000); // mostly between
+  search_check<KIND, U, CPLX>(dt, 1, 20, 3);     // one element
+  search_check<KIND, U, CPLX>(dt, 0, 20, 3);     // empty a
+  search_check<KIND, U, CPLX>(dt, 30, 0, 3);     // needles: a only
   check<KIND, U, CPLX>(dt, {5000}, 0, 0, 40);          // 2 tiles, one lane
   check<KIND, U, CPLX>(dt, {9000}, 0, 2, 1000);        // reversed
   check<KIND, U, CPLX>(dt, {37, 50}, 1, 0, 7);         // lanes together
@@ -323,12 +444,18 @@ int main() {
   dtype_cases<CN_SK_FLOAT, cn_u64, false>(CN_FLOAT64);
   dtype_cases<CN_SK_FLOAT, cn_u32, true>(CN_COMPLEX64);
   dtype_cases<CN_SK_FLOAT, cn_u64, true>(CN_COMPLEX128);
+  int fq = g_fail;
+  for (int64_t len : {1, 2, 9, 64, 1001}) {
+    quantile_check<float>(CN_FLOAT32, len);
+    quantile_check<double>(CN_FLOAT64, len);
+  }
+  printf("%s   quantiles of sorted lanes\n", g_fail == fq ? "ok  " : "FAIL");
   // a few long lanes, sorted one by one
   const int64_t L = CN_SORT_PER_LANE_MIN_LEN;
   int f0 = g_fail;
   check<CN_SK_SIGNED, cn_u16, false>(CN_INT16, {2, L}, 1, 0, 300);
   check<CN_SK_FLOAT, cn_u32, true>(CN_COMPLEX64, {2, L}, -1, 0, 5);
   printf("%s   lane by lane\n", g_fail == f0 ? "ok  " : "FAIL");
-  printf("sort host emulation: %d cases, %d failures\n", g_cases, g_fail);
+  printf("sort, searchsorted and quantile host emulation: %d cases, %d failures\n", g_cases, g_fail);
   return g_fail ? 1 : 0;
 }

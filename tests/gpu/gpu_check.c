@@ -1790,6 +1790,137 @@ static void streams(void) {
     cn_array_release(more[i]);
 }
 
+/* ---- searching, partition and quantiles ---------------------------------
+ * searchsorted (both sides, sorter=, a strided needle array, mixed dtypes),
+ * partition / argpartition (a full sort on the GPU: equal to the CPU's
+ * sort / argsort, kth errors alike), and median / percentile / quantile
+ * of every method, nan-variants, over an axis or all. */
+static void search(void) {
+  char label[160];
+  for (int d = 0; d < NDT; d++) {
+    cn_dtype dt = k_all[d];
+    int64_t na = 3000, vs[2] = {40, 25};
+    cn_array h = make_input(dt, 1, &na, 1, -6.0, 6.0), g = dev(h);
+    cn_array hs = NULL, gs = NULL, hp = NULL, gp = NULL;
+    OK(cn_sort(&hs, h, 0));
+    OK(cn_sort(&gs, g, 0));
+    OK(cn_argsort(&hp, h, 0));
+    OK(cn_argsort(&gp, g, 0));
+    cn_array vh = make_input(dt, 2, vs, 1, -7.0, 7.0), vg = dev(vh);
+    cn_array vht = NULL, vgt = NULL;
+    OK(cn_transpose(&vht, vh));
+    OK(cn_transpose(&vgt, vg));
+    for (int side = 0; side < 2; side++) {
+      cn_array rc = NULL, rg = NULL;
+      snprintf(label, sizeof label, "searchsorted %s side %d",
+               cn_dtype_name(dt), side);
+      cn_status sc = cn_searchsorted(&rc, hs, vht, side, NULL);
+      cn_status sg = cn_searchsorted(&rg, gs, vgt, side, NULL);
+      check_status(label, sc, sg, rc, rg, 0);
+      snprintf(label, sizeof label, "searchsorted %s side %d sorter",
+               cn_dtype_name(dt), side);
+      sc = cn_searchsorted(&rc, h, vh, side, hp);
+      sg = cn_searchsorted(&rg, g, vg, side, gp);
+      check_status(label, sc, sg, rc, rg, 0);
+      snprintf(label, sizeof label, "searchsorted %s in float64 side %d",
+               cn_dtype_name(dt), side);
+      cn_array fh = NULL, fg = NULL;
+      OK(cn_astype(&fh, vh, CN_FLOAT64, 1));
+      OK(cn_astype(&fg, vg, CN_FLOAT64, 1));
+      sc = cn_searchsorted(&rc, hs, fh, side, NULL);
+      sg = cn_searchsorted(&rg, gs, fg, side, NULL);
+      check_status(label, sc, sg, rc, rg, 0);
+      cn_array_release(fh);
+      cn_array_release(fg);
+    }
+    int64_t kth[3] = {0, 17, -1}, bad = 3000;
+    for (int arg = 0; arg < 2; arg++) {
+      cn_array rc = NULL, rg = NULL;
+      snprintf(label, sizeof label, "%spartition %s", arg ? "arg" : "",
+               cn_dtype_name(dt));
+      /* the self-test's "GPU" is the CPU: its partition is introselect */
+      cn_status sc = g_selftest ? (arg ? cn_argpartition(&rc, vh, 3, kth, 0)
+                                       : cn_partition(&rc, vh, 3, kth, 0))
+                     : arg ? cn_argsort(&rc, vh, 0)
+                           : cn_sort(&rc, vh, 0);
+      cn_status sg = arg ? cn_argpartition(&rg, vg, 3, kth, 0)
+                         : cn_partition(&rg, vg, 3, kth, 0);
+      check_status(label, sc, sg, rc, rg, 0);
+      snprintf(label, sizeof label, "%spartition %s kth out of range",
+               arg ? "arg" : "", cn_dtype_name(dt));
+      sc = cn_partition(&rc, h, 1, &bad, 0);
+      sg = arg ? cn_argpartition(&rg, g, 1, &bad, 0)
+               : cn_partition(&rg, g, 1, &bad, 0);
+      check_status(label, sc, sg, rc, rg, 0);
+    }
+    cn_array_release(vht);
+    cn_array_release(vgt);
+    cn_array_release(vh);
+    cn_array_release(vg);
+    cn_array_release(hs);
+    cn_array_release(gs);
+    cn_array_release(hp);
+    cn_array_release(gp);
+    cn_array_release(h);
+    cn_array_release(g);
+  }
+  static const double qs[] = {0.0, 0.1, 0.25, 0.5, 0.9, 1.0};
+  static const double ps[] = {0.0, 10.0, 25.0, 50.0, 90.0, 100.0};
+  int64_t nq = 6, shape[2] = {33, 64};
+  cn_array qh = NULL, ph = NULL;
+  OK(cn_from_host(&qh, qs, 0, sizeof qs, 1, &nq, NULL, CN_FLOAT64));
+  OK(cn_from_host(&ph, ps, 0, sizeof ps, 1, &nq, NULL, CN_FLOAT64));
+  cn_array qg = dev(qh), pg = dev(ph);
+  for (int di = 0; di < 2; di++) {
+    cn_dtype dt = di ? CN_FLOAT64 : CN_FLOAT32;
+    for (int nan = 0; nan < 2; nan++) {
+      cn_array h = make_input(dt, 2, shape, nan, -5.0, 5.0), g = dev(h);
+      for (int32_t axis = -1; axis <= 1; axis++) {
+        int32_t na = axis < 0 ? 0 : 1;
+        for (int skip = 0; skip < 2; skip++) {
+          cn_array rc = NULL, rg = NULL;
+          snprintf(label, sizeof label, "%smedian %s nan %d axis %d",
+                   skip ? "nan" : "", cn_dtype_name(dt), nan, (int)axis);
+          int32_t kd = axis >= 0;
+          cn_status sc = skip ? cn_nanmedian(&rc, h, na, &axis, kd)
+                              : cn_median(&rc, h, na, &axis, kd);
+          cn_status sg = skip ? cn_nanmedian(&rg, g, na, &axis, kd)
+                              : cn_median(&rg, g, na, &axis, kd);
+          check_status(label, sc, sg, rc, rg, 4);
+          for (int32_t m = CN_QUANTILE_LINEAR; m <= CN_QUANTILE_NORMAL_UNBIASED;
+               m++) {
+            snprintf(label, sizeof label, "%squantile %s nan %d axis %d m %d",
+                     skip ? "nan" : "", cn_dtype_name(dt), nan, (int)axis,
+                     (int)m);
+            sc = skip ? cn_nanquantile(&rc, h, qh, na, &axis, m, 0)
+                      : cn_quantile(&rc, h, qh, na, &axis, m, 0);
+            sg = skip ? cn_nanquantile(&rg, g, qg, na, &axis, m, 0)
+                      : cn_quantile(&rg, g, qg, na, &axis, m, 0);
+            check_status(label, sc, sg, rc, rg, 4);
+          }
+        }
+      }
+      cn_array rc = NULL, rg = NULL;
+      snprintf(label, sizeof label, "percentile %s nan %d", cn_dtype_name(dt),
+               nan);
+      cn_status sc = cn_percentile(&rc, h, ph, 0, NULL, 0, 0);
+      cn_status sg = cn_percentile(&rg, g, pg, 0, NULL, 0, 0);
+      check_status(label, sc, sg, rc, rg, 4);
+      snprintf(label, sizeof label, "percentile %s out of range",
+               cn_dtype_name(dt));
+      sc = cn_percentile(&rc, h, qh, 0, NULL, 99, 0);
+      sg = cn_percentile(&rg, g, qg, 0, NULL, 99, 0);
+      check_status(label, sc, sg, rc, rg, 0);
+      cn_array_release(h);
+      cn_array_release(g);
+    }
+  }
+  cn_array_release(qh);
+  cn_array_release(qg);
+  cn_array_release(ph);
+  cn_array_release(pg);
+}
+
 int main(int argc, char **argv) {
   const char *self = getenv("GPU_CHECK_SELFTEST");
   g_selftest = self != NULL && self[0] == '1';
@@ -1830,6 +1961,8 @@ int main(int argc, char **argv) {
     ffts();
   if (!strcmp(only, "all") || !strcmp(only, "streams"))
     streams();
+  if (!strcmp(only, "all") || !strcmp(only, "search"))
+    search();
   if (!strcmp(only, "limit"))
     limit(argc > 2 ? argv[2] : "0");
   int64_t compiled = 0, hits = 0, mem = 0;
