@@ -1043,8 +1043,13 @@ void check_op_scalar(const OpSpec &s, const DT &t) {
             cancels(s) && std::isfinite(x.real()) && std::isfinite(y.real())
                 ? std::max(std::fabs(x.real()), std::fabs(y.real()))
                 : 0;
-        std::string msg =
-            mismatch(s, ot, got[i], oracle(s, t, x, y, sv), scale);
+        CL want = oracle(s, t, x, y, sv);
+        // NumPy's float power runs a stride-0 exponent 0.5 as sqrt, which
+        // keeps -0.0 and gives NaN for -inf (pow gives +0 and +inf)
+        if (s.name == std::string("power") && t.kind == 'f' && !mirror &&
+            y.real() == 0.5L && (x.real() == 0 || x.real() == -INFINITY))
+          want = x.real() == 0 ? x : CL(NAN);
+        std::string msg = mismatch(s, ot, got[i], want, scale);
         if (!msg.empty()) {
           bad++;
           log << s.name << "(" << x << ", " << y << ") scalar path on "
