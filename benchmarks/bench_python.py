@@ -6,7 +6,8 @@ Part 1 measures per-call overhead on 10-element float64 arrays (the cost of
 getting from Python to the C function and back); part 2 the 1e7-element
 rows of the core benchmark, where the engine's kernels dominate, next to
 the same work timed from C by bench_core (py/C near 1: no Python-side
-cost). Ratio = cunumpy time / NumPy time (below 1: cunumpy is faster). Each
+cost); part 3 the 4e6-element rows of the kernels with shortcuts (power
+by a scalar exponent, clip, repeat, roll). Ratio = cunumpy time / NumPy time (below 1: cunumpy is faster). Each
 figure is the best of several repeats, so it reflects the code path, not the
 machine's noise; the two libraries are timed alternately.
 """
@@ -122,6 +123,33 @@ def large(n, repeat, core):
         row(name, t_xp, t_np, "ms", 1e3, extra)
 
 
+def paths(n, repeat):
+    print(f"\n{n:.0e}-element rows of the shortcut kernels")
+    print(f"  {'op':<16} {'cunumpy':>10} {'numpy':>10}     {'ratio':>8}")
+    rng = np.random.default_rng(1)
+    cases = []
+    for dt in ("float64", "float32"):
+        na = rng.uniform(0.1, 4.0, n).astype(dt)
+        a = xp.asarray(na)
+        sfx = " f" + dt[-2:]
+        for e in (2, 2.0, -1, 0.5, 3, 1.7):
+            cases.append((f"a**{e}{sfx}", lambda a=a, e=e: a ** e,
+                          lambda na=na, e=e: na ** e))
+        cases.append((f"clip{sfx}", lambda a=a: xp.clip(a, 0.5, 3.0),
+                      lambda na=na: np.clip(na, 0.5, 3.0)))
+    ni = rng.integers(-9, 9, n).astype(np.int64)
+    ai = xp.asarray(ni)
+    cases += [
+        ("a**3 i64", lambda: ai ** 3, lambda: ni ** 3),
+        ("clip i64", lambda: xp.clip(ai, -3, 4), lambda: np.clip(ni, -3, 4)),
+        ("repeat(a, 3)", lambda: xp.repeat(ai, 3), lambda: np.repeat(ni, 3)),
+        ("roll(a, 7)", lambda: xp.roll(ai, 7), lambda: np.roll(ni, 7)),
+    ]
+    for name, f_xp, f_np in cases:
+        f_xp(), f_np()  # warm the pools and page tables
+        row(name, *best_pair(f_xp, f_np, 1, repeat), "ms", 1e3)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true",
@@ -130,16 +158,19 @@ def main():
                    help="the bench_core binary, whose times of the same "
                    "large rows from C are shown next to Python's (default: "
                    "the build tree's, if built)")
+    p.add_argument("--part", choices=("all", "small", "large", "paths"),
+                   default="all", help="run one part only")
     args = p.parse_args()
     print(f"cunumpy {xp.__version__} ({xp.get_backend()}), numpy "
           f"{np.__version__}, python {sys.version.split()[0]}, "
           f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}\n")
-    if args.quick:
-        small(20000, 3)
-        large(10**6, 3, args.core)
-    else:
-        small(200000, 5)
-        large(10**7, 7, args.core)
+    quick = args.quick
+    if args.part in ("all", "small"):
+        small(20000 if quick else 200000, 3 if quick else 5)
+    if args.part in ("all", "large"):
+        large(10**6 if quick else 10**7, 3 if quick else 7, args.core)
+    if args.part in ("all", "paths"):
+        paths(10**6 if quick else 4 * 10**6, 3 if quick else 7)
 
 
 if __name__ == "__main__":

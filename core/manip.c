@@ -1,7 +1,8 @@
 /* Joining, splitting, repetition, rearranging, matrices and grids
  * (include/cunumpy/manip.h; padding is in core/manip_pad.c), built from
  * views, cn_assign and the gather kernel (cn_take), so every dtype and
- * device the core serves works. */
+ * device the core serves works; repeat of host memory writes its blocks
+ * directly. */
 #include "cunumpy/manip.h"
 
 #include <inttypes.h>
@@ -406,6 +407,65 @@ cn_status cn_tile(cn_array *out, cn_array a, int32_t nreps,
   return CN_OK;
 }
 
+/* Writes k copies of the blk-byte block s at d and returns the end: typed
+ * stores for one-element blocks (a broadcast the compiler vectorises),
+ * memcpy of the block otherwise. */
+static char *repeat_block(char *d, const char *s, int64_t blk, int64_t k) {
+#define REPEAT_W(T)                                                            \
+  {                                                                            \
+    T v;                                                                       \
+    memcpy(&v, s, sizeof v);                                                   \
+    T *o = (T *)(void *)d;                                                     \
+    for (int64_t j = 0; j < k; j++)                                            \
+      o[j] = v;                                                                \
+    return d + k * blk;                                                        \
+  }
+  switch (blk) {
+  case 1: REPEAT_W(uint8_t)
+  case 2: REPEAT_W(uint16_t)
+  case 4: REPEAT_W(uint32_t)
+  case 8: REPEAT_W(uint64_t)
+  default:
+    for (int64_t j = 0; j < k; j++, d += blk)
+      memcpy(d, s, (size_t)blk);
+    return d;
+  }
+#undef REPEAT_W
+}
+
+/* repeat of an array in host memory (src non-empty): each block of the
+ * axis (its element and everything inside it, contiguous in a C-ordered
+ * copy) written c[i] (or c[0] when scalar) times in order, no index. */
+static cn_status repeat_host(cn_array_s **out, const cn_array_s *src,
+                             int32_t ax, int64_t total, const int64_t *c,
+                             bool scalar) {
+  cn_array_s *sc = NULL, *r = NULL;
+  int64_t sh[CN_MAX_DIMS];
+  memcpy(sh, src->shape, sizeof(int64_t) * (size_t)src->ndim);
+  sh[ax] = total;
+  cn_status st = cn_as_contig(&sc, src, src->dtype);
+  if (st == CN_OK)
+    st = cn_new_on(&r, src, src->dtype, src->ndim, sh);
+  if (st != CN_OK) {
+    cn_array_release(sc);
+    return st;
+  }
+  int64_t outer = 1, blk = cn_itemsize(src->dtype);
+  for (int32_t d = 0; d < ax; d++)
+    outer *= src->shape[d];
+  for (int32_t d = ax + 1; d < src->ndim; d++)
+    blk *= src->shape[d];
+  const int64_t n = src->shape[ax];
+  const char *s = sc->data;
+  char *d = r->data;
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t i = 0; i < n; i++, s += blk)
+      d = repeat_block(d, s, blk, c[scalar ? 0 : i]);
+  cn_array_release(sc);
+  *out = r;
+  return CN_OK;
+}
+
 cn_status cn_repeat(cn_array *out, cn_array a, cn_array repeats, int32_t axis) {
   const char *fn = "cn_repeat";
   CN_CHECK_OUT(out, fn);
@@ -468,6 +528,8 @@ cn_status cn_repeat(cn_array *out, cn_array a, cn_array repeats, int32_t axis) {
     memcpy(sh, src->shape, sizeof(int64_t) * (size_t)src->ndim);
     sh[ax] = total;
     st = cn_new_on(&r, src, src->dtype, src->ndim, sh);
+  } else if (st == CN_OK && src->buf->backend == cn_cpu_backend()) {
+    st = repeat_host(&r, src, ax, total, c, rh->size == 1);
   } else if (st == CN_OK) {
     st = cn_array_new(&idx, cn_cpu_backend(), 0, CN_INT64, 1, &total,
                       CN_ORDER_C);
@@ -522,27 +584,48 @@ cn_status cn_repeat_n(cn_array *out, cn_array a, int64_t repeats,
 
 /* ---- rearranging -------------------------------------------------------- */
 
-/* Rolls one axis of a by shift via a gather with (i - shift) mod n. */
+/* Rolls one axis of a by shift: two slab copies (views and cn_assign, so
+ * long contiguous runs on any device), the last s entries to the front
+ * and the others after them. */
 static cn_status roll_axis(cn_array_s **out, const cn_array_s *a, int32_t ax,
                            int64_t shift, const char *fn) {
-  int64_t n = a->shape[ax];
-  cn_array_s *idx = NULL, *dv = NULL;
-  cn_status st =
-      cn_array_new(&idx, cn_cpu_backend(), 0, CN_INT64, 1, &n, CN_ORDER_C);
-  if (st != CN_OK)
-    return st;
-  int64_t *p = (int64_t *)idx->data;
+  const int64_t n = a->shape[ax];
   int64_t s = n ? shift % n : 0;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t v = (i - s) % n;
-    p[i] = v < 0 ? v + n : v;
+  if (s < 0)
+    s += n;
+  cn_array_s *r = NULL, *v[4] = {NULL, NULL, NULL, NULL};
+  cn_status st = cn_new_on(&r, a, a->dtype, a->ndim, a->shape);
+  if (st == CN_OK && (s == 0 || a->size == 0)) {
+    st = cn_assign(r, (cn_array)a);
+  } else if (st == CN_OK) {
+    const int64_t isz = cn_itemsize(a->dtype);
+    int64_t sh[CN_MAX_DIMS];
+    memcpy(sh, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+    /* r[..., s:] = a[..., :n-s] and r[..., :s] = a[..., n-s:] */
+    sh[ax] = n - s;
+    st = cn_array_view(&v[0], r, r->data + s * r->strides[ax] * isz, a->ndim,
+                       sh, r->strides);
+    if (st == CN_OK)
+      st = cn_array_view(&v[1], a, a->data, a->ndim, sh, a->strides);
+    sh[ax] = s;
+    if (st == CN_OK)
+      st = cn_array_view(&v[2], r, r->data, a->ndim, sh, r->strides);
+    if (st == CN_OK)
+      st = cn_array_view(&v[3], a, a->data + (n - s) * a->strides[ax] * isz,
+                         a->ndim, sh, a->strides);
+    if (st == CN_OK)
+      st = cn_assign(v[0], v[1]);
+    if (st == CN_OK)
+      st = cn_assign(v[2], v[3]);
   }
-  st = cn_idx_to_device_of(&dv, idx, a);
-  if (st == CN_OK)
-    st = cn_take(out, (cn_array)a, dv, ax, CN_INDEX_RAISE, NULL);
-  cn_array_release(idx);
-  cn_array_release(dv);
-  return st == CN_OK ? st : cn_error_prefix(st, fn);
+  for (int k = 0; k < 4; k++)
+    cn_array_release(v[k]);
+  if (st != CN_OK) {
+    cn_array_release(r);
+    return cn_error_prefix(st, fn);
+  }
+  *out = r;
+  return CN_OK;
 }
 
 cn_status cn_roll(cn_array *out, cn_array a, int32_t nshift,

@@ -469,6 +469,66 @@ cn_uf_check_exponent(const cn_uf_call *c) {
   return CN_OK;
 }
 
+/* The shortcut op for exponent value v in compute dtype ct (see
+ * cn_uf_power_shortcut). */
+static int32_t cn_uf_power_op(cn_scalar v, cn_dtype ct) {
+  double b = v.kind == CN_SCALAR_FLOAT  ? v.re
+             : v.kind == CN_SCALAR_UINT ? (double)(uint64_t)v.i
+                                        : (double)v.i;
+  if (b == 0)
+    return CN_OP_COUNT_;
+  if (b == 1)
+    return CN_OPID_positive;
+  if (b == 2)
+    return CN_OPID_square;
+  if (cn_is_float(ct) && b == 0.5)
+    return CN_OPID_sqrt;
+  if (cn_is_float(ct) && b == -1)
+    return CN_OPID_reciprocal;
+  return -1;
+}
+
+/* NumPy's float and integer power loops special-case an exponent that is
+ * one value for the whole loop (stride 0: a scalar, a 0-d array or a
+ * broadcast one): float 2, 0.5, -1, 1, 0 and integer 2, 1, 0 run as
+ * square, sqrt, reciprocal, positive and ones. sqrt differs from pow on
+ * -0.0 and -inf, so the choice follows NumPy's (stride 0 only). Returns
+ * in *fast the unary op to run, CN_OP_COUNT_ for "fill with 1", or -1
+ * for none; fails only when reading the exponent fails. */
+static cn_status cn_uf_power_shortcut(int32_t *fast, const cn_uf_call *c,
+                                      cn_dtype ct) {
+  *fast = -1;
+  if (!cn_is_float(ct) && !cn_is_integer(ct))
+    return CN_OK;
+  const cn_array_s *e = c->view[1];
+  for (int32_t d = 0; d < e->ndim; d++)
+    if (e->strides[d] != 0)
+      return CN_OK;
+  cn_array_s *one = NULL; /* the value, as a 0-d view */
+  cn_scalar v;
+  cn_status st = cn_array_view(&one, e, e->data, 0, NULL, NULL);
+  if (st == CN_OK)
+    st = cn_item(&v, one);
+  cn_array_release(one);
+  if (st != CN_OK)
+    return cn_error_prefix(st, c->fn);
+  *fast = cn_uf_power_op(v, ct);
+  return CN_OK;
+}
+
+/* Runs x1 ** x2 as the shortcut's op (see cn_uf_power_shortcut). */
+static cn_status cn_uf_power_fast(cn_uf_call *c, int32_t fast) {
+  if (fast == CN_OP_COUNT_) {
+    unsigned char one[16];
+    cn_scalar v = {.kind = CN_SCALAR_INT, .i = 1};
+    cn_scalar_to_bytes(one, c->target->dtype, v);
+    return c->be->compute->fill(c->target, one);
+  }
+  return c->be->compute->elementwise(fast, c->view[0]->dtype, 1,
+                                     (const cn_array_s *const *)c->view,
+                                     c->target);
+}
+
 static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
                              cn_array dst, const char *fn) {
   cn_uf_call c = {0};
@@ -509,8 +569,15 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
     if ((st = c.be->compute->fill(c.target, &v)) != CN_OK)
       st = cn_error_prefix(st, fn);
   } else if (st == CN_OK) {
-    st = c.be->compute->elementwise(op, ct, c.n, (const cn_array_s *const *)c.view,
-                           c.target);
+    int32_t fast = -1;
+    if (op == CN_OPID_power && c.target->size > 0)
+      st = cn_uf_power_shortcut(&fast, &c, ct);
+    if (st == CN_OK && fast >= 0)
+      st = cn_uf_power_fast(&c, fast);
+    else if (st == CN_OK)
+      st = c.be->compute->elementwise(op, ct, c.n,
+                                      (const cn_array_s *const *)c.view,
+                                      c.target);
     if (st != CN_OK)
       st = cn_error_prefix(st, fn);
   }

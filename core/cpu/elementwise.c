@@ -116,6 +116,17 @@ cn_status cn_cpu_elementwise(int32_t op, cn_dtype compute, int32_t nin,
   const cn_array_s *ops[4] = {out, NULL, NULL, NULL};
   for (int32_t i = 0; i < nin; i++)
     ops[i + 1] = in[i];
+  /* an exponent that is one value everywhere (all strides 0) */
+  if (op == CN_OPID_power) {
+    bool scalar = true;
+    for (int32_t d = 0; d < in[1]->ndim; d++)
+      scalar = scalar && in[1]->strides[d] == 0;
+    cn_ew_kernel k = scalar ? cn_ew_power_scalar_kernel(compute) : NULL;
+    if (k != NULL) {
+      cn_ew_run(k, NULL, 3, ops, cn_is_float(compute) ? 8 : 2);
+      return CN_OK;
+    }
+  }
   cn_ew_kernel sleef = cn_ew_sleef_kernel(op, compute);
   /* transcendental and complex loops do ~10-50x the work of an add */
   int64_t cost = sleef || cn_is_complex(compute) ? 8 : 1;

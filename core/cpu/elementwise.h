@@ -34,6 +34,25 @@ CN_INTERNAL extern const cn_ew_kernel cn_sl_avx512_f[CN_OP_COUNT_];
 CN_INTERNAL extern const cn_ew_kernel cn_sl_avx2_d[CN_OP_COUNT_];
 CN_INTERNAL extern const cn_ew_kernel cn_sl_avx2_f[CN_OP_COUNT_];
 
+/* pow kernels for an exponent that is one value for the whole loop (s[2]
+ * == 0): SLEEF's pow on contiguous data, the typed loop otherwise. */
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx512_pow_scalar_d;
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx512_pow_scalar_f;
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx2_pow_scalar_d;
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx2_pow_scalar_f;
+
+/* Integer power by an exponent that is one value for the whole loop (s[2]
+ * == 0, not negative): repeated squaring in vectorised passes over blocks;
+ * NULL for the dtypes without one. */
+#define CN_EW_POWS_DECL_(sfx, ctype, cls, dt)                                  \
+  CN_INTERNAL extern const cn_ew_kernel cn_ew_power_scalar_##sfx;
+CN_CPU_DTYPES(CN_EW_POWS_DECL_)
+#undef CN_EW_POWS_DECL_
+
+/* The power kernel for compute dtype dt when the exponent is one value for
+ * the whole loop, or NULL (then the op's table kernel serves). */
+CN_INTERNAL cn_ew_kernel cn_ew_power_scalar_kernel(cn_dtype dt);
+
 /* A kernel for op on contiguous float32/float64 data built on SLEEF's
  * vector functions for this CPU, or NULL. Only valid when every stride is
  * the itemsize. */

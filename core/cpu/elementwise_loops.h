@@ -187,3 +187,51 @@ const cn_ew_kernel CN_EW_CAT(cn_ew_kernels_, CN_EW_SFX)[CN_OP_COUNT_] = {
 #include "../ops.def"
 };
 #undef CN_OP
+
+/* Integer power by an exponent that is one value for the whole loop:
+ * repeated squaring over blocks of CN_EW_POWS_BLOCK elements, each
+ * squaring or multiplying step one vectorised pass over the block (the
+ * exponent's bits are the same for every element). Results are the
+ * wrapped products, as k_pow's. Strided data runs the table kernel. */
+#define CN_EW_POWS_kb 0
+#define CN_EW_POWS_ki 1
+#define CN_EW_POWS_ku 1
+#define CN_EW_POWS_kf 0
+#define CN_EW_POWS_kc 0
+#if CN_EW_CAT(CN_EW_POWS_, CN_EW_KIND)
+#define CN_EW_POWS_BLOCK 256
+static void CN_EW_FN(power, _squaring)(int64_t n, char *const *p,
+                                     const int64_t *s) {
+  const int64_t z = sizeof(CN_EW_T);
+  const CN_EW_T b = *(const CN_EW_T *)p[2];
+  if (s[0] != z || s[1] != z || k_signbit(b)) {
+    CN_EW_FN(power, )(n, p, s);
+    return;
+  }
+  CN_EW_T *o = (CN_EW_T *)p[0];
+  const CN_EW_T *pa = (const CN_EW_T *)p[1];
+  for (int64_t i0 = 0; i0 < n; i0 += CN_EW_POWS_BLOCK) {
+    const int64_t m = n - i0 < CN_EW_POWS_BLOCK ? n - i0 : CN_EW_POWS_BLOCK;
+    CN_EW_T x[CN_EW_POWS_BLOCK], r[CN_EW_POWS_BLOCK];
+    for (int64_t j = 0; j < m; j++) {
+      x[j] = pa[i0 + j];
+      r[j] = 1;
+    }
+    for (uint64_t e = (uint64_t)b; e; e >>= 1) {
+      if (e & 1)
+        for (int64_t j = 0; j < m; j++)
+          r[j] = (CN_EW_T)(r[j] * x[j]);
+      if (e > 1)
+        for (int64_t j = 0; j < m; j++)
+          x[j] = (CN_EW_T)(x[j] * x[j]);
+    }
+    /* o may be pa itself: this block's inputs are all in x already */
+    for (int64_t j = 0; j < m; j++)
+      o[i0 + j] = r[j];
+  }
+}
+const cn_ew_kernel CN_EW_CAT(cn_ew_power_scalar_, CN_EW_SFX) =
+    CN_EW_FN(power, _squaring);
+#else
+const cn_ew_kernel CN_EW_CAT(cn_ew_power_scalar_, CN_EW_SFX) = NULL;
+#endif

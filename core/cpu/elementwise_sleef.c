@@ -1,8 +1,10 @@
 /* Choice of the contiguous float32/float64 kernels built on SLEEF's 1-ulp
  * vector functions (u10; hypot u05) for the CPU at run time: AVX-512F,
  * else AVX2+FMA, else none (the scalar libm loops of elementwise_<dtype>.c
- * run). The kernels themselves are in elementwise_sleef_<isa>.c, compiled
- * for their ISA; this file stays baseline x86-64 as it runs first. */
+ * run), and of the power kernels for an exponent that is one value for
+ * the whole loop. The kernels themselves are in elementwise_sleef_<isa>.c
+ * (and the integer ones in elementwise_<dtype>.c), compiled for their
+ * ISA; this file stays baseline x86-64 as it runs first. */
 #include <stdlib.h>
 
 #include "elementwise.h"
@@ -37,4 +39,25 @@ cn_ew_kernel cn_ew_sleef_kernel(int32_t op, cn_dtype dt) {
   if (dt == CN_FLOAT32)
     return l == 2 ? cn_sl_avx512_f[op] : l == 1 ? cn_sl_avx2_f[op] : NULL;
   return NULL;
+}
+
+cn_ew_kernel cn_ew_power_scalar_kernel(cn_dtype dt) {
+  int l = cn_sl_level();
+  if (dt == CN_FLOAT64)
+    return l == 2 ? cn_sl_avx512_pow_scalar_d
+           : l == 1 ? cn_sl_avx2_pow_scalar_d
+                    : NULL;
+  if (dt == CN_FLOAT32)
+    return l == 2 ? cn_sl_avx512_pow_scalar_f
+           : l == 1 ? cn_sl_avx2_pow_scalar_f
+                    : NULL;
+  switch (dt) {
+#define CN_EW_POWS_CASE_(sfx, ctype, cls, cdt)                                 \
+  case cdt:                                                                    \
+    return cn_ew_power_scalar_##sfx;
+    CN_CPU_DTYPES(CN_EW_POWS_CASE_)
+#undef CN_EW_POWS_CASE_
+  default:
+    return NULL;
+  }
 }

@@ -13,9 +13,11 @@
 #define CN_SL_LOADD _mm256_loadu_pd
 #define CN_SL_STORED _mm256_storeu_pd
 #define CN_SL_SQRTD _mm256_sqrt_pd
+#define CN_SL_SET1D _mm256_set1_pd
 #define CN_SL_LOADF _mm256_loadu_ps
 #define CN_SL_STOREF _mm256_storeu_ps
 #define CN_SL_SQRTF _mm256_sqrt_ps
+#define CN_SL_SET1F _mm256_set1_ps
 
 static inline unsigned cn_sl_special_d(__m256d r) {
   __m256d m = _mm256_andnot_pd(_mm256_set1_pd(-0.0), r);

@@ -13,9 +13,11 @@
 #define CN_SL_LOADD _mm512_loadu_pd
 #define CN_SL_STORED _mm512_storeu_pd
 #define CN_SL_SQRTD _mm512_sqrt_pd
+#define CN_SL_SET1D _mm512_set1_pd
 #define CN_SL_LOADF _mm512_loadu_ps
 #define CN_SL_STOREF _mm512_storeu_ps
 #define CN_SL_SQRTF _mm512_sqrt_ps
+#define CN_SL_SET1F _mm512_set1_ps
 
 static inline unsigned cn_sl_special_d(__m512d r) {
   __m512d m = _mm512_abs_pd(r);

@@ -217,17 +217,22 @@ CN_K_UINT(uint64_t, u64, 64)
     return m;                                                                  \
   }                                                                            \
   static inline T k_pow_##S(T a, T b) { return pow##F(a, b); }                 \
+  /* two selects, not ||: a short-circuit keeps gcc from vectorising */     \
   static inline T k_maximum_##S(T a, T b) {                                    \
-    return (a >= b || isnan(a)) ? a : b;                                       \
+    T t = a >= b ? a : b;                                                      \
+    return a != a ? a : t;                                                     \
   }                                                                            \
   static inline T k_minimum_##S(T a, T b) {                                    \
-    return (a <= b || isnan(a)) ? a : b;                                       \
+    T t = a <= b ? a : b;                                                      \
+    return a != a ? a : t;                                                     \
   }                                                                            \
   static inline T k_fmax_##S(T a, T b) {                                       \
-    return (a >= b || isnan(b)) ? a : b;                                       \
+    T t = a >= b ? a : b;                                                      \
+    return b != b ? a : t;                                                     \
   }                                                                            \
   static inline T k_fmin_##S(T a, T b) {                                       \
-    return (a <= b || isnan(b)) ? a : b;                                       \
+    T t = a <= b ? a : b;                                                      \
+    return b != b ? a : t;                                                     \
   }                                                                            \
   static inline T k_logaddexp_##S(T a, T b) {                                  \
     if (a == b) /* inf, inf gives inf, not inf - inf = NaN */                  \

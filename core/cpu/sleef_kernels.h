@@ -8,7 +8,8 @@
  *   CN_SL_ISA        suffix of the tables it defines (cn_sl_<ISA>_d/_f)
  *   CN_SL_SLEEF_ISA  SLEEF's name of the ISA (avx512f, avx2)
  *   CN_SL_VD, CN_SL_VF, CN_SL_WD, CN_SL_WF  vector types and lane counts
- *   CN_SL_LOADD/STORED/SQRTD, CN_SL_LOADF/STOREF/SQRTF  intrinsics
+ *   CN_SL_LOADD/STORED/SQRTD/SET1D, CN_SL_LOADF/STOREF/SQRTF/SET1F
+ *                    intrinsics
  *   cn_sl_special_d(r), cn_sl_special_f(r)  lane masks of +-inf or 0 results
  * SLEEF follows C99 Annex F for NaN, +-inf and -0.0, so results agree with
  * libm on special values. sqrt uses the hardware instruction (correctly
@@ -41,13 +42,17 @@
     const T *a = (const T *)p[1];                                              \
     int64_t i = 0;                                                             \
     for (; i + W <= n; i += W) {                                               \
-      VT r = FN(LD(a + i));                                                    \
+      VT va = LD(a + i);                                                       \
+      VT r = FN(va);                                                           \
       unsigned m = SPECIAL(r);                                                 \
+      T xa[W]; /* the inputs: o may be a itself */                             \
+      if (m)                                                                   \
+        ST(xa, va);                                                            \
       ST(o + i, r);                                                            \
       for (; m; m &= m - 1) {                                                  \
         int j = __builtin_ctz(m);                                              \
-        if (isfinite(a[i + j]))                                                \
-          o[i + j] = LIBM(a[i + j]);                                           \
+        if (isfinite(xa[j]))                                                   \
+          o[i + j] = LIBM(xa[j]);                                              \
       }                                                                        \
     }                                                                          \
     if (i < n) {                                                               \
@@ -69,13 +74,19 @@
     const T *a = (const T *)p[1], *b = (const T *)p[2];                        \
     int64_t i = 0;                                                             \
     for (; i + W <= n; i += W) {                                               \
-      VT r = FN(LD(a + i), LD(b + i));                                         \
+      VT va = LD(a + i), vb = LD(b + i);                                       \
+      VT r = FN(va, vb);                                                       \
       unsigned m = SPECIAL(r);                                                 \
+      T xa[W], xb[W]; /* the inputs: o may be a or b itself */                 \
+      if (m) {                                                                 \
+        ST(xa, va);                                                            \
+        ST(xb, vb);                                                            \
+      }                                                                        \
       ST(o + i, r);                                                            \
       for (; m; m &= m - 1) {                                                  \
         int j = __builtin_ctz(m);                                              \
-        if (isfinite(a[i + j]) && isfinite(b[i + j]))                          \
-          o[i + j] = LIBM(a[i + j], b[i + j]);                                 \
+        if (isfinite(xa[j]) && isfinite(xb[j]))                                \
+          o[i + j] = LIBM(xa[j], xb[j]);                                       \
       }                                                                        \
     }                                                                          \
     if (i < n) {                                                               \
@@ -88,6 +99,50 @@
       for (int j = 0; i + j < n; j++) {                                        \
         T x = a[i + j], y = b[i + j];                                          \
         o[i + j] = (isinf(to[j]) || to[j] == 0) && isfinite(x) && isfinite(y)  \
+                       ? LIBM(x, y)                                            \
+                       : to[j];                                                \
+      }                                                                        \
+    }                                                                          \
+  }
+
+/* pow with an exponent that is one value for the whole loop (s[2] == 0,
+ * a scalar or a broadcast operand): the vector pow with the exponent in
+ * every lane, same lane recheck as CN_SL_LOOP2. Strided operands run the
+ * typed loop FALLBACK. */
+#define CN_SL_POWS(kname, T, VT, W, LD, ST, SET1, FN, SPECIAL, LIBM, FALLBACK) \
+  static void kname(int64_t n, char *const *p, const int64_t *s) {            \
+    if (s[0] != (int64_t)sizeof(T) || s[1] != (int64_t)sizeof(T)) {           \
+      FALLBACK(n, p, s);                                                       \
+      return;                                                                  \
+    }                                                                          \
+    T *o = (T *)p[0];                                                          \
+    const T *a = (const T *)p[1];                                              \
+    const T y = *(const T *)p[2];                                              \
+    const VT vy = SET1(y);                                                     \
+    const bool yfin = isfinite(y);                                             \
+    int64_t i = 0;                                                             \
+    for (; i + W <= n; i += W) {                                               \
+      VT va = LD(a + i);                                                       \
+      VT r = FN(va, vy);                                                       \
+      unsigned m = yfin ? SPECIAL(r) : 0;                                      \
+      T xa[W]; /* the inputs: o may be a itself */                             \
+      if (m)                                                                   \
+        ST(xa, va);                                                            \
+      ST(o + i, r);                                                            \
+      for (; m; m &= m - 1) {                                                  \
+        int j = __builtin_ctz(m);                                              \
+        if (isfinite(xa[j]))                                                   \
+          o[i + j] = LIBM(xa[j], y);                                           \
+      }                                                                        \
+    }                                                                          \
+    if (i < n) {                                                               \
+      T ta[W], to[W];                                                          \
+      for (int j = 0; j < W; j++)                                              \
+        ta[j] = i + j < n ? a[i + j] : (T)1;                                   \
+      ST(to, FN(LD(ta), vy));                                                  \
+      for (int j = 0; i + j < n; j++) {                                        \
+        T x = a[i + j];                                                        \
+        o[i + j] = (isinf(to[j]) || to[j] == 0) && isfinite(x) && yfin         \
                        ? LIBM(x, y)                                            \
                        : to[j];                                                \
       }                                                                        \
@@ -135,6 +190,17 @@ CN_SL_LOOP1(cn_sl_sqrt_d, double, CN_SL_VD, CN_SL_WD, CN_SL_LOADD,
             CN_SL_STORED, CN_SL_SQRTD, cn_sl_special_d, k_sqrt_f64)
 CN_SL_LOOP1(cn_sl_sqrt_f, float, CN_SL_VF, CN_SL_WF, CN_SL_LOADF, CN_SL_STOREF,
             CN_SL_SQRTF, cn_sl_special_f, k_sqrt_f32)
+
+CN_SL_POWS(cn_sl_pow_scalar_d, double, CN_SL_VD, CN_SL_WD, CN_SL_LOADD,
+           CN_SL_STORED, CN_SL_SET1D, CN_SL_FN(pow, d, CN_SL_WD, u10, CN_SL_SLEEF_ISA),
+           cn_sl_special_d, k_pow_f64, cn_ew_kernels_f64[CN_OPID_power])
+CN_SL_POWS(cn_sl_pow_scalar_f, float, CN_SL_VF, CN_SL_WF, CN_SL_LOADF,
+           CN_SL_STOREF, CN_SL_SET1F, CN_SL_FN(pow, f, CN_SL_WF, u10, CN_SL_SLEEF_ISA),
+           cn_sl_special_f, k_pow_f32, cn_ew_kernels_f32[CN_OPID_power])
+const cn_ew_kernel CN_SL_CAT(CN_SL_CAT(cn_sl_, CN_SL_ISA), _pow_scalar_d) =
+    cn_sl_pow_scalar_d;
+const cn_ew_kernel CN_SL_CAT(CN_SL_CAT(cn_sl_, CN_SL_ISA), _pow_scalar_f) =
+    cn_sl_pow_scalar_f;
 
 #define CN_SL_ENTRY_d(op, nin, fn, u) [CN_OPID_##op] = cn_sl_##op##_d,
 #define CN_SL_ENTRY_f(op, nin, fn, u) [CN_OPID_##op] = cn_sl_##op##_f,

@@ -48,7 +48,8 @@ bool cn_cu_cmp_plan_make(cn_cu_cmp_plan *p, int64_t n) {
   p->n = n;
   if (n <= 0)
     return true;
-  p->tiles = (n + CN_CU_CMP_TILE - 1) / CN_CU_CMP_TILE;
+  /* n / TILE rounded up without forming n + TILE - 1 (n may be INT64_MAX). */
+  p->tiles = n / CN_CU_CMP_TILE + (n % CN_CU_CMP_TILE != 0);
   int64_t len = p->tiles, off = 0;
   for (;;) {
     if (p->levels == CN_CU_CMP_MAX_LEVELS)
@@ -59,7 +60,7 @@ bool cn_cu_cmp_plan_make(cn_cu_cmp_plan *p, int64_t n) {
     off += len;
     if (len == 1)
       break;
-    len = (len + CN_CU_CMP_TILE - 1) / CN_CU_CMP_TILE;
+    len = len / CN_CU_CMP_TILE + (len % CN_CU_CMP_TILE != 0);
   }
   p->total_off = off;
   p->scratch_entries = off + 1;

@@ -63,8 +63,11 @@ CN_API cn_status cn_floor_divide(cn_array *out, cn_array x1, cn_array x2,
  * integers, floats. */
 CN_API cn_status cn_remainder(cn_array *out, cn_array x1, cn_array x2,
                               cn_array dst);
-/* x1 ** x2. Loops: integers, floats, complex. An integer x1 with a negative
- * integer x2 is CN_ERR_VALUE, as NumPy. */
+/* x1 ** x2; an x2 of one value broadcast over x1 (stride 0) runs as NumPy
+ * does: float 2, 0.5, -1, 1, 0 as square, sqrt (-0.0 stays, -inf gives
+ * NaN), reciprocal, copy, ones; integer 0, 1, 2 likewise. Loops: integers,
+ * floats, complex. An integer x1 with a negative integer x2 is
+ * CN_ERR_VALUE, as NumPy. */
 CN_API cn_status cn_power(cn_array *out, cn_array x1, cn_array x2,
                           cn_array dst);
 /* Elementwise maximum; NaN propagates. Loops: bool, integers, floats,
