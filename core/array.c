@@ -5,32 +5,77 @@
 
 #include "internal.h"
 
-/* Handles come from a free list and are never returned to malloc, so a
+/* Handles come from free lists and are never returned to malloc, so a
  * released handle still has readable memory whose magic says DEAD: using one
- * is a clear CN_ERR_VALUE instead of a use-after-free. */
+ * is a clear CN_ERR_VALUE instead of a use-after-free. Each thread keeps a
+ * small list of its own (a view made and dropped per Python call would
+ * otherwise take a process-wide lock twice); the shared list takes what a
+ * thread's list overflows and what an exiting thread leaves. */
+#define CN_HANDLE_CACHE 64
 static pthread_mutex_t g_handles_lock = PTHREAD_MUTEX_INITIALIZER;
 static cn_array_s *g_handles_free; /* linked through buf */
+static pthread_once_t g_handles_once = PTHREAD_ONCE_INIT;
+static pthread_key_t g_handles_key;
+static _Thread_local cn_array_s *t_free;
+static _Thread_local int t_nfree;
+static _Thread_local bool t_registered;
+
+static void shared_push(cn_array_s *head, cn_array_s *tail) {
+  pthread_mutex_lock(&g_handles_lock);
+  tail->buf = (cn_buffer *)(void *)g_handles_free;
+  g_handles_free = head;
+  pthread_mutex_unlock(&g_handles_lock);
+}
+
+/* Thread exit: the thread's list joins the shared one. */
+static void thread_list_flush(void *unused) {
+  (void)unused;
+  if (t_free == NULL)
+    return;
+  cn_array_s *tail = t_free;
+  while (tail->buf != NULL)
+    tail = (cn_array_s *)(void *)tail->buf;
+  shared_push(t_free, tail);
+  t_free = NULL;
+  t_nfree = 0;
+}
+
+static void handles_key_make(void) {
+  (void)pthread_key_create(&g_handles_key, thread_list_flush);
+}
 
 static cn_array_s *handle_alloc(void) {
+  cn_array_s *a = t_free;
+  if (a != NULL) {
+    t_free = (cn_array_s *)(void *)a->buf;
+    t_nfree--;
+    return a;
+  }
   pthread_mutex_lock(&g_handles_lock);
-  cn_array_s *a = g_handles_free;
+  a = g_handles_free;
   if (a != NULL)
     g_handles_free = (cn_array_s *)(void *)a->buf;
   pthread_mutex_unlock(&g_handles_lock);
-  if (a == NULL) {
+  if (a == NULL)
     a = cn_aligned_alloc(64, (sizeof(cn_array_s) + 63) / 64 * 64);
-    if (a == NULL)
-      return NULL;
-  }
   return a;
 }
 
 static void handle_free(cn_array_s *a) {
   a->magic = CN_ARRAY_DEAD;
-  pthread_mutex_lock(&g_handles_lock);
-  a->buf = (cn_buffer *)(void *)g_handles_free;
-  g_handles_free = a;
-  pthread_mutex_unlock(&g_handles_lock);
+  if (t_nfree >= CN_HANDLE_CACHE) {
+    a->buf = NULL;
+    shared_push(a, a);
+    return;
+  }
+  if (!t_registered) {
+    /* The key's value only has to be non-NULL for the destructor to run. */
+    pthread_once(&g_handles_once, handles_key_make);
+    t_registered = pthread_setspecific(g_handles_key, &g_handles_key) == 0;
+  }
+  a->buf = (cn_buffer *)(void *)t_free;
+  t_free = a;
+  t_nfree++;
 }
 
 void cn_array_update_flags(cn_array_s *a) {
