@@ -675,3 +675,40 @@ TEST_CASE("host pool reuses large blocks", "[array][memory]") {
   REQUIRE(cached1 == 0);
   CN_REQUIRE_ERR(cn_host_memory_info(nullptr, &cached1), CN_ERR_VALUE, "NULL");
 }
+
+TEST_CASE("host pool cache never lifts the footprint above the live high-water mark",
+          "[array][memory]") {
+  cn_free_memory(); // the high-water mark restarts from what is in use now
+  int64_t used0, cached0, used, cached;
+  CN_REQUIRE_OK(cn_host_memory_info(&used0, &cached0));
+  REQUIRE(cached0 == 0);
+  int64_t small[1] = {1 << 20}, big[1] = {3 << 19}; // 8 and 12 MiB
+  {
+    Arr a;
+    CN_REQUIRE_OK(cn_empty(a.out(), 1, small, CN_FLOAT64, CN_ORDER_C));
+  }
+  CN_REQUIRE_OK(cn_host_memory_info(&used, &cached));
+  REQUIRE(cached == 8 << 20); // kept for reuse: it is within the mark
+  {
+    Arr a;
+    CN_REQUIRE_OK(cn_empty(a.out(), 1, big, CN_FLOAT64, CN_ORDER_C));
+    CN_REQUIRE_OK(cn_host_memory_info(&used, &cached));
+    // the 8 MiB block would lift the footprint to 20 MiB over a 12 MiB mark
+    REQUIRE(used == used0 + (12 << 20));
+    REQUIRE(cached == 0);
+    REQUIRE(used + cached <= (used0 + (12 << 20)) * 17 / 16);
+  }
+  {
+    Arr a, b; // 8 MiB again: the cached 12 MiB block goes, one is mapped
+    CN_REQUIRE_OK(cn_empty(a.out(), 1, small, CN_FLOAT64, CN_ORDER_C));
+    CN_REQUIRE_OK(cn_host_memory_info(&used, &cached));
+    REQUIRE(used + cached <= (used0 + (12 << 20)) * 17 / 16);
+    // while two 8 MiB arrays live, the mark rises to 16 MiB
+    CN_REQUIRE_OK(cn_empty(b.out(), 1, small, CN_FLOAT64, CN_ORDER_C));
+    CN_REQUIRE_OK(cn_host_memory_info(&used, &cached));
+    REQUIRE(used == used0 + (16 << 20));
+  }
+  CN_REQUIRE_OK(cn_host_memory_info(&used, &cached));
+  REQUIRE(cached == 16 << 20); // both kept: the footprint is the mark
+  cn_free_memory();
+}

@@ -2,13 +2,20 @@
  *
  * Touching a freshly mapped block costs more than most elementwise work on
  * it (page faults), so freed large blocks are kept, by size class, and
- * reused. The cache is bounded by CUNUMPY_CPU_POOL_LIMIT (bytes, default
- * 4 GiB) and emptied by cn_free_memory(). Small blocks go to malloc, with
- * a per-thread cache of the smallest ones (below) in front of it. */
+ * reused. Cached blocks never raise the footprint (blocks in use plus
+ * blocks cached) above the high-water mark of the blocks in use plus a
+ * sixteenth: before a new block is mapped, the least recently freed cached
+ * blocks are returned to the system until it fits, so a program's peak
+ * resident memory stays that of its live arrays, as with malloc. The cache
+ * is also bounded by CUNUMPY_CPU_POOL_LIMIT (bytes; default a quarter of the
+ * machine's memory, at most 4 GiB) and emptied by cn_free_memory(). Small
+ * blocks go to malloc, with a per-thread cache of the smallest ones (below)
+ * in front of it. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "../cuda_api.h"
 #include "cpu.h"
@@ -20,12 +27,15 @@
 typedef struct pool_block {
   struct pool_block *next;
   void *ptr;
-  size_t size; /* class size */
+  size_t size;   /* class size */
+  uint64_t tick; /* when it was freed: the oldest goes first */
 } pool_block;
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pool_block *g_free[POOL_CLASSES];
 static size_t g_cached_bytes, g_in_use_bytes, g_limit;
+static size_t g_high_water; /* most bytes in use at once */
+static uint64_t g_tick;
 static int g_limit_read;
 
 /* Size classes: 8 per power of two, so waste is at most 12.5%. */
@@ -100,6 +110,9 @@ static int small_put(int cls, void *p) {
 static size_t pool_limit(void) {
   if (!g_limit_read) {
     g_limit = (size_t)4 << 30;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && (size_t)pages / 4 < g_limit / (size_t)page)
+      g_limit = (size_t)pages / 4 * (size_t)page;
     const char *e = getenv("CUNUMPY_CPU_POOL_LIMIT");
     if (e != NULL && *e) {
       char *end;
@@ -109,6 +122,22 @@ static size_t pool_limit(void) {
     g_limit_read = 1;
   }
   return g_limit;
+}
+
+/* Unlinks the least recently freed cached block (g_lock held); NULL when
+ * the cache is empty. */
+static pool_block *take_oldest(void) {
+  pool_block **best = NULL;
+  for (int c = 0; c < POOL_CLASSES; c++)
+    for (pool_block **pp = &g_free[c]; *pp != NULL; pp = &(*pp)->next)
+      if (best == NULL || (*pp)->tick < (*best)->tick)
+        best = pp;
+  if (best == NULL)
+    return NULL;
+  pool_block *b = *best;
+  *best = b->next;
+  g_cached_bytes -= b->size;
+  return b;
 }
 
 cn_status cn_cpu_alloc(int32_t device, size_t nbytes, void **ptr) {
@@ -144,17 +173,38 @@ cn_status cn_cpu_alloc(int32_t device, size_t nbytes, void **ptr) {
     free(b);
     return CN_OK;
   }
+  /* A new mapping: first give back what would lift the footprint above
+   * the high-water mark (the blocks are unmapped outside the lock). */
+  g_in_use_bytes += size;
+  if (g_in_use_bytes > g_high_water)
+    g_high_water = g_in_use_bytes;
+  size_t allowed = g_high_water + g_high_water / 16;
+  pool_block *evicted = NULL;
+  while (g_in_use_bytes + g_cached_bytes > allowed) {
+    pool_block *b = take_oldest();
+    if (b == NULL)
+      break;
+    b->next = evicted;
+    evicted = b;
+  }
   pthread_mutex_unlock(&g_lock);
+  while (evicted != NULL) {
+    pool_block *n = evicted->next;
+    munmap(evicted->ptr, evicted->size);
+    free(evicted);
+    evicted = n;
+  }
   void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED)
+  if (p == MAP_FAILED) {
+    pthread_mutex_lock(&g_lock);
+    g_in_use_bytes -= size;
+    pthread_mutex_unlock(&g_lock);
     return cn_error(CN_ERR_MEMORY, "out of host memory allocating %zu bytes",
                     nbytes);
+  }
   /* Huge pages cut the first-touch cost of big arrays by ~500x fewer faults. */
   madvise(p, size, MADV_HUGEPAGE);
-  pthread_mutex_lock(&g_lock);
-  g_in_use_bytes += size;
-  pthread_mutex_unlock(&g_lock);
   *ptr = p;
   return CN_OK;
 }
@@ -174,6 +224,7 @@ void cn_cpu_free(int32_t device, void *ptr, size_t nbytes) {
   if (b != NULL && g_cached_bytes + size <= pool_limit()) {
     b->ptr = ptr;
     b->size = size;
+    b->tick = ++g_tick;
     b->next = g_free[cls];
     g_free[cls] = b;
     g_cached_bytes += size;
@@ -200,6 +251,7 @@ void cn_free_memory(void) {
   memcpy(all, g_free, sizeof all);
   memset(g_free, 0, sizeof g_free);
   g_cached_bytes = 0;
+  g_high_water = g_in_use_bytes;
   pthread_mutex_unlock(&g_lock);
   for (int c = 0; c < POOL_CLASSES; c++)
     for (pool_block *b = all[c]; b != NULL;) {

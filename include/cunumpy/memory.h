@@ -13,8 +13,10 @@ extern "C" {
 CN_API void cn_free_memory(void);
 
 /* Host pool statistics: bytes in large blocks held by live arrays, and bytes
- * cached for reuse. The cache is bounded by CUNUMPY_CPU_POOL_LIMIT (bytes,
- * default 4 GiB). CN_ERR_VALUE for NULL outputs. */
+ * cached for reuse. The cache never lifts the pool's footprint above the
+ * most bytes ever in use at once plus a sixteenth, and is bounded by
+ * CUNUMPY_CPU_POOL_LIMIT (bytes; default a quarter of physical memory, at
+ * most 4 GiB). CN_ERR_VALUE for NULL outputs. */
 CN_API cn_status cn_host_memory_info(int64_t *in_use_bytes,
                                      int64_t *cached_bytes);
 
