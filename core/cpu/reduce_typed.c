@@ -58,58 +58,6 @@ RK_TYPES(RK_DEF_STORE)
 #define RK_NANINIT_FLT(T, V) ((T)NAN)
 #define RK_NANINIT_CPX(T, V) ((T)NAN)
 
-/* ---- vectorised float min/max ---------------------------------------- */
-
-/* GCC does not vectorise a NaN-aware float min/max without -ffast-math, so
- * the float kinds use vector extensions: a lane-wise select on x < a, plus
- * "some NaN" and "some number" flags. Returns how many leading elements it
- * consumed; *res is their extreme ignoring NaN (or the initial value). */
-#define RK_DEF_VEXT(N, T, IT, K, INIT, LESS)                                   \
-  CN_TARGET_CLONES("avx2", "default") static int64_t N##_##K##_vext(const char *p,        \
-                                                         int64_t n, T *res,    \
-                                                         int *anynan,          \
-                                                         int *anynum) {        \
-    typedef T vt __attribute__((vector_size(32)));                             \
-    typedef IT vi __attribute__((vector_size(32)));                            \
-    enum { L = 32 / sizeof(T) };                                               \
-    vt a0, a1;                                                                 \
-    vi nn = {0}, ok = {0};                                                     \
-    for (int k = 0; k < L; k++)                                                \
-      a0[k] = a1[k] = (INIT);                                                  \
-    int64_t i = 0;                                                             \
-    for (; i + 2 * L <= n; i += 2 * L) {                                       \
-      vt x0, x1;                                                               \
-      memcpy(&x0, p + i * (int64_t)sizeof(T), sizeof x0);                      \
-      memcpy(&x1, p + (i + L) * (int64_t)sizeof(T), sizeof x1);                \
-      vi m0 = LESS(x0, a0), m1 = LESS(x1, a1);                                 \
-      a0 = (vt)(((vi)x0 & m0) | ((vi)a0 & ~m0));                               \
-      a1 = (vt)(((vi)x1 & m1) | ((vi)a1 & ~m1));                               \
-      nn |= (x0 != x0) | (x1 != x1);                                           \
-      ok |= (x0 == x0) | (x1 == x1);                                           \
-    }                                                                          \
-    T r = (INIT);                                                              \
-    int fn = 0, fo = 0;                                                        \
-    for (int k = 0; k < L; k++) {                                              \
-      if (LESS(a0[k], r))                                                      \
-        r = a0[k];                                                             \
-      if (LESS(a1[k], r))                                                      \
-        r = a1[k];                                                             \
-      fn |= nn[k] != 0;                                                        \
-      fo |= ok[k] != 0;                                                        \
-    }                                                                          \
-    *res = r;                                                                  \
-    *anynan = fn;                                                              \
-    *anynum = fo;                                                              \
-    return i;                                                                  \
-  }
-#define RK_VLESS_MIN(x, a) ((x) < (a))
-#define RK_VLESS_MAX(x, a) ((a) < (x))
-#define RK_DEF_VEXTS(N, T, IT)                                                 \
-  RK_DEF_VEXT(N, T, IT, vmin, (T)INFINITY, RK_VLESS_MIN)                       \
-  RK_DEF_VEXT(N, T, IT, vmax, (T)-INFINITY, RK_VLESS_MAX)
-RK_DEF_VEXTS(f32, float, int32_t)
-RK_DEF_VEXTS(f64, double, int64_t)
-
 /* Fast paths the folds try first: float min/max kinds over contiguous
  * memory. The block's result enters the state through the kind's merge. */
 #define RK_FAST_BOOL(N, K, T, acc, p, n, s, i)
@@ -127,7 +75,7 @@ RK_DEF_VEXTS(f64, double, int64_t)
   if (s == (int64_t)sizeof(T) && n >= 64) {                                    \
     T r_;                                                                      \
     int nan_, num_;                                                            \
-    i = N##_##V##_vext(p, n, &r_, &nan_, &num_);                               \
+    i = cn_rk_##N##_##V(p, n, &r_, &nan_, &num_);                               \
     if (NANSKIP ? !num_ : nan_)                                                \
       r_ = (T)NAN;                                                             \
     acc = MERGE(FLT, T, acc, r_);                                              \

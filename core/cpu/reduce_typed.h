@@ -44,6 +44,18 @@ typedef struct cn_red_kernel {
 /* Kernel of kind (cn_reduce_kind or CN_RK_*) for input dtype in; acc_double
  * selects the float64 accumulator for integer/bool sums (mean). NULL when
  * there is none. */
+/* Contiguous float min/max ignoring NaN (reduce_extreme.c): the extreme
+ * of the leading elements consumed (the count returned, 0 when the CPU has
+ * no vector kernel), whether they hold a NaN and a non-NaN element. */
+CN_INTERNAL int64_t cn_rk_f32_vmax(const char *p, int64_t n, float *res,
+                                   int *anynan, int *anynum);
+CN_INTERNAL int64_t cn_rk_f64_vmax(const char *p, int64_t n, double *res,
+                                   int *anynan, int *anynum);
+CN_INTERNAL int64_t cn_rk_f32_vmin(const char *p, int64_t n, float *res,
+                                   int *anynan, int *anynum);
+CN_INTERNAL int64_t cn_rk_f64_vmin(const char *p, int64_t n, double *res,
+                                   int *anynan, int *anynum);
+
 CN_INTERNAL const cn_red_kernel *cn_red_kernel_get(int kind, cn_dtype in,
                                                    bool acc_double);
 
