@@ -173,3 +173,50 @@ def test_integer_sums_and_products_wrap_as_numpy():
         assert_same(y.cumsum(dtype=np.int8), b.cumsum(dtype=np.int8))
         assert_same(y.prod(), b.prod())
     assert_same(x.sum(), a.sum())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["max", "min", "nanmax", "nanmin", "argmax",
+                                  "argmin", "nanargmax", "nanargmin"])
+def test_float_extremes_long_arrays_nan_inf_positions(name, dtype):
+    """The vector min/max kernels consume blocks of up to 64 elements: NaN,
+    infinities and signed zeros at every position around the block edges
+    and in the tail, and arrays of only NaN or only -inf/+inf."""
+    rng = np.random.default_rng(7)
+    import warnings
+    for n in (63, 64, 65, 127, 128, 129, 1000, 4099):
+        base = rng.standard_normal(n).astype(dtype)
+        cases = [base]
+        for pos in sorted({0, 1, 31, 63, 64, n // 2, n - 2, n - 1}):
+            if pos >= n:
+                continue
+            for v in (np.nan, np.inf, -np.inf):
+                c = base.copy()
+                c[pos] = v
+                cases.append(c)
+        cases += [np.full(n, np.nan, dtype), np.full(n, -np.inf, dtype),
+                  np.full(n, np.inf, dtype), np.zeros(n, dtype)]
+        half_nan = base.copy()
+        half_nan[: n // 2] = np.nan
+        cases.append(half_nan)
+        for c in cases:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                try:
+                    want = getattr(np, name)(c)
+                except ValueError:
+                    with pytest.raises(ValueError):
+                        getattr(xp, name)(xp.asarray(c))
+                    continue
+                got = getattr(xp, name)(xp.asarray(c))
+            np.testing.assert_array_equal(np.asarray(got), want)
+            # a strided view takes the folds' scalar path: same answer
+            if n >= 128:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    try:
+                        want_s = getattr(np, name)(c[::2])
+                    except ValueError:
+                        continue
+                    got_s = getattr(xp, name)(xp.asarray(c)[::2])
+                np.testing.assert_array_equal(np.asarray(got_s), want_s)
