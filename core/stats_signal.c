@@ -386,7 +386,7 @@ static cn_status all_finite(bool *out, const cn_array_s *a) {
 /* Whether the FFT product is worth its rounding: only where the direct
  * sum costs far more. On the CPU (benchmarks/bench_signal.py) the two
  * take the same time at about direct = 2.5 * fft_cost (1e5 values, 150
- * taps); the FFT is taken from 6 * fft_cost. A device runs the direct
+ * taps); the FFT is taken from 4 * fft_cost. A device runs the direct
  * sum as two ops per tap, so there the FFT takes over from 32 taps
  * (not measured on a GPU yet). */
 static bool conv_fft_pays(conv_plan p, bool on_cpu, bool cplx) {
@@ -394,7 +394,7 @@ static bool conv_fft_pays(conv_plan p, bool on_cpu, bool cplx) {
   double fft_cost = 3.0 * L * log2(L) * (cplx ? 2.0 : 1.0);
   double direct = conv_direct_cost(p) * (cplx ? 4.0 : 1.0);
   if (on_cpu)
-    return p.n2 >= 128 && direct > 6.0 * fft_cost;
+    return p.n2 >= 128 && direct > 4.0 * fft_cost;
   return p.n2 >= 32;
 }
 
