@@ -151,39 +151,49 @@ CONV_CLONES static void conv_chunk_f64(double *o, const double *x,
   }
 }
 
-/* Complex values as (re, im) pairs; NumPy's dot does no NaN recovery in
- * the products either. */
-CONV_CLONES static void conv_chunk_c128(double *o, const double *x,
-                                        const double *y, conv_plan p,
+/* Complex values split into real and imaginary planes (xr, xi, yr, yi) so
+ * the same register-blocked loop vectorises; NumPy's dot does no NaN
+ * recovery in the products either. o is (re, im) pairs. */
+CONV_CLONES static void conv_chunk_c128(double *o, const double *xr,
+                                        const double *xi, const double *yr,
+                                        const double *yi, conv_plan p,
                                         int64_t k0, int64_t k1) {
   int64_t lo = p.left, hi = p.n1 - p.n2 + p.left + 1;
-  enum { G = CONV_GROUP / 2 };
+  enum { G = 8 };
   for (int64_t k = k0; k < k1;) {
     if (k >= lo && k + G <= hi && k + G <= k1) {
-      double re[G] = {0}, im[G] = {0};
-      const double *xs = x + 2 * (k - p.left);
+      v4d r0 = {0, 0, 0, 0}, r1 = r0, i0 = r0, i1 = r0;
+      const int64_t off = k - p.left;
       for (int64_t j = 0; j < p.n2; j++) {
-        const double yr = y[2 * j], yi = y[2 * j + 1];
-        for (int t = 0; t < G; t++) {
-          double xr = xs[2 * (j + t)], xi = xs[2 * (j + t) + 1];
-          re[t] += xr * yr - xi * yi;
-          im[t] += xr * yi + xi * yr;
-        }
+        const v4d br = {yr[j], yr[j], yr[j], yr[j]};
+        const v4d bi = {yi[j], yi[j], yi[j], yi[j]};
+        v4d a0, a1, b0, b1;
+        memcpy(&a0, xr + off + j, sizeof a0);
+        memcpy(&a1, xr + off + j + 4, sizeof a1);
+        memcpy(&b0, xi + off + j, sizeof b0);
+        memcpy(&b1, xi + off + j + 4, sizeof b1);
+        r0 += a0 * br - b0 * bi;
+        r1 += a1 * br - b1 * bi;
+        i0 += a0 * bi + b0 * br;
+        i1 += a1 * bi + b1 * br;
       }
-      for (int t = 0; t < G; t++) {
-        o[2 * (k + t)] = re[t];
-        o[2 * (k + t) + 1] = im[t];
+      for (int t = 0; t < 4; t++) {
+        o[2 * (k + t)] = r0[t];
+        o[2 * (k + t) + 1] = i0[t];
+        o[2 * (k + 4 + t)] = r1[t];
+        o[2 * (k + 4 + t) + 1] = i1[t];
       }
       k += G;
       continue;
     }
     int64_t j0, j1;
     conv_taps(p, k, &j0, &j1);
+    const int64_t off = k - p.left;
     double sr = 0, si = 0;
     for (int64_t j = j0; j < j1; j++) {
-      double xr = x[2 * (k - p.left + j)], xi = x[2 * (k - p.left + j) + 1];
-      sr += xr * y[2 * j] - xi * y[2 * j + 1];
-      si += xr * y[2 * j + 1] + xi * y[2 * j];
+      double ar = xr[off + j], ai = xi[off + j];
+      sr += ar * yr[j] - ai * yi[j];
+      si += ar * yi[j] + ai * yr[j];
     }
     o[2 * k] = sr;
     o[2 * k + 1] = si;
@@ -206,15 +216,19 @@ static void conv_chunk_u64(uint64_t *o, const uint64_t *x, const uint64_t *y,
   }
 }
 
+/* planes: for complex, x and y as (real, imaginary) planes */
 static void conv_direct_run(void *o, const void *x, const void *y,
-                            conv_plan p, cn_dtype wt) {
+                            const double *planes, conv_plan p, cn_dtype wt) {
   int64_t nc = (p.len + CONV_CHUNK - 1) / CONV_CHUNK;
+  const double *xr = planes, *xi = planes ? planes + p.n1 : NULL;
+  const double *yr = planes ? planes + 2 * p.n1 : NULL;
+  const double *yi = planes ? yr + p.n2 : NULL;
 #pragma omp parallel for schedule(dynamic, 1) if ((double)p.len * p.n2 >= 1e5)
   for (int64_t c = 0; c < nc; c++) {
     int64_t k0 = c * CONV_CHUNK;
     int64_t k1 = p.len - k0 < CONV_CHUNK ? p.len : k0 + CONV_CHUNK;
     if (wt == CN_COMPLEX128)
-      conv_chunk_c128(o, x, y, p, k0, k1);
+      conv_chunk_c128(o, xr, xi, yr, yi, p, k0, k1);
     else if (wt == CN_FLOAT64)
       conv_chunk_f64(o, x, y, p, k0, k1);
     else
@@ -226,7 +240,7 @@ static void conv_direct_run(void *o, const void *x, const void *y,
  * conjugated as the plan wants), cast to rt. */
 static cn_status conv_direct_host(cn_array_s **out, const cn_array_s *x,
                                   const cn_array_s *y, conv_plan p,
-                                  cn_dtype rt) {
+                                  cn_dtype rt, const char *fn) {
   cn_dtype wt = cn_is_complex(rt) ? CN_COMPLEX128
                 : cn_is_float(rt) ? CN_FLOAT64
                                   : CN_UINT64;
@@ -236,8 +250,23 @@ static cn_status conv_direct_host(cn_array_s **out, const cn_array_s *x,
     st = cn_host_as(&hy, y, wt);
   if (st == CN_OK)
     st = cn_host_new(&r, wt, 1, &p.len);
+  double *planes = NULL;
+  if (st == CN_OK && wt == CN_COMPLEX128) {
+    planes = cn_malloc(sizeof(double) * (size_t)(2 * (p.n1 + p.n2)));
+    if (!planes)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+    for (int64_t i = 0; st == CN_OK && i < p.n1; i++) {
+      planes[i] = ((const double *)hx->data)[2 * i];
+      planes[p.n1 + i] = ((const double *)hx->data)[2 * i + 1];
+    }
+    for (int64_t j = 0; st == CN_OK && j < p.n2; j++) {
+      planes[2 * p.n1 + j] = ((const double *)hy->data)[2 * j];
+      planes[2 * p.n1 + p.n2 + j] = ((const double *)hy->data)[2 * j + 1];
+    }
+  }
   if (st == CN_OK)
-    conv_direct_run(r->data, hx->data, hy->data, p, wt);
+    conv_direct_run(r->data, hx->data, hy->data, planes, p, wt);
+  free(planes);
   cn_array_release(hx);
   cn_array_release(hy);
   if (st == CN_OK && wt != rt) {
@@ -479,7 +508,7 @@ static cn_status conv_impl(cn_array *out, cn_array a, cn_array v, int32_t mode,
     if (fft)
       st = conv_fft(&r, x, y, p, rt);
     else if (on_cpu && method != CONV_FORCE_COMPOSED)
-      st = conv_direct_host(&r, x, y, p, rt);
+      st = conv_direct_host(&r, x, y, p, rt, fn);
     else
       st = conv_direct_composed(&r, x, y, p, rt);
   }
