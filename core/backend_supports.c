@@ -113,6 +113,16 @@ static const struct capability {
     {"nanmean", "moments", false, NULL},
     {"nanvar", "moments", false, NULL},
     {"nanstd", "moments elementwise", false, NULL},
+    /* convolve / correlate (core/stats_signal.c): a direct loop on CPU
+     * arrays; elsewhere one multiply and add per tap, or for long kernels
+     * of finite values (checked with a reduction) an FFT product */
+    {"convolve", "elementwise assign fill reduce fft", false, NULL},
+    {"correlate", "elementwise assign fill reduce fft", false, NULL},
+    /* cov / corrcoef (core/stats_moments.c): means, centring and the
+     * product with the conjugate transpose through matmul; the 1-d
+     * weights are validated and summed on the host */
+    {"cov", "elementwise assign fill moments matmul", false, NULL},
+    {"corrcoef", "elementwise assign fill moments matmul", false, NULL},
 };
 #define CN_NCAPS (sizeof g_caps / sizeof g_caps[0])
 /* What every elementwise op needs (casting inputs, weak scalars). */

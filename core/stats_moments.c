@@ -1,5 +1,6 @@
-/* Weighted averages, covariance and correlation (include/cunumpy/stats.h),
- * on host float64 copies; results go back to the input's device. */
+/* Weighted averages (on host float64 copies; results go back to the
+ * input's device), covariance and correlation (engine ops on the input's
+ * device), include/cunumpy/stats.h. */
 #include "cunumpy/stats.h"
 
 #include <inttypes.h>
@@ -8,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cunumpy/linalg.h"
 #include "cunumpy/manip.h"
+#include "cunumpy/reduce.h"
+#include "cunumpy/view.h"
 #include "cunumpy/ufunc.h"
 #include "stats_util.h"
 
@@ -253,10 +257,17 @@ cn_status cn_average_axes(cn_array *out, cn_array *sum_of_weights, cn_array a,
 
 /* ---- covariance ---------------------------------------------------------- */
 
-/* Variables as rows of a host (nvar, nobs) array in dtype wt (NumPy's
- * ndmin=2, transposed unless rowvar or a single row). */
+/* cov and corrcoef are compositions of engine ops (mean, subtract, matmul
+ * with the conjugate transpose, divide, clip) on the input's device, so
+ * they run where the data lives on every backend; only the 1-d weights
+ * are validated and summed on the host, as NumPy does. */
+
+/* Variables as rows (nvar, nobs) in dtype wt on m's device (NumPy's
+ * ndmin=2; m is transposed unless rowvar or 1-d, y unless rowvar or a
+ * single row, as NumPy). */
 static cn_status as_rows(cn_array_s **out, const cn_array_s *m, int32_t rowvar,
-                         cn_dtype wt, const char *fn, const char *arg) {
+                         bool is_y, cn_dtype wt, const char *fn,
+                         const char *arg) {
   if (m->ndim > 2)
     return cn_error(CN_ERR_VALUE,
                     "%s: argument '%s' has more than 2 "
@@ -264,13 +275,13 @@ static cn_status as_rows(cn_array_s **out, const cn_array_s *m, int32_t rowvar,
                     fn, arg, (int)m->ndim);
   cn_array_s *v = NULL, *t = NULL;
   cn_status st = cn_atleast_2d(&v, (cn_array)m);
-  if (st == CN_OK && !rowvar && v->shape[0] != 1) {
+  if (st == CN_OK && !rowvar && (is_y ? v->shape[0] != 1 : m->ndim != 1)) {
     st = cn_transpose(&t, v);
     cn_array_release(v);
     v = t;
   }
   if (st == CN_OK)
-    st = cn_host_as(out, v, wt);
+    st = cn_astype(out, v, wt, 0);
   cn_array_release(v);
   return st;
 }
@@ -308,155 +319,163 @@ static cn_status obs_weights(cn_array_s **out, const cn_array_s *w,
   return CN_OK;
 }
 
-/* The (nv, nv) covariance of m's and y's variables as a host float64 or
- * complex128 array (not squeezed), NumPy's algorithm: weighted means, the
- * products of the centred rows with the conjugate, divided by NumPy's
- * degrees of freedom (0 when not positive, giving inf/nan). */
-static cn_status cov_host(cn_array_s **out, const cn_array_s *m,
-                          const cn_array_s *y, const cn_array_s *fweights,
-                          const cn_array_s *aweights, int32_t rowvar,
-                          int32_t bias, int32_t ddof, const char *fn) {
-  bool cplx = cn_is_complex(m->dtype) || (y && cn_is_complex(y->dtype));
-  cn_dtype wt = cplx ? CN_COMPLEX128 : CN_FLOAT64;
-  cn_array_s *X = NULL, *Y = NULL, *F = NULL, *A = NULL, *r = NULL;
-  cn_status st = as_rows(&X, m, rowvar, wt, fn, "m");
+/* Releases up to n handles (NULLs skipped). */
+static void release_all(cn_array_s **a, int n) {
+  for (int i = 0; i < n; i++)
+    cn_array_release(a[i]);
+}
+
+/* Multiplies (or divides) c in place by the weak scalar v. */
+static cn_status scale_in_place(cn_array_s *c, double v, bool divide) {
+  cn_array_s *s = NULL, *r = NULL;
+  cn_status st = cn_scalar_array(&s, cn_scalar_float(v));
+  if (st == CN_OK)
+    st = (divide ? cn_divide : cn_multiply)(&r, c, s, c);
+  cn_array_release(s);
+  cn_array_release(r);
+  return st;
+}
+
+/* The (nv, nv) covariance of m's and y's variables, as arrays of dtype wt
+ * on m's device (the result promoted with the float64 weights when
+ * weighted; not squeezed), NumPy's algorithm: (weighted) means, the product
+ * of the centred rows with the conjugate transpose of the (weighted)
+ * centred rows through matmul, times 1 / NumPy's degrees of freedom (0
+ * when not positive, giving inf/nan). No variables in m: a (0, 0)
+ * float64 array, as NumPy. */
+static cn_status cov_compute(cn_array_s **out, const cn_array_s *m,
+                             const cn_array_s *y, const cn_array_s *fweights,
+                             const cn_array_s *aweights, int32_t rowvar,
+                             int32_t bias, int32_t ddof, cn_dtype wt,
+                             const char *fn) {
+  enum { X0, Y0, XY, F, A, W, WD, AVG, AVG2, XC0, XC, XW, XT, XH, C, NT };
+  cn_array_s *t[NT] = {0};
+  cn_status st = as_rows(&t[X0], m, rowvar, false, wt, fn, "m");
+  if (st == CN_OK && t[X0]->shape[0] == 0) {
+    int64_t sh[2] = {0, 0};
+    release_all(t, NT);
+    return cn_array_new(out, cn_backend_of(m), m->buf->device_id, CN_FLOAT64,
+                        2, sh, CN_ORDER_C);
+  }
   if (st == CN_OK && y)
-    st = as_rows(&Y, y, rowvar, wt, fn, "y");
-  if (st == CN_OK && Y && Y->shape[1] != X->shape[1])
+    st = as_rows(&t[Y0], y, rowvar, true, wt, fn, "y");
+  if (st == CN_OK && t[Y0] && t[Y0]->shape[1] != t[X0]->shape[1])
     st = cn_error(CN_ERR_SHAPE,
                   "%s: m and y have different numbers of "
                   "observations (%" PRId64 " and %" PRId64 ")",
-                  fn, X->shape[1], Y->shape[1]);
+                  fn, t[X0]->shape[1], t[Y0]->shape[1]);
+  if (st == CN_OK && t[Y0]) {
+    cn_array pair[2] = {t[X0], t[Y0]};
+    st = cn_concatenate((cn_array *)&t[XY], 2, pair, 0, wt);
+  } else if (st == CN_OK) {
+    cn_array_retain(t[X0]);
+    t[XY] = t[X0];
+  }
+  cn_array_s *X = t[XY];
   int64_t nobs = st == CN_OK ? X->shape[1] : 0;
   if (st == CN_OK && fweights)
-    st = obs_weights(&F, fweights, nobs, true, fn, "fweights");
+    st = obs_weights(&t[F], fweights, nobs, true, fn, "fweights");
   if (st == CN_OK && aweights)
-    st = obs_weights(&A, aweights, nobs, false, fn, "aweights");
-  int64_t nx = st == CN_OK ? X->shape[0] : 0, ny = Y ? Y->shape[0] : 0;
-  int64_t nv = nx + ny;
-  double *w = NULL;
-  void *mu = NULL;
-  if (st == CN_OK) {
-    w = cn_malloc(sizeof(double) * (size_t)(nobs + 1));
-    mu = cn_malloc(sizeof(double complex) * (size_t)(nv + 1));
-    if (!w || !mu)
-      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
-  }
-  double wsum = 0, fact = 0;
-  if (st == CN_OK) {
-    long double s = 0, swa = 0;
-    for (int64_t k = 0; k < nobs; k++) {
-      w[k] = (F ? ((const double *)F->data)[k] : 1.0) *
-             (A ? ((const double *)A->data)[k] : 1.0);
-      s += w[k];
-      if (A)
-        swa += (long double)w[k] * ((const double *)A->data)[k];
+    st = obs_weights(&t[A], aweights, nobs, false, fn, "aweights");
+  bool weighted = t[F] || t[A];
+  double wsum = (double)nobs, fact = 0;
+  if (st == CN_OK && weighted) {
+    /* w = f * a on the host, its sum and NumPy's degrees of freedom */
+    st = cn_host_new(&t[W], CN_FLOAT64, 1, &nobs);
+    /* in double, as NumPy: fact can be 0 (inf/nan) or a rounding above */
+    double sw = 0, swa = 0;
+    for (int64_t k = 0; st == CN_OK && k < nobs; k++) {
+      double wk = (t[F] ? ((const double *)t[F]->data)[k] : 1.0) *
+                  (t[A] ? ((const double *)t[A]->data)[k] : 1.0);
+      ((double *)t[W]->data)[k] = wk;
+      sw += wk;
+      if (t[A])
+        swa += wk * ((const double *)t[A]->data)[k];
     }
-    wsum = (double)s;
-    if (ddof < 0)
-      ddof = bias ? 0 : 1;
-    if ((F || A) && wsum == 0 && nv > 0)
+    wsum = sw;
+    if (st == CN_OK && wsum == 0)
       st = cn_error(CN_ERR_ZERO_DIVISION,
                     "%s: weights sum to zero, can't be normalized", fn);
-    if (!F && !A)
-      fact = (double)nobs - ddof;
-    else if (ddof == 0)
-      fact = wsum;
-    else if (!A)
-      fact = wsum - ddof;
-    else
-      fact = wsum - ddof * (double)(swa / s);
-    if (fact <= 0)
-      fact = 0;
+    if (ddof < 0)
+      ddof = bias ? 0 : 1;
+    fact = ddof == 0 ? wsum
+           : !t[A]   ? wsum - ddof
+                     : wsum - ddof * (swa / sw);
+    if (st == CN_OK)
+      st = cn_idx_to_device_of(&t[WD], t[W], X);
+  } else {
+    if (ddof < 0)
+      ddof = bias ? 0 : 1;
+    fact = (double)nobs - ddof;
   }
-  int64_t sh[2] = {nv, nv};
+  if (fact <= 0)
+    fact = 0;
+  /* the means as a column */
+  int64_t col[2] = {X ? X->shape[0] : 0, 1};
+  if (st == CN_OK && !weighted) {
+    int32_t ax = 1;
+    st = cn_mean(&t[AVG], X, 1, &ax, 1, CN_DTYPE_DEFAULT, NULL);
+  } else if (st == CN_OK) {
+    st = cn_matmul(&t[AVG2], X, t[WD], NULL);
+    if (st == CN_OK)
+      st = scale_in_place(t[AVG2], wsum, true);
+    if (st == CN_OK)
+      st = cn_reshape(&t[AVG], t[AVG2], 2, col, CN_ORDER_C);
+  }
+  /* NumPy's X -= avg keeps X's dtype (weighted means are float64) */
   if (st == CN_OK)
-    st = cn_host_new(&r, wt, 2, sh);
-  if (st == CN_OK) {
-    /* NumPy scales by 1 / fact, so fact == 0 gives inf or nan. */
-    double scale = 1.0 / fact;
-    if (cplx) {
-#define ROWC(i)                                                                \
-  ((i) < nx ? (const double complex *)X->data + (i)*nobs                       \
-            : (const double complex *)Y->data + ((i)-nx) * nobs)
-      double complex *mc = mu, *c = (double complex *)r->data;
-      for (int64_t i = 0; i < nv; i++) {
-        double complex s = 0;
-        for (int64_t k = 0; k < nobs; k++)
-          s += ROWC(i)[k] * w[k];
-        mc[i] = s / wsum;
-      }
-      for (int64_t i = 0; i < nv; i++)
-        for (int64_t j = i; j < nv; j++) {
-          double complex s = 0;
-          for (int64_t k = 0; k < nobs; k++)
-            s += (ROWC(i)[k] - mc[i]) * w[k] * conj(ROWC(j)[k] - mc[j]);
-          c[i * nv + j] = s * scale;
-          c[j * nv + i] = conj(s) * scale;
-        }
-#undef ROWC
-    } else {
-#define ROW(i)                                                                 \
-  ((i) < nx ? (const double *)X->data + (i)*nobs                               \
-            : (const double *)Y->data + ((i)-nx) * nobs)
-      double *mr = mu, *c = (double *)r->data;
-      bool weighted = F || A;
-      for (int64_t i = 0; i < nv; i++) {
-        long double s = 0;
-        if (weighted)
-          for (int64_t k = 0; k < nobs; k++)
-            s += (long double)ROW(i)[k] * w[k];
-        else
-          for (int64_t k = 0; k < nobs; k++)
-            s += ROW(i)[k];
-        mr[i] = (double)(s / wsum);
-      }
-      /* The unweighted products have their own loop: the multiply by a
-       * weight of 1 costs about a fifth more time. */
-      for (int64_t i = 0; i < nv; i++)
-        for (int64_t j = i; j < nv; j++) {
-          const double *ri = ROW(i), *rj = ROW(j);
-          double mi = mr[i], mj = mr[j];
-          long double s = 0;
-          if (weighted)
-            for (int64_t k = 0; k < nobs; k++)
-              s += (long double)(ri[k] - mi) * w[k] * (rj[k] - mj);
-          else
-            for (int64_t k = 0; k < nobs; k++)
-              s += (long double)(ri[k] - mi) * (rj[k] - mj);
-          c[i * nv + j] = c[j * nv + i] =
-              fact > 0 ? (double)(s / fact) : (double)s * scale;
-        }
-#undef ROW
-    }
+    st = cn_subtract(&t[XC0], X, t[AVG], NULL);
+  if (st == CN_OK)
+    st = cn_astype(&t[XC], t[XC0], wt, 0);
+  /* the right operand: the (weighted) centred rows, transposed and
+   * conjugated */
+  const cn_array_s *rhs = t[XC];
+  if (st == CN_OK && weighted) {
+    st = cn_multiply(&t[XW], t[XC], t[WD], NULL);
+    rhs = t[XW];
   }
-  free(w);
-  free(mu);
-  cn_array_release(X);
-  cn_array_release(Y);
-  cn_array_release(F);
-  cn_array_release(A);
+  if (st == CN_OK)
+    st = cn_transpose(&t[XT], (cn_array)rhs);
+  bool cplx = cn_is_complex(wt);
+  if (st == CN_OK && cplx)
+    st = cn_conj(&t[XH], t[XT], NULL);
+  if (st == CN_OK)
+    st = cn_matmul(&t[C], t[XC], cplx ? t[XH] : t[XT], NULL);
+  /* NumPy multiplies by 1 / fact, so fact == 0 gives inf or nan */
+  if (st == CN_OK)
+    st = scale_in_place(t[C], 1.0 / fact, false);
+  cn_array_s *c = t[C];
+  t[C] = NULL;
+  release_all(t, NT);
   if (st != CN_OK) {
-    cn_array_release(r);
+    cn_array_release(c);
     return st;
   }
-  *out = r;
+  *out = c;
   return CN_OK;
 }
 
-/* Moves a host (nv, nv) result to like's device in dtype, a single
- * variable squeezed to 0-d as NumPy does. */
-static cn_status cov_result(cn_array *out, cn_array_s *r, const cn_array_s *like,
-                            cn_dtype dtype) {
-  if (r->shape[0] == 1) {
-    cn_array_s *z = NULL;
-    cn_status st = cn_reshape(&z, r, 0, NULL, CN_ORDER_C);
-    cn_array_release(r);
-    if (st != CN_OK)
-      return st;
-    r = z;
+/* c cast to dtype (DEFAULT keeps it), a single variable squeezed to 0-d
+ * as NumPy does. Releases c. */
+static cn_status cov_result(cn_array *out, cn_array_s *c, cn_dtype dtype) {
+  cn_array_s *z = NULL;
+  cn_status st = CN_OK;
+  if (c->ndim == 2 && c->shape[0] == 1) {
+    st = cn_reshape(&z, c, 0, NULL, CN_ORDER_C);
+  } else {
+    cn_array_retain(c);
+    z = c;
   }
-  return cn_result_to(out, r, like, dtype);
+  cn_array_release(c);
+  if (st != CN_OK)
+    return st;
+  if (dtype == CN_DTYPE_DEFAULT || dtype == z->dtype) {
+    *out = z;
+    return CN_OK;
+  }
+  st = cn_astype(out, z, dtype, 1);
+  cn_array_release(z);
+  return st;
 }
 
 static cn_status check_cov_dtype(cn_dtype dtype, const char *fn) {
@@ -464,6 +483,28 @@ static cn_status check_cov_dtype(cn_dtype dtype, const char *fn) {
     return cn_error(CN_ERR_TYPE,
                     "%s: dtype must be a float or complex dtype, got %s", fn,
                     cn_dtype_name(dtype));
+  return CN_OK;
+}
+
+/* NumPy's computing dtype: dtype, else result_type(m, y, float64). */
+static cn_status cov_work_dtype(cn_dtype *wt, const cn_array_s *m,
+                                const cn_array_s *y, cn_dtype dtype) {
+  cn_status st = CN_OK;
+  if (dtype == CN_DTYPE_DEFAULT) {
+    st = cn_result_type(&dtype, m->dtype, CN_FLOAT64);
+    if (st == CN_OK && y)
+      st = cn_result_type(&dtype, dtype, y->dtype);
+  }
+  *wt = dtype;
+  return st;
+}
+
+static cn_status check_same_device(const cn_array_s *a, const cn_array_s *b,
+                                   const char *fn, const char *arg) {
+  if (b && (cn_backend_of(a) != cn_backend_of(b) ||
+            a->buf->device_id != b->buf->device_id))
+    return cn_error(CN_ERR_DEVICE, "%s: m and %s are on different devices",
+                    fn, arg);
   return CN_OK;
 }
 
@@ -480,17 +521,22 @@ cn_status cn_cov_weighted(cn_array *out, cn_array m, cn_array y,
   if (aweights)
     CN_CHECK_ARRAY(aweights, fn, "aweights");
   cn_status st = check_cov_dtype(dtype, fn);
+  if (st == CN_OK)
+    st = check_same_device(m, y, fn, "y");
   if (st != CN_OK)
+    return st;
+  cn_dtype wt;
+  if ((st = cov_work_dtype(&wt, m, y, dtype)) != CN_OK)
     return st;
   /* NumPy's weighted means promote the dtype with the float64 weights */
   if (dtype != CN_DTYPE_DEFAULT && (fweights || aweights) &&
       (st = cn_result_type(&dtype, dtype, CN_FLOAT64)) != CN_OK)
     return st;
-  cn_array_s *r = NULL;
-  if ((st = cov_host(&r, m, y, fweights, aweights, rowvar, bias, ddof, fn)) !=
-      CN_OK)
+  cn_array_s *c = NULL;
+  if ((st = cov_compute(&c, m, y, fweights, aweights, rowvar, bias, ddof, wt,
+                        fn)) != CN_OK)
     return st;
-  return cov_result(out, r, m, dtype);
+  return cov_result(out, c, c->size == 0 ? CN_DTYPE_DEFAULT : dtype);
 }
 
 cn_status cn_cov(cn_array *out, cn_array m, cn_array y, int32_t rowvar,
@@ -500,14 +546,31 @@ cn_status cn_cov(cn_array *out, cn_array m, cn_array y, int32_t rowvar,
   CN_CHECK_ARRAY(m, fn, "m");
   if (y)
     CN_CHECK_ARRAY(y, fn, "y");
-  cn_array_s *r = NULL;
-  cn_status st = cov_host(&r, m, y, NULL, NULL, rowvar, bias, ddof, fn);
+  cn_status st = check_same_device(m, y, fn, "y");
+  cn_dtype wt = CN_FLOAT64;
+  if (st == CN_OK)
+    st = cov_work_dtype(&wt, m, y, CN_DTYPE_DEFAULT);
+  cn_array_s *c = NULL;
+  if (st == CN_OK)
+    st = cov_compute(&c, m, y, NULL, NULL, rowvar, bias, ddof, wt, fn);
   if (st != CN_OK)
     return st;
-  return cov_result(out, r, m, CN_DTYPE_DEFAULT);
+  return cov_result(out, c, CN_DTYPE_DEFAULT);
 }
 
-static double clip1(double v) { return v > 1 ? 1 : (v < -1 ? -1 : v); }
+/* Clips a (real) array to [-1, 1] in place. */
+static cn_status clip_unit(cn_array_s *a) {
+  cn_array_s *lo = NULL, *hi = NULL, *r = NULL;
+  cn_status st = cn_scalar_array(&lo, cn_scalar_float(-1.0));
+  if (st == CN_OK)
+    st = cn_scalar_array(&hi, cn_scalar_float(1.0));
+  if (st == CN_OK)
+    st = cn_clip(&r, a, lo, hi, a);
+  cn_array_release(lo);
+  cn_array_release(hi);
+  cn_array_release(r);
+  return st;
+}
 
 cn_status cn_corrcoef(cn_array *out, cn_array x, cn_array y, int32_t rowvar) {
   const char *fn = "cn_corrcoef";
@@ -515,44 +578,52 @@ cn_status cn_corrcoef(cn_array *out, cn_array x, cn_array y, int32_t rowvar) {
   CN_CHECK_ARRAY(x, fn, "x");
   if (y)
     CN_CHECK_ARRAY(y, fn, "y");
-  cn_array_s *h = NULL;
-  cn_status st = cov_host(&h, x, y, NULL, NULL, rowvar, 0, -1, fn);
+  cn_status st = check_same_device(x, y, fn, "y");
+  cn_dtype wt = CN_FLOAT64;
+  if (st == CN_OK)
+    st = cov_work_dtype(&wt, x, y, CN_DTYPE_DEFAULT);
+  cn_array_s *c = NULL;
+  if (st == CN_OK)
+    st = cov_compute(&c, x, y, NULL, NULL, rowvar, 0, -1, wt, fn);
   if (st != CN_OK)
     return st;
-  int64_t n = h->shape[0];
-  bool cplx = cn_is_complex(h->dtype);
+  int64_t n = c->shape[0];
+  enum { D, DR, SD, SDC, C1, C2, CV, NT };
+  cn_array_s *t[NT] = {0};
+  bool cplx = cn_is_complex(c->dtype);
   if (n == 1) {
-    /* NumPy's c / c for a single variable */
-    if (cplx) {
-      double complex *v = (double complex *)h->data;
-      *v = *v / *v;
-    } else {
-      double *v = (double *)h->data;
-      *v = *v / *v;
-    }
-    return cov_result(out, h, x, CN_DTYPE_DEFAULT);
+    /* NumPy's c / c for a single variable: nan for 0, inf or nan */
+    st = cn_divide(&t[C2], c, c, NULL);
+  } else {
+    /* divided by the standard deviations (of the real diagonal) as NumPy:
+     * by rows, then by columns */
+    int64_t col[2] = {n, 1};
+    st = cn_diagonal(&t[D], c, 0, 0, 1);
+    if (st == CN_OK && cplx)
+      st = cn_real(&t[DR], t[D], NULL);
+    if (st == CN_OK)
+      st = cn_sqrt(&t[SD], cplx ? t[DR] : t[D], NULL);
+    if (st == CN_OK)
+      st = cn_reshape(&t[SDC], t[SD], 2, col, CN_ORDER_C);
+    if (st == CN_OK)
+      st = cn_divide(&t[C1], c, t[SDC], c);
+    if (st == CN_OK)
+      st = cn_divide(&t[C2], c, t[SD], c);
+    /* the real and imaginary parts clipped to [-1, 1]: complex as its
+     * (re, im) pairs */
+    if (st == CN_OK && cplx)
+      st = cn_view_dtype(&t[CV], t[C2],
+                         c->dtype == CN_COMPLEX64 ? CN_FLOAT32 : CN_FLOAT64);
+    if (st == CN_OK && n > 0)
+      st = clip_unit(cplx ? t[CV] : t[C2]);
   }
-  double *d = cn_malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
-  if (!d) {
-    cn_array_release(h);
-    return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  cn_array_release(c);
+  cn_array_s *r = t[C2];
+  t[C2] = NULL;
+  release_all(t, NT);
+  if (st != CN_OK) {
+    cn_array_release(r);
+    return st;
   }
-  /* divided by the standard deviations (of the real diagonal), the real
-   * and imaginary parts clipped to [-1, 1] */
-  for (int64_t i = 0; i < n; i++)
-    d[i] = sqrt(cplx ? creal(((double complex *)h->data)[i * n + i])
-                     : ((double *)h->data)[i * n + i]);
-  for (int64_t i = 0; i < n; i++)
-    for (int64_t j = 0; j < n; j++) {
-      if (cplx) {
-        double complex *v = (double complex *)h->data + i * n + j;
-        double complex q = *v / d[i] / d[j];
-        *v = CMPLX(clip1(creal(q)), clip1(cimag(q)));
-      } else {
-        double *v = (double *)h->data + i * n + j;
-        *v = clip1(*v / d[i] / d[j]);
-      }
-    }
-  free(d);
-  return cov_result(out, h, x, CN_DTYPE_DEFAULT);
+  return cov_result(out, r, CN_DTYPE_DEFAULT);
 }

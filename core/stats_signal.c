@@ -1,40 +1,442 @@
 /* Convolution, correlation, interpolation and integration
- * (include/cunumpy/stats.h), on host float64 copies; results go back to
- * the input's device. */
+ * (include/cunumpy/stats.h). convolve / correlate run where the data lives
+ * (a direct loop on CPU arrays, engine ops on a device, an FFT product on
+ * either for long kernels); interp and trapezoid work on host float64
+ * copies and move their results to the input's device. */
 #include "cunumpy/stats.h"
 
 #include <inttypes.h>
 #include <complex.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cunumpy/fft.h"
 #include "cunumpy/manip.h"
+#include "cunumpy/reduce.h"
 #include "cunumpy/ufunc.h"
+#include "cunumpy/view.h"
 #include "stats_util.h"
 
 /* ---- convolution ----------------------------------------------------------
  */
 
-/* full[k] = sum_i x[i] * w[k - i] over the requested window, w = v
- * (convolve) or v reversed and conjugated (correlate, as NumPy). */
-#define CONV_WINDOW(T, CONJ)                                                   \
-  do {                                                                         \
-    const T *x = (const T *)ha->data, *y = (const T *)hv->data;                \
-    T *o = (T *)r->data;                                                       \
-    for (int64_t t = 0; t < len; t++) {                                        \
-      int64_t kk = t + off;                                                    \
-      int64_t i0 = kk - (m - 1) > 0 ? kk - (m - 1) : 0;                        \
-      int64_t i1 = kk < n - 1 ? kk : n - 1;                                    \
-      T s = 0;                                                                 \
-      for (int64_t i = i0; i <= i1; i++) {                                     \
-        int64_t j = kk - i;                                                    \
-        s += x[i] * (corr ? CONJ(y[m - 1 - j]) : y[j]);                        \
-      }                                                                        \
-      o[t] = s;                                                                \
-    }                                                                          \
-  } while (0)
-#define REAL_CONJ(v) (v)
+/* NumPy's layout (multiarraymodule.c, _pyarray_correlate): x is the longer
+ * input (n1 values), y the shorter (n2), and
+ *   out[k] = sum_j x[k - left + j] * y[j],  k in [0, len),
+ * over the j that index x. convolve is this with y the reversed shorter
+ * input; correlate with y = conj(v), or, when a is the shorter, x =
+ * conj(v), y = a and the output reversed (NumPy's swapped-length rule). */
+typedef struct conv_plan {
+  int64_t n1, n2, len, left;
+} conv_plan;
+
+static conv_plan conv_plan_make(int64_t n1, int64_t n2, int32_t mode) {
+  conv_plan p = {n1, n2, n1, n2 / 2};
+  if (mode == CN_CONV_VALID) {
+    p.len = n1 - n2 + 1;
+    p.left = 0;
+  } else if (mode == CN_CONV_FULL) {
+    p.len = n1 + n2 - 1;
+    p.left = n2 - 1;
+  }
+  return p;
+}
+
+/* Number of (output, tap) products, NumPy's direct cost. */
+static double conv_direct_cost(conv_plan p) {
+  double c = 0;
+  /* outputs whose window is cut by an edge do fewer products */
+  for (int64_t side = 0; side < 2; side++) {
+    int64_t cut = side == 0 ? p.left : p.len - 1 - (p.n1 - 1 - p.n2 + 1 +
+                                                     p.left);
+    if (cut > 0)
+      c -= (double)cut * (double)(cut + 1) / 2;
+  }
+  return c + (double)p.len * (double)p.n2;
+}
+
+/* Test-only override of the automatic method (read once): "composed"
+ * takes the engine-op loop a device backend runs, "fft" the FFT product
+ * whenever the dtype and values allow it, "direct" never the FFT. */
+enum { CONV_AUTO = 0, CONV_FORCE_COMPOSED, CONV_FORCE_FFT, CONV_FORCE_DIRECT };
+static int conv_method_override(void) {
+  static atomic_int cached = -1;
+  int v = atomic_load(&cached);
+  if (v < 0) {
+    const char *e = getenv("CUNUMPY_CONV_METHOD");
+    v = !e                          ? CONV_AUTO
+        : strcmp(e, "composed") == 0 ? CONV_FORCE_COMPOSED
+        : strcmp(e, "fft") == 0      ? CONV_FORCE_FFT
+        : strcmp(e, "direct") == 0   ? CONV_FORCE_DIRECT
+                                     : CONV_AUTO;
+    atomic_store(&cached, v);
+  }
+  return v;
+}
+
+/* ---- direct loop on host memory ---- */
+
+/* Baseline x86-64 has SSE2 only; the kernels get an AVX/FMA clone picked
+ * at load time (no clones under TSan, which cannot instrument them). */
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__) &&                    \
+    !defined(__clang__)
+#define CONV_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define CONV_CLONES
+#endif
+
+/* Outputs in groups of CONV_GROUP whose accumulators stay in registers
+ * while every tap passes over them (one load and one multiply-add per
+ * tap and output); the outputs whose window an edge cuts take only the
+ * products whose x index exists (no zero padding: inf * 0 would make
+ * NaN). Chunks of CONV_CHUNK outputs share the threads. */
+#define CONV_GROUP 16
+#define CONV_CHUNK 2048
+typedef double v4d __attribute__((vector_size(32)));
+
+/* The taps j in [*j0, *j1) whose x index k - left + j exists. */
+static inline void conv_taps(conv_plan p, int64_t k, int64_t *j0,
+                             int64_t *j1) {
+  *j0 = p.left - k > 0 ? p.left - k : 0;
+  *j1 = p.n1 - k + p.left < p.n2 ? p.n1 - k + p.left : p.n2;
+}
+
+/* Outputs [k0, k1): every window whole in [lo, hi) */
+CONV_CLONES static void conv_chunk_f64(double *o, const double *x,
+                                       const double *y, conv_plan p,
+                                       int64_t k0, int64_t k1) {
+  int64_t lo = p.left, hi = p.n1 - p.n2 + p.left + 1;
+  for (int64_t k = k0; k < k1;) {
+    if (k >= lo && k + CONV_GROUP <= hi && k + CONV_GROUP <= k1) {
+      /* four vectors of accumulators, named so they stay in registers */
+      v4d a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
+      const double *xs = x + (k - p.left);
+      for (int64_t j = 0; j < p.n2; j++) {
+        const v4d yj = {y[j], y[j], y[j], y[j]};
+        v4d x0, x1, x2, x3;
+        memcpy(&x0, xs + j, sizeof x0);
+        memcpy(&x1, xs + j + 4, sizeof x1);
+        memcpy(&x2, xs + j + 8, sizeof x2);
+        memcpy(&x3, xs + j + 12, sizeof x3);
+        a0 += yj * x0;
+        a1 += yj * x1;
+        a2 += yj * x2;
+        a3 += yj * x3;
+      }
+      memcpy(o + k, &a0, sizeof a0);
+      memcpy(o + k + 4, &a1, sizeof a1);
+      memcpy(o + k + 8, &a2, sizeof a2);
+      memcpy(o + k + 12, &a3, sizeof a3);
+      k += CONV_GROUP;
+      continue;
+    }
+    int64_t j0, j1;
+    conv_taps(p, k, &j0, &j1);
+    /* a dot product over the taps that exist, four lanes wide */
+    const int64_t off = k - p.left; /* off + j >= 0 for j >= j0 */
+    v4d a0 = {0, 0, 0, 0};
+    int64_t j = j0;
+    for (; j + 4 <= j1; j += 4) {
+      v4d xv, yv;
+      memcpy(&xv, x + (off + j), sizeof xv);
+      memcpy(&yv, y + j, sizeof yv);
+      a0 += xv * yv;
+    }
+    double s = (a0[0] + a0[1]) + (a0[2] + a0[3]);
+    for (; j < j1; j++)
+      s += x[off + j] * y[j];
+    o[k++] = s;
+  }
+}
+
+/* Complex values split into real and imaginary planes (xr, xi, yr, yi) so
+ * the same register-blocked loop vectorises; NumPy's dot does no NaN
+ * recovery in the products either. o is (re, im) pairs. */
+CONV_CLONES static void conv_chunk_c128(double *o, const double *xr,
+                                        const double *xi, const double *yr,
+                                        const double *yi, conv_plan p,
+                                        int64_t k0, int64_t k1) {
+  int64_t lo = p.left, hi = p.n1 - p.n2 + p.left + 1;
+  enum { G = 8 };
+  for (int64_t k = k0; k < k1;) {
+    if (k >= lo && k + G <= hi && k + G <= k1) {
+      v4d r0 = {0, 0, 0, 0}, r1 = r0, i0 = r0, i1 = r0;
+      const int64_t off = k - p.left;
+      for (int64_t j = 0; j < p.n2; j++) {
+        const v4d br = {yr[j], yr[j], yr[j], yr[j]};
+        const v4d bi = {yi[j], yi[j], yi[j], yi[j]};
+        v4d a0, a1, b0, b1;
+        memcpy(&a0, xr + off + j, sizeof a0);
+        memcpy(&a1, xr + off + j + 4, sizeof a1);
+        memcpy(&b0, xi + off + j, sizeof b0);
+        memcpy(&b1, xi + off + j + 4, sizeof b1);
+        r0 += a0 * br - b0 * bi;
+        r1 += a1 * br - b1 * bi;
+        i0 += a0 * bi + b0 * br;
+        i1 += a1 * bi + b1 * br;
+      }
+      for (int t = 0; t < 4; t++) {
+        o[2 * (k + t)] = r0[t];
+        o[2 * (k + t) + 1] = i0[t];
+        o[2 * (k + 4 + t)] = r1[t];
+        o[2 * (k + 4 + t) + 1] = i1[t];
+      }
+      k += G;
+      continue;
+    }
+    int64_t j0, j1;
+    conv_taps(p, k, &j0, &j1);
+    const int64_t off = k - p.left;
+    double sr = 0, si = 0;
+    for (int64_t j = j0; j < j1; j++) {
+      double ar = xr[off + j], ai = xi[off + j];
+      sr += ar * yr[j] - ai * yi[j];
+      si += ar * yi[j] + ai * yr[j];
+    }
+    o[2 * k] = sr;
+    o[2 * k + 1] = si;
+    k++;
+  }
+}
+
+/* Bool and integers: modular uint64 arithmetic, which the cast to the
+ * result dtype turns into NumPy's wrap-around in that dtype (and, for
+ * bool, into its or of ands). */
+static void conv_chunk_u64(uint64_t *o, const uint64_t *x, const uint64_t *y,
+                           conv_plan p, int64_t k0, int64_t k1) {
+  for (int64_t k = k0; k < k1; k++) {
+    int64_t j0, j1;
+    conv_taps(p, k, &j0, &j1);
+    uint64_t s = 0;
+    for (int64_t j = j0; j < j1; j++)
+      s += x[k - p.left + j] * y[j];
+    o[k] = s;
+  }
+}
+
+/* planes: for complex, x and y as (real, imaginary) planes */
+static void conv_direct_run(void *o, const void *x, const void *y,
+                            const double *planes, conv_plan p, cn_dtype wt) {
+  int64_t nc = (p.len + CONV_CHUNK - 1) / CONV_CHUNK;
+  const double *xr = planes, *xi = planes ? planes + p.n1 : NULL;
+  const double *yr = planes ? planes + 2 * p.n1 : NULL;
+  const double *yi = planes ? yr + p.n2 : NULL;
+#pragma omp parallel for schedule(dynamic, 1) if ((double)p.len * p.n2 >= 1e5)
+  for (int64_t c = 0; c < nc; c++) {
+    int64_t k0 = c * CONV_CHUNK;
+    int64_t k1 = p.len - k0 < CONV_CHUNK ? p.len : k0 + CONV_CHUNK;
+    if (wt == CN_COMPLEX128)
+      conv_chunk_c128(o, xr, xi, yr, yi, p, k0, k1);
+    else if (wt == CN_FLOAT64)
+      conv_chunk_f64(o, x, y, p, k0, k1);
+    else
+      conv_chunk_u64(o, x, y, p, k0, k1);
+  }
+}
+
+/* The direct loop on host copies of x and y (y already reversed and
+ * conjugated as the plan wants), cast to rt. */
+static cn_status conv_direct_host(cn_array_s **out, const cn_array_s *x,
+                                  const cn_array_s *y, conv_plan p,
+                                  cn_dtype rt, const char *fn) {
+  cn_dtype wt = cn_is_complex(rt) ? CN_COMPLEX128
+                : cn_is_float(rt) ? CN_FLOAT64
+                                  : CN_UINT64;
+  cn_array_s *hx = NULL, *hy = NULL, *r = NULL;
+  cn_status st = cn_host_as(&hx, x, wt);
+  if (st == CN_OK)
+    st = cn_host_as(&hy, y, wt);
+  if (st == CN_OK)
+    st = cn_host_new(&r, wt, 1, &p.len);
+  double *planes = NULL;
+  if (st == CN_OK && wt == CN_COMPLEX128) {
+    planes = cn_malloc(sizeof(double) * (size_t)(2 * (p.n1 + p.n2)));
+    if (!planes)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+    for (int64_t i = 0; st == CN_OK && i < p.n1; i++) {
+      planes[i] = ((const double *)hx->data)[2 * i];
+      planes[p.n1 + i] = ((const double *)hx->data)[2 * i + 1];
+    }
+    for (int64_t j = 0; st == CN_OK && j < p.n2; j++) {
+      planes[2 * p.n1 + j] = ((const double *)hy->data)[2 * j];
+      planes[2 * p.n1 + p.n2 + j] = ((const double *)hy->data)[2 * j + 1];
+    }
+  }
+  if (st == CN_OK)
+    conv_direct_run(r->data, hx->data, hy->data, planes, p, wt);
+  free(planes);
+  cn_array_release(hx);
+  cn_array_release(hy);
+  if (st == CN_OK && wt != rt) {
+    cn_array_s *c = NULL;
+    st = cn_astype(&c, r, rt, 1);
+    cn_array_release(r);
+    r = c;
+  }
+  if (st != CN_OK) {
+    cn_array_release(r);
+    return st;
+  }
+  *out = r;
+  return CN_OK;
+}
+
+/* ---- compositions of engine ops (any backend) ---- */
+
+/* The direct sum as one multiply and one add per tap on x's device, in rt
+ * (NumPy's dtype of the products and sums): each tap adds y[j] times the
+ * part of x it meets into the outputs that part reaches. */
+static cn_status conv_direct_composed(cn_array_s **out, const cn_array_s *x,
+                                      const cn_array_s *y, conv_plan p,
+                                      cn_dtype rt) {
+  cn_array_s *xc = NULL, *yc = NULL, *r = NULL;
+  cn_status st = cn_astype(&xc, (cn_array)x, rt, 0);
+  if (st == CN_OK)
+    st = cn_astype(&yc, (cn_array)y, rt, 0);
+  if (st == CN_OK)
+    st = cn_array_new(&r, cn_backend_of(x), x->buf->device_id, rt, 1, &p.len,
+                      CN_ORDER_C);
+  if (st == CN_OK)
+    st = cn_fill(r, cn_scalar_int(0));
+  for (int64_t j = 0; st == CN_OK && j < p.n2; j++) {
+    int64_t k0 = p.left - j > 0 ? p.left - j : 0;
+    int64_t k1 = p.left - j + p.n1 < p.len ? p.left - j + p.n1 : p.len;
+    if (k1 <= k0)
+      continue;
+    cn_array_s *xs = NULL, *rs = NULL, *yj = NULL, *prod = NULL, *sum = NULL;
+    st = cn_slice_axis(&xs, xc, 0, k0 + j - p.left, k1 + j - p.left, 1);
+    if (st == CN_OK)
+      st = cn_slice_axis(&rs, r, 0, k0, k1, 1);
+    if (st == CN_OK)
+      st = cn_slice_axis(&yj, yc, 0, j, j + 1, 1);
+    if (st == CN_OK)
+      st = cn_multiply(&prod, xs, yj, NULL);
+    if (st == CN_OK)
+      st = cn_add(&sum, rs, prod, rs);
+    cn_array_release(xs);
+    cn_array_release(rs);
+    cn_array_release(yj);
+    cn_array_release(prod);
+    cn_array_release(sum);
+  }
+  cn_array_release(xc);
+  cn_array_release(yc);
+  if (st != CN_OK) {
+    cn_array_release(r);
+    return st;
+  }
+  *out = r;
+  return CN_OK;
+}
+
+/* Smallest 2^a 3^b 5^c >= n: sizes every FFT library does fast. */
+static int64_t fft_good_size(int64_t n) {
+  int64_t best = INT64_MAX;
+  for (int64_t p5 = 1; p5 < best; p5 *= 5) {
+    for (int64_t p35 = p5; p35 < best; p35 *= 3) {
+      int64_t v = p35;
+      while (v < n)
+        v *= 2;
+      if (v < best)
+        best = v;
+      if (p35 >= n)
+        break;
+    }
+    if (p5 >= n)
+      break;
+  }
+  return best;
+}
+
+/* The full linear convolution of x with y reversed by an FFT product of
+ * length L (rfft/irfft for real, fft/ifft for complex, in float64 /
+ * complex128 on x's device), the plan's outputs sliced from it, cast to
+ * rt. */
+static cn_status conv_fft(cn_array_s **out, const cn_array_s *x,
+                          const cn_array_s *y, conv_plan p, cn_dtype rt) {
+  bool cplx = cn_is_complex(rt);
+  cn_dtype wt = cplx ? CN_COMPLEX128 : CN_FLOAT64;
+  int64_t L = fft_good_size(p.n1 + p.n2 - 1);
+  cn_array_s *xw = NULL, *g = NULL, *gw = NULL, *fx = NULL, *fg = NULL,
+             *prod = NULL, *full = NULL, *part = NULL, *r = NULL;
+  cn_status st = cn_astype(&xw, (cn_array)x, wt, 0);
+  if (st == CN_OK)
+    st = cn_flip(&g, (cn_array)y, 0, NULL);
+  if (st == CN_OK)
+    st = cn_astype(&gw, g, wt, 0);
+  if (st == CN_OK)
+    st = (cplx ? cn_fft : cn_rfft)(&fx, xw, L, 0, CN_FFT_NORM_BACKWARD);
+  if (st == CN_OK)
+    st = (cplx ? cn_fft : cn_rfft)(&fg, gw, L, 0, CN_FFT_NORM_BACKWARD);
+  if (st == CN_OK)
+    st = cn_multiply(&prod, fx, fg, fx);
+  if (st == CN_OK)
+    st = (cplx ? cn_ifft : cn_irfft)(&full, prod, L, 0, CN_FFT_NORM_BACKWARD);
+  /* out[k] = full[k + n2 - 1 - left] */
+  int64_t off = p.n2 - 1 - p.left;
+  if (st == CN_OK)
+    st = cn_slice_axis(&part, full, 0, off, off + p.len, 1);
+  if (st == CN_OK)
+    st = cn_astype(&r, part, rt, 1);
+  cn_array_release(xw);
+  cn_array_release(g);
+  cn_array_release(gw);
+  cn_array_release(fx);
+  cn_array_release(fg);
+  cn_array_release(prod);
+  cn_array_release(full);
+  cn_array_release(part);
+  if (st != CN_OK) {
+    cn_array_release(r);
+    return st;
+  }
+  *out = r;
+  return CN_OK;
+}
+
+/* 1 when every value of a is finite (one bool read back). */
+static cn_status all_finite(bool *out, const cn_array_s *a) {
+  cn_array_s *f = NULL, *all = NULL;
+  cn_status st = cn_isfinite(&f, (cn_array)a, NULL);
+  if (st == CN_OK)
+    st = cn_all(&all, f, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL);
+  cn_scalar s = {0};
+  if (st == CN_OK)
+    st = cn_item(&s, all);
+  cn_array_release(f);
+  cn_array_release(all);
+  if (st == CN_OK)
+    *out = s.i != 0;
+  return st;
+}
+
+/* Whether the FFT product is worth its rounding: only where the direct
+ * sum costs far more. On the CPU (benchmarks/bench_signal.py) the two
+ * take the same time at about direct = 2.5 * fft_cost (1e5 values, 150
+ * taps); the FFT is taken from 4 * fft_cost. A device runs the direct
+ * sum as two ops per tap, so there the FFT takes over from 32 taps
+ * (not measured on a GPU yet). */
+static bool conv_fft_pays(conv_plan p, bool on_cpu, bool cplx) {
+  double L = (double)fft_good_size(p.n1 + p.n2 - 1);
+  double fft_cost = 3.0 * L * log2(L) * (cplx ? 2.0 : 1.0);
+  double direct = conv_direct_cost(p) * (cplx ? 4.0 : 1.0);
+  if (on_cpu)
+    return p.n2 >= 128 && direct > 4.0 * fft_cost;
+  return p.n2 >= 32;
+}
+
+/* a or v as a 1-d view (0-d inputs are one value, as NumPy's ndmin=1). */
+static cn_status as_1d(cn_array_s **out, const cn_array_s *a) {
+  int64_t one = 1;
+  if (a->ndim == 1) {
+    cn_array_retain((cn_array)a);
+    *out = (cn_array_s *)a;
+    return CN_OK;
+  }
+  return cn_reshape(out, (cn_array)a, 1, &one, CN_ORDER_C);
+}
 
 static cn_status conv_impl(cn_array *out, cn_array a, cn_array v, int32_t mode,
                            bool corr, const char *fn) {
@@ -59,34 +461,74 @@ static cn_status conv_impl(cn_array *out, cn_array a, cn_array v, int32_t mode,
   cn_status st = cn_result_type(&rt, a->dtype, v->dtype);
   if (st != CN_OK)
     return st;
+  if (cn_backend_of(a) != cn_backend_of(v) ||
+      a->buf->device_id != v->buf->device_id)
+    return cn_error(CN_ERR_DEVICE, "%s: a and v are on different devices",
+                    fn);
   bool cplx = cn_is_complex(rt);
-  cn_dtype wt = cplx ? CN_COMPLEX128 : CN_FLOAT64;
-  cn_array_s *ha = NULL, *hv = NULL, *r = NULL;
-  st = cn_host_as(&ha, a, wt);
+  /* x the longer, y the shorter; for correlate with a shorter than v
+   * NumPy correlates v with a and reverses the result */
+  bool swap = a->size < v->size;
+  bool reverse_out = corr && swap;
+  cn_array_s *x = NULL, *s = NULL, *y = NULL, *t = NULL, *r = NULL;
+  st = as_1d(&x, swap ? v : a);
   if (st == CN_OK)
-    st = cn_host_as(&hv, v, wt);
-  int64_t n = a->size, m = v->size, full = n + m - 1;
-  int64_t len = mode == CN_CONV_FULL   ? full
-                : mode == CN_CONV_SAME ? (n > m ? n : m)
-                                       : (n > m ? n - m : m - n) + 1;
-  int64_t off = mode == CN_CONV_FULL   ? 0
-                : mode == CN_CONV_SAME ? ((n < m ? n : m) - 1) / 2
-                                       : (n < m ? n : m) - 1;
-  if (st == CN_OK)
-    st = cn_host_new(&r, wt, 1, &len);
-  if (st == CN_OK) {
-    if (cplx)
-      CONV_WINDOW(double complex, conj);
-    else
-      CONV_WINDOW(double, REAL_CONJ);
+    st = as_1d(&s, swap ? a : v);
+  if (st == CN_OK && !corr) { /* convolve: y is the shorter reversed */
+    st = cn_flip(&y, s, 0, NULL);
+  } else if (st == CN_OK && cplx && swap) {
+    /* NumPy conjugates v before the swap: conj(v) slides over a */
+    cn_array_retain(s);
+    y = s;
+    st = cn_conj(&t, x, NULL);
+    cn_array_release(x);
+    x = t;
+    t = NULL;
+  } else if (st == CN_OK && cplx) {
+    st = cn_conj(&y, s, NULL);
+  } else if (st == CN_OK) {
+    cn_array_retain(s);
+    y = s;
   }
-  cn_array_release(ha);
-  cn_array_release(hv);
+  conv_plan p = conv_plan_make(x ? x->size : 0, s ? s->size : 0, mode);
+  bool on_cpu = cn_backend_of(a) == cn_cpu_backend();
+  int method = conv_method_override();
+  bool fft = false;
+  if (st == CN_OK && (cn_is_float(rt) || cplx) && method != CONV_FORCE_DIRECT &&
+      (method == CONV_FORCE_FFT || (method == CONV_AUTO &&
+                                    conv_fft_pays(p, on_cpu, cplx)))) {
+    /* one inf or NaN would spread over every FFT output */
+    bool fx = false, fy = false;
+    st = all_finite(&fx, x);
+    if (st == CN_OK)
+      st = all_finite(&fy, y);
+    fft = fx && fy;
+  }
+  if (st == CN_OK) {
+    if (fft)
+      st = conv_fft(&r, x, y, p, rt);
+    else if (on_cpu && method != CONV_FORCE_COMPOSED)
+      st = conv_direct_host(&r, x, y, p, rt, fn);
+    else
+      st = conv_direct_composed(&r, x, y, p, rt);
+  }
+  if (st == CN_OK && reverse_out) {
+    st = cn_flip(&t, r, 0, NULL);
+    cn_array_release(r);
+    r = NULL;
+    if (st == CN_OK)
+      st = cn_copy(&r, t, CN_ORDER_C);
+  }
+  cn_array_release(x);
+  cn_array_release(s);
+  cn_array_release(y);
+  cn_array_release(t);
   if (st != CN_OK) {
     cn_array_release(r);
     return st;
   }
-  return cn_result_to(out, r, a, rt);
+  *out = r;
+  return CN_OK;
 }
 
 cn_status cn_convolve(cn_array *out, cn_array a, cn_array v, int32_t mode) {

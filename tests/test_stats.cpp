@@ -452,8 +452,13 @@ TEST_CASE("cov_weighted and complex cov / corrcoef match NumPy", "[stats]") {
   // degrees of freedom <= 0: NumPy's 1 / 0 scaling
   CN_REQUIRE_OK(cn_cov(r.out(), f64({1, 2}, {2}), nullptr, 1, 0, 2));
   REQUIRE(std::isinf(dvec(r)[0]));
-  // a (1, N) matrix is one variable even with rowvar=0
+  // a 2-d (1, N) m is transposed with rowvar=0 (NumPy 2: m.ndim != 1):
+  // N variables of one observation, degrees of freedom 0
   CN_REQUIRE_OK(cn_cov(r.out(), f64({1, 2, 4}, {1, 3}), nullptr, 0, 0, -1));
+  REQUIRE(shape_of(r) == std::vector<int64_t>{3, 3});
+  REQUIRE(std::isnan(dvec(r)[0]));
+  // a 1-d m is one variable with rowvar=0
+  CN_REQUIRE_OK(cn_cov(r.out(), f64({1, 2, 4}, {3}), nullptr, 0, 0, -1));
   REQUIRE(shape_of(r).empty());
   // errors, inputs unchanged
   cn_array out = nullptr;

@@ -87,11 +87,14 @@ CN_API cn_status cn_average_axes(cn_array *out, cn_array *sum_of_weights,
                                  const int32_t *axes, int32_t keepdims);
 
 /* Covariance matrix of the variables in m (1-d or 2-d; rows are variables
- * when rowvar, else columns, a single row is one variable), with y's
- * variables appended when y is not NULL. ddof < 0 selects the default (0
- * with bias, else 1); degrees of freedom <= 0 give inf/nan as NumPy. A
- * single variable gives a 0-d result. float64 result (complex128 for
- * complex input, conjugating as NumPy). CN_ERR_VALUE for ndim > 2. */
+ * when rowvar, else columns; a 1-d m, and a single-row y, is one variable),
+ * with y's variables appended when y is not NULL. ddof < 0 selects the
+ * default (0 with bias, else 1); degrees of freedom <= 0 give inf/nan as
+ * NumPy. A single variable gives a 0-d result, no variables a (0, 0)
+ * float64 one. float64 result (complex128 for complex input, conjugating
+ * as NumPy), computed on m's device with matmul. CN_ERR_VALUE for
+ * ndim > 2, CN_ERR_SHAPE for differing numbers of observations,
+ * CN_ERR_DEVICE when m and y live on different devices. */
 CN_API cn_status cn_cov(cn_array *out, cn_array m, cn_array y, int32_t rowvar,
                         int32_t bias, int32_t ddof);
 /* cn_cov with NumPy's frequency weights (fweights, 1-d integral
@@ -191,11 +194,16 @@ CN_API cn_status cn_gradient_axes(cn_array *outs, int32_t cap, int32_t *nout,
 #define CN_CONV_FULL 0
 #define CN_CONV_SAME 1
 #define CN_CONV_VALID 2
-/* Discrete 1-d linear convolution / cross-correlation of non-empty 1-d a
- * and v, as NumPy (full: N+M-1 values, same: max(N, M), valid:
- * max(N, M) - min(N, M) + 1). Result in the promoted dtype of a and v
- * (computed in float64, complex128 when either is complex; correlate
- * conjugates v as NumPy). CN_ERR_VALUE for empty inputs or a bad mode. */
+/* Discrete 1-d linear convolution / cross-correlation of non-empty 1-d
+ * (or 0-d) a and v, as NumPy (full: N+M-1 values, same: max(N, M),
+ * valid: max(N, M) - min(N, M) + 1; correlate conjugates v, and with a
+ * shorter than v returns the reversed correlation of v with a, as
+ * NumPy). Result in the promoted dtype of a and v, on their device:
+ * integers and bool wrap as in NumPy; floats are summed in float64 on
+ * CPU arrays (in the dtype on a device), or, for long kernels of finite
+ * values, by an FFT product (rounding differs from the direct sum).
+ * CN_ERR_VALUE for empty or 2-d inputs or a bad mode, CN_ERR_DEVICE for
+ * inputs on different devices. */
 CN_API cn_status cn_convolve(cn_array *out, cn_array a, cn_array v,
                              int32_t mode);
 CN_API cn_status cn_correlate(cn_array *out, cn_array a, cn_array v,

@@ -85,8 +85,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
     if fweights is not None or aweights is not None:
         # NumPy reports mis-shaped weights as RuntimeError
         X = asarray(m)
-        nobs = X.shape[0] if not rowvar and X.ndim == 2 and \
-            X.shape[0] != 1 else (X.shape[-1] if X.ndim else 1)
+        nobs = X.shape[0] if not rowvar and X.ndim == 2 \
+            else (X.shape[-1] if X.ndim else 1)
         for name, wt in (("fweights", fweights), ("aweights", aweights)):
             if wt is None:
                 continue

@@ -105,6 +105,42 @@ static void gemm_blas(cn_dtype dt, int64_t m, int64_t n, int64_t k,
   }
 }
 
+/* C = A @ A^T for real A through syrk (half gemm's work, as NumPy's dot
+ * does for a matrix times its own transpose), the lower triangle mirrored
+ * from the upper so that C is exactly symmetric. C is symmetric, so its
+ * row-major and column-major readings with ldc are the same matrix: A's
+ * layout picks the CBLAS order. */
+static void syrk_blas(cn_dtype dt, int64_t n, int64_t k, const char *A,
+                      bool acol, int64_t lda, char *C, int64_t ldc) {
+  enum CBLAS_ORDER ord = acol ? CblasColMajor : CblasRowMajor;
+  if (dt == CN_FLOAT32)
+    CN_CBLAS(ssyrk)(ord, CblasUpper, CblasNoTrans, (int)n, (int)k, 1.0f,
+                    (const float *)A, (int)lda, 0.0f, (float *)C, (int)ldc);
+  else
+    CN_CBLAS(dsyrk)(ord, CblasUpper, CblasNoTrans, (int)n, (int)k, 1.0,
+                    (const double *)A, (int)lda, 0.0, (double *)C, (int)ldc);
+  int64_t isz = cn_itemsize(dt);
+  /* element (i, j) in ord's reading */
+  int64_t si = acol ? 1 : ldc, sj = acol ? ldc : 1;
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = i + 1; j < n; j++)
+      memcpy(C + (j * si + i * sj) * isz, C + (i * si + j * sj) * isz,
+             (size_t)isz);
+}
+
+/* Whether b is a's transpose (same memory, swapped strides): a real
+ * product that syrk computes. */
+static bool is_self_transpose(const cn_gemm_desc *d, int64_t m, int64_t n,
+                              int64_t k) {
+  const cn_array_s *a = d->a, *b = d->b;
+  int32_t nd = d->out->ndim;
+  if (nd != 2 || m != n || b->shape[0] != k || a->data != b->data ||
+      !(d->out->dtype == CN_FLOAT32 || d->out->dtype == CN_FLOAT64) ||
+      a->dtype != d->out->dtype || b->dtype != d->out->dtype)
+    return false;
+  return a->strides[0] == b->strides[1] && a->strides[1] == b->strides[0];
+}
+
 /* Integer and bool products: blocked over k and n so a block of B stays in
  * cache; unsigned accumulation gives NumPy's wrap-around without signed
  * overflow. Strides in elements. */
@@ -234,6 +270,10 @@ cn_status cn_cpu_matmul(const cn_gemm_desc *d) {
       for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++)
           memset(C + (i * crs + j * ccs) * isz, 0, (size_t)isz);
+      continue;
+    }
+    if (!pa && !pc && is_self_transpose(d, m, n, k)) {
+      syrk_blas(dt, n, k, A, acol, lda, C, ldc);
       continue;
     }
     if (pa) {
