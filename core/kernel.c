@@ -393,6 +393,16 @@ static cn_status bind_args(cn_kernel_binding *b, const struct cn_kernel_s *k,
   return CN_OK;
 }
 
+/* "(2, 3)", truncated to cap. */
+static void shape_text(char *buf, size_t cap, int32_t nd, const int64_t *sh) {
+  size_t n = (size_t)snprintf(buf, cap, "(");
+  for (int32_t d = 0; d < nd && n < cap; d++)
+    n += (size_t)snprintf(buf + n, cap - n, d ? ", %lld" : "%lld",
+                          (long long)sh[d]);
+  if (n < cap)
+    snprintf(buf + n, cap - n, nd == 1 ? ",)" : ")");
+}
+
 /* Broadcast shape of the non-raw arguments (nothing when none). */
 static cn_status loop_shape(int32_t *ndim, int64_t *shape, bool *any,
                             const struct cn_kernel_s *k, int32_t n,
@@ -410,13 +420,15 @@ static cn_status loop_shape(int32_t *ndim, int64_t *shape, bool *any,
       int32_t da = d - (nd - a->ndim), dc = d - (nd - *ndim);
       int64_t ea = da >= 0 ? a->shape[da] : 1;
       int64_t ec = dc >= 0 ? shape[dc] : 1;
-      if (ea != ec && ea != 1 && ec != 1)
+      if (ea != ec && ea != 1 && ec != 1) {
+        char txt[96];
+        shape_text(txt, sizeof txt, a->ndim, a->shape);
         return cn_error(CN_ERR_SHAPE,
                         "%s: '%s': argument '%s' of shape %s does not "
                         "broadcast with the others (axis %d: %lld vs %lld)",
-                        fn, k->name, k->params[i].name,
-                        a->ndim == 0 ? "()" : "(...)", (int)d, (long long)ea,
-                        (long long)ec);
+                        fn, k->name, k->params[i].name, txt, (int)d,
+                        (long long)ea, (long long)ec);
+      }
       sh[d] = ea == 1 ? ec : ea;
     }
     memcpy(shape, sh, sizeof(int64_t) * (size_t)nd);

@@ -102,7 +102,7 @@ static bool cu_elementwise(cn_kstr *s, const cn_kernel_binding *b) {
   cn_kstr_append(s, ") {\n  const int _nd = (int)_geom[0];\n"
                     "  const _cn_index_t _ind = {_n};\n  (void)_ind;\n");
   if (k->loop_prep[0])
-    cn_kstr_appendf(s, "  {\n#line 1 \"loop_prep\"\n%s;\n  }\n", k->loop_prep);
+    cn_kstr_appendf(s, "#line 1 \"loop_prep\"\n%s;\n", k->loop_prep);
   cn_kstr_append(s, "  for (long long i = blockIdx.x * (long long)blockDim.x "
                     "+ threadIdx.x; i < _n;\n"
                     "       i += (long long)blockDim.x * gridDim.x) {\n"

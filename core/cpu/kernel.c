@@ -197,7 +197,7 @@ static bool elementwise_source(cn_kstr *s, const cn_kernel_binding *b) {
   raw_pointers(s, b);
   load_scalars(s, b);
   if (k->loop_prep[0])
-    cn_kstr_appendf(s, "  {\n#line 1 \"loop_prep\"\n%s;\n  }\n", k->loop_prep);
+    cn_kstr_appendf(s, "#line 1 \"loop_prep\"\n%s;\n", k->loop_prep);
   contig_test(s, b, k->nin + k->nout);
   cn_kstr_append(s, "  if (_cn_contig) {\n");
   elementwise_loop(s, b, true);

@@ -11,6 +11,7 @@ accepted for compatibility (the engine always merges contiguous axes).
 """
 
 from . import _cnlib as _lib
+from ._ndarray import ndarray as _ndarray
 
 __all__ = ["ElementwiseKernel", "ReductionKernel"]
 
@@ -60,6 +61,10 @@ class ElementwiseKernel:
         outputs; size gives the loop size when every array is raw."""
         outs = _lib.cn_kernel_call(self._h, args, -1 if size is None
                                    else int(size))
+        if len(args) == self.nargs:
+            # Passed outputs come back as the objects given (CuPy's `is`).
+            outs = tuple(a if isinstance(a, _ndarray) else o
+                         for a, o in zip(args[self.nin:], outs))
         if self.no_return:
             return None
         if self.nout == 1 and not self.return_tuple:
@@ -121,7 +126,10 @@ class ReductionKernel:
                     "{}: out= given together with an output argument"
                     .format(self.name))
             args = args + (out,)
-        return _lib.cn_kernel_reduce(self._h, args, axis, bool(keepdims))[0]
+        res = _lib.cn_kernel_reduce(self._h, args, axis, bool(keepdims))[0]
+        if len(args) > self.nin and isinstance(args[-1], _ndarray):
+            return args[-1]
+        return res
 
     def source(self, *args, backend="cpu"):
         """The generated source for these arguments on backend ('cpu' or
