@@ -147,6 +147,7 @@ static cn_status kernel_new(struct cn_kernel_s **out, int32_t kind,
     return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   k->magic = CN_KERNEL_MAGIC;
   atomic_init(&k->refcount, 1);
+  atomic_init(&k->bound, NULL);
   k->kind = kind;
   k->nin = in.n;
   k->nout = outp.n;
@@ -471,7 +472,9 @@ static cn_status input_operand(cn_array_s **out, cn_array_s *a, cn_dtype t,
                                int32_t nd, const int64_t *sh, const char *fn) {
   if (is_weak(a))
     return cn_from_scalar(out, a->weak, t);
-  if (a->ndim == 0) {
+  if (a->ndim == 0 || (a->ndim == nd &&
+                       memcmp(a->shape, sh, sizeof(int64_t) * (size_t)nd) ==
+                           0)) {
     cn_array_retain(a);
     *out = a;
     return CN_OK;

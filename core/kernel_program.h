@@ -52,8 +52,9 @@ struct cn_kernel_s {
   /* Owned texts ("" when not given). */
   char *operation, *preamble, *loop_prep, *after_loop, *options;
   char *map_expr, *reduce_expr, *post_map_expr, *identity, *reduce_type;
-  /* The CPU runner's compiled bindings (core/cpu/kernel.c). */
-  struct cn_kernel_bound *bound;
+  /* The CPU runner's compiled bindings (core/cpu/kernel.c): a list that
+   * only grows while the handle lives, read without a lock. */
+  _Atomic(struct cn_kernel_bound *) bound;
 };
 
 /* A kernel bound to one call's argument dtypes: what the generators and

@@ -331,17 +331,21 @@ static bool same_binding(const bound *e, const cn_kernel_binding *b) {
 /* Entries hang off the kernel's own list (k->bound), guarded by one lock. */
 static pthread_mutex_t g_bound_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static bound *find_bound(bound *e, const cn_kernel_binding *b) {
+  for (; e != NULL; e = e->next)
+    if (same_binding(e, b))
+      return e;
+  return NULL;
+}
+
 static cn_status get_functions(void **fns, const cn_kernel_binding *b) {
   struct cn_kernel_s *k = (struct cn_kernel_s *)b->k;
   int nfn = k->kind == CN_KERNEL_REDUCTION ? 5 : 1;
-  pthread_mutex_lock(&g_bound_lock);
-  for (bound *e = k->bound; e != NULL; e = e->next)
-    if (same_binding(e, b)) {
-      memcpy(fns, e->fn, sizeof(void *) * (size_t)nfn);
-      pthread_mutex_unlock(&g_bound_lock);
-      return CN_OK;
-    }
-  pthread_mutex_unlock(&g_bound_lock);
+  bound *hit = find_bound(atomic_load_explicit(&k->bound, memory_order_acquire), b);
+  if (hit != NULL) {
+    memcpy(fns, hit->fn, sizeof(void *) * (size_t)nfn);
+    return CN_OK;
+  }
   cn_kstr src;
   cn_kstr_init(&src);
   if (!cn_kernel_c_source(&src, b)) {
@@ -374,18 +378,22 @@ static cn_status get_functions(void **fns, const cn_kernel_binding *b) {
   memcpy(e->storage, b->storage, sizeof(cn_dtype) * (size_t)np);
   memcpy(e->scalar, b->scalar, sizeof(bool) * (size_t)np);
   memcpy(fns, e->fn, sizeof(void *) * (size_t)nfn);
+  /* Entries are published whole and never change; a racing thread that
+   * added the same binding first wins and this copy is dropped. */
   pthread_mutex_lock(&g_bound_lock);
-  e->next = k->bound;
-  k->bound = e;
+  bound *head = atomic_load_explicit(&k->bound, memory_order_relaxed);
+  if (find_bound(head, b) != NULL) {
+    free(e);
+  } else {
+    e->next = head;
+    atomic_store_explicit(&k->bound, e, memory_order_release);
+  }
   pthread_mutex_unlock(&g_bound_lock);
   return CN_OK;
 }
 
 void cn_cpu_kernel_forget(struct cn_kernel_s *k) {
-  pthread_mutex_lock(&g_bound_lock);
-  bound *e = k->bound;
-  k->bound = NULL;
-  pthread_mutex_unlock(&g_bound_lock);
+  bound *e = atomic_exchange(&k->bound, NULL);
   while (e != NULL) {
     bound *nx = e->next;
     free(e);
@@ -511,9 +519,8 @@ cn_status cn_cpu_kernel_elementwise(const cn_kernel_binding *b, int32_t ndim,
       scalar[nop++] = b->scalar[i];
     }
   }
-  geom *g = malloc(sizeof *g);
-  if (g == NULL)
-    return cn_error(CN_ERR_MEMORY, "cn_kernel_call: out of memory");
+  geom gs;
+  geom *g = &gs;
   coalesce(g, ndim, shape, nop, ops, scalar);
   int nt = cn_cpu_threads_for(size);
   if (nt <= 1) {
@@ -527,7 +534,6 @@ cn_status cn_cpu_kernel_elementwise(const cn_kernel_binding *b, int32_t ndim,
       ew_range(g, fn, lo, hi, size, raw);
     }
   }
-  free(g);
   return CN_OK;
 }
 

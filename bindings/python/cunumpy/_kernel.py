@@ -15,6 +15,8 @@ from ._ndarray import ndarray as _ndarray
 
 __all__ = ["ElementwiseKernel", "ReductionKernel"]
 
+_kernel_call = _lib.cn_kernel_call
+
 _SOURCE_BACKENDS = {"cpu": 0, "numpy": 0, "cuda": 1, "cupy": 1}
 
 
@@ -55,12 +57,15 @@ class ElementwiseKernel:
         self.nin = _lib.cn_kernel_nin(self._h)
         self.nout = _lib.cn_kernel_nout(self._h)
         self.nargs = self.nin + self.nout
+        self._single = self.nout == 1 and not self.no_return and \
+            not self.return_tuple
 
     def __call__(self, *args, size=None, block_size=None):
         """Runs the kernel: args are the inputs, optionally followed by the
         outputs; size gives the loop size when every array is raw."""
-        outs = _lib.cn_kernel_call(self._h, args, -1 if size is None
-                                   else int(size))
+        outs = _kernel_call(self._h, args, -1 if size is None else int(size))
+        if self._single and len(args) == self.nin:
+            return outs[0]
         if len(args) == self.nargs:
             # Passed outputs come back as the objects given (CuPy's `is`).
             outs = tuple(a if isinstance(a, _ndarray) else o
