@@ -352,12 +352,19 @@ static cn_status bind_args(cn_kernel_binding *b, const struct cn_kernel_s *k,
     return cn_error(CN_ERR_VALUE, "%s: arrays is NULL", fn);
   for (int32_t i = 0; i < n; i++)
     CN_CHECK_ARRAY(arrays[i], fn, k->params[i].name);
-  for (int32_t i = 1; i < n; i++)
-    if (cn_backend_of(arrays[i]) != cn_backend_of(arrays[0]) ||
-        arrays[i]->buf->device_id != arrays[0]->buf->device_id)
+  /* Python scalars (weak 0-d arrays) go where the arrays are. */
+  int32_t ref = -1;
+  for (int32_t i = 0; i < n; i++) {
+    if (is_weak(arrays[i]))
+      continue;
+    if (ref < 0)
+      ref = i;
+    else if (cn_backend_of(arrays[i]) != cn_backend_of(arrays[ref]) ||
+             arrays[i]->buf->device_id != arrays[ref]->buf->device_id)
       return cn_error(CN_ERR_DEVICE,
                       "%s: '%s': argument '%s' is on another device than '%s'",
-                      fn, k->name, k->params[i].name, k->params[0].name);
+                      fn, k->name, k->params[i].name, k->params[ref].name);
+  }
   cn_status st;
   /* Arrays first (inputs, then passed outputs), then weak scalars. */
   for (int pass = 0; pass < 2; pass++)
@@ -466,12 +473,42 @@ static cn_status contiguous_as(cn_array_s **out, cn_array_s *a, cn_dtype t) {
   return CN_OK;
 }
 
+/* The array deciding where a call runs: the first that is not a Python
+ * scalar (NULL when all are). */
+static cn_array_s *device_ref(int32_t n, const cn_array *arrays) {
+  for (int32_t i = 0; i < n; i++)
+    if (!is_weak(arrays[i]))
+      return arrays[i];
+  return NULL;
+}
+
+/* A 0-d of dtype t holding a weak scalar's value, on ref's device. */
+static cn_status scalar_operand(cn_array_s **out, const cn_array_s *a,
+                                cn_dtype t, const cn_array_s *ref) {
+  cn_array_s *v = NULL;
+  cn_status st = cn_from_scalar(&v, a->weak, t);
+  if (st != CN_OK)
+    return st;
+  const cn_backend *want = ref ? cn_backend_of(ref) : cn_backend_of(v);
+  if (cn_backend_of(v) == want &&
+      (ref == NULL || v->buf->device_id == ref->buf->device_id)) {
+    *out = v;
+    return CN_OK;
+  }
+  st = want->device_type == CN_DEVICE_CPU
+           ? cn_to_host(out, v)
+           : cn_to_device(out, v, ref->buf->device_id);
+  cn_array_release(v);
+  return st;
+}
+
 /* The operand of a non-raw input: a weak scalar as a 0-d of its type,
  * another 0-d as is, an array broadcast to the loop shape. */
 static cn_status input_operand(cn_array_s **out, cn_array_s *a, cn_dtype t,
-                               int32_t nd, const int64_t *sh, const char *fn) {
+                               int32_t nd, const int64_t *sh,
+                               const cn_array_s *ref, const char *fn) {
   if (is_weak(a))
-    return cn_from_scalar(out, a->weak, t);
+    return scalar_operand(out, a, t, ref);
   if (a->ndim == 0 || (a->ndim == nd &&
                        memcmp(a->shape, sh, sizeof(int64_t) * (size_t)nd) ==
                            0)) {
@@ -486,13 +523,90 @@ static bool on_cpu(const cn_array_s *a) {
   return cn_backend_of(a)->device_type == CN_DEVICE_CPU;
 }
 
-static cn_status not_here(const struct cn_kernel_s *k, const cn_array_s *a,
-                          const char *fn) {
-  return cn_error(CN_ERR_UNSUPPORTED,
-                  "%s: '%s': custom kernels run on the CPU backend only; the "
-                  "arguments live on '%s' (cn_kernel_source gives the CUDA "
-                  "source)",
-                  fn, k->name, cn_backend_of(a)->name);
+/* Byte strides of a over nd axes (0-d: all zero). */
+static void byte_strides(int64_t *dst, const cn_array_s *a, int32_t nd) {
+  int64_t isz = cn_itemsize(a->dtype);
+  for (int32_t d = 0; d < nd; d++)
+    dst[d] = a->ndim == 0 ? 0 : a->strides[d] * isz;
+}
+
+/* Generates the CUDA source of b and has the plugin run it. */
+static cn_status cuda_launch(const cn_kernel_binding *b, int32_t reduce,
+                             int64_t n, int64_t r, const int64_t *geom,
+                             int32_t ngeom, void *const *ptrs,
+                             int32_t nptrs) {
+  cn_kstr src;
+  cn_kstr_init(&src);
+  if (!cn_kernel_cuda_source(&src, b)) {
+    cn_kstr_free(&src);
+    return cn_error(CN_ERR_MEMORY, "cn_kernel: out of memory");
+  }
+  char kname[CN_KERNEL_NAME_CAP + 16];
+  snprintf(kname, sizeof kname, "cn_kernel_%s", b->k->name);
+  cn_status st = cn_cuda_user_kernel_launch(src.text, kname, reduce, n, r,
+                                            geom, ngeom, ptrs, nptrs);
+  cn_kstr_free(&src);
+  return st;
+}
+
+/* The elementwise geometry of core/kernel_cuda_source.c: [nd, shape,
+ * byte strides per non-raw operand], pointers in parameter order. */
+static cn_status cuda_elementwise(const cn_kernel_binding *b, int32_t nd,
+                                  const int64_t *shape, cn_array_s *const *ops,
+                                  cn_array_s *const *raws, int64_t total) {
+  const struct cn_kernel_s *k = b->k;
+  int32_t np = k->nin + k->nout, nop = 0, nraw = 0;
+  void *ptrs[CN_KERNEL_MAX_PARAMS];
+  for (int32_t i = 0; i < np; i++)
+    ptrs[i] = k->params[i].raw ? (void *)raws[nraw++]->data
+                               : (void *)ops[nop++]->data;
+  int32_t ngeom = 1 + nd + nop * nd;
+  int64_t *geom = malloc(sizeof(int64_t) * (size_t)ngeom);
+  if (geom == NULL)
+    return cn_error(CN_ERR_MEMORY, "cn_kernel_call: out of memory");
+  geom[0] = nd;
+  memcpy(geom + 1, shape, sizeof(int64_t) * (size_t)nd);
+  for (int32_t j = 0; j < nop; j++)
+    byte_strides(geom + 1 + nd * (j + 1), ops[j], nd);
+  cn_status st = cuda_launch(b, 0, total, 0, geom, ngeom, ptrs, np);
+  free(geom);
+  return st;
+}
+
+/* The reduction geometry: [nkeep, kept shape, kept byte strides per
+ * input, the output's byte strides, run byte stride per input]. */
+static cn_status cuda_reduce(const cn_kernel_binding *b, int32_t nin,
+                             cn_array_s *const *ins, cn_array_s *out) {
+  cn_kreduce_layout *L = malloc(sizeof *L);
+  if (L == NULL)
+    return cn_error(CN_ERR_MEMORY, "cn_kernel_reduce: out of memory");
+  int32_t nk = out->ndim;
+  cn_status st = cn_kreduce_layout_make(L, nin, ins, nk);
+  if (st != CN_OK) {
+    free(L);
+    return st;
+  }
+  int32_t ngeom = 1 + nk + nin * nk + nk + nin;
+  int64_t *geom = malloc(sizeof(int64_t) * (size_t)ngeom);
+  void *ptrs[CN_KERNEL_MAX_PARAMS + 1];
+  if (geom == NULL) {
+    st = cn_error(CN_ERR_MEMORY, "cn_kernel_reduce: out of memory");
+  } else {
+    geom[0] = nk;
+    memcpy(geom + 1, out->shape, sizeof(int64_t) * (size_t)nk);
+    for (int32_t j = 0; j < nin; j++) {
+      memcpy(geom + 1 + nk * (j + 1), L->kst[j], sizeof(int64_t) * (size_t)nk);
+      geom[1 + nk * (nin + 2) + j] = L->rs[j];
+      ptrs[j] = L->base[j];
+    }
+    byte_strides(geom + 1 + nk * (nin + 1), out, nk);
+    ptrs[nin] = out->data;
+    st = cuda_launch(b, 1, out->size, L->R, geom, ngeom, ptrs, nin + 1);
+  }
+  free(geom);
+  cn_kreduce_layout_free(L);
+  free(L);
+  return st;
 }
 
 /* ---- elementwise calls ------------------------------------------------- */
@@ -548,14 +662,9 @@ cn_status cn_kernel_call(cn_array *outs, int32_t cap, cn_kernel k, int32_t n,
                       "shape than the broadcast shape (%d dimensions)",
                       fn, k->name, k->params[i].name, (int)o->ndim, (int)nd);
   }
-  const cn_backend *be =
-      n > 0 ? cn_backend_of(arrays[0]) : cn_active_backend();
-  if (be->device_type != CN_DEVICE_CPU)
-    return n > 0 ? not_here(k, arrays[0], fn)
-                 : cn_error(CN_ERR_UNSUPPORTED,
-                            "%s: '%s': custom kernels run on the CPU backend "
-                            "only; the active backend is '%s'",
-                            fn, k->name, be->name);
+  cn_array_s *ref = device_ref(n, arrays);
+  const cn_backend *be = ref ? cn_backend_of(ref) : cn_cpu_backend();
+  int32_t device = ref ? ref->buf->device_id : 0;
   int32_t np = k->nin + k->nout;
   cn_array_s *res[CN_KERNEL_MAX_PARAMS] = {0}; /* the outputs returned */
   cn_array_s *ops[CN_KERNEL_MAX_PARAMS] = {0};
@@ -566,9 +675,8 @@ cn_status cn_kernel_call(cn_array *outs, int32_t cap, cn_kernel k, int32_t n,
       cn_array_retain(arrays[i]);
       res[i - k->nin] = arrays[i];
     } else {
-      st = cn_array_new(&res[i - k->nin], be, n > 0 ? arrays[0]->buf->device_id
-                                                    : 0,
-                        b.type[i], nd, shape, CN_ORDER_C);
+      st = cn_array_new(&res[i - k->nin], be, device, b.type[i], nd, shape,
+                        CN_ORDER_C);
       b.storage[i] = b.type[i];
     }
   }
@@ -578,14 +686,16 @@ cn_status cn_kernel_call(cn_array *outs, int32_t cap, cn_kernel k, int32_t n,
     if (p->raw)
       st = contiguous_as(&raws[nraw++], a, b.type[i]);
     else if (i < k->nin)
-      st = input_operand(&ops[nops++], a, b.type[i], nd, shape, fn);
+      st = input_operand(&ops[nops++], a, b.type[i], nd, shape, ref, fn);
     else {
       cn_array_retain(a);
       ops[nops++] = a;
     }
   }
   if (st == CN_OK && total > 0)
-    st = cn_cpu_kernel_elementwise(&b, nd, shape, ops, raws, total);
+    st = be->device_type == CN_DEVICE_CPU
+             ? cn_cpu_kernel_elementwise(&b, nd, shape, ops, raws, total)
+             : cuda_elementwise(&b, nd, shape, ops, raws, total);
   /* Raw outputs that were computed in a contiguous copy go back. */
   {
     int32_t r = 0;
@@ -613,6 +723,67 @@ cn_status cn_kernel_call(cn_array *outs, int32_t cap, cn_kernel k, int32_t n,
 }
 
 /* ---- reductions --------------------------------------------------------- */
+
+cn_status cn_kreduce_layout_make(cn_kreduce_layout *L, int32_t nin,
+                                 cn_array_s *const *ins, int32_t nkeep) {
+  cn_status st = CN_OK;
+  memset(L->own, 0, sizeof L->own);
+  L->nkeep = nkeep;
+  L->R = 1;
+  const cn_array_s *ref = NULL;
+  for (int32_t i = 0; i < nin && st == CN_OK; i++) {
+    cn_array_s *a = ins[i];
+    if (a->ndim == 0) {
+      L->base[i] = a->data;
+      L->rs[i] = 0;
+      for (int32_t d = 0; d < nkeep; d++)
+        L->kst[i][d] = 0;
+      continue;
+    }
+    int64_t isz = cn_itemsize(a->dtype);
+    bool merges = true, first = true;
+    int64_t want = 0, inner = 0; /* what the next outer axis must have */
+    for (int32_t d = a->ndim - 1; d >= nkeep; d--) {
+      if (a->shape[d] == 1)
+        continue;
+      if (first) {
+        inner = a->strides[d];
+        first = false;
+      } else if (a->strides[d] != want) {
+        merges = false;
+      }
+      want = a->strides[d] * a->shape[d];
+    }
+    if (!merges) {
+      st = cn_copy(&L->own[i], a, CN_ORDER_C);
+      if (st != CN_OK)
+        break;
+      a = L->own[i];
+      inner = 1;
+    }
+    L->base[i] = a->data;
+    L->rs[i] = inner * isz;
+    for (int32_t d = 0; d < nkeep; d++)
+      L->kst[i][d] = a->strides[d] * isz;
+    ref = a;
+  }
+  if (st == CN_OK && ref == NULL)
+    st = cn_error(CN_ERR_INTERNAL, "cn_kernel_reduce: no array input");
+  if (st != CN_OK) {
+    cn_kreduce_layout_free(L);
+    return st;
+  }
+  for (int32_t d = nkeep; d < ref->ndim; d++)
+    L->R *= ref->shape[d];
+  return CN_OK;
+}
+
+void cn_kreduce_layout_free(cn_kreduce_layout *L) {
+  for (int32_t i = 0; i < CN_KERNEL_MAX_PARAMS; i++) {
+    cn_array_release(L->own[i]);
+    L->own[i] = NULL;
+  }
+}
 
 cn_status cn_kernel_reduce(cn_array *outs, int32_t cap, cn_kernel k, int32_t n,
                            const cn_array *arrays, int32_t naxes,
@@ -672,14 +843,12 @@ cn_status cn_kernel_reduce(cn_array *outs, int32_t cap, cn_kernel k, int32_t n,
                       (int)ond);
     cn_array_retain(out);
   }
-  const cn_array_s *a0 = arrays[0];
-  if (!on_cpu(a0)) {
-    cn_array_release(out);
-    return not_here(k, a0, fn);
-  }
+  cn_array_s *ref = device_ref(n, arrays);
   if (out == NULL) {
-    st = cn_array_new(&out, cn_backend_of(a0), a0->buf->device_id, b.type[oi],
-                      ond, oshape, CN_ORDER_C);
+    st = ref ? cn_array_new(&out, cn_backend_of(ref), ref->buf->device_id,
+                            b.type[oi], ond, oshape, CN_ORDER_C)
+             : cn_array_new(&out, cn_cpu_backend(), 0, b.type[oi], ond,
+                            oshape, CN_ORDER_C);
     if (st != CN_OK)
       return st;
     b.storage[oi] = b.type[oi];
@@ -688,7 +857,7 @@ cn_status cn_kernel_reduce(cn_array *outs, int32_t cap, cn_kernel k, int32_t n,
   cn_array_s *oview = NULL;
   for (int32_t i = 0; i < k->nin && st == CN_OK; i++) {
     cn_array_s *v = NULL;
-    st = input_operand(&v, arrays[i], b.type[i], nd, shape, fn);
+    st = input_operand(&v, arrays[i], b.type[i], nd, shape, ref, fn);
     if (st != CN_OK || v->ndim == 0) {
       ins[i] = v;
       continue;
@@ -710,7 +879,8 @@ cn_status cn_kernel_reduce(cn_array *outs, int32_t cap, cn_kernel k, int32_t n,
     st = cn_array_view(&oview, out, out->data, nkeep, kshape, kst);
   }
   if (st == CN_OK)
-    st = cn_cpu_kernel_reduce(&b, k->nin, ins, nred, oview);
+    st = on_cpu(out) ? cn_cpu_kernel_reduce(&b, k->nin, ins, nred, oview)
+                     : cuda_reduce(&b, k->nin, ins, oview);
   for (int32_t i = 0; i < k->nin; i++)
     cn_array_release(ins[i]);
   cn_array_release(oview);

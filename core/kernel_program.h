@@ -98,12 +98,38 @@ CN_INTERNAL cn_status cn_cpu_kernel_elementwise(const cn_kernel_binding *b,
                                                 cn_array_s *const *ops,
                                                 cn_array_s *const *raws,
                                                 int64_t size);
+/* The layout a reduction runner reads: every non-0-d input's reduced axes
+ * (those after the nkeep kept ones) as one run of R elements with byte
+ * stride rs[i] (an input whose reduced axes do not merge is copied in C
+ * order into own[i]), base[i] its element 0, kst[i] the kept axes' byte
+ * strides; 0-d inputs have zero strides. */
+typedef struct cn_kreduce_layout {
+  cn_array_s *own[CN_KERNEL_MAX_PARAMS];
+  char *base[CN_KERNEL_MAX_PARAMS];
+  int64_t rs[CN_KERNEL_MAX_PARAMS];
+  int64_t kst[CN_KERNEL_MAX_PARAMS][CN_MAX_DIMS];
+  int64_t R;
+  int32_t nkeep;
+} cn_kreduce_layout;
+CN_INTERNAL cn_status cn_kreduce_layout_make(cn_kreduce_layout *L,
+                                             int32_t nin,
+                                             cn_array_s *const *ins,
+                                             int32_t nkeep);
+CN_INTERNAL void cn_kreduce_layout_free(cn_kreduce_layout *L);
+
 /* ins: the inputs, permuted so that the nred reduced axes come last and
  * broadcast to one shape; out: the output, shaped as the kept axes. */
 CN_INTERNAL cn_status cn_cpu_kernel_reduce(const cn_kernel_binding *b,
                                            int32_t nin,
                                            cn_array_s *const *ins,
                                            int32_t nred, cn_array_s *out);
+
+/* The CUDA plugin's user_kernel_launch (core/cuda_api.c; CN_ERR_DEVICE
+ * when CUDA is unavailable). */
+CN_INTERNAL cn_status cn_cuda_user_kernel_launch(
+    const char *source, const char *kernel, int32_t reduce, int64_t n,
+    int64_t r, const int64_t *geom, int32_t ngeom, void *const *ptrs,
+    int32_t nptrs);
 
 /* Frees the compiled bindings of a kernel being destroyed. */
 CN_INTERNAL void cn_cpu_kernel_forget(struct cn_kernel_s *k);

@@ -564,71 +564,17 @@ cn_status cn_cpu_kernel_reduce(const cn_kernel_binding *b, int32_t nin,
                     "cn_kernel_reduce: '%s': reduce_type is larger than %d "
                     "bytes",
                     b->k->name, ACC_CAP);
-  /* The reduced axes (the last nred of every non-scalar input) as one run:
-   * inputs whose reduced axes do not merge are copied in that order. */
-  cn_array_s *own[CN_KERNEL_MAX_PARAMS] = {0};
-  char *base[CN_KERNEL_MAX_PARAMS];
-  int64_t rs[CN_KERNEL_MAX_PARAMS];
-  int32_t nkeep = out->ndim;
-  int64_t R = 1;
-  for (int32_t i = 0; i < nin && st == CN_OK; i++) {
-    cn_array_s *a = ins[i];
-    if (a->ndim == 0) {
-      base[i] = a->data;
-      rs[i] = 0;
-      continue;
-    }
-    int64_t isz = cn_itemsize(a->dtype);
-    bool merges = true;
-    int64_t want = 0; /* stride the next outer reduced axis must have */
-    int64_t inner = 0;
-    bool first = true;
-    for (int32_t d = a->ndim - 1; d >= nkeep; d--) {
-      if (a->shape[d] == 1)
-        continue;
-      if (first) {
-        inner = a->strides[d];
-        want = a->strides[d] * a->shape[d];
-        first = false;
-      } else if (a->strides[d] != want) {
-        merges = false;
-      } else {
-        want = a->strides[d] * a->shape[d];
-      }
-    }
-    if (!merges) {
-      st = cn_copy(&own[i], a, CN_ORDER_C);
-      if (st != CN_OK)
-        break;
-      a = own[i];
-      inner = 1;
-    }
-    base[i] = a->data;
-    rs[i] = inner * isz;
-    (void)R;
-  }
-  cn_array_s *ref = NULL;
-  for (int32_t i = 0; i < nin; i++)
-    if (ins[i]->ndim != 0)
-      ref = own[i] ? own[i] : ins[i];
-  if (st == CN_OK && ref == NULL)
-    st = cn_error(CN_ERR_INTERNAL, "cn_kernel_reduce: no array input");
-  if (st != CN_OK) {
-    for (int32_t i = 0; i < nin; i++)
-      cn_array_release(own[i]);
+  cn_kreduce_layout L;
+  st = cn_kreduce_layout_make(&L, nin, ins, out->ndim);
+  if (st != CN_OK)
     return st;
-  }
-  for (int32_t d = nkeep; d < ref->ndim; d++)
-    R *= ref->shape[d];
+  int32_t nkeep = L.nkeep;
+  int64_t R = L.R;
+  char *const *base = L.base;
+  const int64_t *rs = L.rs;
+  int64_t(*kst)[CN_MAX_DIMS] = L.kst;
   int64_t nout = out->size;
   int64_t osz = cn_itemsize(out->dtype);
-  /* Byte strides of the kept axes per input (own copies have their own). */
-  int64_t kst[CN_KERNEL_MAX_PARAMS][CN_MAX_DIMS];
-  for (int32_t i = 0; i < nin; i++) {
-    cn_array_s *a = own[i] ? own[i] : ins[i];
-    for (int32_t d = 0; d < nkeep; d++)
-      kst[i][d] = a->ndim == 0 ? 0 : a->strides[d] * cn_itemsize(a->dtype);
-  }
   int nt = cn_cpu_threads_for(nout * (R > 0 ? R : 1));
   if (nout >= nt || R < 4096) {
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1 && nout > 1)
@@ -690,7 +636,6 @@ cn_status cn_cpu_kernel_reduce(const cn_kernel_binding *b, int32_t nin,
       finish(part[0], op);
     }
   }
-  for (int32_t i = 0; i < nin; i++)
-    cn_array_release(own[i]);
+  cn_kreduce_layout_free(&L);
   return CN_OK;
 }
