@@ -767,13 +767,12 @@ cn_status cn_kreduce_layout_make(cn_kreduce_layout *L, int32_t nin,
       L->kst[i][d] = a->strides[d] * isz;
     ref = a;
   }
-  if (st == CN_OK && ref == NULL)
-    st = cn_error(CN_ERR_INTERNAL, "cn_kernel_reduce: no array input");
   if (st != CN_OK) {
     cn_kreduce_layout_free(L);
     return st;
   }
-  for (int32_t d = nkeep; d < ref->ndim; d++)
+  /* Only 0-d inputs (Python scalars): one element. */
+  for (int32_t d = nkeep; ref != NULL && d < ref->ndim; d++)
     L->R *= ref->shape[d];
   return CN_OK;
 }

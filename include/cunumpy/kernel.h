@@ -33,7 +33,9 @@ extern "C" {
  * features (templates, references, overloads) are unavailable. Compiled
  * objects are cached on disk ($CUNUMPY_CPU_KERNEL_CACHE, else
  * $XDG_CACHE_HOME/cunumpy/cpu_kernels, else ~/.cache/cunumpy/cpu_kernels;
- * "off" disables it). */
+ * "off" disables it). On CUDA arrays the kernel's CUDA C source (see
+ * cn_kernel_source) is compiled by NVRTC through the plugin's kernel cache
+ * and launched on the current stream. */
 
 /* Opaque, reference-counted kernel handle (elementwise or reduction). */
 typedef struct cn_kernel_s *cn_kernel;
@@ -55,8 +57,8 @@ typedef struct cn_kernel_s *cn_kernel;
  * NULL or "". options: extra compiler flags separated by spaces (NULL or
  * ""). Nothing is compiled here. CN_ERR_VALUE for a syntax error in a
  * parameter list (the message names the list, the parameter and its
- * character position), a bad name, duplicate names, no outputs or more
- * than CN_KERNEL_MAX_PARAMS parameters. *out is a new reference. */
+ * character position), a bad name, duplicate names or more than
+ * CN_KERNEL_MAX_PARAMS parameters. *out is a new reference. */
 CN_API cn_status cn_elementwise_kernel_create(
     cn_kernel *out, const char *in_params, const char *out_params,
     const char *operation, const char *name, const char *preamble,
@@ -94,14 +96,16 @@ CN_API cn_status cn_kernel_name(char *name, int64_t name_cap, cn_kernel k);
  * non-raw arguments, or (size) when every array argument is raw; size < 0
  * means "not given" and is CN_ERR_VALUE together with non-raw arrays. The
  * nout outputs (new references) go to outs[0..nout-1] (cap >= nout).
- * Errors: CN_ERR_VALUE for a wrong argument count, an unresolvable
- * placeholder or read-only output; CN_ERR_TYPE for a placeholder bound to
- * two dtypes; CN_ERR_SHAPE when shapes do not broadcast or an output has
- * another shape; CN_ERR_DEVICE for mixed devices; CN_ERR_UNSUPPORTED when
- * no C compiler is found (the message says how to set CUNUMPY_CC) or on a
- * backend without custom kernels; CN_ERR_VALUE with the compiler's log
- * when the body does not compile. Outputs passed in are left untouched on
- * failure. */
+ * Python scalars (weak 0-d arrays) may live anywhere; the other arguments
+ * share one device, where the kernel runs. Errors: CN_ERR_VALUE for a
+ * wrong argument count or a read-only output; CN_ERR_TYPE for a
+ * placeholder bound to two dtypes or given by no argument; CN_ERR_SHAPE
+ * when shapes do not broadcast or an output has another shape;
+ * CN_ERR_DEVICE for mixed devices or CUDA unavailable; CN_ERR_UNSUPPORTED
+ * when no C compiler is found (the message says how to set CUNUMPY_CC);
+ * CN_ERR_VALUE with the compiler's (or NVRTC's) log when the body does not
+ * compile. These are all found before the body runs, so they leave
+ * passed outputs untouched. */
 CN_API cn_status cn_kernel_call(cn_array *outs, int32_t cap, cn_kernel k,
                                 int32_t n, const cn_array *arrays,
                                 int64_t size);

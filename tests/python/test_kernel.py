@@ -334,6 +334,18 @@ def test_reduction_two_inputs_reduce_type_and_empty():
     assert float(mx(cp.asarray(v_np))) == v_np.max()
 
 
+def test_reduction_of_scalars_and_0d():
+    r = sum_kernel()(2.5)
+    assert r.shape == () and float(r) == 2.5
+    dot = cp.ReductionKernel('T x, T w', 'T y', 'x * w', 'a + b', 'y = a',
+                             '0', 'kdot0')
+    x_np = np.arange(6.0).reshape(2, 3)
+    r = dot(cp.asarray(x_np), 2.0, axis=1)
+    np.testing.assert_array_equal(np_of(r), (x_np * 2).sum(axis=1))
+    r = dot(cp.asarray(np.float64(3.0)), cp.asarray(x_np), axis=0)
+    np.testing.assert_array_equal(np_of(r), (x_np * 3).sum(axis=0))
+
+
 def test_reduction_pairwise_accuracy():
     x = cp.full(1 << 22, 0.1, dtype=cp.float32)
     got = float(sum_kernel()(x))
