@@ -123,6 +123,12 @@ static const struct capability {
      * weights are validated and summed on the host */
     {"cov", "elementwise assign fill moments matmul", false, NULL},
     {"corrcoef", "elementwise assign fill moments matmul", false, NULL},
+    /* custom kernels (core/kernel.c): compiled from the user's body by the
+     * host C compiler on the CPU, by NVRTC through the CUDA plugin's
+     * user_kernel_launch; raw parameters and reductions whose axes do not
+     * merge are copied with assign */
+    {"elementwise_kernel", "assign", false, NULL},
+    {"reduction_kernel", "assign", false, NULL},
 };
 #define CN_NCAPS (sizeof g_caps / sizeof g_caps[0])
 /* What every elementwise op needs (casting inputs, weak scalars). */

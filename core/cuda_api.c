@@ -328,3 +328,11 @@ cn_status cn_cuda_kernel_cache_info(int64_t *compiled, int64_t *disk_hits,
   CN_FORWARD("cn_cuda_kernel_cache_info", kernel_cache_info, compiled,
              disk_hits, in_memory);
 }
+
+cn_status cn_cuda_user_kernel_launch(const char *source, const char *kernel,
+                                     int32_t reduce, int64_t n, int64_t r,
+                                     const int64_t *geom, int32_t ngeom,
+                                     void *const *ptrs, int32_t nptrs) {
+  CN_FORWARD("cn_kernel", user_kernel_launch, source, kernel, reduce, n, r,
+             geom, ngeom, ptrs, nptrs);
+}

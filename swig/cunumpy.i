@@ -82,6 +82,7 @@
 %include "cunumpy/stats.h"
 %include "cunumpy/poly.h"
 %include "cunumpy/random.h"
+%include "cn_kernel.i"
 
 %init %{
   if (PyType_Ready(&cnpy_array_type) < 0)

@@ -81,3 +81,12 @@ if(TARGET cunumpy_cuda)
     add_dependencies(cuda_bench_gpu cunumpy_cuda)
   endif()
 endif()
+
+# The CUDA source of the custom kernels the tests use (cn_kernel_source),
+# compiled by NVRTC behind the device prelude.
+if(TARGET cunumpy_cuda)
+  add_executable(cuda_nvrtc_user_kernels ${CMAKE_CURRENT_SOURCE_DIR}/cuda/nvrtc_user_kernels.c)
+  target_link_libraries(cuda_nvrtc_user_kernels PRIVATE cunumpy_cuda_codegen cunumpy)
+  target_compile_options(cuda_nvrtc_user_kernels PRIVATE ${CUNUMPY_WARNINGS})
+  add_test(NAME cuda_nvrtc_user_kernels COMMAND cuda_nvrtc_user_kernels 90)
+endif()

@@ -184,6 +184,11 @@ module cunumpy_c
   integer(c_int32_t), parameter :: DLPACK_FLAG_BITMASK_IS_COPIED = 2  ! dlpack.h
   integer(c_int32_t), parameter :: CN_NUM_DTYPES = 13  ! dtype.h
   integer(c_int64_t), parameter :: CN_FFT_N_NONE = -9223372036854775807_c_int64_t - 1_c_int64_t  ! fft.h
+  integer(c_int32_t), parameter :: CN_KERNEL_MAX_PARAMS = 32  ! kernel.h
+  integer(c_int32_t), parameter :: CN_KERNEL_ELEMENTWISE = 0  ! kernel.h
+  integer(c_int32_t), parameter :: CN_KERNEL_REDUCTION = 1  ! kernel.h
+  integer(c_int32_t), parameter :: CN_KERNEL_SOURCE_CPU = 0  ! kernel.h
+  integer(c_int32_t), parameter :: CN_KERNEL_SOURCE_CUDA = 1  ! kernel.h
   integer(c_int32_t), parameter :: CN_RNG_STATE_WORDS = 8  ! random.h
   integer(c_int32_t), parameter :: CN_ALL_AXES = -1  ! reduce.h
   integer(c_int32_t), parameter :: CN_AXIS_NONE = -2147483647 - 1  ! reduce.h
@@ -1432,6 +1437,137 @@ module cunumpy_c
       type(c_ptr), value :: dst
       integer(c_int32_t) :: res
     end function c_cn_choose
+    ! cn_status cn_elementwise_kernel_create(cn_kernel * out, const char * in_params, const char *
+    !     out_params, const char * operation, const char * name, const char * preamble, const char *
+    !     loop_prep, const char * after_loop, const char * options)
+    function c_cn_elementwise_kernel_create(out, in_params, out_params, operation, name, &
+        preamble, loop_prep, after_loop, options) bind(c, &
+        name='cn_elementwise_kernel_create') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      character(kind=c_char), intent(in) :: in_params(*)
+      character(kind=c_char), intent(in) :: out_params(*)
+      character(kind=c_char), intent(in) :: operation(*)
+      character(kind=c_char), intent(in) :: name(*)
+      character(kind=c_char), intent(in) :: preamble(*)
+      character(kind=c_char), intent(in) :: loop_prep(*)
+      character(kind=c_char), intent(in) :: after_loop(*)
+      character(kind=c_char), intent(in) :: options(*)
+      integer(c_int32_t) :: res
+    end function c_cn_elementwise_kernel_create
+    ! cn_status cn_reduction_kernel_create(cn_kernel * out, const char * in_params, const char *
+    !     out_params, const char * map_expr, const char * reduce_expr, const char * post_map_expr,
+    !     const char * identity, const char * name, const char * reduce_type, const char * preamble,
+    !     const char * options)
+    function c_cn_reduction_kernel_create(out, in_params, out_params, map_expr, reduce_expr, &
+        post_map_expr, identity, name, reduce_type, preamble, options) bind(c, &
+        name='cn_reduction_kernel_create') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      character(kind=c_char), intent(in) :: in_params(*)
+      character(kind=c_char), intent(in) :: out_params(*)
+      character(kind=c_char), intent(in) :: map_expr(*)
+      character(kind=c_char), intent(in) :: reduce_expr(*)
+      character(kind=c_char), intent(in) :: post_map_expr(*)
+      character(kind=c_char), intent(in) :: identity(*)
+      character(kind=c_char), intent(in) :: name(*)
+      character(kind=c_char), intent(in) :: reduce_type(*)
+      character(kind=c_char), intent(in) :: preamble(*)
+      character(kind=c_char), intent(in) :: options(*)
+      integer(c_int32_t) :: res
+    end function c_cn_reduction_kernel_create
+    ! cn_status cn_kernel_retain(cn_kernel k)
+    function c_cn_kernel_retain(k) bind(c, name='cn_kernel_retain') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: k
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_retain
+    ! void cn_kernel_release(cn_kernel k)
+    subroutine c_cn_kernel_release(k) bind(c, name='cn_kernel_release')
+      import :: c_ptr
+      type(c_ptr), value :: k
+    end subroutine c_cn_kernel_release
+    ! cn_status cn_kernel_nin(int32_t * out, cn_kernel k)
+    function c_cn_kernel_nin(out, k) bind(c, name='cn_kernel_nin') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: k
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_nin
+    ! cn_status cn_kernel_nout(int32_t * out, cn_kernel k)
+    function c_cn_kernel_nout(out, k) bind(c, name='cn_kernel_nout') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: k
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_nout
+    ! cn_status cn_kernel_kind(int32_t * out, cn_kernel k)
+    function c_cn_kernel_kind(out, k) bind(c, name='cn_kernel_kind') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: k
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_kind
+    ! cn_status cn_kernel_name(char * name, int64_t name_cap, cn_kernel k)
+    function c_cn_kernel_name(name, name_cap, k) bind(c, name='cn_kernel_name') result(res)
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      character(kind=c_char) :: name(*)
+      integer(c_int64_t), value :: name_cap
+      type(c_ptr), value :: k
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_name
+    ! cn_status cn_kernel_call(cn_array * outs, int32_t cap, cn_kernel k, int32_t n, const cn_array
+    !     * arrays, int64_t size)
+    function c_cn_kernel_call(outs, cap, k, n, arrays, size) bind(c, &
+        name='cn_kernel_call') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: outs(*)
+      integer(c_int32_t), value :: cap
+      type(c_ptr), value :: k
+      integer(c_int32_t), value :: n
+      type(c_ptr), intent(in), optional :: arrays(*)
+      integer(c_int64_t), value :: size
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_call
+    ! cn_status cn_kernel_reduce(cn_array * outs, int32_t cap, cn_kernel k, int32_t n, const
+    !     cn_array * arrays, int32_t naxes, const int32_t * axes, int32_t keepdims)
+    function c_cn_kernel_reduce(outs, cap, k, n, arrays, naxes, axes, keepdims) bind(c, &
+        name='cn_kernel_reduce') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: outs(*)
+      integer(c_int32_t), value :: cap
+      type(c_ptr), value :: k
+      integer(c_int32_t), value :: n
+      type(c_ptr), intent(in), optional :: arrays(*)
+      integer(c_int32_t), value :: naxes
+      integer(c_int32_t), intent(in), optional :: axes(*)
+      integer(c_int32_t), value :: keepdims
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_reduce
+    ! cn_status cn_kernel_source(char * buf, int64_t cap, int64_t * len, cn_kernel k, int32_t
+    !     backend, int32_t n, const cn_array * arrays)
+    function c_cn_kernel_source(buf, cap, len, k, backend, n, arrays) bind(c, &
+        name='cn_kernel_source') result(res)
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      character(kind=c_char) :: buf(*)
+      integer(c_int64_t), value :: cap
+      integer(c_int64_t) :: len(*)
+      type(c_ptr), value :: k
+      integer(c_int32_t), value :: backend
+      integer(c_int32_t), value :: n
+      type(c_ptr), intent(in), optional :: arrays(*)
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_source
+    ! cn_status cn_kernel_cpu_cache_info(int64_t * compiled, int64_t * disk_hits, int64_t *
+    !     in_memory)
+    function c_cn_kernel_cpu_cache_info(compiled, disk_hits, in_memory) bind(c, &
+        name='cn_kernel_cpu_cache_info') result(res)
+      import :: c_int32_t, c_int64_t
+      integer(c_int64_t) :: compiled(*)
+      integer(c_int64_t) :: disk_hits(*)
+      integer(c_int64_t) :: in_memory(*)
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_cpu_cache_info
     ! cn_status cn_matmul(cn_array * out, cn_array a, cn_array b, cn_array dst)
     function c_cn_matmul(out, a, b, dst) bind(c, name='cn_matmul') result(res)
       import :: c_int32_t, c_ptr

@@ -89,6 +89,11 @@ cn_status cn_cu_launch(cudaKernel_t k, long long blocks_x, unsigned blocks_y,
 long long cn_cu_grid_blocks(long long n);
 cn_status cn_cu_kernel_cache_info(int64_t *compiled, int64_t *disk_hits,
                                   int64_t *in_memory);
+/* User kernels (kernel.c): struct cn_cuda_api's user_kernel_launch. */
+cn_status cn_cu_user_kernel_launch(const char *source, const char *kernel,
+                                   int32_t reduce, int64_t n, int64_t r,
+                                   const int64_t *geom, int32_t ngeom,
+                                   void *const *ptrs, int32_t nptrs);
 
 /* Library handles (library_handles.c). The calling thread's cuSOLVER
  * handle for the current device, bound to cn_cu_stream(); the plugin keeps

@@ -347,6 +347,7 @@ const cn_backend *cn_cuda_plugin_entry(uint32_t core_abi_version) {
       .device_synchronize = device_synchronize,
       .synchronize_all = synchronize_all,
       .kernel_cache_info = cn_cu_kernel_cache_info,
+      .user_kernel_launch = cn_cu_user_kernel_launch,
   };
   cn_cu_memory_api(&g_api);
   cn_cu_stream_api(&g_api);

@@ -63,6 +63,7 @@ _cnlib._set_fast(_dtypes.DTYPE_OF, {"empty": _creation._empty_py,
 
 from . import exceptions, fft, linalg, random
 from .exceptions import AxisError
+from ._kernel import ElementwiseKernel, ReductionKernel  # noqa: F401
 
 
 def get_rng(seed=None):

@@ -174,6 +174,11 @@ const DLPACK_FLAG_BITMASK_READ_ONLY = Int32(1)  # dlpack.h
 const DLPACK_FLAG_BITMASK_IS_COPIED = Int32(2)  # dlpack.h
 const CN_NUM_DTYPES = Int32(13)  # dtype.h
 const CN_FFT_N_NONE = Int64(-9223372036854775808)  # fft.h
+const CN_KERNEL_MAX_PARAMS = Int32(32)  # kernel.h
+const CN_KERNEL_ELEMENTWISE = Int32(0)  # kernel.h
+const CN_KERNEL_REDUCTION = Int32(1)  # kernel.h
+const CN_KERNEL_SOURCE_CPU = Int32(0)  # kernel.h
+const CN_KERNEL_SOURCE_CUDA = Int32(1)  # kernel.h
 const CN_RNG_STATE_WORDS = Int32(8)  # random.h
 const CN_ALL_AXES = Int32(-1)  # reduce.h
 const CN_AXIS_NONE = Int32(-2147483648)  # reduce.h
@@ -796,6 +801,54 @@ cn_extract(out, condition, a) =
 # cn_status cn_choose(cn_array * out, cn_array index, int32_t n, const cn_array * choices, int32_t mode, cn_array dst)
 cn_choose(out, index, n, choices, mode, dst) =
     ccall((:cn_choose, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Ptr{Cvoid}}, Int32, Ptr{Cvoid}), out, index, n, choices, mode, dst)
+
+# cn_status cn_elementwise_kernel_create(cn_kernel * out, const char * in_params, const char * out_params, const char * operation, const char * name, const char * preamble, const char * loop_prep, const char * after_loop, const char * options)
+cn_elementwise_kernel_create(out, in_params, out_params, operation, name, preamble, loop_prep, after_loop, options) =
+    ccall((:cn_elementwise_kernel_create, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Cstring, Cstring, Cstring, Cstring, Cstring, Cstring, Cstring, Cstring), out, in_params, out_params, operation, name, preamble, loop_prep, after_loop, options)
+
+# cn_status cn_reduction_kernel_create(cn_kernel * out, const char * in_params, const char * out_params, const char * map_expr, const char * reduce_expr, const char * post_map_expr, const char * identity, const char * name, const char * reduce_type, const char * preamble, const char * options)
+cn_reduction_kernel_create(out, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name, reduce_type, preamble, options) =
+    ccall((:cn_reduction_kernel_create, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Cstring, Cstring, Cstring, Cstring, Cstring, Cstring, Cstring, Cstring, Cstring, Cstring), out, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name, reduce_type, preamble, options)
+
+# cn_status cn_kernel_retain(cn_kernel k)
+cn_kernel_retain(k) =
+    ccall((:cn_kernel_retain, libcunumpy), Int32, (Ptr{Cvoid},), k)
+
+# void cn_kernel_release(cn_kernel k)
+cn_kernel_release(k) =
+    ccall((:cn_kernel_release, libcunumpy), Cvoid, (Ptr{Cvoid},), k)
+
+# cn_status cn_kernel_nin(int32_t * out, cn_kernel k)
+cn_kernel_nin(out, k) =
+    ccall((:cn_kernel_nin, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, k)
+
+# cn_status cn_kernel_nout(int32_t * out, cn_kernel k)
+cn_kernel_nout(out, k) =
+    ccall((:cn_kernel_nout, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, k)
+
+# cn_status cn_kernel_kind(int32_t * out, cn_kernel k)
+cn_kernel_kind(out, k) =
+    ccall((:cn_kernel_kind, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, k)
+
+# cn_status cn_kernel_name(char * name, int64_t name_cap, cn_kernel k)
+cn_kernel_name(name, name_cap, k) =
+    ccall((:cn_kernel_name, libcunumpy), Int32, (Ptr{UInt8}, Int64, Ptr{Cvoid}), name, name_cap, k)
+
+# cn_status cn_kernel_call(cn_array * outs, int32_t cap, cn_kernel k, int32_t n, const cn_array * arrays, int64_t size)
+cn_kernel_call(outs, cap, k, n, arrays, size) =
+    ccall((:cn_kernel_call, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int32, Ptr{Cvoid}, Int32, Ptr{Ptr{Cvoid}}, Int64), outs, cap, k, n, arrays, size)
+
+# cn_status cn_kernel_reduce(cn_array * outs, int32_t cap, cn_kernel k, int32_t n, const cn_array * arrays, int32_t naxes, const int32_t * axes, int32_t keepdims)
+cn_kernel_reduce(outs, cap, k, n, arrays, naxes, axes, keepdims) =
+    ccall((:cn_kernel_reduce, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int32, Ptr{Cvoid}, Int32, Ptr{Ptr{Cvoid}}, Int32, Ptr{Int32}, Int32), outs, cap, k, n, arrays, naxes, axes, keepdims)
+
+# cn_status cn_kernel_source(char * buf, int64_t cap, int64_t * len, cn_kernel k, int32_t backend, int32_t n, const cn_array * arrays)
+cn_kernel_source(buf, cap, len, k, backend, n, arrays) =
+    ccall((:cn_kernel_source, libcunumpy), Int32, (Ptr{UInt8}, Int64, Ptr{Int64}, Ptr{Cvoid}, Int32, Int32, Ptr{Ptr{Cvoid}}), buf, cap, len, k, backend, n, arrays)
+
+# cn_status cn_kernel_cpu_cache_info(int64_t * compiled, int64_t * disk_hits, int64_t * in_memory)
+cn_kernel_cpu_cache_info(compiled, disk_hits, in_memory) =
+    ccall((:cn_kernel_cpu_cache_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}, Ptr{Int64}), compiled, disk_hits, in_memory)
 
 # cn_status cn_matmul(cn_array * out, cn_array a, cn_array b, cn_array dst)
 cn_matmul(out, a, b, dst) =
