@@ -117,6 +117,15 @@ def test_raw_module_from_a_ptx_file(tmp_path):
         xp.RawModule(path=str(tmp_path / "missing.cubin")).ptx()
 
 
+def test_rand_takes_dtype_as_cupy():
+    r = xp.random.rand(1000, dtype=xp.float32)
+    assert r.dtype == np.float32 and r.shape == (1000,)
+    h = xp.to_numpy(r)
+    assert h.min() >= 0 and h.max() < 1 and h.std() > 0.2
+    assert xp.random.randn(3, 2, dtype=xp.float32).dtype == np.float32
+    assert xp.random.rand(2, 2).dtype == np.float64
+
+
 def test_raw_module_arguments():
     with pytest.raises(TypeError, match="Exactly one of code and path"):
         xp.RawModule()
