@@ -55,7 +55,8 @@ typedef struct cn_backend_device {
   /* Optional. The backend-specific extra named name (a function table or
    * a function, whose type the name implies), or NULL when it has none.
    * Empty: the backend has no extras (every lookup gives NULL). Names in
-   * use: "cuda_api" (const struct cn_cuda_api *, core/cuda_api.h). */
+   * use: "cuda_api" (const struct cn_cuda_api *, core/cuda_api.h),
+   * "cuda_raw_api" (const cn_cuda_raw_api *, core/kernel_raw_api.h). */
   const void *(*get_proc)(const char *name);
 } cn_backend_device;
 

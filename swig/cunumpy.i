@@ -21,6 +21,7 @@
 #include "cunumpy/stats.h"
 #include "cunumpy/poly.h"
 #include "cunumpy/random.h"
+#include "cunumpy/kernel.h"
 %}
 
 /* SWIG's parser does not know GCC attributes (CN_API uses one). */
@@ -82,6 +83,7 @@
 %include "cunumpy/stats.h"
 %include "cunumpy/poly.h"
 %include "cunumpy/random.h"
+%include "cn_kernel_raw.i"
 %include "cn_kernel.i"
 
 %init %{

@@ -112,6 +112,11 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_INDEX_WRAP = 1
   integer(c_int32_t), parameter :: CN_INDEX_CLIP = 2
 
+  ! enum cn_kernel_param_kind (kernel.h)
+  integer(c_int32_t), parameter :: CN_PARAM_SCALAR = 0
+  integer(c_int32_t), parameter :: CN_PARAM_POINTER = 1
+  integer(c_int32_t), parameter :: CN_PARAM_STRUCT = 2
+
   ! enum cn_qr_mode (linalg.h)
   integer(c_int32_t), parameter :: CN_QR_REDUCED = 0
   integer(c_int32_t), parameter :: CN_QR_COMPLETE = 1
@@ -1568,6 +1573,364 @@ module cunumpy_c
       integer(c_int64_t) :: in_memory(*)
       integer(c_int32_t) :: res
     end function c_cn_kernel_cpu_cache_info
+    ! cn_status cn_cuda_module_from_source(cn_cuda_module * out, const char * source, const char *
+    !     source_name, const char * options, const char * name_expressions, int32_t arch)
+    function c_cn_cuda_module_from_source(out, source, source_name, options, name_expressions, &
+        arch) bind(c, name='cn_cuda_module_from_source') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      character(kind=c_char), intent(in) :: source(*)
+      character(kind=c_char), intent(in) :: source_name(*)
+      character(kind=c_char), intent(in) :: options(*)
+      character(kind=c_char), intent(in) :: name_expressions(*)
+      integer(c_int32_t), value :: arch
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_module_from_source
+    ! cn_status cn_cuda_module_from_file(cn_cuda_module * out, const char * path)
+    function c_cn_cuda_module_from_file(out, path) bind(c, &
+        name='cn_cuda_module_from_file') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_module_from_file
+    ! void cn_cuda_module_retain(cn_cuda_module m)
+    subroutine c_cn_cuda_module_retain(m) bind(c, name='cn_cuda_module_retain')
+      import :: c_ptr
+      type(c_ptr), value :: m
+    end subroutine c_cn_cuda_module_retain
+    ! void cn_cuda_module_release(cn_cuda_module m)
+    subroutine c_cn_cuda_module_release(m) bind(c, name='cn_cuda_module_release')
+      import :: c_ptr
+      type(c_ptr), value :: m
+    end subroutine c_cn_cuda_module_release
+    ! cn_status cn_cuda_module_image_size(int64_t * out, cn_cuda_module m)
+    function c_cn_cuda_module_image_size(out, m) bind(c, &
+        name='cn_cuda_module_image_size') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      integer(c_int64_t) :: out(*)
+      type(c_ptr), value :: m
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_module_image_size
+    ! cn_status cn_cuda_module_image(void * buf, int64_t cap, cn_cuda_module m)
+    function c_cn_cuda_module_image(buf, cap, m) bind(c, name='cn_cuda_module_image') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      type(c_ptr), value :: buf
+      integer(c_int64_t), value :: cap
+      type(c_ptr), value :: m
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_module_image
+    ! cn_status cn_cuda_module_is_ptx(int32_t * out, cn_cuda_module m)
+    function c_cn_cuda_module_is_ptx(out, m) bind(c, name='cn_cuda_module_is_ptx') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: m
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_module_is_ptx
+    ! cn_status cn_cuda_module_arch(int32_t * out, cn_cuda_module m)
+    function c_cn_cuda_module_arch(out, m) bind(c, name='cn_cuda_module_arch') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: m
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_module_arch
+    ! cn_status cn_cuda_module_lowered_name(char * lowered, int64_t lowered_cap, cn_cuda_module m,
+    !     const char * name_expression)
+    function c_cn_cuda_module_lowered_name(lowered, lowered_cap, m, name_expression) bind(c, &
+        name='cn_cuda_module_lowered_name') result(res)
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      character(kind=c_char) :: lowered(*)
+      integer(c_int64_t), value :: lowered_cap
+      type(c_ptr), value :: m
+      character(kind=c_char), intent(in) :: name_expression(*)
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_module_lowered_name
+    ! cn_status cn_cuda_module_get_function(cn_cuda_function * out, cn_cuda_module m, const char *
+    !     name)
+    function c_cn_cuda_module_get_function(out, m, name) bind(c, &
+        name='cn_cuda_module_get_function') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: m
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_module_get_function
+    ! void cn_cuda_function_retain(cn_cuda_function f)
+    subroutine c_cn_cuda_function_retain(f) bind(c, name='cn_cuda_function_retain')
+      import :: c_ptr
+      type(c_ptr), value :: f
+    end subroutine c_cn_cuda_function_retain
+    ! void cn_cuda_function_release(cn_cuda_function f)
+    subroutine c_cn_cuda_function_release(f) bind(c, name='cn_cuda_function_release')
+      import :: c_ptr
+      type(c_ptr), value :: f
+    end subroutine c_cn_cuda_function_release
+    ! cn_status cn_cuda_function_attribute(int64_t * out, cn_cuda_function f, const char *
+    !     attribute)
+    function c_cn_cuda_function_attribute(out, f, attribute) bind(c, &
+        name='cn_cuda_function_attribute') result(res)
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      integer(c_int64_t) :: out(*)
+      type(c_ptr), value :: f
+      character(kind=c_char), intent(in) :: attribute(*)
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_function_attribute
+    ! cn_status cn_cuda_function_launch(cn_cuda_function f, const int64_t * grid, const int64_t *
+    !     block, int64_t shared_mem, cn_stream stream, int32_t cooperative, int32_t nargs, const
+    !     cn_array * arrays, const void *const * values, const int64_t * sizes)
+    function c_cn_cuda_function_launch(f, grid, block, shared_mem, stream, cooperative, nargs, &
+        arrays, values, sizes) bind(c, name='cn_cuda_function_launch') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      type(c_ptr), value :: f
+      integer(c_int64_t), intent(in), optional :: grid(*)
+      integer(c_int64_t), intent(in), optional :: block(*)
+      integer(c_int64_t), value :: shared_mem
+      type(c_ptr), value :: stream
+      integer(c_int32_t), value :: cooperative
+      integer(c_int32_t), value :: nargs
+      type(c_ptr), intent(in), optional :: arrays(*)
+      type(c_ptr), intent(in), optional :: values(*)
+      integer(c_int64_t), intent(in), optional :: sizes(*)
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_function_launch
+    ! cn_status cn_kernel_sig_parse(cn_kernel_sig * out, const char * source, const char * name,
+    !     const char * template_args)
+    function c_cn_kernel_sig_parse(out, source, name, template_args) bind(c, &
+        name='cn_kernel_sig_parse') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      character(kind=c_char), intent(in) :: source(*)
+      character(kind=c_char), intent(in) :: name(*)
+      character(kind=c_char), intent(in) :: template_args(*)
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_sig_parse
+    ! void cn_kernel_sig_retain(cn_kernel_sig sig)
+    subroutine c_cn_kernel_sig_retain(sig) bind(c, name='cn_kernel_sig_retain')
+      import :: c_ptr
+      type(c_ptr), value :: sig
+    end subroutine c_cn_kernel_sig_retain
+    ! void cn_kernel_sig_release(cn_kernel_sig sig)
+    subroutine c_cn_kernel_sig_release(sig) bind(c, name='cn_kernel_sig_release')
+      import :: c_ptr
+      type(c_ptr), value :: sig
+    end subroutine c_cn_kernel_sig_release
+    ! cn_status cn_kernel_sig_name(char * name, int64_t name_cap, cn_kernel_sig sig)
+    function c_cn_kernel_sig_name(name, name_cap, sig) bind(c, &
+        name='cn_kernel_sig_name') result(res)
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      character(kind=c_char) :: name(*)
+      integer(c_int64_t), value :: name_cap
+      type(c_ptr), value :: sig
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_sig_name
+    ! cn_status cn_kernel_sig_nparams(int32_t * out, cn_kernel_sig sig)
+    function c_cn_kernel_sig_nparams(out, sig) bind(c, name='cn_kernel_sig_nparams') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: sig
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_sig_nparams
+    ! cn_status cn_kernel_sig_param(int32_t * kind, cn_dtype * dtype, int32_t * pointer_depth,
+    !     int32_t * is_const, cn_kernel_sig sig, int32_t i)
+    function c_cn_kernel_sig_param(kind, dtype, pointer_depth, is_const, sig, i) bind(c, &
+        name='cn_kernel_sig_param') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: kind(*)
+      integer(c_int32_t) :: dtype(*)
+      integer(c_int32_t) :: pointer_depth(*)
+      integer(c_int32_t) :: is_const(*)
+      type(c_ptr), value :: sig
+      integer(c_int32_t), value :: i
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_sig_param
+    ! cn_status cn_kernel_sig_param_name(char * name, int64_t name_cap, cn_kernel_sig sig, int32_t
+    !     i)
+    function c_cn_kernel_sig_param_name(name, name_cap, sig, i) bind(c, &
+        name='cn_kernel_sig_param_name') result(res)
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      character(kind=c_char) :: name(*)
+      integer(c_int64_t), value :: name_cap
+      type(c_ptr), value :: sig
+      integer(c_int32_t), value :: i
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_sig_param_name
+    ! cn_status cn_kernel_sig_param_type(char * name, int64_t name_cap, cn_kernel_sig sig, int32_t
+    !     i)
+    function c_cn_kernel_sig_param_type(name, name_cap, sig, i) bind(c, &
+        name='cn_kernel_sig_param_type') result(res)
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      character(kind=c_char) :: name(*)
+      integer(c_int64_t), value :: name_cap
+      type(c_ptr), value :: sig
+      integer(c_int32_t), value :: i
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_sig_param_type
+    ! cn_status cn_kernel_sig_check_nargs(cn_kernel_sig sig, int32_t nargs)
+    function c_cn_kernel_sig_check_nargs(sig, nargs) bind(c, &
+        name='cn_kernel_sig_check_nargs') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: sig
+      integer(c_int32_t), value :: nargs
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_sig_check_nargs
+    ! cn_status cn_kernel_sig_check_array(cn_kernel_sig sig, int32_t i, cn_array a)
+    function c_cn_kernel_sig_check_array(sig, i, a) bind(c, &
+        name='cn_kernel_sig_check_array') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: sig
+      integer(c_int32_t), value :: i
+      type(c_ptr), value :: a
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_sig_check_array
+    ! cn_status cn_kernel_sig_pack_scalar(int64_t * lo, int64_t * hi, int64_t * size, cn_kernel_sig
+    !     sig, int32_t i, cn_scalar value)
+    function c_cn_kernel_sig_pack_scalar(lo, hi, size, sig, i, value) bind(c, &
+        name='cn_kernel_sig_pack_scalar') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr, cn_scalar
+      integer(c_int64_t) :: lo(*)
+      integer(c_int64_t) :: hi(*)
+      integer(c_int64_t) :: size(*)
+      type(c_ptr), value :: sig
+      integer(c_int32_t), value :: i
+      type(cn_scalar), value :: value
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_sig_pack_scalar
+    ! cn_status cn_kernel_sig_check_struct(cn_kernel_sig sig, int32_t i, cn_struct_layout layout)
+    function c_cn_kernel_sig_check_struct(sig, i, layout) bind(c, &
+        name='cn_kernel_sig_check_struct') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: sig
+      integer(c_int32_t), value :: i
+      type(c_ptr), value :: layout
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_sig_check_struct
+    ! cn_status cn_kernel_sig_check_call(cn_kernel_sig sig, int32_t nargs, const cn_array * arrays,
+    !     const cn_scalar * scalars, const cn_struct_layout * structs)
+    function c_cn_kernel_sig_check_call(sig, nargs, arrays, scalars, structs) bind(c, &
+        name='cn_kernel_sig_check_call') result(res)
+      import :: c_int32_t, c_ptr, cn_scalar
+      type(c_ptr), value :: sig
+      integer(c_int32_t), value :: nargs
+      type(c_ptr), intent(in), optional :: arrays(*)
+      type(cn_scalar), intent(in), optional :: scalars(*)
+      type(c_ptr), intent(in), optional :: structs(*)
+      integer(c_int32_t) :: res
+    end function c_cn_kernel_sig_check_call
+    ! cn_status cn_struct_layout_new(cn_struct_layout * out, const char * name, const char * fields)
+    function c_cn_struct_layout_new(out, name, fields) bind(c, &
+        name='cn_struct_layout_new') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      character(kind=c_char), intent(in) :: name(*)
+      character(kind=c_char), intent(in) :: fields(*)
+      integer(c_int32_t) :: res
+    end function c_cn_struct_layout_new
+    ! void cn_struct_layout_retain(cn_struct_layout layout)
+    subroutine c_cn_struct_layout_retain(layout) bind(c, name='cn_struct_layout_retain')
+      import :: c_ptr
+      type(c_ptr), value :: layout
+    end subroutine c_cn_struct_layout_retain
+    ! void cn_struct_layout_release(cn_struct_layout layout)
+    subroutine c_cn_struct_layout_release(layout) bind(c, name='cn_struct_layout_release')
+      import :: c_ptr
+      type(c_ptr), value :: layout
+    end subroutine c_cn_struct_layout_release
+    ! cn_status cn_struct_layout_size(int64_t * size, int64_t * alignment, cn_struct_layout layout)
+    function c_cn_struct_layout_size(size, alignment, layout) bind(c, &
+        name='cn_struct_layout_size') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      integer(c_int64_t) :: size(*)
+      integer(c_int64_t) :: alignment(*)
+      type(c_ptr), value :: layout
+      integer(c_int32_t) :: res
+    end function c_cn_struct_layout_size
+    ! cn_status cn_struct_layout_nfields(int32_t * out, cn_struct_layout layout)
+    function c_cn_struct_layout_nfields(out, layout) bind(c, &
+        name='cn_struct_layout_nfields') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: layout
+      integer(c_int32_t) :: res
+    end function c_cn_struct_layout_nfields
+    ! cn_status cn_struct_layout_field(int64_t * offset, int64_t * size, int32_t * is_pointer,
+    !     cn_struct_layout layout, int32_t i)
+    function c_cn_struct_layout_field(offset, size, is_pointer, layout, i) bind(c, &
+        name='cn_struct_layout_field') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      integer(c_int64_t) :: offset(*)
+      integer(c_int64_t) :: size(*)
+      integer(c_int32_t) :: is_pointer(*)
+      type(c_ptr), value :: layout
+      integer(c_int32_t), value :: i
+      integer(c_int32_t) :: res
+    end function c_cn_struct_layout_field
+    ! cn_status cn_struct_layout_field_index(int32_t * out, cn_struct_layout layout, const char *
+    !     name)
+    function c_cn_struct_layout_field_index(out, layout, name) bind(c, &
+        name='cn_struct_layout_field_index') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: layout
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int32_t) :: res
+    end function c_cn_struct_layout_field_index
+    ! cn_status cn_struct_layout_field_name(char * name, int64_t name_cap, cn_struct_layout layout,
+    !     int32_t i)
+    function c_cn_struct_layout_field_name(name, name_cap, layout, i) bind(c, &
+        name='cn_struct_layout_field_name') result(res)
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      character(kind=c_char) :: name(*)
+      integer(c_int64_t), value :: name_cap
+      type(c_ptr), value :: layout
+      integer(c_int32_t), value :: i
+      integer(c_int32_t) :: res
+    end function c_cn_struct_layout_field_name
+    ! cn_status cn_struct_layout_declaration(char * text, int64_t text_cap, int64_t * length,
+    !     cn_struct_layout layout)
+    function c_cn_struct_layout_declaration(text, text_cap, length, layout) bind(c, &
+        name='cn_struct_layout_declaration') result(res)
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      character(kind=c_char) :: text(*)
+      integer(c_int64_t), value :: text_cap
+      integer(c_int64_t) :: length(*)
+      type(c_ptr), value :: layout
+      integer(c_int32_t) :: res
+    end function c_cn_struct_layout_declaration
+    ! cn_status cn_struct_layout_pack_scalar(int64_t * lo, int64_t * hi, int64_t * size,
+    !     cn_struct_layout layout, int32_t i, cn_scalar value)
+    function c_cn_struct_layout_pack_scalar(lo, hi, size, layout, i, value) bind(c, &
+        name='cn_struct_layout_pack_scalar') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr, cn_scalar
+      integer(c_int64_t) :: lo(*)
+      integer(c_int64_t) :: hi(*)
+      integer(c_int64_t) :: size(*)
+      type(c_ptr), value :: layout
+      integer(c_int32_t), value :: i
+      type(cn_scalar), value :: value
+      integer(c_int32_t) :: res
+    end function c_cn_struct_layout_pack_scalar
+    ! cn_status cn_struct_layout_check_array(cn_struct_layout layout, int32_t i, cn_array a)
+    function c_cn_struct_layout_check_array(layout, i, a) bind(c, &
+        name='cn_struct_layout_check_array') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: layout
+      integer(c_int32_t), value :: i
+      type(c_ptr), value :: a
+      integer(c_int32_t) :: res
+    end function c_cn_struct_layout_check_array
+    ! cn_status cn_struct_layout_pack(void * bytes, int64_t nbytes, cn_struct_layout layout, int32_t
+    !     n, const cn_array * arrays, const cn_scalar * values)
+    function c_cn_struct_layout_pack(bytes, nbytes, layout, n, arrays, values) bind(c, &
+        name='cn_struct_layout_pack') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr, cn_scalar
+      type(c_ptr), value :: bytes
+      integer(c_int64_t), value :: nbytes
+      type(c_ptr), value :: layout
+      integer(c_int32_t), value :: n
+      type(c_ptr), intent(in), optional :: arrays(*)
+      type(cn_scalar), intent(in), optional :: values(*)
+      integer(c_int32_t) :: res
+    end function c_cn_struct_layout_pack
     ! cn_status cn_matmul(cn_array * out, cn_array a, cn_array b, cn_array dst)
     function c_cn_matmul(out, a, b, dst) bind(c, name='cn_matmul') result(res)
       import :: c_int32_t, c_ptr

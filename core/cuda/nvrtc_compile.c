@@ -65,6 +65,75 @@ bool cn_cu_nvrtc_compile(const char *src, const char *prog_name, int arch,
   return true;
 }
 
+bool cn_cu_nvrtc_compile_user(const char *src, const char *prog_name,
+                              int arch, bool cubin, int nopts,
+                              const char *const *opts, int nnames,
+                              const char *const *names, char **image,
+                              size_t *size, char ***lowered, char **log) {
+  *image = NULL;
+  *size = 0;
+  *lowered = NULL;
+  if (log)
+    *log = NULL;
+  nvrtcProgram prog = NULL;
+  nvrtcResult r = nvrtcCreateProgram(&prog, src, prog_name, 0, NULL, NULL);
+  if (r != NVRTC_SUCCESS) {
+    if (log)
+      *log = dup_log(r, NULL);
+    return false;
+  }
+  for (int i = 0; i < nnames && r == NVRTC_SUCCESS; i++)
+    r = nvrtcAddNameExpression(prog, names[i]);
+  const char **all = malloc((size_t)(nopts + 1) * sizeof *all);
+  char archopt[64];
+  snprintf(archopt, sizeof archopt, "--gpu-architecture=%s_%d",
+           cubin ? "sm" : "compute", arch);
+  if (all == NULL) {
+    nvrtcDestroyProgram(&prog);
+    return false;
+  }
+  all[0] = archopt;
+  for (int i = 0; i < nopts; i++)
+    all[i + 1] = opts[i];
+  if (r == NVRTC_SUCCESS)
+    r = nvrtcCompileProgram(prog, nopts + 1, all);
+  free(all);
+  char **low = NULL;
+  char *code = NULL;
+  size_t n = 0;
+  if (r == NVRTC_SUCCESS)
+    r = cubin ? nvrtcGetCUBINSize(prog, &n) : nvrtcGetPTXSize(prog, &n);
+  if (r == NVRTC_SUCCESS) {
+    code = malloc(n ? n : 1);
+    low = calloc((size_t)(nnames > 0 ? nnames : 1), sizeof *low);
+    if (code == NULL || low == NULL)
+      r = NVRTC_ERROR_OUT_OF_MEMORY;
+  }
+  if (r == NVRTC_SUCCESS)
+    r = cubin ? nvrtcGetCUBIN(prog, code) : nvrtcGetPTX(prog, code);
+  for (int i = 0; i < nnames && r == NVRTC_SUCCESS; i++) {
+    const char *ln = NULL;
+    r = nvrtcGetLoweredName(prog, names[i], &ln);
+    if (r == NVRTC_SUCCESS && (low[i] = strdup(ln)) == NULL)
+      r = NVRTC_ERROR_OUT_OF_MEMORY;
+  }
+  if (r != NVRTC_SUCCESS) {
+    if (log)
+      *log = dup_log(r, prog);
+    free(code);
+    for (int i = 0; low != NULL && i < nnames; i++)
+      free(low[i]);
+    free(low);
+    nvrtcDestroyProgram(&prog);
+    return false;
+  }
+  nvrtcDestroyProgram(&prog);
+  *image = code;
+  *size = n;
+  *lowered = low;
+  return true;
+}
+
 int cn_cu_nvrtc_version(void) {
   int major = 0, minor = 0;
   if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)

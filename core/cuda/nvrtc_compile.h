@@ -16,6 +16,16 @@ extern "C" {
  * result and compiler log. */
 bool cn_cu_nvrtc_compile(const char *src, const char *prog_name, int arch,
                          bool cubin, char **image, size_t *size, char **log);
+/* Compiles user source (raw modules) with the caller's options after the
+ * architecture option, instantiating the nnames name expressions; on
+ * success *lowered (malloc, nnames malloc'd strings) holds their lowered
+ * names. Failure as cn_cu_nvrtc_compile; *log then starts with NVRTC's
+ * result and holds the compiler's messages (prog_name(line): ...). */
+bool cn_cu_nvrtc_compile_user(const char *src, const char *prog_name,
+                              int arch, bool cubin, int nopts,
+                              const char *const *opts, int nnames,
+                              const char *const *names, char **image,
+                              size_t *size, char ***lowered, char **log);
 /* NVRTC's version as major * 100 + minor (0 when unknown). */
 int cn_cu_nvrtc_version(void);
 /* Highest architecture NVRTC supports that is <= arch (0 if none). */

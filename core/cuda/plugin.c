@@ -277,9 +277,13 @@ static cn_status synchronize_all(void) {
 
 static struct cn_cuda_api g_api;
 
+const void *cn_cu_raw_api(void); /* kernel_raw.c */
+
 static const void *get_proc(const char *name) {
   if (strcmp(name, "cuda_api") == 0)
     return &g_api;
+  if (strcmp(name, "cuda_raw_api") == 0)
+    return cn_cu_raw_api();
   return NULL;
 }
 

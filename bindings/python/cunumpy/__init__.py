@@ -140,6 +140,10 @@ def _coerce(obj):
     return _convert.asarray(obj)
 
 
+from ._raw_kernel import (RawKernel, RawModule, CudaKernel, CudaStruct,  # noqa: E402
+                          CudaArguments, CudaKernelVariants, CompileException)
+from ._kernel_pair import Kernel, KernelCatalog, PyccelKernel  # noqa: E402
+
 # The low-level module calls back into the package for what C does not do:
 # results become ndarray instances, foreign operands go through asarray,
 # dtype-likes through NumPy's dtype parser, advanced indexing through

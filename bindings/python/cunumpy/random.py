@@ -321,12 +321,19 @@ def seed(seed=None):
     _global = Generator(seed)
 
 
-def rand(*shape):
-    return _lib.cn_rand(shape)
+def rand(*shape, dtype=None):
+    """Uniform [0, 1) samples of the given shape; dtype float32 or float64
+    (CuPy's keyword)."""
+    if dtype is None:
+        return _lib.cn_rand(shape)
+    return _default().random(shape, dtype=dtype)
 
 
-def randn(*shape):
-    return _lib.cn_randn(shape)
+def randn(*shape, dtype=None):
+    """Standard normal samples of the given shape; dtype as rand."""
+    if dtype is None:
+        return _lib.cn_randn(shape)
+    return _default().standard_normal(shape, dtype=dtype)
 
 
 def random(size=None):

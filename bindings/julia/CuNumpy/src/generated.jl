@@ -102,6 +102,11 @@ const CN_INDEX_RAISE = Int32(0)
 const CN_INDEX_WRAP = Int32(1)
 const CN_INDEX_CLIP = Int32(2)
 
+# enum cn_kernel_param_kind (kernel.h)
+const CN_PARAM_SCALAR = Int32(0)
+const CN_PARAM_POINTER = Int32(1)
+const CN_PARAM_STRUCT = Int32(2)
+
 # enum cn_qr_mode (linalg.h)
 const CN_QR_REDUCED = Int32(0)
 const CN_QR_COMPLETE = Int32(1)
@@ -849,6 +854,162 @@ cn_kernel_source(buf, cap, len, k, backend, n, arrays) =
 # cn_status cn_kernel_cpu_cache_info(int64_t * compiled, int64_t * disk_hits, int64_t * in_memory)
 cn_kernel_cpu_cache_info(compiled, disk_hits, in_memory) =
     ccall((:cn_kernel_cpu_cache_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}, Ptr{Int64}), compiled, disk_hits, in_memory)
+
+# cn_status cn_cuda_module_from_source(cn_cuda_module * out, const char * source, const char * source_name, const char * options, const char * name_expressions, int32_t arch)
+cn_cuda_module_from_source(out, source, source_name, options, name_expressions, arch) =
+    ccall((:cn_cuda_module_from_source, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Cstring, Cstring, Cstring, Cstring, Int32), out, source, source_name, options, name_expressions, arch)
+
+# cn_status cn_cuda_module_from_file(cn_cuda_module * out, const char * path)
+cn_cuda_module_from_file(out, path) =
+    ccall((:cn_cuda_module_from_file, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Cstring), out, path)
+
+# void cn_cuda_module_retain(cn_cuda_module m)
+cn_cuda_module_retain(m) =
+    ccall((:cn_cuda_module_retain, libcunumpy), Cvoid, (Ptr{Cvoid},), m)
+
+# void cn_cuda_module_release(cn_cuda_module m)
+cn_cuda_module_release(m) =
+    ccall((:cn_cuda_module_release, libcunumpy), Cvoid, (Ptr{Cvoid},), m)
+
+# cn_status cn_cuda_module_image_size(int64_t * out, cn_cuda_module m)
+cn_cuda_module_image_size(out, m) =
+    ccall((:cn_cuda_module_image_size, libcunumpy), Int32, (Ptr{Int64}, Ptr{Cvoid}), out, m)
+
+# cn_status cn_cuda_module_image(void * buf, int64_t cap, cn_cuda_module m)
+cn_cuda_module_image(buf, cap, m) =
+    ccall((:cn_cuda_module_image, libcunumpy), Int32, (Ptr{Cvoid}, Int64, Ptr{Cvoid}), buf, cap, m)
+
+# cn_status cn_cuda_module_is_ptx(int32_t * out, cn_cuda_module m)
+cn_cuda_module_is_ptx(out, m) =
+    ccall((:cn_cuda_module_is_ptx, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, m)
+
+# cn_status cn_cuda_module_arch(int32_t * out, cn_cuda_module m)
+cn_cuda_module_arch(out, m) =
+    ccall((:cn_cuda_module_arch, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, m)
+
+# cn_status cn_cuda_module_lowered_name(char * lowered, int64_t lowered_cap, cn_cuda_module m, const char * name_expression)
+cn_cuda_module_lowered_name(lowered, lowered_cap, m, name_expression) =
+    ccall((:cn_cuda_module_lowered_name, libcunumpy), Int32, (Ptr{UInt8}, Int64, Ptr{Cvoid}, Cstring), lowered, lowered_cap, m, name_expression)
+
+# cn_status cn_cuda_module_get_function(cn_cuda_function * out, cn_cuda_module m, const char * name)
+cn_cuda_module_get_function(out, m, name) =
+    ccall((:cn_cuda_module_get_function, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Cstring), out, m, name)
+
+# void cn_cuda_function_retain(cn_cuda_function f)
+cn_cuda_function_retain(f) =
+    ccall((:cn_cuda_function_retain, libcunumpy), Cvoid, (Ptr{Cvoid},), f)
+
+# void cn_cuda_function_release(cn_cuda_function f)
+cn_cuda_function_release(f) =
+    ccall((:cn_cuda_function_release, libcunumpy), Cvoid, (Ptr{Cvoid},), f)
+
+# cn_status cn_cuda_function_attribute(int64_t * out, cn_cuda_function f, const char * attribute)
+cn_cuda_function_attribute(out, f, attribute) =
+    ccall((:cn_cuda_function_attribute, libcunumpy), Int32, (Ptr{Int64}, Ptr{Cvoid}, Cstring), out, f, attribute)
+
+# cn_status cn_cuda_function_launch(cn_cuda_function f, const int64_t * grid, const int64_t * block, int64_t shared_mem, cn_stream stream, int32_t cooperative, int32_t nargs, const cn_array * arrays, const void *const * values, const int64_t * sizes)
+cn_cuda_function_launch(f, grid, block, shared_mem, stream, cooperative, nargs, arrays, values, sizes) =
+    ccall((:cn_cuda_function_launch, libcunumpy), Int32, (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Int64, Ptr{Cvoid}, Int32, Int32, Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Int64}), f, grid, block, shared_mem, stream, cooperative, nargs, arrays, values, sizes)
+
+# cn_status cn_kernel_sig_parse(cn_kernel_sig * out, const char * source, const char * name, const char * template_args)
+cn_kernel_sig_parse(out, source, name, template_args) =
+    ccall((:cn_kernel_sig_parse, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Cstring, Cstring, Cstring), out, source, name, template_args)
+
+# void cn_kernel_sig_retain(cn_kernel_sig sig)
+cn_kernel_sig_retain(sig) =
+    ccall((:cn_kernel_sig_retain, libcunumpy), Cvoid, (Ptr{Cvoid},), sig)
+
+# void cn_kernel_sig_release(cn_kernel_sig sig)
+cn_kernel_sig_release(sig) =
+    ccall((:cn_kernel_sig_release, libcunumpy), Cvoid, (Ptr{Cvoid},), sig)
+
+# cn_status cn_kernel_sig_name(char * name, int64_t name_cap, cn_kernel_sig sig)
+cn_kernel_sig_name(name, name_cap, sig) =
+    ccall((:cn_kernel_sig_name, libcunumpy), Int32, (Ptr{UInt8}, Int64, Ptr{Cvoid}), name, name_cap, sig)
+
+# cn_status cn_kernel_sig_nparams(int32_t * out, cn_kernel_sig sig)
+cn_kernel_sig_nparams(out, sig) =
+    ccall((:cn_kernel_sig_nparams, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, sig)
+
+# cn_status cn_kernel_sig_param(int32_t * kind, cn_dtype * dtype, int32_t * pointer_depth, int32_t * is_const, cn_kernel_sig sig, int32_t i)
+cn_kernel_sig_param(kind, dtype, pointer_depth, is_const, sig, i) =
+    ccall((:cn_kernel_sig_param, libcunumpy), Int32, (Ptr{Int32}, Ptr{Int32}, Ptr{Int32}, Ptr{Int32}, Ptr{Cvoid}, Int32), kind, dtype, pointer_depth, is_const, sig, i)
+
+# cn_status cn_kernel_sig_param_name(char * name, int64_t name_cap, cn_kernel_sig sig, int32_t i)
+cn_kernel_sig_param_name(name, name_cap, sig, i) =
+    ccall((:cn_kernel_sig_param_name, libcunumpy), Int32, (Ptr{UInt8}, Int64, Ptr{Cvoid}, Int32), name, name_cap, sig, i)
+
+# cn_status cn_kernel_sig_param_type(char * name, int64_t name_cap, cn_kernel_sig sig, int32_t i)
+cn_kernel_sig_param_type(name, name_cap, sig, i) =
+    ccall((:cn_kernel_sig_param_type, libcunumpy), Int32, (Ptr{UInt8}, Int64, Ptr{Cvoid}, Int32), name, name_cap, sig, i)
+
+# cn_status cn_kernel_sig_check_nargs(cn_kernel_sig sig, int32_t nargs)
+cn_kernel_sig_check_nargs(sig, nargs) =
+    ccall((:cn_kernel_sig_check_nargs, libcunumpy), Int32, (Ptr{Cvoid}, Int32), sig, nargs)
+
+# cn_status cn_kernel_sig_check_array(cn_kernel_sig sig, int32_t i, cn_array a)
+cn_kernel_sig_check_array(sig, i, a) =
+    ccall((:cn_kernel_sig_check_array, libcunumpy), Int32, (Ptr{Cvoid}, Int32, Ptr{Cvoid}), sig, i, a)
+
+# cn_status cn_kernel_sig_pack_scalar(int64_t * lo, int64_t * hi, int64_t * size, cn_kernel_sig sig, int32_t i, cn_scalar value)
+cn_kernel_sig_pack_scalar(lo, hi, size, sig, i, value) =
+    ccall((:cn_kernel_sig_pack_scalar, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}, Ptr{Int64}, Ptr{Cvoid}, Int32, cn_scalar), lo, hi, size, sig, i, value)
+
+# cn_status cn_kernel_sig_check_struct(cn_kernel_sig sig, int32_t i, cn_struct_layout layout)
+cn_kernel_sig_check_struct(sig, i, layout) =
+    ccall((:cn_kernel_sig_check_struct, libcunumpy), Int32, (Ptr{Cvoid}, Int32, Ptr{Cvoid}), sig, i, layout)
+
+# cn_status cn_kernel_sig_check_call(cn_kernel_sig sig, int32_t nargs, const cn_array * arrays, const cn_scalar * scalars, const cn_struct_layout * structs)
+cn_kernel_sig_check_call(sig, nargs, arrays, scalars, structs) =
+    ccall((:cn_kernel_sig_check_call, libcunumpy), Int32, (Ptr{Cvoid}, Int32, Ptr{Ptr{Cvoid}}, Ptr{cn_scalar}, Ptr{Ptr{Cvoid}}), sig, nargs, arrays, scalars, structs)
+
+# cn_status cn_struct_layout_new(cn_struct_layout * out, const char * name, const char * fields)
+cn_struct_layout_new(out, name, fields) =
+    ccall((:cn_struct_layout_new, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Cstring, Cstring), out, name, fields)
+
+# void cn_struct_layout_retain(cn_struct_layout layout)
+cn_struct_layout_retain(layout) =
+    ccall((:cn_struct_layout_retain, libcunumpy), Cvoid, (Ptr{Cvoid},), layout)
+
+# void cn_struct_layout_release(cn_struct_layout layout)
+cn_struct_layout_release(layout) =
+    ccall((:cn_struct_layout_release, libcunumpy), Cvoid, (Ptr{Cvoid},), layout)
+
+# cn_status cn_struct_layout_size(int64_t * size, int64_t * alignment, cn_struct_layout layout)
+cn_struct_layout_size(size, alignment, layout) =
+    ccall((:cn_struct_layout_size, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}, Ptr{Cvoid}), size, alignment, layout)
+
+# cn_status cn_struct_layout_nfields(int32_t * out, cn_struct_layout layout)
+cn_struct_layout_nfields(out, layout) =
+    ccall((:cn_struct_layout_nfields, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, layout)
+
+# cn_status cn_struct_layout_field(int64_t * offset, int64_t * size, int32_t * is_pointer, cn_struct_layout layout, int32_t i)
+cn_struct_layout_field(offset, size, is_pointer, layout, i) =
+    ccall((:cn_struct_layout_field, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}, Ptr{Int32}, Ptr{Cvoid}, Int32), offset, size, is_pointer, layout, i)
+
+# cn_status cn_struct_layout_field_index(int32_t * out, cn_struct_layout layout, const char * name)
+cn_struct_layout_field_index(out, layout, name) =
+    ccall((:cn_struct_layout_field_index, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}, Cstring), out, layout, name)
+
+# cn_status cn_struct_layout_field_name(char * name, int64_t name_cap, cn_struct_layout layout, int32_t i)
+cn_struct_layout_field_name(name, name_cap, layout, i) =
+    ccall((:cn_struct_layout_field_name, libcunumpy), Int32, (Ptr{UInt8}, Int64, Ptr{Cvoid}, Int32), name, name_cap, layout, i)
+
+# cn_status cn_struct_layout_declaration(char * text, int64_t text_cap, int64_t * length, cn_struct_layout layout)
+cn_struct_layout_declaration(text, text_cap, length, layout) =
+    ccall((:cn_struct_layout_declaration, libcunumpy), Int32, (Ptr{UInt8}, Int64, Ptr{Int64}, Ptr{Cvoid}), text, text_cap, length, layout)
+
+# cn_status cn_struct_layout_pack_scalar(int64_t * lo, int64_t * hi, int64_t * size, cn_struct_layout layout, int32_t i, cn_scalar value)
+cn_struct_layout_pack_scalar(lo, hi, size, layout, i, value) =
+    ccall((:cn_struct_layout_pack_scalar, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}, Ptr{Int64}, Ptr{Cvoid}, Int32, cn_scalar), lo, hi, size, layout, i, value)
+
+# cn_status cn_struct_layout_check_array(cn_struct_layout layout, int32_t i, cn_array a)
+cn_struct_layout_check_array(layout, i, a) =
+    ccall((:cn_struct_layout_check_array, libcunumpy), Int32, (Ptr{Cvoid}, Int32, Ptr{Cvoid}), layout, i, a)
+
+# cn_status cn_struct_layout_pack(void * bytes, int64_t nbytes, cn_struct_layout layout, int32_t n, const cn_array * arrays, const cn_scalar * values)
+cn_struct_layout_pack(bytes, nbytes, layout, n, arrays, values) =
+    ccall((:cn_struct_layout_pack, libcunumpy), Int32, (Ptr{Cvoid}, Int64, Ptr{Cvoid}, Int32, Ptr{Ptr{Cvoid}}, Ptr{cn_scalar}), bytes, nbytes, layout, n, arrays, values)
 
 # cn_status cn_matmul(cn_array * out, cn_array a, cn_array b, cn_array dst)
 cn_matmul(out, a, b, dst) =

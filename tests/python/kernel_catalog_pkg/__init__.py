@@ -1,0 +1,1 @@
+"""A kernel package for the KernelCatalog tests: one folder per kernel."""
