@@ -558,3 +558,83 @@ cn_status cn_gradient_axes(cn_array *outs, int32_t cap, int32_t *nout,
   *nout = nax;
   return CN_OK;
 }
+
+/* ---- trapezoid ------------------------------------------------------------
+ * NumPy's (d * (y[1:] + y[:-1]) / 2.0).sum(axis) with d the weak dx or
+ * diff(x): neighbouring bools add as a logical or, integers wrap as
+ * NumPy's, the dtypes are NumPy's (float64 for integer y, float32 and
+ * complex64 kept). */
+
+static bool cn_is_inexact(cn_dtype dt) {
+  return cn_is_float(dt) || cn_is_complex(dt);
+}
+
+/* op(x, y), in place in x when x is a temporary of the result's dtype. */
+static cn_array_s *t_bin_own(tmp_set *T, binary_fn op, cn_array_s *x,
+                             cn_array_s *y) {
+  if (T->st != CN_OK)
+    return NULL;
+  if (!keeps_dtype(x, y, x->dtype) || !cn_is_inexact(x->dtype))
+    return t_bin(T, op, x, y);
+  cn_array_s *r = NULL;
+  T->st = op(&r, x, y, x);
+  cn_array_release(r);
+  return T->st == CN_OK ? x : NULL;
+}
+
+cn_status cn_trapezoid(cn_array *out, cn_array y, cn_array x, double dx,
+                       int32_t axis) {
+  const char *fn = "cn_trapezoid";
+  CN_CHECK_OUT(out, fn);
+  CN_CHECK_ARRAY(y, fn, "y");
+  if (x)
+    CN_CHECK_ARRAY(x, fn, "x");
+  if (y->ndim == 0)
+    return cn_error(CN_ERR_VALUE, "%s: y must be at least 1-d", fn);
+  int32_t ax;
+  cn_status st = cn_normalize_axis(&ax, axis, y->ndim, fn);
+  if (st != CN_OK)
+    return st;
+  int64_t n = y->shape[ax];
+  if (x && (x->ndim != 1 || x->size != n))
+    return cn_error(CN_ERR_SHAPE,
+                    "%s: x must be 1-d with the axis' length %" PRId64
+                    ", got %" PRId64 " elements",
+                    fn, n, x->size);
+  tmp_set T = {.n = 0, .st = CN_OK};
+  int64_t m = n > 0 ? n - 1 : 0;
+  cn_array_s *d = NULL;
+  if (!x) {
+    d = t_weak(&T, dx, false);
+  } else {
+    /* diff(x) (a logical xor for bools), along ax */
+    cn_array_s *x1 = t_slice(&T, x, 0, n > 0 ? 1 : 0, n);
+    cn_array_s *x0 = t_slice(&T, x, 0, 0, m);
+    d = t_bin(&T, x->dtype == CN_BOOL ? cn_not_equal : cn_subtract, x1, x0);
+    int64_t sh[CN_MAX_DIMS];
+    for (int32_t k = 0; k < y->ndim; k++)
+      sh[k] = k == ax ? m : 1;
+    if (T.st == CN_OK) {
+      cn_array_s *r = NULL;
+      st = cn_reshape(&r, d, y->ndim, sh, CN_ORDER_C);
+      d = tmp_keep(&T, st, r);
+    }
+  }
+  cn_array_s *s = t_bin(&T, cn_add, t_slice(&T, y, ax, n > 0 ? 1 : 0, n),
+                        t_slice(&T, y, ax, 0, m));
+  /* d * s / 2.0: the product in s when d keeps its dtype */
+  cn_array_s *p = T.st == CN_OK && keeps_dtype(s, d, s->dtype) &&
+                          cn_is_inexact(s->dtype)
+                      ? t_bin_own(&T, cn_multiply, s, d)
+                      : t_bin(&T, cn_multiply, d, s);
+  cn_array_s *q = t_bin_own(&T, cn_divide, p, t_weak(&T, 2.0, false));
+  cn_array_s *r = NULL;
+  if (T.st == CN_OK)
+    T.st = cn_sum(&r, q, 1, &ax, 0, CN_DTYPE_DEFAULT, NULL);
+  st = T.st;
+  tmp_free(&T);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  *out = r;
+  return CN_OK;
+}
