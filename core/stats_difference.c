@@ -627,10 +627,16 @@ cn_status cn_trapezoid(cn_array *out, cn_array y, cn_array x, double dx,
                           cn_is_inexact(s->dtype)
                       ? t_bin_own(&T, cn_multiply, s, d)
                       : t_bin(&T, cn_multiply, d, s);
-  cn_array_s *q = t_bin_own(&T, cn_divide, p, t_weak(&T, 2.0, false));
-  cn_array_s *r = NULL;
+  /* halving is exact in binary floating point (short of subnormals), so
+   * the sum is halved once instead of every term */
+  cn_array_s *sum = NULL, *r = NULL;
+  if (T.st == CN_OK) {
+    st = cn_sum(&sum, p, 1, &ax, 0, CN_DTYPE_DEFAULT, NULL);
+    tmp_keep(&T, st, sum);
+  }
+  cn_array_s *two = t_weak(&T, 2.0, false);
   if (T.st == CN_OK)
-    T.st = cn_sum(&r, q, 1, &ax, 0, CN_DTYPE_DEFAULT, NULL);
+    T.st = cn_divide(&r, sum, two, NULL);
   st = T.st;
   tmp_free(&T);
   if (st != CN_OK)
