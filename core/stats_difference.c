@@ -94,6 +94,7 @@ typedef struct tmp_set {
   cn_array_s *t[TMP_CAP];
   int n;
   cn_status st;
+  const cn_array_s *like; /* the data: weak scalars are made on its device */
 } tmp_set;
 
 static cn_array_s *tmp_keep(tmp_set *T, cn_status st, cn_array_s *r) {
@@ -137,14 +138,15 @@ static cn_array_s *t_neg(tmp_set *T, cn_array_s *x) {
   return tmp_keep(T, st, r);
 }
 
-/* A weak (Python) scalar: float, or complex when im != 0 or cplx. */
+/* A weak (Python) float, or complex when cplx, on the device of T->like. */
 static cn_array_s *t_weak(tmp_set *T, double complex v, bool cplx) {
   if (T->st != CN_OK)
     return NULL;
   cn_array_s *r = NULL;
-  cn_status st = cn_scalar_array(
+  cn_status st = cn_weak_scalar_like(
       &r, cplx ? cn_scalar_complex(creal(v), cimag(v))
-               : cn_scalar_float(creal(v)));
+               : cn_scalar_float(creal(v)),
+      T->like);
   return tmp_keep(T, st, r);
 }
 
@@ -429,7 +431,7 @@ static cn_status gradient_axis(cn_array_s *out, cn_array_s *f, int32_t ax,
 static cn_status gradient_run(cn_array_s **res, cn_array_s *f, int32_t nax,
                               const int32_t *ax, cn_array_s *const *spacing,
                               int32_t edge_order, const char *fn) {
-  tmp_set T = {.n = 0, .st = CN_OK};
+  tmp_set T = {.n = 0, .st = CN_OK, .like = f};
   cn_dtype otype =
       cn_is_float(f->dtype) || cn_is_complex(f->dtype) ? f->dtype : CN_FLOAT64;
   cn_array_s *ff = f;
@@ -487,8 +489,8 @@ cn_status cn_gradient(cn_array *out, cn_array a, int32_t axis, double dx,
                     "are required (axis %d has %" PRId64 ")",
                     fn, (int)ax, n);
   cn_array_s *h = NULL, *res = NULL;
-  if ((st = cn_scalar_array(&h, cn_scalar_float(dx))) != CN_OK)
-    return st;
+  if ((st = cn_weak_scalar_like(&h, cn_scalar_float(dx), a)) != CN_OK)
+    return cn_error_prefix(st, fn);
   /* bool values count as 0 and 1 here (NumPy's gradient refuses them) */
   st = gradient_run(&res, a, 1, &ax, &h, edge_order, fn);
   cn_array_release(h);
@@ -589,8 +591,7 @@ cn_status cn_trapezoid(cn_array *out, cn_array y, cn_array x, double dx,
   CN_CHECK_ARRAY(y, fn, "y");
   if (x)
     CN_CHECK_ARRAY(x, fn, "x");
-  if (y->ndim == 0)
-    return cn_error(CN_ERR_VALUE, "%s: y must be at least 1-d", fn);
+  /* a 0-d y has no axis to integrate along (CN_ERR_AXIS) */
   int32_t ax;
   cn_status st = cn_normalize_axis(&ax, axis, y->ndim, fn);
   if (st != CN_OK)
@@ -601,7 +602,7 @@ cn_status cn_trapezoid(cn_array *out, cn_array y, cn_array x, double dx,
                     "%s: x must be 1-d with the axis' length %" PRId64
                     ", got %" PRId64 " elements",
                     fn, n, x->size);
-  tmp_set T = {.n = 0, .st = CN_OK};
+  tmp_set T = {.n = 0, .st = CN_OK, .like = y};
   int64_t m = n > 0 ? n - 1 : 0;
   cn_array_s *d = NULL;
   if (!x) {

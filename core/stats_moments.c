@@ -145,7 +145,7 @@ cn_status cn_average_axes(cn_array *out, cn_array *sum_of_weights, cn_array a,
     st = cn_sum(&scl, w, naxes, axp, keepdims, rdt, NULL);
   cn_scalar zero = {0};
   if (st == CN_OK)
-    st = cn_scalar_array(&zw, cn_scalar_float(0.0));
+    st = cn_weak_scalar_like(&zw, cn_scalar_float(0.0), scl);
   if (st == CN_OK)
     st = cn_equal(&eq, scl, zw, NULL);
   if (st == CN_OK)
