@@ -441,12 +441,9 @@ cn_status cn_arange_int(cn_array *out, int64_t start, int64_t stop,
   }
   if (n > INT64_MAX)
     return cn_error(CN_ERR_VALUE, "cn_arange_int: the length is too large");
-  if (dtype == CN_BOOL)
-    return bool_sequence(out, (int64_t)n, start != 0,
-                         (__int128)start + step != 0, fn);
   /* every value lies in [start, stop): start + i * step in wrapping int64
    * arithmetic is exact; its cast wraps to an integer dtype as NumPy's
-   * does and rounds once to a float one */
+   * does, rounds once to a float one and is each value's truth for bool */
   seq_args a = {0};
   a.kind = SEQ_I64;
   a.i0 = start;

@@ -1,4 +1,4 @@
-/* Convolution, correlation, interpolation and integration
+/* Convolution, correlation and interpolation
  * (include/cunumpy/stats.h), on host float64 copies; results go back to
  * the input's device. */
 #include "cunumpy/stats.h"

@@ -113,8 +113,8 @@ CN_API cn_status cn_full_like(cn_array *out, cn_array proto, cn_scalar value,
  * or more than two bool values. CN_DTYPE_DEFAULT gives float64. */
 CN_API cn_status cn_arange(cn_array *out, double start, double stop,
                            double step, cn_dtype dtype);
-/* Exact integer arange (cast to the dtype, wrapping as NumPy's); bool as
- * cn_arange. CN_DTYPE_DEFAULT gives int64. */
+/* Exact integer arange, cast to the dtype (wrapping as NumPy's; bool: each
+ * value's truth, any length). CN_DTYPE_DEFAULT gives int64. */
 CN_API cn_status cn_arange_int(cn_array *out, int64_t start, int64_t stop,
                                int64_t step, cn_dtype dtype);
 /* num evenly spaced samples; endpoint includes stop. NumPy's values:
