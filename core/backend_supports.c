@@ -129,6 +129,19 @@ static const struct capability {
      * merge are copied with assign */
     {"elementwise_kernel", "assign", false, NULL},
     {"reduction_kernel", "assign", false, NULL},
+    /* sequences (core/create.c): a direct loop on the CPU; elsewhere an
+     * index sequence (fill, flatnonzero) and NumPy's formula as ufuncs and
+     * casts */
+    {"arange", "fill flatnonzero elementwise assign", false, NULL},
+    {"linspace", "fill flatnonzero elementwise assign", false, NULL},
+    /* differences and integrals as views, ufuncs and reductions
+     * (core/stats_difference.c); gradient and average read one bool back
+     * (constant steps, zero weights) */
+    {"diff", "elementwise assign fill", false, NULL},
+    {"ptp", "reduce elementwise assign fill", false, NULL},
+    {"gradient", "elementwise assign fill reduce", false, NULL},
+    {"trapezoid", "elementwise assign fill reduce", false, NULL},
+    {"average", "reduce moments elementwise assign fill", false, NULL},
 };
 #define CN_NCAPS (sizeof g_caps / sizeof g_caps[0])
 /* What every elementwise op needs (casting inputs, weak scalars). */

@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cunumpy/index.h"
+#include "cunumpy/ufunc.h"
+#include "cunumpy/view.h"
 #include "cuda_api.h"
 #include "internal.h"
 
@@ -135,62 +138,254 @@ cn_status cn_full_like(cn_array *out, cn_array proto, cn_scalar value,
   return like(out, proto, dtype, &value, "cn_full_like");
 }
 
-/* ---- sequences: computed on the host, then moved to the active backend */
+/* ---- sequences ----------------------------------------------------------
+ * NumPy's arange sets the first two values in the dtype and fills the rest
+ * with out[i] = first + i * (second - first) in the dtype's arithmetic
+ * (float32 in float, integers wrapping). linspace computes i * step + start
+ * in float64, sets the last value to stop exactly, floors for integer
+ * dtypes and casts. On the CPU a direct loop does it; on any other backend
+ * the same formula runs as elementwise ops on an index sequence made there
+ * (flatnonzero of ones), which CUNUMPY_COMPOSED_SEQUENCES=1 also selects on
+ * the CPU so that the tests cover it. */
 
-/* Wraps a freshly built host array into the active backend. */
-static cn_status to_active_owned(cn_array *out, cn_array_s *host,
-                                 const char *fn) {
-  if (cn_active_backend() == cn_cpu_backend()) {
-    *out = host;
-    return CN_OK;
+static bool composed_sequences(void) {
+  static int cached = -1;
+  int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+  if (v < 0) {
+    const char *e = getenv("CUNUMPY_COMPOSED_SEQUENCES");
+    v = e != NULL && e[0] != 0 && strcmp(e, "0") != 0;
+    __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
   }
-  cn_status st = cn_to_active(out, host);
-  cn_array_release(host);
+  return v != 0 || cn_active_backend() != cn_cpu_backend();
+}
+
+/* The arithmetic a sequence is computed in before its cast to the dtype. */
+typedef enum { SEQ_F64, SEQ_F32, SEQ_I64 } seq_kind;
+
+typedef struct {
+  seq_kind kind;
+  /* first, delta and second (NumPy stores the second value itself) */
+  double f, d, s;      /* SEQ_F64 */
+  float ff, fd, fs;    /* SEQ_F32 */
+  int64_t i0, id, is;  /* SEQ_I64 (wrapping) */
+} seq_args;
+
+static cn_dtype seq_dtype(seq_kind k) {
+  return k == SEQ_F64 ? CN_FLOAT64 : k == SEQ_F32 ? CN_FLOAT32 : CN_INT64;
+}
+
+/* 0-d array on the active backend holding the bytes of one value. */
+static cn_status scalar_active(cn_array_s **out, cn_dtype dt,
+                               const void *bytes, const char *fn) {
+  cn_status st = new_active(out, dt, 0, NULL, CN_ORDER_C, fn);
+  if (st != CN_OK)
+    return st;
+  st = cn_backend_of(*out)->compute->fill(*out, bytes);
+  if (st != CN_OK) {
+    cn_array_release(*out);
+    *out = NULL;
+  }
+  return st;
+}
+
+/* int64 0, 1, ..., n - 1 on the active backend, by its own slots. */
+static cn_status iota_active(cn_array_s **out, int64_t n, const char *fn) {
+  cn_array_s *ones = NULL;
+  cn_status st = cn_ones(&ones, 1, &n, CN_BOOL, CN_ORDER_C);
+  if (st == CN_OK)
+    st = cn_flatnonzero(out, ones);
+  cn_array_release(ones);
   return st == CN_OK ? st : cn_error_prefix(st, fn);
 }
 
-/* Host array of n float64 values v[i] = f(i), then cast to dtype. */
-static cn_status host_sequence(cn_array *out, int64_t n, cn_dtype dtype,
-                               double start, double step, double stop,
-                               bool fix_last, const char *fn) {
+/* Replaces *cur by op(*cur, v) for a 0-d v of *cur's dtype. */
+typedef cn_status (*binary_fn)(cn_array *, cn_array, cn_array, cn_array);
+static cn_status apply_scalar(cn_array_s **cur, binary_fn op, const void *v) {
+  cn_array_s *s = NULL, *r = NULL;
+  cn_status st = scalar_active(&s, (*cur)->dtype, v, "sequence");
+  if (st == CN_OK)
+    st = op(&r, *cur, s, NULL);
+  cn_array_release(s);
+  if (st != CN_OK)
+    return st;
+  cn_array_release(*cur);
+  *cur = r;
+  return CN_OK;
+}
+
+/* *cur cast to dtype (a no-op when it has it). */
+static cn_status cast_to(cn_array_s **cur, cn_dtype dtype) {
+  if ((*cur)->dtype == dtype)
+    return CN_OK;
+  cn_array_s *r = NULL;
+  cn_status st = cn_astype(&r, *cur, dtype, 1);
+  if (st != CN_OK)
+    return st;
+  cn_array_release(*cur);
+  *cur = r;
+  return CN_OK;
+}
+
+/* first + i * delta for i < n as elementwise ops where the data lives. */
+static cn_status arange_composed(cn_array_s **out, int64_t n,
+                                 const seq_args *a, cn_dtype dtype,
+                                 const char *fn) {
+  cn_array_s *x = NULL;
+  cn_status st = iota_active(&x, n, fn);
+  if (st == CN_OK)
+    st = cast_to(&x, seq_dtype(a->kind));
+  const void *d = a->kind == SEQ_F64   ? (const void *)&a->d
+                  : a->kind == SEQ_F32 ? (const void *)&a->fd
+                                       : (const void *)&a->id;
+  const void *f = a->kind == SEQ_F64   ? (const void *)&a->f
+                  : a->kind == SEQ_F32 ? (const void *)&a->ff
+                                       : (const void *)&a->i0;
+  if (st == CN_OK)
+    st = apply_scalar(&x, cn_multiply, d);
+  if (st == CN_OK)
+    st = apply_scalar(&x, cn_add, f);
+  if (st == CN_OK && n > 1) {
+    const void *s = a->kind == SEQ_F64   ? (const void *)&a->s
+                    : a->kind == SEQ_F32 ? (const void *)&a->fs
+                                         : (const void *)&a->is;
+    cn_array_s *second = NULL;
+    st = cn_slice_axis(&second, x, 0, 1, 2, 1);
+    if (st == CN_OK)
+      st = cn_backend_of(x)->compute->fill(second, s);
+    cn_array_release(second);
+  }
+  if (st == CN_OK)
+    st = cast_to(&x, dtype);
+  if (st != CN_OK) {
+    cn_array_release(x);
+    return cn_error_prefix(st, fn);
+  }
+  *out = x;
+  return CN_OK;
+}
+
+/* A host array of n values in dt, cast to dtype on the CPU. */
+static cn_status host_cast(cn_array_s **out, cn_array_s *tmp, cn_dtype dtype,
+                           const char *fn) {
+  if (tmp->dtype == dtype) {
+    *out = tmp;
+    return CN_OK;
+  }
+  cn_array_s *res = NULL;
+  cn_status st = cn_array_new(&res, cn_cpu_backend(), 0, dtype, 1,
+                              tmp->shape, CN_ORDER_C);
+  if (st == CN_OK)
+    st = cn_cpu_backend()->compute->assign(res, tmp);
+  cn_array_release(tmp);
+  if (st != CN_OK) {
+    cn_array_release(res);
+    return cn_error_prefix(st, fn);
+  }
+  *out = res;
+  return CN_OK;
+}
+
+static cn_status arange_direct(cn_array_s **out, int64_t n, const seq_args *a,
+                               cn_dtype dtype, const char *fn) {
   cn_array_s *tmp = NULL;
-  cn_status st = cn_array_new(&tmp, cn_cpu_backend(), 0,
-                              cn_is_complex(dtype) ? CN_COMPLEX128 : CN_FLOAT64,
+  cn_status st = cn_array_new(&tmp, cn_cpu_backend(), 0, seq_dtype(a->kind),
                               1, &n, CN_ORDER_C);
   if (st != CN_OK)
     return cn_error_prefix(st, fn);
-  if (cn_is_complex(dtype)) {
+  if (a->kind == SEQ_F64) {
     double *p = (double *)(void *)tmp->data;
     for (int64_t i = 0; i < n; i++) {
-      p[2 * i] = start + (double)i * step;
-      p[2 * i + 1] = 0;
+      double t = (double)i * a->d;
+      p[i] = t + a->f;
     }
-    if (fix_last && n > 1) p[2 * (n - 1)] = stop;
+    if (n > 1)
+      p[1] = a->s;
+  } else if (a->kind == SEQ_F32) {
+    float *p = (float *)(void *)tmp->data;
+    for (int64_t i = 0; i < n; i++) {
+      float t = (float)i * a->fd;
+      p[i] = t + a->ff;
+    }
+    if (n > 1)
+      p[1] = a->fs;
   } else {
-    double *p = (double *)(void *)tmp->data;
+    int64_t *p = (int64_t *)(void *)tmp->data;
     for (int64_t i = 0; i < n; i++)
-      p[i] = start + (double)i * step;
-    if (fix_last && n > 1) p[n - 1] = stop;
+      p[i] = (int64_t)((uint64_t)a->i0 + (uint64_t)i * (uint64_t)a->id);
+    if (n > 1)
+      p[1] = a->is;
   }
-  cn_array_s *res = tmp;
-  if (tmp->dtype != dtype) {
-    st = cn_array_new(&res, cn_cpu_backend(), 0, dtype, 1, &n, CN_ORDER_C);
+  return host_cast(out, tmp, dtype, fn);
+}
+
+static cn_status arange_build(cn_array *out, int64_t n, const seq_args *a,
+                              cn_dtype dtype, const char *fn) {
+  if (composed_sequences())
+    return arange_composed(out, n, a, dtype, fn);
+  return arange_direct(out, n, a, dtype, fn);
+}
+
+/* NumPy refuses bool sequences of more than two values (no fill rule);
+ * the two are the truth of start and of start + step. */
+static cn_status bool_sequence(cn_array *out, int64_t n, bool b0, bool b1,
+                               const char *fn) {
+  if (n > 2)
+    return cn_error(CN_ERR_VALUE,
+                    "%s: arange() is only supported for booleans when the "
+                    "result has at most length 2 (length %lld)",
+                    fn, (long long)n);
+  cn_array_s *r = NULL;
+  cn_status st = new_active(&r, CN_BOOL, 1, &n, CN_ORDER_C, fn);
+  const uint8_t v0 = b0, v1 = b1;
+  if (st == CN_OK && n > 0)
+    st = cn_backend_of(r)->compute->fill(r, &v0);
+  if (st == CN_OK && n == 2) {
+    cn_array_s *last = NULL;
+    st = cn_slice_axis(&last, r, 0, 1, 2, 1);
     if (st == CN_OK)
-      st = cn_cpu_backend()->compute->assign(res, tmp);
-    cn_array_release(tmp);
-    if (st != CN_OK) {
-      if (res != tmp) cn_array_release(res);
-      return cn_error_prefix(st, fn);
-    }
+      st = cn_backend_of(r)->compute->fill(last, &v1);
+    cn_array_release(last);
   }
-  return to_active_owned(out, res, fn);
+  if (st != CN_OK) {
+    cn_array_release(r);
+    return cn_error_prefix(st, fn);
+  }
+  *out = r;
+  return CN_OK;
+}
+
+/* v cast to dtype by the CPU's cast, then read back as int64 (NumPy sets
+ * the first two values of an integer arange in the dtype). */
+static cn_status int_in_dtype(int64_t *out, double v, cn_dtype dtype) {
+  int64_t one = 1;
+  cn_array_s *src = NULL, *mid = NULL, *dst = NULL;
+  cn_status st = cn_array_new(&src, cn_cpu_backend(), 0, CN_FLOAT64, 1, &one,
+                              CN_ORDER_C);
+  if (st == CN_OK)
+    st = cn_array_new(&mid, cn_cpu_backend(), 0, dtype, 1, &one, CN_ORDER_C);
+  if (st == CN_OK)
+    st = cn_array_new(&dst, cn_cpu_backend(), 0, CN_INT64, 1, &one,
+                      CN_ORDER_C);
+  if (st == CN_OK) {
+    memcpy(src->data, &v, sizeof v);
+    st = cn_cpu_backend()->compute->assign(mid, src);
+  }
+  if (st == CN_OK)
+    st = cn_cpu_backend()->compute->assign(dst, mid);
+  if (st == CN_OK)
+    memcpy(out, dst->data, sizeof *out);
+  cn_array_release(src);
+  cn_array_release(mid);
+  cn_array_release(dst);
+  return st;
 }
 
 cn_status cn_arange(cn_array *out, double start, double stop, double step,
                     cn_dtype dtype) {
-  CN_CHECK_OUT(out, "cn_arange");
+  const char *fn = "cn_arange";
+  CN_CHECK_OUT(out, fn);
   if (dtype == CN_DTYPE_DEFAULT) dtype = CN_FLOAT64;
-  CHECK_DTYPE(dtype, "cn_arange");
+  CHECK_DTYPE(dtype, fn);
   if (step == 0)
     return cn_error(CN_ERR_VALUE, "cn_arange: step must not be zero");
   if (!isfinite(start) || !isfinite(stop) || !isfinite(step))
@@ -200,15 +395,41 @@ cn_status cn_arange(cn_array *out, double start, double stop, double step,
   if (!(len > 0)) len = 0;
   if (len > 9.0e18)
     return cn_error(CN_ERR_VALUE, "cn_arange: length %g is too large", len);
-  return host_sequence(out, (int64_t)len, dtype, start, step, stop, false,
-                       "cn_arange");
+  int64_t n = (int64_t)len;
+  double second = start + step;
+  if (dtype == CN_BOOL)
+    return bool_sequence(out, n, start != 0, second != 0, fn);
+  seq_args a = {0};
+  if (dtype == CN_FLOAT32 || dtype == CN_COMPLEX64) {
+    a.kind = SEQ_F32;
+    a.ff = (float)start;
+    a.fs = (float)second;
+    a.fd = a.fs - a.ff;
+  } else if (cn_is_float(dtype) || cn_is_complex(dtype)) {
+    a.kind = SEQ_F64;
+    a.f = start;
+    a.s = second;
+    a.d = second - start;
+  } else {
+    a.kind = SEQ_I64;
+    int64_t s = 0;
+    cn_status st = int_in_dtype(&a.i0, start, dtype);
+    if (st == CN_OK)
+      st = int_in_dtype(&s, second, dtype);
+    if (st != CN_OK)
+      return cn_error_prefix(st, fn);
+    a.is = s;
+    a.id = (int64_t)((uint64_t)s - (uint64_t)a.i0);
+  }
+  return arange_build(out, n, &a, dtype, fn);
 }
 
 cn_status cn_arange_int(cn_array *out, int64_t start, int64_t stop,
                         int64_t step, cn_dtype dtype) {
-  CN_CHECK_OUT(out, "cn_arange_int");
+  const char *fn = "cn_arange_int";
+  CN_CHECK_OUT(out, fn);
   if (dtype == CN_DTYPE_DEFAULT) dtype = CN_INT64;
-  CHECK_DTYPE(dtype, "cn_arange_int");
+  CHECK_DTYPE(dtype, fn);
   if (step == 0)
     return cn_error(CN_ERR_VALUE, "cn_arange_int: step must not be zero");
   /* length = ceil((stop - start) / step) in exact 128-bit arithmetic */
@@ -218,43 +439,126 @@ cn_status cn_arange_int(cn_array *out, int64_t start, int64_t stop,
     __int128 s = step;
     n = diff / s + ((diff % s) != 0);
   }
-  int64_t len = (int64_t)n;
-  cn_array_s *tmp = NULL;
-  cn_status st = cn_array_new(&tmp, cn_cpu_backend(), 0, CN_INT64, 1, &len,
-                              CN_ORDER_C);
-  if (st != CN_OK)
-    return cn_error_prefix(st, "cn_arange_int");
-  int64_t *p = (int64_t *)(void *)tmp->data;
-  for (int64_t i = 0; i < len; i++)
-    p[i] = (int64_t)((__int128)start + (__int128)i * step);
-  cn_array_s *res = tmp;
-  if (dtype != CN_INT64) {
-    st = cn_array_new(&res, cn_cpu_backend(), 0, dtype, 1, &len, CN_ORDER_C);
+  if (n > INT64_MAX)
+    return cn_error(CN_ERR_VALUE, "cn_arange_int: the length is too large");
+  /* every value lies in [start, stop): start + i * step in wrapping int64
+   * arithmetic is exact; its cast wraps to an integer dtype as NumPy's
+   * does, rounds once to a float one and is each value's truth for bool */
+  seq_args a = {0};
+  a.kind = SEQ_I64;
+  a.i0 = start;
+  a.id = step;
+  a.is = (int64_t)((uint64_t)start + (uint64_t)step);
+  return arange_build(out, (int64_t)n, &a, dtype, fn);
+}
+
+/* NumPy's linspace in float64, before the cast to the dtype. */
+typedef struct {
+  int64_t div;
+  double start, stop, step, delta;
+  bool step_zero, fix_last, floor_it;
+} linspace_args;
+
+static double linspace_value(const linspace_args *l, int64_t i) {
+  double y = (double)i;
+  if (l->div > 0) {
+    if (l->step_zero) {
+      y = y / (double)l->div;
+      y = y * l->delta;
+    } else {
+      y = y * l->step;
+    }
+  } else {
+    y = y * l->delta;
+  }
+  return y + l->start;
+}
+
+static cn_status linspace_composed(cn_array_s **out, int64_t n,
+                                   const linspace_args *l, cn_dtype dtype,
+                                   const char *fn) {
+  cn_array_s *y = NULL;
+  cn_status st = iota_active(&y, n, fn);
+  if (st == CN_OK)
+    st = cast_to(&y, CN_FLOAT64);
+  if (st == CN_OK && l->div > 0 && l->step_zero) {
+    double dv = (double)l->div;
+    st = apply_scalar(&y, cn_divide, &dv);
     if (st == CN_OK)
-      st = cn_cpu_backend()->compute->assign(res, tmp);
-    cn_array_release(tmp);
-    if (st != CN_OK) {
-      if (res != tmp) cn_array_release(res);
-      return cn_error_prefix(st, "cn_arange_int");
+      st = apply_scalar(&y, cn_multiply, &l->delta);
+  } else if (st == CN_OK) {
+    st = apply_scalar(&y, cn_multiply, l->div > 0 ? &l->step : &l->delta);
+  }
+  if (st == CN_OK)
+    st = apply_scalar(&y, cn_add, &l->start);
+  if (st == CN_OK && l->fix_last) {
+    cn_array_s *last = NULL;
+    st = cn_slice_axis(&last, y, 0, n - 1, n, 1);
+    if (st == CN_OK)
+      st = cn_backend_of(y)->compute->fill(last, &l->stop);
+    cn_array_release(last);
+  }
+  if (st == CN_OK && l->floor_it) {
+    cn_array_s *r = NULL;
+    st = cn_floor(&r, y, NULL);
+    if (st == CN_OK) {
+      cn_array_release(y);
+      y = r;
     }
   }
-  return to_active_owned(out, res, "cn_arange_int");
+  if (st == CN_OK)
+    st = cast_to(&y, dtype);
+  if (st != CN_OK) {
+    cn_array_release(y);
+    return cn_error_prefix(st, fn);
+  }
+  *out = y;
+  return CN_OK;
+}
+
+static cn_status linspace_direct(cn_array_s **out, int64_t n,
+                                 const linspace_args *l, cn_dtype dtype,
+                                 const char *fn) {
+  cn_array_s *tmp = NULL;
+  cn_status st = cn_array_new(&tmp, cn_cpu_backend(), 0, CN_FLOAT64, 1, &n,
+                              CN_ORDER_C);
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  double *p = (double *)(void *)tmp->data;
+  for (int64_t i = 0; i < n; i++)
+    p[i] = linspace_value(l, i);
+  if (l->fix_last)
+    p[n - 1] = l->stop;
+  if (l->floor_it)
+    for (int64_t i = 0; i < n; i++)
+      p[i] = floor(p[i]);
+  return host_cast(out, tmp, dtype, fn);
 }
 
 cn_status cn_linspace(cn_array *out, double start, double stop, int64_t num,
                       int32_t endpoint, cn_dtype dtype) {
-  CN_CHECK_OUT(out, "cn_linspace");
+  const char *fn = "cn_linspace";
+  CN_CHECK_OUT(out, fn);
   if (dtype == CN_DTYPE_DEFAULT) dtype = CN_FLOAT64;
-  CHECK_DTYPE(dtype, "cn_linspace");
+  CHECK_DTYPE(dtype, fn);
   if (num < 0)
     return cn_error(CN_ERR_VALUE,
                     "cn_linspace: number of samples, %lld, must be "
                     "non-negative", (long long)num);
-  int64_t div = endpoint ? num - 1 : num;
-  double step = div > 0 ? (stop - start) / (double)div : 0.0;
-  if (div <= 0 && num == 1) step = 0;
-  return host_sequence(out, num, dtype, start, step, stop, endpoint && num > 1,
-                       "cn_linspace");
+  linspace_args l = {0};
+  l.div = endpoint ? num - 1 : num;
+  l.start = start;
+  l.stop = stop;
+  l.delta = stop - start;
+  if (l.div > 0) {
+    l.step = l.delta / (double)l.div;
+    l.step_zero = l.step == 0;
+  }
+  l.fix_last = endpoint && num > 1;
+  l.floor_it = cn_is_integer(dtype) && dtype != CN_BOOL;
+  if (composed_sequences())
+    return linspace_composed(out, num, &l, dtype, fn);
+  return linspace_direct(out, num, &l, dtype, fn);
 }
 
 cn_status cn_eye(cn_array *out, int64_t n, int64_t m, int64_t k,
@@ -335,6 +639,18 @@ cn_status cn_scalar_array(cn_array *out, cn_scalar value) {
 }
 
 /* ---- host memory -------------------------------------------------------- */
+
+/* Wraps a freshly built host array into the active backend. */
+static cn_status to_active_owned(cn_array *out, cn_array_s *host,
+                                 const char *fn) {
+  if (cn_active_backend() == cn_cpu_backend()) {
+    *out = host;
+    return CN_OK;
+  }
+  cn_status st = cn_to_active(out, host);
+  cn_array_release(host);
+  return st == CN_OK ? st : cn_error_prefix(st, fn);
+}
 
 /* Checks that every element addressed by (ndim, shape, strides) lies in
  * [data - before, data + after). */

@@ -17,6 +17,8 @@
 #include "stats_util.h"
 
 /* ---- average ------------------------------------------------------------- */
+/* average runs on the backend's reductions and ufuncs (NumPy's formula),
+ * not on host copies. */
 
 cn_status cn_average(cn_array *out, cn_array a, cn_array weights,
                      int32_t axis) {
@@ -37,65 +39,17 @@ cn_status cn_average(cn_array *out, cn_array a, cn_array weights,
   CN_CHECK_ARRAY(weights, fn, "weights");
   if ((st = cn_require_real(weights, fn, "weights")) != CN_OK)
     return st;
-  cn_array_s *w = NULL;
   bool same = weights->ndim == a->ndim;
   for (int32_t d = 0; same && d < a->ndim; d++)
     same = weights->shape[d] == a->shape[d];
-  if (same) {
-    cn_array_retain(weights);
-    w = weights;
-  } else if (axis != CN_AXIS_NONE && weights->ndim == 1 &&
-             weights->size == a->shape[ax]) {
-    /* 1-d weights along axis: broadcast them over the other axes. */
-    int64_t sh[CN_MAX_DIMS], strides[CN_MAX_DIMS];
-    for (int32_t d = 0; d < a->ndim; d++) {
-      sh[d] = a->shape[d];
-      strides[d] = d == ax ? weights->strides[0] : 0;
-    }
-    st = cn_array_view(&w, weights, weights->data, a->ndim, sh, strides);
-    if (st != CN_OK)
-      return st;
-  } else {
+  if (!same && !(axis != CN_AXIS_NONE && weights->ndim == 1 &&
+                 weights->size == a->shape[ax]))
     return cn_error(CN_ERR_SHAPE,
                     "%s: weights must have a's shape or be 1-d "
                     "with the axis' length",
                     fn);
-  }
-  cn_lanes La, Lw;
-  st = cn_lanes_make(&La, a, naxes, &ax, 0, fn);
-  if (st == CN_OK)
-    st = cn_lanes_make(&Lw, w, naxes, &ax, 0, fn);
-  else
-    memset(&Lw, 0, sizeof Lw);
-  cn_array_release(w);
-  cn_array_s *r = NULL;
-  if (st == CN_OK)
-    st = cn_host_new(&r, CN_FLOAT64, La.out_nd, La.out_shape);
-  for (int64_t l = 0; st == CN_OK && l < La.nlanes; l++) {
-    const double *x = (const double *)La.h->data + l * La.len;
-    const double *wv = (const double *)Lw.h->data + l * La.len;
-    long double s = 0, sw = 0;
-    for (int64_t i = 0; i < La.len; i++) {
-      s += (long double)x[i] * wv[i];
-      sw += wv[i];
-    }
-    if (sw == 0)
-      st = cn_error(CN_ERR_ZERO_DIVISION,
-                    "%s: weights sum to zero, can't be "
-                    "normalized",
-                    fn);
-    ((double *)r->data)[l] = (double)(s / sw);
-  }
-  cn_dtype rdt = a->dtype == CN_FLOAT32 && weights->dtype == CN_FLOAT32
-                     ? CN_FLOAT32
-                     : CN_FLOAT64;
-  cn_lanes_free(&La);
-  cn_lanes_free(&Lw);
-  if (st != CN_OK) {
-    cn_array_release(r);
-    return st;
-  }
-  return cn_result_to(out, r, a, rdt);
+  st = cn_average_axes(out, NULL, a, weights, naxes, &ax, 0);
+  return st == CN_OK ? st : cn_error_prefix(st, fn);
 }
 
 /* ---- weighted average over several axes ------------------------------------ */
@@ -170,15 +124,10 @@ cn_status cn_average_axes(cn_array *out, cn_array *sum_of_weights, cn_array a,
     if (sum_of_weights) {
       /* the count of averaged values, in avg's dtype */
       double cnt = avg->size ? (double)a->size / (double)avg->size : 0.0;
-      cn_array_s *h = NULL;
-      st = cn_host_new(&h, CN_FLOAT64, avg->ndim, avg->shape);
-      for (int64_t i = 0; st == CN_OK && i < h->size; i++)
-        ((double *)h->data)[i] = cnt;
-      if (st == CN_OK)
-        st = cn_result_to(&scl, h, a, avg->dtype);
+      st = cn_full_like(&scl, avg, cn_scalar_float(cnt), avg->dtype);
       if (st != CN_OK) {
         cn_array_release(avg);
-        return st;
+        return cn_error_prefix(st, fn);
       }
       *sum_of_weights = scl;
     }
@@ -188,70 +137,54 @@ cn_status cn_average_axes(cn_array *out, cn_array *sum_of_weights, cn_array a,
   cn_dtype rdt;
   if ((st = average_dtype(&rdt, a->dtype, weights->dtype)) != CN_OK)
     return st;
-  bool cplx = cn_is_complex(rdt);
-  cn_dtype wt = cplx ? CN_COMPLEX128 : CN_FLOAT64;
-  cn_array_s *w = NULL;
-  if ((st = weights_view(&w, a, weights, naxes, ax, fn)) != CN_OK)
-    return st;
-  cn_lanes La, Lw;
-  memset(&Lw, 0, sizeof Lw);
-  st = cn_lanes_make_as(&La, a, naxes, ax, keepdims, wt, fn);
+  /* NumPy: scl = w.sum(axes, dtype), then multiply(a, w, dtype).sum(axes)
+   * / scl, the weights cast before they are broadcast */
+  const int32_t *axp = naxes == CN_ALL_AXES ? NULL : ax;
+  cn_array_s *wc = NULL, *w = NULL, *ac = NULL, *prod = NULL, *num = NULL;
+  cn_array_s *eq = NULL, *any = NULL, *zw = NULL;
+  st = cn_astype(&wc, weights, rdt, 0);
   if (st == CN_OK)
-    st = cn_lanes_make_as(&Lw, w, naxes, ax, keepdims, wt, fn);
+    st = weights_view(&w, a, wc, naxes, ax, fn);
+  if (st == CN_OK)
+    st = cn_sum(&scl, w, naxes, axp, keepdims, rdt, NULL);
+  cn_scalar zero = {0};
+  if (st == CN_OK)
+    st = cn_weak_scalar_like(&zw, cn_scalar_float(0.0), scl);
+  if (st == CN_OK)
+    st = cn_equal(&eq, scl, zw, NULL);
+  if (st == CN_OK)
+    st = cn_any(&any, eq, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL);
+  if (st == CN_OK)
+    st = cn_item(&zero, any);
+  if (st == CN_OK && zero.i != 0)
+    st = cn_error(CN_ERR_ZERO_DIVISION,
+                  "%s: weights sum to zero, can't be normalized", fn);
+  if (st == CN_OK)
+    st = cn_astype(&ac, a, rdt, 0);
+  if (st == CN_OK)
+    st = cn_multiply(&prod, ac, w, NULL);
+  if (st == CN_OK)
+    st = cn_sum(&num, prod, naxes, axp, keepdims, CN_DTYPE_DEFAULT, NULL);
+  if (st == CN_OK)
+    st = cn_divide(&avg, num, scl, NULL);
+  cn_array_release(wc);
   cn_array_release(w);
-  cn_array_s *r = NULL, *rs = NULL;
-  if (st == CN_OK)
-    st = cn_host_new(&r, wt, La.out_nd, La.out_shape);
-  if (st == CN_OK)
-    st = cn_host_new(&rs, wt, La.out_nd, La.out_shape);
-  for (int64_t l = 0; st == CN_OK && l < La.nlanes; l++) {
-    if (cplx) {
-      const double complex *x = (const double complex *)La.h->data + l * La.len;
-      const double complex *wv =
-          (const double complex *)Lw.h->data + l * La.len;
-      double complex s = 0, sw = 0;
-      for (int64_t i = 0; i < La.len; i++) {
-        s += x[i] * wv[i];
-        sw += wv[i];
-      }
-      if (sw == 0)
-        st = cn_error(CN_ERR_ZERO_DIVISION,
-                      "%s: weights sum to zero, can't be normalized", fn);
-      ((double complex *)r->data)[l] = s / sw;
-      ((double complex *)rs->data)[l] = sw;
-    } else {
-      const double *x = (const double *)La.h->data + l * La.len;
-      const double *wv = (const double *)Lw.h->data + l * La.len;
-      long double s = 0, sw = 0;
-      for (int64_t i = 0; i < La.len; i++) {
-        s += (long double)x[i] * wv[i];
-        sw += wv[i];
-      }
-      if (sw == 0)
-        st = cn_error(CN_ERR_ZERO_DIVISION,
-                      "%s: weights sum to zero, can't be normalized", fn);
-      ((double *)r->data)[l] = (double)(s / sw);
-      ((double *)rs->data)[l] = (double)sw;
-    }
-  }
-  if (La.h)
-    cn_lanes_free(&La);
-  cn_lanes_free(&Lw);
-  if (st == CN_OK)
-    st = cn_result_to(&avg, r, a, rdt);
-  else
-    cn_array_release(r);
-  if (st == CN_OK && sum_of_weights)
-    st = cn_result_to(&scl, rs, a, rdt);
-  else
-    cn_array_release(rs);
+  cn_array_release(ac);
+  cn_array_release(prod);
+  cn_array_release(num);
+  cn_array_release(eq);
+  cn_array_release(any);
+  cn_array_release(zw);
   if (st != CN_OK) {
+    cn_array_release(scl);
     cn_array_release(avg);
-    return st;
+    return st == CN_ERR_ZERO_DIVISION ? st : cn_error_prefix(st, fn);
   }
   *out = avg;
   if (sum_of_weights)
     *sum_of_weights = scl;
+  else
+    cn_array_release(scl);
   return CN_OK;
 }
 

@@ -1,8 +1,8 @@
-/* Convolution, correlation, interpolation and integration
- * (include/cunumpy/stats.h). convolve / correlate run where the data lives
- * (a direct loop on CPU arrays, engine ops on a device, an FFT product on
- * either for long kernels); interp and trapezoid work on host float64
- * copies and move their results to the input's device. */
+/* Convolution, correlation and interpolation (include/cunumpy/stats.h).
+ * convolve / correlate run where the data lives (a direct loop on CPU
+ * arrays, engine ops on a device, an FFT product on either for long
+ * kernels); interp works on host float64 copies and moves its result to
+ * the input's device. */
 #include "cunumpy/stats.h"
 
 #include <inttypes.h>
@@ -624,79 +624,4 @@ cn_status cn_interp(cn_array *out, cn_array x, cn_array xp, cn_array fp,
     return st;
   }
   return cn_result_to(out, r, x, CN_DTYPE_DEFAULT);
-}
-
-cn_status cn_trapezoid(cn_array *out, cn_array y, cn_array x, double dx,
-                       int32_t axis) {
-  const char *fn = "cn_trapezoid";
-  CN_CHECK_OUT(out, fn);
-  CN_CHECK_ARRAY(y, fn, "y");
-  if (x)
-    CN_CHECK_ARRAY(x, fn, "x");
-  cn_status st = CN_OK;
-  if (y->ndim == 0)
-    return cn_error(CN_ERR_VALUE, "%s: y must be at least 1-d", fn);
-  int32_t ax;
-  if ((st = cn_normalize_axis(&ax, axis, y->ndim, fn)) != CN_OK)
-    return st;
-  int64_t n = y->shape[ax];
-  if (x && (x->ndim != 1 || x->size != n))
-    return cn_error(CN_ERR_SHAPE,
-                    "%s: x must be 1-d with the axis' length %" PRId64
-                    ", got %" PRId64 " elements",
-                    fn, n, x->size);
-  /* complex y or x: the sum in complex128, NumPy's result dtype */
-  bool cplx = cn_is_complex(y->dtype) || (x && cn_is_complex(x->dtype));
-  cn_dtype wt = cplx ? CN_COMPLEX128 : CN_FLOAT64, rdt = cn_float_result(y->dtype);
-  if (cplx) {
-    rdt = y->dtype == CN_COMPLEX64 && (!x || x->dtype == CN_COMPLEX64 ||
-                                       x->dtype == CN_FLOAT32)
-              ? CN_COMPLEX64
-              : CN_COMPLEX128;
-    if (y->dtype == CN_FLOAT32 && x && x->dtype == CN_COMPLEX64)
-      rdt = CN_COMPLEX64;
-  }
-  cn_array_s *hx = NULL, *r = NULL;
-  if (x && (st = cn_host_as(&hx, x, wt)) != CN_OK)
-    return st;
-  cn_lanes L;
-  st = cn_lanes_make_as(&L, y, 1, &ax, 0, wt, fn);
-  if (st == CN_OK)
-    st = cn_host_new(&r, wt, L.out_nd, L.out_shape);
-  if (st == CN_OK && cplx) {
-    const double complex *xv = hx ? (const double complex *)hx->data : NULL;
-    for (int64_t l = 0; l < L.nlanes; l++) {
-      const double complex *f = (const double complex *)L.h->data + l * n;
-      double complex s = 0;
-      for (int64_t i = 0; i + 1 < n; i++) {
-        double complex d = xv ? xv[i + 1] - xv[i] : dx;
-        s += d * (f[i + 1] + f[i]) / 2.0;
-      }
-      ((double complex *)r->data)[l] = s;
-    }
-  } else if (st == CN_OK) {
-    bool ybool = y->dtype == CN_BOOL;
-    for (int64_t l = 0; l < L.nlanes; l++) {
-      const double *f = (const double *)L.h->data + l * n;
-      double s = 0;
-      for (int64_t i = 0; i + 1 < n; i++) {
-        double d = hx ? ((const double *)hx->data)[i + 1] -
-                            ((const double *)hx->data)[i]
-                      : dx;
-        /* NumPy's y[1:] + y[:-1] is a logical or for bools */
-        double pair = ybool ? (double)(f[i + 1] != 0 || f[i] != 0)
-                            : f[i + 1] + f[i];
-        s += d * pair / 2.0;
-      }
-      ((double *)r->data)[l] = s;
-    }
-  }
-  if (st == CN_OK || L.h)
-    cn_lanes_free(&L);
-  cn_array_release(hx);
-  if (st != CN_OK) {
-    cn_array_release(r);
-    return st;
-  }
-  return cn_result_to(out, r, y, rdt);
 }

@@ -115,3 +115,23 @@ cn_status cn_host_new(cn_array_s **out, cn_dtype dt, int32_t nd,
 cn_dtype cn_float_result(cn_dtype a) {
   return a == CN_FLOAT32 ? CN_FLOAT32 : CN_FLOAT64;
 }
+
+cn_status cn_weak_scalar_like(cn_array_s **out, cn_scalar v,
+                              const cn_array_s *like) {
+  cn_dtype dt = v.kind == CN_SCALAR_COMPLEX ? CN_COMPLEX128 : CN_FLOAT64;
+  cn_array_s *a = NULL;
+  cn_status st = cn_array_new(&a, cn_backend_of(like), like->buf->device_id,
+                              dt, 0, NULL, CN_ORDER_C);
+  if (st != CN_OK)
+    return st;
+  unsigned char bytes[16];
+  cn_scalar_to_bytes(bytes, dt, v);
+  if ((st = cn_backend_of(a)->compute->fill(a, bytes)) != CN_OK) {
+    cn_array_release(a);
+    return st;
+  }
+  a->flags |= CN_FLAG_WEAK_SCALAR;
+  a->weak = v;
+  *out = a;
+  return CN_OK;
+}

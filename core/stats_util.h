@@ -53,4 +53,9 @@ CN_INTERNAL cn_status cn_host_new(cn_array_s **out, cn_dtype dt, int32_t nd,
  * float32 input, else float64. */
 CN_INTERNAL cn_dtype cn_float_result(cn_dtype a);
 
+/* A weak (Python) float or complex scalar, as cn_scalar_array makes, but
+ * on like's device, for compositions that run where like lives. */
+CN_INTERNAL cn_status cn_weak_scalar_like(cn_array_s **out, cn_scalar v,
+                                          const cn_array_s *like);
+
 #endif

@@ -107,14 +107,19 @@ CN_API cn_status cn_ones_like(cn_array *out, cn_array proto, cn_dtype dtype);
 CN_API cn_status cn_full_like(cn_array *out, cn_array proto, cn_scalar value,
                               cn_dtype dtype);
 /* Values start, start+step, ... below stop (NumPy's length rule
- * ceil((stop-start)/step)). CN_ERR_VALUE for step 0 or a non-finite bound.
- * CN_DTYPE_DEFAULT gives float64. */
+ * ceil((stop-start)/step)), as NumPy fills them: the first two values in
+ * the dtype, then first + i * (second - first) in the dtype's arithmetic.
+ * Made on the active backend. CN_ERR_VALUE for step 0, a non-finite bound
+ * or more than two bool values. CN_DTYPE_DEFAULT gives float64. */
 CN_API cn_status cn_arange(cn_array *out, double start, double stop,
                            double step, cn_dtype dtype);
-/* Exact integer arange; CN_DTYPE_DEFAULT gives int64. */
+/* Exact integer arange, cast to the dtype (wrapping as NumPy's; bool: each
+ * value's truth, any length). CN_DTYPE_DEFAULT gives int64. */
 CN_API cn_status cn_arange_int(cn_array *out, int64_t start, int64_t stop,
                                int64_t step, cn_dtype dtype);
-/* num evenly spaced samples; endpoint includes stop. CN_ERR_VALUE for num<0.
+/* num evenly spaced samples; endpoint includes stop. NumPy's values:
+ * i * step + start in float64, the last exactly stop, floored for integer
+ * dtypes, then cast. Made on the active backend. CN_ERR_VALUE for num<0.
  * CN_DTYPE_DEFAULT gives float64. */
 CN_API cn_status cn_linspace(cn_array *out, double start, double stop,
                              int64_t num, int32_t endpoint, cn_dtype dtype);

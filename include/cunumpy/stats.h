@@ -68,8 +68,8 @@ CN_API cn_status cn_nanquantile(cn_array *out, cn_array a, cn_array q,
 
 /* Weighted average along axis (CN_AXIS_NONE: all). weights (may be NULL:
  * plain mean) has a's shape or is 1-d with the axis' length.
- * CN_ERR_ZERO_DIVISION when the weights of a lane sum to zero, CN_ERR_SHAPE
- * for mismatched weights. */
+ * Computed as cn_average_axes on a's backend. CN_ERR_ZERO_DIVISION when
+ * the weights of a lane sum to zero, CN_ERR_SHAPE for mismatched weights. */
 CN_API cn_status cn_average(cn_array *out, cn_array a, cn_array weights,
                             int32_t axis);
 
@@ -81,7 +81,7 @@ CN_API cn_status cn_average(cn_array *out, cn_array a, cn_array weights,
  * the mean's, else result_type(a, weights) (float64 at least for integer
  * a); complex a and weights accepted. CN_ERR_ZERO_DIVISION when weights
  * sum to zero, CN_ERR_SHAPE for mismatched weights, CN_ERR_TYPE for weights
- * of another shape with CN_ALL_AXES. Host float64/complex128 with weights. */
+ * of another shape with CN_ALL_AXES. Runs on a's backend (NumPy's sums). */
 CN_API cn_status cn_average_axes(cn_array *out, cn_array *sum_of_weights,
                                  cn_array a, cn_array weights, int32_t naxes,
                                  const int32_t *axes, int32_t keepdims);
@@ -168,10 +168,11 @@ CN_API cn_status cn_ptp(cn_array *out, cn_array a, int32_t axis,
 /* n-th discrete difference along axis (bool uses !=). n == 0 returns a
  * copy; CN_ERR_VALUE for n < 0 or a 0-d a. */
 CN_API cn_status cn_diff(cn_array *out, cn_array a, int32_t n, int32_t axis);
-/* Gradient along one axis with uniform spacing dx: central differences
- * inside, one-sided of edge_order 1 or 2 at the ends. float64 result
- * (float32 for float32). CN_ERR_VALUE when the axis has fewer than
- * edge_order + 1 elements or edge_order is not 1 or 2. */
+/* Gradient along one axis with uniform spacing dx (a Python-like weak
+ * scalar): central differences inside, one-sided of edge_order 1 or 2 at
+ * the ends, on a's backend. float64 result (float32 for float32, computed
+ * in float32 as NumPy's); bool counts as 0/1. CN_ERR_VALUE when the axis
+ * has fewer than edge_order + 1 elements or edge_order is not 1 or 2. */
 CN_API cn_status cn_gradient(cn_array *out, cn_array a, int32_t axis, double dx,
                              int32_t edge_order);
 
@@ -181,7 +182,8 @@ CN_API cn_status cn_gradient(cn_array *out, cn_array a, int32_t axis, double dx,
  * (non-uniform second-order differences; equal steps use the uniform
  * formulas). outs[i] (cap >= number of axes, *nout set) is the gradient
  * along the i-th axis, in f's float/complex dtype (float64 for integers);
- * complex f and spacings accepted. CN_ERR_TYPE for bool f or bool
+ * complex f and spacings accepted; the arithmetic is NumPy's (a weak 0-d
+ * spacing keeps f's dtype), on f's backend. CN_ERR_TYPE for bool f or bool
  * coordinates (NumPy cannot subtract bools). CN_ERR_VALUE for edge_order
  * not 1 or 2, an axis shorter than edge_order + 1, a spacing count or
  * coordinate length that does not match, or a spacing of ndim > 1. */
@@ -216,10 +218,11 @@ CN_API cn_status cn_correlate(cn_array *out, cn_array a, cn_array v,
 CN_API cn_status cn_interp(cn_array *out, cn_array x, cn_array xp, cn_array fp,
                            const double *left, const double *right);
 /* Trapezoidal integral of y along axis, with sample points x (1-d of the
- * axis' length, or NULL for uniform spacing dx). Complex y or x give a
- * complex result (complex64 when y is and x is complex64/float32/NULL).
- * Neighbouring bools add as a logical or, as NumPy's y[1:] + y[:-1].
- * CN_ERR_SHAPE for a mismatched x. */
+ * axis' length, or NULL for uniform spacing dx), NumPy's
+ * (d * (y[1:] + y[:-1]) / 2.0).sum(axis) on y's backend: the result dtype
+ * promotes y, diff(x) and a weak float (float64 for integer y, complex64
+ * for complex64 y with float32/complex64/no x). Neighbouring bools add as
+ * a logical or. CN_ERR_SHAPE for a mismatched x. */
 CN_API cn_status cn_trapezoid(cn_array *out, cn_array y, cn_array x, double dx,
                               int32_t axis);
 

@@ -81,7 +81,9 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         raise TypeError("invalid number of arguments")
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
-    res = _lib.cn_gradient_axes(f, [asarray(d) for d in varargs], axis,
+    # Python scalars go as weak scalars: NumPy computes f32 / 0.5 in float32
+    res = _lib.cn_gradient_axes(f, [d if type(d) in (bool, int, float, complex)
+                                    else asarray(d) for d in varargs], axis,
                                 int(edge_order))
     return res[0] if len(res) == 1 else res
 

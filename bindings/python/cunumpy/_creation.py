@@ -132,6 +132,12 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None,
                          not isinstance(v, bool) for v in vals)
     if ints and (code is None or _dtypes.kind(code) in
                  (_lib.CN_KIND_INT, _lib.CN_KIND_UINT)):
+        if code is not None and step != 0:
+            # NumPy stores the first two values in the dtype: out of its
+            # range they raise OverflowError (the rest wrap)
+            length = -((int(start) - int(stop)) // int(step))
+            for v in (int(start), int(start) + int(step))[:max(length, 0)]:
+                _check_int_fits(v, code)
         return _lib.cn_arange_int(int(start), int(stop), int(step),
                                   code or 0)
     return _lib.cn_arange(float(start), float(stop), float(step), code or 0)
