@@ -1042,21 +1042,31 @@ cn_status cn_bincount(cn_array *out, cn_array x, cn_array weights,
   int64_t len = minlength;
   TRY(cn_as_contig(&v, x, CN_INT64));
   if (v->size > 0) {
-    int64_t lo, hi;
-    TRY(cn_min(&m, v, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL));
-    TRY(read_i64(&lo, m));
+    /* one pass: the maximum as uint64, where a negative value is above
+     * INT64_MAX; the minimum, to name it, only then */
+    cn_array_s *u = NULL;
+    uint64_t top = 0;
+    cn_scalar sc;
+    TRY(cn_view_dtype(&u, v, CN_UINT64));
+    st = cn_max(&m, u, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL);
+    cn_array_release(u);
+    if (st != CN_OK)
+      goto done;
+    TRY(cn_item(&sc, m));
     drop(&m);
-    if (lo < 0) {
+    top = (uint64_t)sc.i;
+    if (top > (uint64_t)INT64_MAX) {
+      int64_t lo = -1;
+      TRY(cn_min(&m, v, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL));
+      TRY(read_i64(&lo, m));
       st = cn_error(CN_ERR_VALUE,
                     "%s: 'x' argument must have no negative elements "
                     "(found %" PRId64 ")",
                     fn, lo);
       goto done;
     }
-    TRY(cn_max(&m, v, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL));
-    TRY(read_i64(&hi, m));
-    if (hi >= len)
-      len = hi + 1;
+    if ((int64_t)top >= len)
+      len = (int64_t)top + 1;
   }
   if (weights)
     TRY(flat_as(&w, weights, CN_FLOAT64));
