@@ -172,6 +172,15 @@ typedef struct cn_backend_compute {
   cn_status (*lapack)(cn_lapack_args *args);
   /* One batched, multi-axis FFT described by desc. */
   cn_status (*fft)(const cn_fft_desc *desc);
+  /* Scatter-add, the kernel of bincount and the histograms: for each i,
+   * out[idx[i]] += w[i] (w NULL: += 1) when 0 <= idx[i] < out.size; other
+   * entries are skipped (the core marks values outside every bin with -1).
+   * idx is int64, 1-d, C-contiguous; out is 1-d, C-contiguous, int64 when w
+   * is NULL, else of w's dtype (float64 or complex128; w C-contiguous of
+   * idx's length). Adds to out's values (the core zeroes it first). Counts
+   * are exact; the order of the float additions is the backend's. */
+  cn_status (*scatter_add)(cn_array_s *out, const cn_array_s *idx,
+                           const cn_array_s *w);
 } cn_backend_compute;
 
 /* One backend: the record a plugin's entry point returns (and the CPU

@@ -21,6 +21,7 @@ static const struct {
     CN_SLOT(sort),       CN_SLOT(searchsorted),  CN_SLOT(quantile_sorted),
     CN_SLOT(rng_fill),      CN_SLOT(matmul),
     CN_SLOT(lapack),     CN_SLOT(fft),
+    CN_SLOT(scatter_add),
 };
 #undef CN_SLOT
 #define CN_NSLOTS (sizeof g_slots / sizeof g_slots[0])
@@ -142,6 +143,18 @@ static const struct capability {
     {"gradient", "elementwise assign fill reduce", false, NULL},
     {"trapezoid", "elementwise assign fill reduce", false, NULL},
     {"average", "reduce moments elementwise assign fill", false, NULL},
+    /* histograms and bin counts (core/stats_histogram.c): bins by
+     * searchsorted, counts by scatter_add, ranges and checks by
+     * reductions; only scalars (and the nbins + 1 equal edges, made on the
+     * host) cross between host and device */
+    {"bincount", "scatter_add reduce assign fill", false, NULL},
+    {"histogram",
+     "scatter_add searchsorted elementwise reduce assign fill", false, NULL},
+    {"histogram2d",
+     "scatter_add searchsorted elementwise reduce assign fill", false, NULL},
+    {"histogramdd",
+     "scatter_add searchsorted elementwise reduce assign fill", false, NULL},
+    {"digitize", "searchsorted elementwise reduce assign fill", false, NULL},
 };
 #define CN_NCAPS (sizeof g_caps / sizeof g_caps[0])
 /* What every elementwise op needs (casting inputs, weak scalars). */

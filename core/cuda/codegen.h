@@ -100,6 +100,16 @@ bool cn_cu_gen_search(cn_cu_src *s, cn_dtype dt, char names[][CN_CU_NAME_CAP]);
 bool cn_cu_gen_quantile(cn_cu_src *s, cn_dtype dt,
                         char names[][CN_CU_NAME_CAP]);
 
+/* The scatter_add kernels (scatter_add_codegen.c), by the dtype added:
+ * CN_INT64 (counts): names[0] global atomics, names[1] a block's counts in
+ * shared memory first (for at most CN_CU_SCATTER_SHARED_BINS bins);
+ * CN_FLOAT64, CN_COMPLEX128 (weights): names[0]. Blocks of
+ * CN_CU_SCATTER_THREADS threads. False for any other dtype. */
+#define CN_CU_SCATTER_THREADS 256
+#define CN_CU_SCATTER_SHARED_BINS 2048
+bool cn_cu_gen_scatter_add(cn_cu_src *s, cn_dtype wdt,
+                           char names[][CN_CU_NAME_CAP]);
+
 #ifdef __cplusplus
 }
 #endif

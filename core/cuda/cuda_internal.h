@@ -157,6 +157,9 @@ cn_status cn_cu_sort(cn_array_s *vals, cn_array_s *perm, const cn_array_s *a,
 /* The searchsorted slot (sort.c): a generated binary-search kernel. */
 cn_status cn_cu_searchsorted(cn_array_s *out, const cn_array_s *a,
                              const cn_array_s *v, bool right);
+/* The scatter_add slot (scatter_add.c): atomic adds of generated kernels. */
+cn_status cn_cu_scatter_add(cn_array_s *out, const cn_array_s *idx,
+                            const cn_array_s *w);
 /* The quantile_sorted slot (sort.c): quantiles read off sorted lanes. */
 cn_status cn_cu_quantile_sorted(cn_array_s *out, const cn_array_s *sorted,
                                 const cn_array_s *q, int32_t method,

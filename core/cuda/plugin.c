@@ -321,6 +321,7 @@ static const cn_backend_compute g_compute = {
     .searchsorted = cn_cu_searchsorted,
     .quantile_sorted = cn_cu_quantile_sorted,
     .fft = cn_cu_fft,
+    .scatter_add = cn_cu_scatter_add,
 };
 
 static const cn_backend g_backend = {

@@ -67,7 +67,7 @@ CN_API const char *cn_backend_alias(int32_t i);
  *     "moments", "take", "put", "take_along", "put_along", "flatnonzero",
  *     "mask_compress", "index_normalize", "sort", "searchsorted",
  *     "quantile_sorted", "rng_fill" (alias "rng"), "matmul", "lapack",
- *     "fft";
+ *     "fft", "scatter_add";
  *   - a domain: "ufunc", "reduction", "linalg", "fft", "random", "sort",
  *     "index", "stats";
  *   - a sorting or searching function: "argsort", "lexsort",
@@ -78,6 +78,8 @@ CN_API const char *cn_backend_alias(int32_t i);
  *   - "median", "quantile" (with percentile and the nan-variants): on
  *     host copies, or native on a device backend with the "sort" and
  *     "quantile_sorted" kernels;
+ *   - "bincount", "histogram", "histogram2d", "histogramdd", "digitize":
+ *     composed where the data is (searchsorted and scatter_add kernels);
  *   - an elementwise op of include/cunumpy/ufunc.h ("add", "sin", ...);
  *   - a reduction: "sum", "prod", "min", "max", "any", "all", "nansum",
  *     "nanprod", "nanmin", "nanmax", "argmin", "argmax", "nanargmin",

@@ -21,6 +21,8 @@
  *                (floating dtypes go to cuBLAS: the generator refuses them)
  *   fft          the fft slot's gather, scale and real-DC kernels, both
  *                precisions
+ *   scatter_add  the scatter-add kernels: counts (global and shared-memory
+ *                forms), float64 and complex128 weights
  * Kernels are compiled in batches (one program per dtype or kind) with the
  * exact text the plugin generates; a failing batch is recompiled kernel by
  * kernel to name the culprit. */
@@ -64,6 +66,7 @@ typedef enum {
   JOB_SEARCH,
   JOB_QUANTILE,
   JOB_FFT,
+  JOB_SCATTER_ADD,
 } job_kind;
 
 /* One kernel set to generate: a closure over the generator's arguments. */
@@ -111,6 +114,8 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
     return cn_cu_gen_rng(s, j->op, j->a, names);
   case JOB_INDEX:
     return cn_cu_gen_index(s, (cn_cu_idx_prog)j->op, j->a, names);
+  case JOB_SCATTER_ADD:
+    return cn_cu_gen_scatter_add(s, j->a, names);
   case JOB_WHERE:
   default:
     return cn_cu_gen_where(s, j->a, names);
@@ -168,6 +173,9 @@ static void describe(char *buf, size_t cap, const job *j) {
     break;
   case JOB_FFT:
     snprintf(buf, cap, "fft kernels %s", cn_dtype_name(j->a));
+    break;
+  case JOB_SCATTER_ADD:
+    snprintf(buf, cap, "scatter_add %s", cn_dtype_name(j->a));
     break;
   case JOB_WHERE:
   default:
@@ -429,6 +437,32 @@ static void search(void) {
   run_batch("search", jobs, n);
 }
 
+/* The scatter_add kernels (counts, float64 and complex128 weights), one
+ * program each as in the plugin, and no kernel for any other dtype. */
+static void scatter_add(void) {
+  static const cn_dtype dts[] = {CN_INT64, CN_FLOAT64, CN_COMPLEX128};
+  for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+    job j = {.what = JOB_SCATTER_ADD, .a = dts[d]};
+    char batch[64];
+    snprintf(batch, sizeof batch, "scatter_add_%s", cn_dtype_name(dts[d]));
+    run_batch(batch, &j, 1);
+  }
+  for (int d = 0; d < NDT; d++) {
+    if (k_all[d] == CN_INT64 || k_all[d] == CN_FLOAT64 ||
+        k_all[d] == CN_COMPLEX128)
+      continue;
+    cn_cu_src s;
+    cn_cu_src_init(&s);
+    char names[4][CN_CU_NAME_CAP];
+    if (cn_cu_gen_scatter_add(&s, k_all[d], names)) {
+      fprintf(stderr, "FAIL: scatter_add generated for %s\n",
+              cn_dtype_name(k_all[d]));
+      g_failures++;
+    }
+    cn_cu_src_free(&s);
+  }
+}
+
 /* The fft kernels of each precision, and no kernel for any other dtype. */
 static void fft(void) {
   job jobs[2] = {{.what = JOB_FFT, .a = CN_COMPLEX64}, {.what = JOB_FFT, .a = CN_COMPLEX128}};
@@ -650,6 +684,8 @@ int main(int argc, char **argv) {
     matmul();
   else if (strcmp(mode, "fft") == 0)
     fft();
+  else if (strcmp(mode, "scatter_add") == 0)
+    scatter_add();
   else {
     fprintf(stderr, "unknown mode '%s'\n", mode);
     return 2;

@@ -576,3 +576,192 @@ def test_empty_along_a_huge_axis(axis):
                      returned=True)
     for o, e in zip(res, ref):
         check(o, e)
+
+
+# ---- histograms, bincount, digitize (every form against NumPy) -------------
+# test_histograms_composed_path reruns the tests named hist_np_* with
+# CUNUMPY_HISTOGRAM_COMPOSED=1: CPU arrays then take the composition that
+# device arrays take (searchsorted and the scatter_add kernel).
+
+def _hist_data(rng, n=2000):
+    a = rng.standard_normal(n)
+    a[:11] = np.linspace(-2, 2, 11)  # values on the edges of linspace bins
+    return a
+
+
+def _same_hist(ours, ref, exact=True):
+    (h, e), (rh, re_) = ours, ref
+    h = h.get()
+    assert h.shape == rh.shape
+    if exact:
+        np.testing.assert_array_equal(h, rh)
+    else:
+        np.testing.assert_allclose(h, rh, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(e.get(), re_, rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("bins", [1, 7, 10, 256, [-2, -1, 0, 0.5, 2],
+                                  np.array([-3.0, 0, 0, 1, 1, 4]),
+                                  "auto", "fd", "sturges", "sqrt", "rice",
+                                  "scott", "doane"])
+@pytest.mark.parametrize("rng_", [None, (-2, 2)])
+def test_hist_np_bins_forms(bins, rng_):
+    a = _hist_data(np.random.default_rng(5))
+    ours = xp.histogram(xp.asarray(a), bins if np.ndim(bins) == 0 or
+                        isinstance(bins, str) else xp.asarray(bins),
+                        range=rng_)
+    ref = np.histogram(a, bins, range=rng_)
+    _same_hist(ours, ref)
+    assert ours[0].dtype == np.int64
+
+
+@pytest.mark.parametrize("density", [False, True])
+@pytest.mark.parametrize("bins", [5, [-2, 0, 0.5, 2]])
+def test_hist_np_weights_density(density, bins):
+    rng = np.random.default_rng(6)
+    a = _hist_data(rng)
+    w = rng.random(a.size)
+    b = bins if np.ndim(bins) == 0 else xp.asarray(bins)
+    for wt in (None, w):
+        ours = xp.histogram(xp.asarray(a), b, density=density,
+                            weights=None if wt is None else xp.asarray(wt))
+        ref = np.histogram(a, bins, density=density, weights=wt)
+        _same_hist(ours, ref, exact=wt is None and not density)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64",
+                                   "uint8", "uint16", "uint32", "uint64",
+                                   "float32", "float64"])
+def test_hist_np_dtypes_and_strides(dtype):
+    a = (np.arange(60) % 13).reshape(6, 10).astype(dtype)
+    xa = xp.asarray(a)
+    for ours, ref in ((xa, a), (xa.T, a.T), (xa[::-1, ::-2], a[::-1, ::-2])):
+        h, e = xp.histogram(ours, 4, range=(0, 12))
+        rh, re_ = np.histogram(ref.astype(np.float64), 4, range=(0, 12))
+        np.testing.assert_array_equal(h.get(), rh)
+        np.testing.assert_array_equal(e.get(), re_)
+        w = np.arange(60.0).reshape(6, 10)
+        wv = w.T if ref.shape == (10, 6) else w[::-1, ::-2] \
+            if ref.shape == (6, 5) else w
+        xw = xp.asarray(w)
+        xwv = xw.T if ref.shape == (10, 6) else xw[::-1, ::-2] \
+            if ref.shape == (6, 5) else xw
+        np.testing.assert_allclose(
+            xp.histogram(ours, 3, weights=xwv)[0].get(),
+            np.histogram(ref.astype(np.float64), 3, weights=wv)[0],
+            rtol=1e-13)
+
+
+def test_hist_np_special_values():
+    x = np.array([-np.inf, 0.5, np.inf, np.nan, 1.0, 0.0])
+    for bins, rng_ in ((2, (0, 1)), ([-np.inf, 0, np.inf], None),
+                       ([0, 1, 1, 2], None), ([0, 0.5, 1, 1], None)):
+        b = bins if np.ndim(bins) == 0 else xp.asarray(bins)
+        h, _ = xp.histogram(xp.asarray(x), b, range=rng_)
+        np.testing.assert_array_equal(h.get(),
+                                      np.histogram(x, bins, range=rng_)[0])
+    # empty input, a constant input
+    for a in (np.array([]), np.array([3.0, 3.0])):
+        _same_hist(xp.histogram(xp.asarray(a), 4), np.histogram(a, 4))
+    with pytest.raises(ValueError):
+        xp.histogram(xp.asarray(x), 3)  # autodetected range not finite
+    with pytest.raises(ValueError):
+        xp.histogram(xp.asarray([1.0, 2.0]), xp.asarray([0.0, 2, 1]))
+    with pytest.raises(ValueError):
+        xp.histogram(xp.asarray([1.0, 2.0]), 2, range=(2, 1))
+    with pytest.raises(ValueError):
+        xp.histogram(xp.asarray([1.0, 2.0]), 0)
+    with pytest.raises(TypeError):
+        xp.histogram(xp.asarray([1.0, 2.0]), "auto",
+                     weights=xp.asarray([1.0, 1.0]))
+    with pytest.raises(ValueError):
+        xp.histogram(xp.asarray([1.0, 2.0]), "nonsense")
+
+
+@pytest.mark.parametrize("density", [False, True])
+def test_hist_np_2d_dd(density):
+    rng = np.random.default_rng(7)
+    x, y, z = rng.random(500), rng.standard_normal(500), rng.random(500)
+    w = rng.random(500)
+    for bins in (4, [3, 5], [np.array([0, 0.5, 1.0]), 4]):
+        for wt in (None, w):
+            ours = xp.histogram2d(
+                xp.asarray(x), xp.asarray(y),
+                [xp.asarray(b) if np.ndim(b) else b for b in bins]
+                if isinstance(bins, list) else bins,
+                density=density, weights=None if wt is None else
+                xp.asarray(wt))
+            ref = np.histogram2d(x, y, bins, density=density, weights=wt)
+            np.testing.assert_allclose(ours[0].get(), ref[0], rtol=1e-12)
+            for o, r in zip(ours[1:], ref[1:]):
+                np.testing.assert_allclose(o.get(), r, rtol=1e-15)
+    s = np.stack([x, y, z], axis=1)
+    ours = xp.histogramdd(xp.asarray(s), (3, np.array([-1, 0, 1.0]), 2),
+                          [(0, 1), None, (0.2, 0.8)], density, xp.asarray(w))
+    ref = np.histogramdd(s, (3, np.array([-1, 0, 1.0]), 2),
+                         [(0, 1), None, (0.2, 0.8)], density, w)
+    np.testing.assert_allclose(ours[0].get(), ref[0], rtol=1e-12)
+    # a transposed sample, an empty one
+    st = np.ascontiguousarray(s.T).T
+    np.testing.assert_array_equal(
+        xp.histogramdd(xp.asarray(np.ascontiguousarray(s.T)).T, 3)[0].get(),
+        np.histogramdd(st, 3)[0])
+    e = np.zeros((0, 2))
+    np.testing.assert_array_equal(xp.histogramdd(xp.asarray(e), 2)[0].get(),
+                                  np.histogramdd(e, 2)[0])
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64",
+                                   "uint8", "uint16", "uint32", "uint64"])
+def test_hist_np_bincount(dtype):
+    rng = np.random.default_rng(8)
+    x = rng.integers(0, 2 if dtype == "bool" else 50, 3000).astype(dtype)
+    w = rng.standard_normal(3000)
+    for minlength in (0, 5, 80):
+        assert_same(xp.bincount(xp.asarray(x), minlength=minlength),
+                    np.bincount(x, minlength=minlength))
+        np.testing.assert_allclose(
+            xp.bincount(xp.asarray(x), xp.asarray(w), minlength).get(),
+            np.bincount(x, w, minlength), rtol=1e-12, atol=1e-12)
+    assert_same(xp.bincount(xp.asarray(x)[::-3]), np.bincount(x[::-3]))
+    assert_same(xp.bincount(xp.asarray(np.array([], dtype)), minlength=3),
+                np.bincount(np.array([], dtype), minlength=3))
+
+
+def test_hist_np_bincount_errors():
+    with pytest.raises(ValueError, match="-4"):
+        xp.bincount(xp.asarray([1, -4, 2]))
+    with pytest.raises(TypeError):
+        xp.bincount(xp.asarray([1.0, 2.0]))
+    with pytest.raises(ValueError):
+        xp.bincount(xp.asarray([1, 2]), minlength=-1)
+    with pytest.raises(ValueError):
+        xp.bincount(xp.asarray([[1, 2]]))
+
+
+@pytest.mark.parametrize("right", [False, True])
+def test_hist_np_digitize(right):
+    x = np.array([-1, 0, 0.5, 1, 2.5, 10, np.nan, -np.inf, np.inf])
+    for bins in ([0, 1, 2.5], [2.5, 1, 0], [1, 1], [0, 2, np.nan],
+                 [np.nan, 2, 0], [], [3]):
+        assert_same(xp.digitize(xp.asarray(x), xp.asarray(bins, float),
+                                right),
+                    np.digitize(x, np.asarray(bins, float), right))
+    m = np.arange(12, dtype=np.int32).reshape(3, 4)
+    assert_same(xp.digitize(xp.asarray(m).T, xp.asarray([2, 5, 9]), right),
+                np.digitize(m.T, [2, 5, 9], right))
+    with pytest.raises(ValueError):
+        xp.digitize(xp.asarray(x), xp.asarray([0.0, 2, 1]))
+
+
+def test_histograms_composed_path():
+    import os
+    import subprocess
+    import sys
+    if os.environ.get("CUNUMPY_HISTOGRAM_COMPOSED") == "1":
+        pytest.skip("this run is the composed one")
+    env = dict(os.environ, CUNUMPY_HISTOGRAM_COMPOSED="1")
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p",
+                        "no:cacheprovider", __file__, "-k", "hist_np"],
+                       env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]

@@ -22,6 +22,12 @@ __all__ = ["histogram", "bincount", "digitize", "histogram_bin_edges",
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
+    if isinstance(bins, str):
+        # NumPy's estimators give equal bins: their edges, then the count
+        a = asarray(a)
+        bins = _edges_for(ravel(a), bins, range, weights)
+        return _lib.cn_histogram(a, 0, bins, False, 0.0, 0.0, weights,
+                                 bool(density))
     if isinstance(bins, (int, _np.integer)):
         lo, hi = range if range is not None else (0.0, 0.0)
         return _lib.cn_histogram(a, int(bins), None, range is not None,
