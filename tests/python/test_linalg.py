@@ -1,6 +1,7 @@
 """numpy.linalg's hermitian= forms (svd, pinv, matrix_rank), tensorinv,
 tensorsolve and the Array API names of cunumpy.linalg, against NumPy."""
 
+import os
 import numpy as np
 import pytest
 from hypothesis import given
@@ -541,3 +542,26 @@ def test_norm_of_empty_matrix_matches_numpy(shape, ord):
             xp.linalg.norm(xp.asarray(z), ord)
         return
     assert float(xp.linalg.norm(xp.asarray(z), ord)) == want
+
+
+def test_openblas_kernels_follow_the_cpu_flags():
+    """OpenBLAS 0.3.21 falls back to its generic Prescott kernels on CPU
+    models it does not know; the package picks the kernels from the CPU's
+    flags before the engine loads OpenBLAS (cunumpy/_blas_env.py)."""
+    from cunumpy import _blas_env
+    assert _blas_env._coretype_from_flags(
+        {"avx512f", "avx512bw", "avx512dq", "avx512vl", "avx2", "fma"}) == \
+        "SkylakeX"
+    assert _blas_env._coretype_from_flags({"avx2", "fma", "avx512f"}) == \
+        "Haswell"
+    assert _blas_env._coretype_from_flags({"sse2"}) is None
+    import ctypes
+    try:
+        lib = ctypes.CDLL("libopenblas.so.0")
+        lib.openblas_get_corename.restype = ctypes.c_char_p
+    except (OSError, AttributeError):
+        pytest.skip("the engine does not use a shared OpenBLAS")
+    want = _blas_env._coretype_from_flags(_blas_env._cpu_flags())
+    if want is None or os.environ.get("OPENBLAS_CORETYPE") != want:
+        pytest.skip("no vector kernels to pick, or the user chose them")
+    assert lib.openblas_get_corename().decode().lower() == want.lower()

@@ -14,6 +14,7 @@ numpy.float64``) and the Array API standard 2024.12 (``__array_api_version__``,
 
 import numpy as _np
 
+from . import _blas_env  # before _cnlib loads OpenBLAS: see its docstring
 from . import _cnlib
 from . import _dtypes
 from ._ndarray import Device, Flags, ndarray, parse_device
