@@ -126,10 +126,12 @@ static const struct capability {
     {"corrcoef", "elementwise assign fill moments matmul", false, NULL},
     /* custom kernels (core/kernel.c): compiled from the user's body by the
      * host C compiler on the CPU, by NVRTC through the CUDA plugin's
-     * user_kernel_launch; raw parameters and reductions whose axes do not
-     * merge are copied with assign */
-    {"elementwise_kernel", "assign", false, NULL},
-    {"reduction_kernel", "assign", false, NULL},
+     * user_kernel_launch (an extra, not a slot: the slots named are those
+     * of the built-in kernels of the same kind, which that plugin has with
+     * it); raw parameters and reductions whose axes do not merge are
+     * copied with assign */
+    {"elementwise_kernel", "elementwise assign", false, NULL},
+    {"reduction_kernel", "reduce assign", false, NULL},
     /* sequences (core/create.c): a direct loop on the CPU; elsewhere an
      * index sequence (fill, flatnonzero) and NumPy's formula as ufuncs and
      * casts */
