@@ -711,15 +711,38 @@ cn_status cn_flatnonzero(cn_array *out, cn_array a) {
 }
 
 /* Unravels flat C-order positions into columns: writes cols[d][j] at
- * base[d] + j * stride (int64 elements). */
+ * base[d] + j * stride (int64 elements). The positions ascend (they come
+ * from flatnonzero), so each chunk divides once for its first position and
+ * then carries the step from the previous one through the coordinates,
+ * dividing only when a step overflows an axis. */
 static void unravel(const cn_array_s *lin, const cn_array_s *a, int64_t **base,
                     int64_t stride) {
   const int64_t *p = (const int64_t *)lin->data;
-  for (int64_t j = 0; j < lin->size; j++) {
-    int64_t v = p[j];
-    for (int32_t d = a->ndim - 1; d >= 0; d--) {
-      base[d][j * stride] = v % a->shape[d];
-      v /= a->shape[d];
+  const int32_t nd = a->ndim;
+  const int64_t n = lin->size;
+  const int64_t *shape = a->shape;
+  enum { CH = 64 };
+  int nch = n >= (1 << 15) ? CH : 1;
+#pragma omp parallel for schedule(static) if (nch > 1)
+  for (int c = 0; c < nch; c++) {
+    int64_t lo = n * c / nch, hi = n * (c + 1) / nch;
+    if (lo >= hi)
+      continue;
+    int64_t co[CN_MAX_DIMS], v = p[lo], prev = p[lo];
+    for (int32_t d = nd - 1; d >= 0; d--) {
+      co[d] = v % shape[d];
+      v /= shape[d];
+    }
+    for (int64_t j = lo; j < hi; j++) {
+      int64_t step = p[j] - prev;
+      prev = p[j];
+      co[nd - 1] += step;
+      for (int32_t d = nd - 1; d > 0 && co[d] >= shape[d]; d--) {
+        co[d - 1] += co[d] / shape[d];
+        co[d] %= shape[d];
+      }
+      for (int32_t d = 0; d < nd; d++)
+        base[d][j * stride] = co[d];
     }
   }
 }
@@ -780,6 +803,11 @@ cn_status cn_nonzero(cn_array *outs, int32_t cap, cn_array a) {
   cn_array_s *lin = NULL, *cols = NULL, *dev = NULL;
   cn_status st = mask_positions(&lin, a, fn);
   int64_t shape[2] = {a->ndim, lin ? lin->size : 0};
+  if (st == CN_OK && a->ndim == 1) {
+    /* The flat positions are the only column. */
+    outs[0] = lin;
+    return CN_OK;
+  }
   if (st == CN_OK && !on_host(a)) {
     st = cn_new_on(&dev, a, CN_INT64, 2, shape);
     if (st == CN_OK)
