@@ -21,14 +21,13 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False,
     """NumPy's unique: cn_unique over the flattened array, cn_unique_axis
     over the slices along axis (where NumPy's equal_nan does not apply)."""
     ar = asarray(ar)
+    want = (bool(return_index), bool(return_inverse), bool(return_counts))
     if axis is None:
         values, index, inverse, counts = _lib.cn_unique(
-            bool(return_inverse), ar, bool(equal_nan))
-        if return_inverse:
-            inverse = _lib.cn_reshape(inverse, ar.shape, "C")
+            *want, ar, bool(equal_nan))
     else:
         values, index, inverse, counts = _lib.cn_unique_axis(
-            bool(return_inverse), ar, int(axis))
+            *want, ar, int(axis))
     extra = [r for want, r in ((return_index, index),
                                (return_inverse, inverse),
                                (return_counts, counts)) if want]
@@ -54,6 +53,18 @@ def unique_all(x, /):
 
 def isin(element, test_elements, assume_unique=False, invert=False, *,
          kind=None):
+    """NumPy's isin. The engine picks the method (a table for integers of a
+    small range, else sorting); kind and assume_unique change no result, so
+    only kind's errors are NumPy's."""
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' "
+                         "or 'table'.")
+    element, test_elements = asarray(element), asarray(test_elements)
+    if kind == "table" and not all(
+            _np.dtype(x.dtype).kind in "uib" for x in (element, test_elements)):
+        raise ValueError("The 'table' method is only supported for boolean "
+                         "or integer arrays. Please select 'sort' or None for "
+                         "kind.")
     return _lib.cn_isin(element, test_elements, bool(invert))
 
 
