@@ -1,9 +1,9 @@
 /* Sorting and searching entry points (include/cunumpy/sort.h). Sorting
  * goes through the backend's sort slot and searchsorted through its
- * searchsorted slot; partition on a device backend is a full sort there.
- * Partition on the CPU, unique, isin and the set operations work on
- * order-preserving keys (sort_keys.h) on the host and move results to the
- * input's device. */
+ * searchsorted slot; partition on a device backend is a full sort there,
+ * on the CPU introselect on order-preserving keys (sort_keys.h). unique,
+ * isin and the set operations are compositions of slots and engine
+ * operations, so they run where the data lives on every backend. */
 #include "cunumpy/sort.h"
 
 #include <inttypes.h>
