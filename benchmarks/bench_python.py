@@ -7,7 +7,8 @@ getting from Python to the C function and back); part 2 the 1e7-element
 rows of the core benchmark, where the engine's kernels dominate, next to
 the same work timed from C by bench_core (py/C near 1: no Python-side
 cost); part 3 the 4e6-element rows of the kernels with shortcuts (power
-by a scalar exponent, clip, repeat, roll). Ratio = cunumpy time / NumPy time (below 1: cunumpy is faster). Each
+by a scalar exponent, clip, repeat, roll); part 4 the set functions on
+1e6 elements and nonzero on 4e6. Ratio = cunumpy time / NumPy time (below 1: cunumpy is faster). Each
 figure is the best of several repeats, so it reflects the code path, not the
 machine's noise; the two libraries are timed alternately.
 """
@@ -150,6 +151,38 @@ def paths(n, repeat):
         row(name, *best_pair(f_xp, f_np, 1, repeat), "ms", 1e3)
 
 
+def sets(n, repeat):
+    print(f"\n{n:.0e}-element rows of the set functions and nonzero")
+    print(f"  {'op':<16} {'cunumpy':>10} {'numpy':>10}     {'ratio':>8}")
+    rng = np.random.default_rng(2)
+    nf = rng.standard_normal(n)
+    ni = rng.integers(0, n // 10, n).astype(np.int64)
+    nt = rng.integers(0, n, n // 10).astype(np.int64)
+    nft = rng.choice(nf, n // 10)
+    nz = rng.uniform(0, 1, 4 * n)
+    f, i, t, ft, z = (xp.asarray(x) for x in (nf, ni, nt, nft, nz))
+    cases = [
+        ("unique f64", lambda: xp.unique(f), lambda: np.unique(nf)),
+        ("unique i64", lambda: xp.unique(i), lambda: np.unique(ni)),
+        ("unique_counts", lambda: xp.unique_counts(i),
+         lambda: np.unique_counts(ni)),
+        ("unique_inverse", lambda: xp.unique_inverse(f),
+         lambda: np.unique_inverse(nf)),
+        ("unique_all", lambda: xp.unique_all(i), lambda: np.unique_all(ni)),
+        ("isin i64", lambda: xp.isin(i, t), lambda: np.isin(ni, nt)),
+        ("isin f64", lambda: xp.isin(f, ft), lambda: np.isin(nf, nft)),
+        ("intersect1d", lambda: xp.intersect1d(i, t),
+         lambda: np.intersect1d(ni, nt)),
+        ("nonzero(z>.5)", lambda: xp.nonzero(z > 0.5),
+         lambda: np.nonzero(nz > 0.5)),
+        ("flatnonzero", lambda: xp.flatnonzero(z > 0.5),
+         lambda: np.flatnonzero(nz > 0.5)),
+    ]
+    for name, f_xp, f_np in cases:
+        f_xp(), f_np()  # warm the pools and page tables
+        row(name, *best_pair(f_xp, f_np, 1, repeat), "ms", 1e3)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true",
@@ -158,7 +191,7 @@ def main():
                    help="the bench_core binary, whose times of the same "
                    "large rows from C are shown next to Python's (default: "
                    "the build tree's, if built)")
-    p.add_argument("--part", choices=("all", "small", "large", "paths"),
+    p.add_argument("--part", choices=("all", "small", "large", "paths", "sets"),
                    default="all", help="run one part only")
     args = p.parse_args()
     print(f"cunumpy {xp.__version__} ({xp.get_backend()}), numpy "
@@ -171,6 +204,8 @@ def main():
         large(10**6 if quick else 10**7, 3 if quick else 7, args.core)
     if args.part in ("all", "paths"):
         paths(10**6 if quick else 4 * 10**6, 3 if quick else 7)
+    if args.part in ("all", "sets"):
+        sets(10**6, 3 if quick else 7)
 
 
 if __name__ == "__main__":

@@ -48,7 +48,9 @@ static const struct capability {
     {"linalg", "matmul lapack", false, NULL},
     /* choice, permutation and shuffle of arrays gather with take */
     {"random", "rng_fill take", false, NULL},
-    {"index", "take put take_along put_along flatnonzero", false, NULL},
+    /* advanced indexing combines index arrays with elementwise ops */
+    {"index", "take put take_along put_along flatnonzero elementwise", false,
+     NULL},
     /* indexing functions composed in the core (core/index.c) */
     {"take_along_axis", "take_along", false, NULL},
     {"put_along_axis", "put_along assign", false, NULL},
@@ -70,23 +72,39 @@ static const struct capability {
      * lexsort argsorts each key and gathers along the axis */
     {"argsort", "sort", false, NULL},
     {"lexsort", "sort take_along", false, NULL},
-    /* unique sorts with the slot (values and positions in one call); the
-     * grouping of equal neighbours runs on host copies of both, and the
-     * results are copied to the device. union1d is unique of the
-     * concatenation. */
-    {"unique", "sort", true, NULL},
-    {"union1d", "sort", true, NULL},
+    /* The set functions compose slots on the data's device (core/sort.c):
+     * unique sorts (values and positions in one call), marks group starts
+     * by the inequality of sorted neighbours (fill, elementwise), finds
+     * them with flatnonzero, takes values and first indices, subtracts
+     * neighbouring starts for the counts and scatters cumsum (reduce) of
+     * the mask with put for the inverse. union1d is unique of the
+     * concatenation (assign). */
+    {"unique", "sort fill elementwise flatnonzero take put reduce", false,
+     NULL},
+    {"union1d", "sort fill elementwise flatnonzero take put reduce assign",
+     false, NULL},
+    /* isin: a membership table for integers of a small range (min/max by
+     * reduce, put marks, take looks up, elementwise clips and compares),
+     * else the sorted test values (sort, searchsorted, take, elementwise) */
+    {"isin", "sort searchsorted fill elementwise take put reduce assign",
+     false, NULL},
     /* intersect1d / setdiff1d: unique, isin, then a boolean selection
-     * (flatnonzero and take, or mask_compress where filled: only the first
-     * pair is modelled here) */
-    {"intersect1d", "sort flatnonzero take", true, NULL},
-    {"setdiff1d", "sort flatnonzero take", true, NULL},
-    /* unique with an axis: the slices' keys are compared on the host (rows
-     * sorted there), the selected slices taken on the device */
-    {"unique_axis", "take", true, NULL},
-    /* isin sorts the test elements with the slot, then looks the
-     * elements' keys up among theirs on the host */
-    {"isin", "sort", true, NULL},
+     * (flatnonzero and take); the Python package's setxor1d: unique of
+     * each, a sorted concatenation and the same selection */
+    {"intersect1d",
+     "sort searchsorted fill elementwise flatnonzero take put reduce assign",
+     false, NULL},
+    {"setdiff1d",
+     "sort searchsorted fill elementwise flatnonzero take put reduce assign",
+     false, NULL},
+    {"setxor1d",
+     "sort fill elementwise flatnonzero take put reduce assign", false, NULL},
+    /* unique with an axis: lexsort over the slices' elements (sort,
+     * take_along), the rows gathered in that order, any (reduce) of their
+     * inequality as the group starts, then as unique */
+    {"unique_axis",
+     "sort take_along take put fill elementwise flatnonzero reduce assign",
+     false, NULL},
     /* partition and argpartition: introselect on host keys on the CPU, a
      * full sort with the slot on a device backend. searchsorted is
      * answered by its slot of the same name. */

@@ -381,10 +381,14 @@ cn_status cn_put_along_axis(cn_array a, cn_array indices, cn_array values,
 
 /* ---- advanced indexing -------------------------------------------------- */
 
-/* Expands the index list into int64 host arrays (bool arrays become their
- * nonzero() columns), checks bounds against a's axes from first, and turns
- * them into one array of linear indices into the merged axes. *m returns
- * the number of axes consumed; bnd/bshape the broadcast index shape. */
+static cn_status int64_on(cn_array_s **out, int64_t v, const cn_array_s *like);
+
+/* Expands the index list into int64 arrays on a's device (bool arrays
+ * become their nonzero() columns), checks bounds against a's axes from
+ * first, and combines them into one array of linear indices into the
+ * merged axes by ufuncs on that device (lin = lin * extent + column, with
+ * broadcasting). *m returns the number of axes consumed; bnd/bshape the
+ * broadcast index shape. */
 static cn_status linear_index(cn_array_s **lin, int32_t *m, int32_t *bnd,
                               int64_t *bshape, const cn_array_s *a, int32_t n,
                               const cn_array *indices, int32_t first,
@@ -442,13 +446,8 @@ static cn_status linear_index(cn_array_s **lin, int32_t *m, int32_t *bnd,
       st = cn_nonzero(nz, CN_MAX_DIMS, (cn_array)ix);
       if (st != CN_OK)
         break;
-      for (int32_t d = 0; d < ix->ndim; d++) {
-        cn_array_s *h = NULL;
-        if (st == CN_OK)
-          st = cn_to_host(&h, nz[d]);
-        cn_array_release(nz[d]);
-        cols[nc++] = h;
-      }
+      for (int32_t d = 0; d < ix->ndim; d++)
+        cols[nc++] = nz[d];
     } else {
       if (!cn_is_integer(ix->dtype)) {
         st = cn_error(CN_ERR_INDEX,
@@ -457,8 +456,8 @@ static cn_status linear_index(cn_array_s **lin, int32_t *m, int32_t *bnd,
                       fn, (int)i, cn_dtype_name(ix->dtype));
         break;
       }
-      st = cn_idx_normalize(&cols[nc], ix, a->shape[first + nc], CN_INDEX_RAISE,
-                            first + nc, fn);
+      st = cn_idx_normalize_on(&cols[nc], ix, a->shape[first + nc],
+                               CN_INDEX_RAISE, first + nc, fn);
       nc++;
     }
   }
@@ -469,35 +468,35 @@ static cn_status linear_index(cn_array_s **lin, int32_t *m, int32_t *bnd,
       *bnd = 0;
   }
   cn_array_s *r = NULL;
-  if (st == CN_OK)
-    st = cn_array_new(&r, cn_cpu_backend(), 0, CN_INT64, *bnd, bshape,
-                      CN_ORDER_C);
-  if (st == CN_OK) {
-    int64_t *o = (int64_t *)r->data;
-    memset(o, 0, sizeof(int64_t) * (size_t)r->size);
-    for (int32_t c = 0; c < nc && st == CN_OK; c++) {
-      cn_array_s *bv = NULL;
-      st = cn_broadcast_view(&bv, cols[c], *bnd, bshape, fn);
-      if (st != CN_OK)
-        break;
-      int64_t e = a->shape[first + c];
-      /* Walk the broadcast view in C order. */
-      int64_t ctr[CN_MAX_DIMS] = {0};
-      const int64_t *p = (const int64_t *)bv->data;
-      int64_t off = 0;
-      for (int64_t j = 0; j < r->size; j++) {
-        o[j] = o[j] * e + p[off];
-        for (int32_t d = *bnd - 1; d >= 0; d--) {
-          if (++ctr[d] < bshape[d]) {
-            off += bv->strides[d];
-            break;
-          }
-          ctr[d] = 0;
-          off -= (bshape[d] - 1) * bv->strides[d];
-        }
-      }
-      cn_array_release(bv);
-    }
+  if (st == CN_OK && nc == 0) {
+    st = cn_new_on(&r, a, CN_INT64, 0, bshape);
+    if (st == CN_OK)
+      st = cn_fill(r, (cn_scalar){.kind = CN_SCALAR_INT, .i = 0});
+  } else if (st == CN_OK) {
+    cn_array_retain(cols[0]);
+    r = cols[0];
+  }
+  for (int32_t c = 1; c < nc && st == CN_OK; c++) {
+    cn_array_s *e = NULL, *t = NULL, *u = NULL;
+    st = int64_on(&e, a->shape[first + c], a);
+    if (st == CN_OK)
+      st = cn_multiply(&t, r, e, NULL);
+    if (st == CN_OK)
+      st = cn_add(&u, t, cols[c], NULL);
+    cn_array_release(e);
+    cn_array_release(t);
+    cn_array_release(r);
+    r = u;
+  }
+  if (st == CN_OK && (r->ndim != *bnd || !cn_array_is_c_contig(r))) {
+    /* one column of a lower rank than the broadcast shape: expand it */
+    cn_array_s *bv = NULL, *c = NULL;
+    st = cn_broadcast_view(&bv, r, *bnd, bshape, fn);
+    if (st == CN_OK)
+      st = cn_as_contig(&c, bv, CN_INT64);
+    cn_array_release(bv);
+    cn_array_release(r);
+    r = c;
   }
   for (int32_t c = 0; c < nc; c++)
     cn_array_release(cols[c]);
@@ -711,15 +710,38 @@ cn_status cn_flatnonzero(cn_array *out, cn_array a) {
 }
 
 /* Unravels flat C-order positions into columns: writes cols[d][j] at
- * base[d] + j * stride (int64 elements). */
+ * base[d] + j * stride (int64 elements). The positions ascend (they come
+ * from flatnonzero), so each chunk divides once for its first position and
+ * then carries the step from the previous one through the coordinates,
+ * dividing only when a step overflows an axis. */
 static void unravel(const cn_array_s *lin, const cn_array_s *a, int64_t **base,
                     int64_t stride) {
   const int64_t *p = (const int64_t *)lin->data;
-  for (int64_t j = 0; j < lin->size; j++) {
-    int64_t v = p[j];
-    for (int32_t d = a->ndim - 1; d >= 0; d--) {
-      base[d][j * stride] = v % a->shape[d];
-      v /= a->shape[d];
+  const int32_t nd = a->ndim;
+  const int64_t n = lin->size;
+  const int64_t *shape = a->shape;
+  enum { CH = 64 };
+  int nch = n >= (1 << 15) ? CH : 1;
+#pragma omp parallel for schedule(static) if (nch > 1)
+  for (int c = 0; c < nch; c++) {
+    int64_t lo = n * c / nch, hi = n * (c + 1) / nch;
+    if (lo >= hi)
+      continue;
+    int64_t co[CN_MAX_DIMS], v = p[lo], prev = p[lo];
+    for (int32_t d = nd - 1; d >= 0; d--) {
+      co[d] = v % shape[d];
+      v /= shape[d];
+    }
+    for (int64_t j = lo; j < hi; j++) {
+      int64_t step = p[j] - prev;
+      prev = p[j];
+      co[nd - 1] += step;
+      for (int32_t d = nd - 1; d > 0 && co[d] >= shape[d]; d--) {
+        co[d - 1] += co[d] / shape[d];
+        co[d] %= shape[d];
+      }
+      for (int32_t d = 0; d < nd; d++)
+        base[d][j * stride] = co[d];
     }
   }
 }
@@ -780,6 +802,11 @@ cn_status cn_nonzero(cn_array *outs, int32_t cap, cn_array a) {
   cn_array_s *lin = NULL, *cols = NULL, *dev = NULL;
   cn_status st = mask_positions(&lin, a, fn);
   int64_t shape[2] = {a->ndim, lin ? lin->size : 0};
+  if (st == CN_OK && a->ndim == 1) {
+    /* The flat positions are the only column. */
+    outs[0] = lin;
+    return CN_OK;
+  }
   if (st == CN_OK && !on_host(a)) {
     st = cn_new_on(&dev, a, CN_INT64, 2, shape);
     if (st == CN_OK)

@@ -1,9 +1,9 @@
 /* Sorting and searching entry points (include/cunumpy/sort.h). Sorting
  * goes through the backend's sort slot and searchsorted through its
- * searchsorted slot; partition on a device backend is a full sort there.
- * Partition on the CPU, unique, isin and the set operations work on
- * order-preserving keys (sort_keys.h) on the host and move results to the
- * input's device. */
+ * searchsorted slot; partition on a device backend is a full sort there,
+ * on the CPU introselect on order-preserving keys (sort_keys.h). unique,
+ * isin and the set operations are compositions of slots and engine
+ * operations, so they run where the data lives on every backend. */
 #include "cunumpy/sort.h"
 
 #include <inttypes.h>
@@ -301,154 +301,205 @@ cn_status cn_lexsort(cn_array *out, int32_t n, const cn_array *keys,
 }
 
 /* ---- unique ----------------------------------------------------------------
- */
+ * Every step is a slot or an engine operation on the input's device: the
+ * sort slot (with the permutation only when positions are wanted), the
+ * inequality of sorted neighbours as a group-start mask, flatnonzero of the
+ * mask for the group starts, take for values and first indices, a
+ * difference of the starts for the counts, and cumsum then put for the
+ * inverse. Nothing crosses to the host. */
 
-/* Equality of two sorted neighbours for grouping. */
-static bool same_value(const char *x, const char *y, cn_dtype dt,
-                       bool equal_nan) {
-  if (cn_is_complex(dt)) {
-    double a[2], b[2];
-    if (dt == CN_COMPLEX64) {
-      float fa[2], fb[2];
-      memcpy(fa, x, 8);
-      memcpy(fb, y, 8);
-      a[0] = fa[0];
-      a[1] = fa[1];
-      b[0] = fb[0];
-      b[1] = fb[1];
-    } else {
-      memcpy(a, x, 16);
-      memcpy(b, y, 16);
-    }
-    bool an = a[0] != a[0] || a[1] != a[1], bn = b[0] != b[0] || b[1] != b[1];
-    if (an || bn)
-      return equal_nan && an && bn;
-    return a[0] == b[0] && a[1] == b[1];
+/* A 0-d array of dtype dt holding v on like's device. */
+static cn_status scalar_on(cn_array_s **out, cn_scalar v, cn_dtype dt,
+                           const cn_array_s *like) {
+  cn_array_s *s = NULL;
+  cn_status st = cn_from_scalar(&s, v, dt);
+  if (st != CN_OK)
+    return st;
+  st = cn_idx_to_device_of(out, s, like);
+  cn_array_release(s);
+  return st;
+}
+
+static cn_status int64_on(cn_array_s **out, int64_t v, const cn_array_s *like) {
+  return scalar_on(out, (cn_scalar){.kind = CN_SCALAR_INT, .i = v}, CN_INT64,
+                   like);
+}
+
+/* a[lo:hi] along axis 0. */
+static cn_status rows_of(cn_array_s **out, const cn_array_s *a, int64_t lo,
+                         int64_t hi) {
+  return cn_slice_axis(out, (cn_array)a, 0, lo, hi, 1);
+}
+
+static void release_all(cn_array_s **v, int n) {
+  for (int i = 0; i < n; i++) {
+    cn_array_release(v[i]);
+    v[i] = NULL;
   }
-  uint64_t kx = cn_key_of(x, dt, true), ky = cn_key_of(y, dt, true);
-  if (kx != ky)
-    return false;
-  if ((cn_is_float(dt)) &&
-      kx == (dt == CN_FLOAT32 ? 0xffffffffu : ~(uint64_t)0))
-    return equal_nan;
-  return true;
+}
+
+/* Bool mask over the first axis of the sorted s: whether item i starts a
+ * group (item 0 does). A 1-d s compares neighbours; with equal_nan the
+ * NaNs (sorted last, complex ones with a NaN part too) are one group, as
+ * NumPy 2's unique. A 2-d s compares rows, which differ when any element
+ * does, so a row holding a NaN equals no other. */
+static cn_status group_mask(cn_array_s **out, const cn_array_s *s,
+                            bool equal_nan) {
+  int64_t n = s->shape[0];
+  cn_array_s *t[7] = {0}; /* first, rest, hi, lo, work, work, work */
+  cn_array_s *m = NULL;
+  cn_status st = cn_new_on(&m, s, CN_BOOL, 1, &n);
+  if (st == CN_OK && n > 0)
+    st = rows_of(&t[0], m, 0, 1);
+  if (st == CN_OK && n > 0)
+    st = cn_fill(t[0], (cn_scalar){.kind = CN_SCALAR_BOOL, .i = 1});
+  if (st == CN_OK && n > 1) {
+    st = rows_of(&t[1], m, 1, n);
+    if (st == CN_OK)
+      st = rows_of(&t[2], s, 1, n);
+    if (st == CN_OK)
+      st = rows_of(&t[3], s, 0, n - 1);
+    if (st == CN_OK && s->ndim == 1) {
+      st = cn_not_equal(&t[4], t[2], t[3], t[1]);
+      if (st == CN_OK && equal_nan &&
+          (cn_is_float(s->dtype) || cn_is_complex(s->dtype))) {
+        /* NaNs sort last: a NaN follows a NaN exactly when the earlier one
+         * is NaN, and then starts no group (mask & !isnan(lo)). */
+        st = cn_isnan(&t[5], t[3], NULL);
+        if (st == CN_OK)
+          st = cn_greater(&t[6], t[1], t[5], t[1]);
+      }
+    } else if (st == CN_OK) {
+      int32_t ax1 = 1;
+      st = cn_not_equal(&t[5], t[2], t[3], NULL);
+      if (st == CN_OK)
+        st = cn_any(&t[4], t[5], 1, &ax1, 0, CN_DTYPE_DEFAULT, t[1]);
+    }
+  }
+  release_all(t, 7);
+  if (st != CN_OK) {
+    cn_array_release(m);
+    return st;
+  }
+  *out = m;
+  return CN_OK;
+}
+
+/* From the group-start mask of n sorted items and the sorting permutation
+ * (NULL when neither index nor inverse is wanted): the group starts, and
+ * each requested output (NULL pointers are skipped): the first index of
+ * each group, the inverse (1-d, n) and the counts. */
+static cn_status group_outputs(cn_array_s **starts, cn_array_s **index,
+                               cn_array_s **inverse, cn_array_s **counts,
+                               const cn_array_s *mask, const cn_array_s *perm) {
+  int64_t n = mask->size;
+  cn_array_s *r[3] = {0}, *t[6] = {0};
+  cn_status st = cn_flatnonzero(starts, (cn_array)mask);
+  int64_t ng = st == CN_OK ? (*starts)->size : 0;
+  if (st == CN_OK && index)
+    st = cn_take(&r[0], (cn_array)perm, *starts, 0, CN_INDEX_RAISE, NULL);
+  if (st == CN_OK && counts) {
+    /* counts[g] = starts[g + 1] - starts[g], with starts[ng] = n */
+    st = cn_new_on(&r[2], mask, CN_INT64, 1, &ng);
+    if (st == CN_OK && ng > 0) {
+      st = rows_of(&t[0], r[2], 0, ng - 1);
+      if (st == CN_OK)
+        st = rows_of(&t[1], *starts, 1, ng);
+      if (st == CN_OK)
+        st = rows_of(&t[2], *starts, 0, ng - 1);
+      if (st == CN_OK)
+        st = cn_subtract(&t[3], t[1], t[2], t[0]);
+      release_all(t, 4);
+      if (st == CN_OK)
+        st = rows_of(&t[0], r[2], ng - 1, ng);
+      if (st == CN_OK)
+        st = rows_of(&t[1], *starts, ng - 1, ng);
+      if (st == CN_OK)
+        st = int64_on(&t[2], n, mask);
+      if (st == CN_OK)
+        st = cn_subtract(&t[3], t[2], t[1], t[0]);
+      release_all(t, 4);
+    }
+  }
+  if (st == CN_OK && inverse) {
+    /* The group of sorted item i is cumsum(mask)[i] - 1; put scatters it
+     * to the item's original position. */
+    st = cn_cumsum(&t[0], (cn_array)mask, 0, CN_INT64, NULL);
+    if (st == CN_OK)
+      st = int64_on(&t[1], 1, mask);
+    if (st == CN_OK)
+      st = cn_subtract(&t[2], t[0], t[1], t[0]);
+    if (st == CN_OK)
+      st = cn_new_on(&r[1], mask, CN_INT64, 1, &n);
+    if (st == CN_OK)
+      st = cn_put(r[1], (cn_array)perm, t[0], CN_INDEX_RAISE);
+    release_all(t, 3);
+  }
+  if (st != CN_OK) {
+    release_all(r, 3);
+    if (*starts) {
+      cn_array_release(*starts);
+      *starts = NULL;
+    }
+    return st;
+  }
+  if (index)
+    *index = r[0];
+  if (inverse)
+    *inverse = r[1];
+  if (counts)
+    *counts = r[2];
+  return CN_OK;
 }
 
 cn_status cn_unique(cn_array *values, cn_array *index, cn_array *inverse,
                     cn_array *counts, cn_array a, int32_t equal_nan) {
   const char *fn = "cn_unique";
   CN_CHECK_ARRAY(a, fn, "a");
-  cn_array_s *flat = NULL, *perm = NULL, *sorted = NULL, *hs = NULL, *hp = NULL;
-  cn_array_s *rv = NULL, *ri = NULL, *rinv = NULL, *rc = NULL;
+  cn_array_s *flat = NULL, *perm = NULL, *sorted = NULL, *mask = NULL,
+             *starts = NULL;
+  cn_array_s *rv = NULL, *ri = NULL, *rinv = NULL, *rinv1 = NULL, *rc = NULL;
+  const bool positions = index != NULL || inverse != NULL;
   cn_status st = cn_ravel(&flat, a, CN_ORDER_C);
-  /* values and positions from one call of the sort slot */
+  /* values (and positions when wanted) from one call of the sort slot */
   if (st == CN_OK)
-    st = sort_impl(&sorted, &perm, flat, 0, "cn_argsort");
+    st = sort_impl(&sorted, positions ? &perm : NULL, flat, 0,
+                   positions ? "cn_argsort" : "cn_sort");
   if (st == CN_OK)
-    st = cn_to_host(&hs, sorted);
+    st = group_mask(&mask, sorted, equal_nan != 0);
   if (st == CN_OK)
-    st = cn_to_host(&hp, perm);
-  int64_t n = flat ? flat->size : 0, ng = 0;
-  int64_t *starts = NULL;
-  if (st == CN_OK) {
-    starts = cn_malloc(sizeof(int64_t) * (size_t)(n + 1));
-    if (!starts)
-      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
-  }
-  if (st == CN_OK) {
-    int64_t is = cn_itemsize(a->dtype);
-    for (int64_t i = 0; i < n; i++)
-      if (i == 0 || !same_value(hs->data + (i - 1) * is, hs->data + i * is,
-                                a->dtype, equal_nan != 0))
-        starts[ng++] = i;
-    starts[ng] = n;
-    const int64_t *pp = (const int64_t *)hp->data;
-    if (values) {
-      st = cn_array_new(&rv, cn_cpu_backend(), 0, a->dtype, 1, &ng, CN_ORDER_C);
-      for (int64_t g = 0; st == CN_OK && g < ng; g++)
-        memcpy(rv->data + g * is, hs->data + starts[g] * is, (size_t)is);
-    }
-    if (st == CN_OK && index) {
-      st = cn_array_new(&ri, cn_cpu_backend(), 0, CN_INT64, 1, &ng, CN_ORDER_C);
-      for (int64_t g = 0; st == CN_OK && g < ng; g++)
-        ((int64_t *)ri->data)[g] = pp[starts[g]];
-    }
-    if (st == CN_OK && counts) {
-      st = cn_array_new(&rc, cn_cpu_backend(), 0, CN_INT64, 1, &ng, CN_ORDER_C);
-      for (int64_t g = 0; st == CN_OK && g < ng; g++)
-        ((int64_t *)rc->data)[g] = starts[g + 1] - starts[g];
-    }
-    if (st == CN_OK && inverse) {
-      st = cn_array_new(&rinv, cn_cpu_backend(), 0, CN_INT64, a->ndim, a->shape,
-                        CN_ORDER_C);
-      if (st == CN_OK) {
-        int64_t *iv = (int64_t *)rinv->data;
-        for (int64_t g = 0; g < ng; g++)
-          for (int64_t i = starts[g]; i < starts[g + 1]; i++)
-            iv[pp[i]] = g;
-      }
-    }
-  }
-  free(starts);
-  cn_array_s *res[4] = {rv, ri, rinv, rc}, *dres[4] = {0};
-  for (int k = 0; k < 4 && st == CN_OK; k++)
-    if (res[k])
-      st = cn_idx_to_device_of(&dres[k], res[k], a);
-  for (int k = 0; k < 4; k++)
-    cn_array_release(res[k]);
+    st = group_outputs(&starts, index ? &ri : NULL, inverse ? &rinv1 : NULL,
+                       counts ? &rc : NULL, mask, perm);
+  if (st == CN_OK && values)
+    st = cn_take(&rv, sorted, starts, 0, CN_INDEX_RAISE, NULL);
+  if (st == CN_OK && inverse)
+    st = cn_reshape(&rinv, rinv1, a->ndim, a->shape, CN_ORDER_C);
   cn_array_release(flat);
   cn_array_release(perm);
   cn_array_release(sorted);
-  cn_array_release(hs);
-  cn_array_release(hp);
+  cn_array_release(mask);
+  cn_array_release(starts);
+  cn_array_release(rinv1);
   if (st != CN_OK) {
-    for (int k = 0; k < 4; k++)
-      cn_array_release(dres[k]);
+    cn_array_release(rv);
+    cn_array_release(ri);
+    cn_array_release(rinv);
+    cn_array_release(rc);
     return cn_error_prefix(st, fn);
   }
   if (values)
-    *values = dres[0];
+    *values = rv;
   if (index)
-    *index = dres[1];
+    *index = ri;
   if (inverse)
-    *inverse = dres[2];
+    *inverse = rinv;
   if (counts)
-    *counts = dres[3];
+    *counts = rc;
   return CN_OK;
 }
 
 /* ---- searching
  * --------------------------------------------------------------- */
-
-/* Host keys (canonical, cn_key_words(dt) words each) of a cast to dtype, C
- * order. */
-static cn_status host_keys(uint64_t **keys, const cn_array_s *a, cn_dtype dt) {
-  cn_array_s *h = NULL, *c = NULL;
-  cn_status st = cn_to_host(&h, (cn_array)a);
-  if (st == CN_OK)
-    st = cn_as_contig(&c, h, dt);
-  uint64_t *k = NULL;
-  int nw = cn_key_words(dt);
-  if (st == CN_OK) {
-    k = cn_malloc(sizeof(uint64_t) * (size_t)nw *
-               (size_t)(c->size > 0 ? c->size : 1));
-    if (!k)
-      st = cn_error(CN_ERR_MEMORY, "out of memory");
-  }
-  if (st == CN_OK) {
-    int64_t is = cn_itemsize(dt);
-    for (int64_t i = 0; i < c->size; i++)
-      cn_search_key(k + nw * i, c->data + i * is, dt);
-  }
-  cn_array_release(h);
-  cn_array_release(c);
-  if (st != CN_OK) {
-    free(k);
-    return st;
-  }
-  *keys = k;
-  return CN_OK;
-}
 
 static cn_status common_type(cn_dtype *dt, const cn_array_s *a,
                              const cn_array_s *b) {
@@ -522,20 +573,112 @@ cn_status cn_searchsorted(cn_array *out, cn_array a, cn_array v, int32_t side,
   return CN_OK;
 }
 
-/* Sorted keys of the flattened b in dtype dt (duplicates kept). */
-static cn_status sorted_keys(uint64_t **keys, int64_t *n, const cn_array_s *b,
-                             cn_dtype dt) {
-  cn_array_s *flat = NULL, *s = NULL;
-  cn_status st = cn_ravel(&flat, (cn_array)b, CN_ORDER_C);
+/* Membership by a table (NumPy's kind="table"): the integer test values
+ * span [lo, lo + span]; tab[v - lo] marks each, and element e is in test
+ * when lo <= e <= hi and tab[clip(e) - lo]. ec is element in dt, flat the
+ * flattened test values in dt; r receives the bool result. */
+static cn_status isin_table(cn_array_s **r, const cn_array_s *ec,
+                            const cn_array_s *flat, const cn_array_s *mn,
+                            const cn_array_s *mx, int64_t lo, int64_t span,
+                            bool invert) {
+  cn_array_s *t[9] = {0};
+  int64_t len = span + 1;
+  cn_status st = cn_new_on(&t[0], flat, CN_BOOL, 1, &len);
   if (st == CN_OK)
-    st = cn_sort(&s, flat, 0);
+    st = cn_fill(t[0], (cn_scalar){.kind = CN_SCALAR_BOOL, .i = 0});
   if (st == CN_OK)
-    st = host_keys(keys, s, dt);
+    st = cn_astype(&t[1], (cn_array)flat, CN_INT64, 1);
   if (st == CN_OK)
-    *n = s->size;
-  cn_array_release(flat);
-  cn_array_release(s);
+    st = int64_on(&t[2], lo, flat);
+  if (st == CN_OK)
+    st = cn_subtract(&t[3], t[1], t[2], t[1]);
+  if (st == CN_OK)
+    st = scalar_on(&t[4], (cn_scalar){.kind = CN_SCALAR_BOOL, .i = 1},
+                   CN_BOOL, flat);
+  if (st == CN_OK)
+    st = cn_put(t[0], t[1], t[4], CN_INDEX_RAISE);
+  cn_array_release(t[3]);
+  cn_array_release(t[4]);
+  t[3] = t[4] = NULL;
+  /* c = clip(e, lo, hi) is e exactly when e is in range */
+  if (st == CN_OK)
+    st = cn_clip(&t[3], (cn_array)ec, (cn_array)mn, (cn_array)mx, NULL);
+  if (st == CN_OK)
+    st = cn_equal(&t[7], t[3], (cn_array)ec, NULL);
+  /* c is ours: an int64 c is shifted in place, after the comparison */
+  if (st == CN_OK)
+    st = cn_astype(&t[4], t[3], CN_INT64, 0);
+  if (st == CN_OK)
+    st = cn_subtract(&t[5], t[4], t[2], t[4]);
+  if (st == CN_OK)
+    st = cn_take(&t[6], t[0], t[4], 0, CN_INDEX_RAISE, NULL);
+  if (st == CN_OK)
+    st = cn_logical_and(&t[8], t[6], t[7], t[6]);
+  if (st == CN_OK && invert) {
+    cn_array_release(t[8]);
+    t[8] = NULL;
+    st = cn_logical_not(&t[8], t[6], t[6]);
+  }
+  if (st == CN_OK) {
+    cn_array_retain(t[6]);
+    *r = t[6];
+  }
+  release_all(t, 9);
   return st;
+}
+
+/* Membership by sorting (NumPy's kind="sort"): s = sort(test); element e
+ * is in test when s[min(searchsorted(s, e), nt - 1)] == e, which never
+ * holds for a NaN. */
+static cn_status isin_sort(cn_array_s **r, const cn_array_s *ec,
+                           const cn_array_s *flat, bool invert) {
+  cn_array_s *t[6] = {0};
+  cn_status st = cn_sort(&t[0], (cn_array)flat, 0);
+  if (st == CN_OK)
+    st = cn_searchsorted(&t[1], t[0], (cn_array)ec, CN_SIDE_LEFT, NULL);
+  if (st == CN_OK)
+    st = int64_on(&t[2], flat->size - 1, flat);
+  if (st == CN_OK)
+    st = cn_minimum(&t[3], t[1], t[2], t[1]);
+  if (st == CN_OK)
+    st = cn_take(&t[4], t[0], t[1], 0, CN_INDEX_RAISE, NULL);
+  if (st == CN_OK)
+    st = invert ? cn_not_equal(&t[5], t[4], (cn_array)ec, NULL)
+                : cn_equal(&t[5], t[4], (cn_array)ec, NULL);
+  if (st == CN_OK) {
+    cn_array_retain(t[5]);
+    *r = t[5];
+  }
+  release_all(t, 6);
+  return st;
+}
+
+/* Whether the table method applies to integer test values in dt with
+ * extremes mn/mx (0-d), and their low end and span: the span must fit an
+ * int64 offset and stay small next to the inputs (NumPy's rule of thumb,
+ * with a floor so small inputs with a moderate range still qualify). */
+static cn_status table_span(bool *use, int64_t *lo, int64_t *span,
+                            const cn_array_s *mn, const cn_array_s *mx,
+                            int64_t n, int64_t nt) {
+  cn_scalar smn, smx;
+  cn_status st = cn_item(&smn, (cn_array)mn);
+  if (st == CN_OK)
+    st = cn_item(&smx, (cn_array)mx);
+  if (st != CN_OK)
+    return st;
+  *use = false;
+  uint64_t umn = (uint64_t)smn.i, umx = (uint64_t)smx.i;
+  bool uns = smx.kind == CN_SCALAR_UINT || smx.kind == CN_SCALAR_BOOL;
+  if (uns && umx > (uint64_t)INT64_MAX)
+    return CN_OK;
+  uint64_t d = umx - umn; /* two's complement: exact for mn <= mx */
+  uint64_t limit = (uint64_t)(n + nt) * 4 + 4096;
+  if (d <= limit && d < ((uint64_t)1 << 30)) {
+    *use = true;
+    *lo = smn.i;
+    *span = (int64_t)d;
+  }
+  return CN_OK;
 }
 
 cn_status cn_isin(cn_array *out, cn_array element, cn_array test_elements,
@@ -551,66 +694,43 @@ cn_status cn_isin(cn_array *out, cn_array element, cn_array test_elements,
   cn_dtype dt;
   if ((st = common_type(&dt, element, test_elements)) != CN_OK)
     return st;
-  /* Sorting happens in the promoted dtype so equal values share keys. */
-  cn_array_s *tc = NULL, *r = NULL, *dev = NULL;
-  uint64_t *kt = NULL, *ke = NULL;
-  int64_t nt = 0;
-  st = cn_astype(&tc, test_elements, dt, 0);
-  if (st == CN_OK)
-    st = sorted_keys(&kt, &nt, tc, dt);
-  if (st == CN_OK)
-    st = host_keys(&ke, element, dt);
-  if (st == CN_OK)
-    st = cn_array_new(&r, cn_cpu_backend(), 0, CN_BOOL, element->ndim,
-                      element->shape, CN_ORDER_C);
-  if (st == CN_OK) {
-    uint8_t *o = (uint8_t *)r->data;
-    int64_t n = element->size;
-    uint8_t hit = invert ? 0 : 1;
-    uint64_t span = nt > 0 ? kt[nt - 1] - kt[0] : 0;
-    /* Integers whose test values span a small range: a membership table
-     * (NumPy's "table" kind), linear instead of n log nt. Integer keys
-     * keep differences, so the table is indexed by key - min. */
-    if (nt > 0 && !cn_is_float(dt) && !cn_is_complex(dt) &&
-        span <= (uint64_t)(n + nt) * 4 + 4096 && span < ((uint64_t)1 << 30)) {
-      uint8_t *tab = cn_calloc(span + 1, 1);
-      if (!tab) {
-        st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
-      } else {
-        uint64_t lo = kt[0];
-        for (int64_t j = 0; j < nt; j++)
-          tab[kt[j] - lo] = 1;
-#pragma omp parallel for schedule(static) if (n >= ((int64_t)1 << 16))
-        for (int64_t i = 0; i < n; i++) {
-          uint64_t d = ke[i] - lo;
-          o[i] = (uint8_t)((d <= span && tab[d]) ? hit : !hit);
-        }
-        free(tab);
-      }
-    } else {
-      uint64_t nan_key = dt == CN_FLOAT32 ? 0xffffffffu : ~(uint64_t)0;
-      int nw = cn_key_words(dt);
-      bool flt = cn_is_float(dt);
-#pragma omp parallel for schedule(static) if (n >= ((int64_t)1 << 14))
-      for (int64_t i = 0; i < n; i++) {
-        const uint64_t *x = ke + i * nw;
-        int64_t p = cn_key_bound(kt, nt, x, nw, false);
-        /* NaN is never equal to anything, itself included. */
-        bool nan = nw == 3 ? x[0] != 0 : (flt && x[0] == nan_key);
-        bool found = p < nt && cn_key_cmp(kt + p * nw, x, nw) == 0 && !nan;
-        o[i] = (uint8_t)(found ? hit : !hit);
-      }
+  cn_array_s *r = NULL, *ec = NULL, *tc = NULL, *flat = NULL, *mn = NULL,
+             *mx = NULL;
+  if (element->size == 0 || test_elements->size == 0) {
+    st = cn_new_on(&r, element, CN_BOOL, element->ndim, element->shape);
+    if (st == CN_OK)
+      st = cn_fill(r, (cn_scalar){.kind = CN_SCALAR_BOOL, .i = invert != 0});
+  } else {
+    /* Both sides in the promoted dtype, so equal values compare equal. */
+    st = cn_as_contig(&ec, element, dt);
+    if (st == CN_OK)
+      st = cn_astype(&tc, test_elements, dt, 0);
+    if (st == CN_OK)
+      st = cn_ravel(&flat, tc, CN_ORDER_C);
+    bool table = false;
+    int64_t lo = 0, span = 0;
+    if (st == CN_OK && cn_is_integer(dt) && dt != CN_BOOL) {
+      st = cn_min(&mn, flat, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL);
+      if (st == CN_OK)
+        st = cn_max(&mx, flat, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL);
+      if (st == CN_OK)
+        st = table_span(&table, &lo, &span, mn, mx, element->size,
+                        flat->size);
     }
     if (st == CN_OK)
-      st = cn_idx_to_device_of(&dev, r, element);
+      st = table ? isin_table(&r, ec, flat, mn, mx, lo, span, invert != 0)
+                 : isin_sort(&r, ec, flat, invert != 0);
   }
-  free(kt);
-  free(ke);
+  cn_array_release(ec);
   cn_array_release(tc);
-  cn_array_release(r);
-  if (st != CN_OK)
+  cn_array_release(flat);
+  cn_array_release(mn);
+  cn_array_release(mx);
+  if (st != CN_OK) {
+    cn_array_release(r);
     return cn_error_prefix(st, fn);
-  *out = dev;
+  }
+  *out = r;
   return CN_OK;
 }
 
@@ -679,55 +799,34 @@ cn_status cn_union1d(cn_array *out, cn_array a, cn_array b) {
   return st == CN_OK ? st : cn_error_prefix(st, fn);
 }
 
-/* ---- unique slices along an axis ------------------------------------------ */
+/* ---- unique slices along an axis ------------------------------------------
+ * The slices become the rows of an (n, m) array; lexsort over its columns
+ * (column 0 most significant) orders them as NumPy's structured rows, and
+ * the rows then group as in cn_unique. */
 
-/* Stable merge sort of row indices by their key rows (rw words each). */
-static void sort_rows(int64_t *idx, int64_t *tmp, int64_t n,
-                      const uint64_t *keys, int64_t rw) {
-  if (n < 2)
-    return;
-  int64_t h = n / 2;
-  sort_rows(idx, tmp, h, keys, rw);
-  sort_rows(idx + h, tmp, n - h, keys, rw);
-  int64_t i = 0, j = h, k = 0;
-  while (i < h && j < n)
-    tmp[k++] = cn_key_cmp(keys + idx[j] * rw, keys + idx[i] * rw, (int)rw) < 0
-                   ? idx[j++]
-                   : idx[i++];
-  while (i < h)
-    tmp[k++] = idx[i++];
-  while (j < n)
-    tmp[k++] = idx[j++];
-  memcpy(idx, tmp, sizeof(int64_t) * (size_t)n);
-}
-
-/* Whether a key row holds a NaN (such rows equal no other, as NumPy's
- * comparison of structured rows). */
-static bool row_has_nan(const uint64_t *row, int64_t m, cn_dtype dt) {
-  if (cn_is_complex(dt)) {
-    for (int64_t j = 0; j < m; j++)
-      if (row[3 * j])
-        return true;
-  } else if (cn_is_float(dt)) {
-    uint64_t nan = dt == CN_FLOAT32 ? 0xffffffffu : ~(uint64_t)0;
-    for (int64_t j = 0; j < m; j++)
-      if (row[j] == nan)
-        return true;
+/* The one-group answer when every slice is empty (m == 0 < n): all n are
+ * equal, found without a sort (n may be huge). */
+static cn_status one_group(cn_array_s **ri, cn_array_s **rinv, cn_array_s **rc,
+                           const cn_array_s *like, int64_t n) {
+  int64_t one = 1;
+  cn_array_s *s = NULL;
+  cn_status st = CN_OK;
+  int64_t v[2] = {0, n};
+  for (int k = 0; k < 2 && st == CN_OK; k++) {
+    cn_array_s **dst = k == 0 ? ri : rc;
+    if (!dst)
+      continue;
+    st = int64_on(&s, v[k], like);
+    if (st == CN_OK)
+      st = cn_reshape(dst, s, 1, &one, CN_ORDER_C);
+    cn_array_release(s);
+    s = NULL;
   }
-  return false;
-}
-
-/* 1-d int64 host array of v[0..n) moved to like's device. */
-static cn_status int64_result(cn_array_s **out, const int64_t *v, int64_t n,
-                              const cn_array_s *like) {
-  cn_array_s *h = NULL;
-  cn_status st = cn_array_new(&h, cn_cpu_backend(), 0, CN_INT64, 1, &n,
-                              CN_ORDER_C);
-  if (st == CN_OK && n)
-    memcpy(h->data, v, sizeof(int64_t) * (size_t)n);
-  if (st == CN_OK)
-    st = cn_idx_to_device_of(out, h, like);
-  cn_array_release(h);
+  if (st == CN_OK && rinv) {
+    st = cn_new_on(rinv, like, CN_INT64, 1, &n);
+    if (st == CN_OK)
+      st = cn_fill(*rinv, (cn_scalar){.kind = CN_SCALAR_INT, .i = 0});
+  }
   return st;
 }
 
@@ -741,71 +840,61 @@ cn_status cn_unique_axis(cn_array *values, cn_array *index, cn_array *inverse,
   cn_status st = cn_normalize_axis(&ax, axis, a->ndim, fn);
   if (st != CN_OK)
     return st;
-  cn_array_s *moved = NULL, *taken = NULL, *rv = NULL,
-             *ri = NULL, *rinv = NULL, *rc = NULL;
-  uint64_t *keys = NULL;
-  int64_t n = a->shape[ax], m = 1, ng = 0;
+  int64_t n = a->shape[ax], m = 1;
   for (int32_t d = 0; d < a->ndim; d++)
     if (d != ax)
       m *= a->shape[d];
-  int64_t rw = m * cn_key_words(a->dtype);
-  /* When another extent is 0 every slice is empty, so the n slices are
-   * all equal: one group, found without keys or a sort (n may be huge). */
-  const bool one_group = m == 0 && n > 0;
-  const int64_t cap = one_group ? 1 : n;
-  int64_t *perm = cn_malloc(sizeof(int64_t) * (size_t)(3 * cap + 2));
-  int64_t *tmp = perm + cap, *starts = perm + 2 * cap;
-  st = perm ? cn_moveaxis(&moved, a, 1, &ax, &zero)
-            : cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
-  if (st == CN_OK && !one_group)
-    st = host_keys(&keys, moved, a->dtype);
-  if (st == CN_OK && one_group) {
-    ng = 1;
-    starts[0] = 0;
-    starts[1] = n;
-    tmp[0] = 0;
+  cn_array_s *moved = NULL, *r2 = NULL, *perm = NULL, *sr = NULL, *mask = NULL,
+             *starts = NULL, *first = NULL, *taken = NULL;
+  cn_array_s *rv = NULL, *rinv = NULL, *rc = NULL;
+  cn_array_s **keys = NULL;
+  int64_t shape2[2] = {n, m};
+  st = cn_moveaxis(&moved, a, 1, &ax, &zero);
+  if (st == CN_OK && m == 0 && n > 0) {
+    st = one_group(&first, inverse ? &rinv : NULL, counts ? &rc : NULL, a, n);
   } else if (st == CN_OK) {
-    for (int64_t i = 0; i < n; i++)
-      perm[i] = i;
-    sort_rows(perm, tmp, n, keys, rw);
-    for (int64_t i = 0; i < n; i++)
-      if (i == 0 || row_has_nan(keys + perm[i] * rw, m, a->dtype) ||
-          cn_key_cmp(keys + perm[i - 1] * rw, keys + perm[i] * rw, (int)rw))
-        starts[ng++] = i;
-    starts[ng] = n;
-    for (int64_t g = 0; g < ng; g++) /* first occurrences (stable sort) */
-      tmp[g] = perm[starts[g]];
+    st = cn_reshape(&r2, moved, 2, shape2, CN_ORDER_C);
+    if (st == CN_OK && n > 0) {
+      /* lexsort's last key is the most significant: column 0 goes last */
+      keys = cn_calloc((size_t)m, sizeof(cn_array_s *));
+      if (!keys)
+        st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+      for (int64_t k = 0; k < m && st == CN_OK; k++)
+        st = cn_index_axis(&keys[k], r2, 1, m - 1 - k);
+      if (st == CN_OK && m > INT32_MAX)
+        st = cn_error(CN_ERR_VALUE, "%s: %" PRId64 " elements per slice", fn,
+                      m);
+      if (st == CN_OK)
+        st = cn_lexsort(&perm, (int32_t)m, (const cn_array *)keys, 0);
+    } else if (st == CN_OK) {
+      st = cn_new_on(&perm, a, CN_INT64, 1, &n);
+    }
+    if (st == CN_OK)
+      st = cn_take(&sr, r2, perm, 0, CN_INDEX_RAISE, NULL);
+    if (st == CN_OK)
+      st = group_mask(&mask, sr, false);
+    if (st == CN_OK)
+      st = group_outputs(&starts, &first, inverse ? &rinv : NULL,
+                         counts ? &rc : NULL, mask, perm);
   }
-  if (st == CN_OK && (values || index))
-    st = int64_result(&ri, tmp, ng, a);
   if (st == CN_OK && values)
-    st = cn_take(&taken, moved, ri, 0, CN_INDEX_RAISE, NULL);
+    st = cn_take(&taken, moved, first, 0, CN_INDEX_RAISE, NULL);
   if (st == CN_OK && values)
     st = cn_moveaxis(&rv, taken, 1, &zero, &ax);
-  if (st == CN_OK && counts) {
-    for (int64_t g = 0; g < ng; g++)
-      tmp[g] = starts[g + 1] - starts[g];
-    st = int64_result(&rc, tmp, ng, a);
-  }
-  if (st == CN_OK && inverse && one_group) {
-    cn_array_s *z = NULL;
-    st = cn_zeros(&z, 1, &n, CN_INT64, CN_ORDER_C);
-    if (st == CN_OK)
-      st = cn_idx_to_device_of(&rinv, z, a);
-    cn_array_release(z);
-  } else if (st == CN_OK && inverse) {
-    for (int64_t g = 0; g < ng; g++)
-      for (int64_t i = starts[g]; i < starts[g + 1]; i++)
-        tmp[perm[i]] = g;
-    st = int64_result(&rinv, tmp, n, a);
-  }
-  free(perm);
+  if (keys)
+    for (int64_t k = 0; k < m; k++)
+      cn_array_release(keys[k]);
   free(keys);
   cn_array_release(moved);
+  cn_array_release(r2);
+  cn_array_release(perm);
+  cn_array_release(sr);
+  cn_array_release(mask);
+  cn_array_release(starts);
   cn_array_release(taken);
   if (st != CN_OK) {
+    cn_array_release(first);
     cn_array_release(rv);
-    cn_array_release(ri);
     cn_array_release(rinv);
     cn_array_release(rc);
     return cn_error_prefix(st, fn);
@@ -813,9 +902,9 @@ cn_status cn_unique_axis(cn_array *values, cn_array *index, cn_array *inverse,
   if (values)
     *values = rv;
   if (index)
-    *index = ri;
+    *index = first;
   else
-    cn_array_release(ri);
+    cn_array_release(first);
   if (inverse)
     *inverse = rinv;
   if (counts)

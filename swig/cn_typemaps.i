@@ -83,16 +83,20 @@
 }
 /* Outputs the call did not write (an error after a partial success can not
  * happen: the ABI writes all or nothing) need no cleanup. */
-/* cn_unique / cn_unique_axis: the inverse, as long as the axis (which may
- * be huge for empty slices), is computed only when asked for: a Python
- * bool stands in its place, and None comes back when it was not wanted. */
-%typemap(in) cn_array *inverse (cn_array tmp = NULL) {
+/* cn_unique / cn_unique_axis: the index, inverse and counts (the inverse
+ * as long as the axis, which may be huge for empty slices; the index
+ * needs the sorting permutation) are computed only when asked for: a
+ * Python bool stands in each one's place, and None comes back when it
+ * was not wanted. */
+%typemap(in) cn_array *inverse (cn_array tmp = NULL),
+             cn_array *index (cn_array tmp = NULL),
+             cn_array *counts (cn_array tmp = NULL) {
   int want = PyObject_IsTrue($input);
   if (want < 0)
     SWIG_fail;
   $1 = want ? &tmp : NULL;
 }
-%typemap(argout) cn_array *inverse {
+%typemap(argout) cn_array *inverse, cn_array *index, cn_array *counts {
   PyObject *o = Py_None;
   if ($1) {
     o = cnpy_wrap(*$1);

@@ -548,3 +548,108 @@ TEST_CASE("out-of-range indices: the first in index order is named, nothing "
   CN_REQUIRE_ERR(cn_choose(r.out(), ci, 2, ch, CN_INDEX_RAISE, nullptr),
                  CN_ERR_INDEX, "index 2 is out of bounds for axis 0 with size 2");
 }
+
+TEST_CASE("nonzero and flatnonzero of large masks in every dtype: blocks, "
+          "chunks, strided and n-d against a naive scan",
+          "[index]") {
+  std::mt19937_64 rng(11);
+  for (cn_dtype dt : all_dtypes()) {
+    INFO(cn_dtype_name(dt));
+    for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{511}, int64_t{513},
+                      int64_t{70001}, int64_t{300000}}) {
+      std::vector<double> v(n);
+      int density = (int)(rng() % 3); // sparse, half, dense
+      for (auto &x : v) {
+        uint64_t r = rng() % 100;
+        x = (density == 0 ? r < 2 : density == 1 ? r < 50 : r < 98) ? 1 : 0;
+      }
+      if (dt == CN_FLOAT64 || dt == CN_FLOAT32)
+        for (int64_t k = 0; k < n; k += 97)
+          v[k] = k % 2 ? NAN : -0.0; // NaN is nonzero, -0.0 is not
+      Arr a = cast(f64(v, {n}), dt);
+      std::vector<int64_t> want;
+      for (int64_t k = 0; k < n; k++)
+        if (v[k] != 0 || std::isnan(v[k]))
+          want.push_back(k);
+      Arr fz;
+      CN_REQUIRE_OK(cn_flatnonzero(fz.out(), a));
+      REQUIRE(ivec(fz) == want);
+      cn_array nz[CN_MAX_DIMS] = {};
+      CN_REQUIRE_OK(cn_nonzero(nz, CN_MAX_DIMS, a));
+      REQUIRE(ivec(nz[0]) == want);
+      cn_array_release(nz[0]);
+      // strided view: every other element
+      Arr s;
+      CN_REQUIRE_OK(cn_slice_axis(s.out(), a, 0, 0, CN_SLICE_NONE, 2));
+      std::vector<int64_t> ws;
+      for (int64_t k = 0; k < n; k += 2)
+        if (v[k] != 0 || std::isnan(v[k]))
+          ws.push_back(k / 2);
+      CN_REQUIRE_OK(cn_flatnonzero(fz.out(), s));
+      REQUIRE(ivec(fz) == ws);
+      // 3-d: coordinates unravel the flat positions
+      if (n == 300000) {
+        int64_t sh[3] = {40, 50, 150};
+        Arr a3;
+        CN_REQUIRE_OK(cn_reshape(a3.out(), a, 3, sh, CN_ORDER_C));
+        CN_REQUIRE_OK(cn_nonzero(nz, CN_MAX_DIMS, a3));
+        auto c0 = ivec(nz[0]), c1 = ivec(nz[1]), c2 = ivec(nz[2]);
+        for (int d = 0; d < 3; d++)
+          cn_array_release(nz[d]);
+        REQUIRE(c0.size() == want.size());
+        for (size_t j = 0; j < want.size(); j++) {
+          REQUIRE(c0[j] == want[j] / (50 * 150));
+          REQUIRE(c1[j] == want[j] / 150 % 50);
+          REQUIRE(c2[j] == want[j] % 150);
+        }
+        Arr aw;
+        CN_REQUIRE_OK(cn_argwhere(aw.out(), a3));
+        REQUIRE(shape_of(aw) == shp{(int64_t)want.size(), 3});
+        auto w = ivec(aw);
+        for (size_t j = 0; j < want.size(); j += 101)
+          REQUIRE(w[3 * j + 1] == want[j] / 150 % 50);
+      }
+    }
+  }
+}
+
+TEST_CASE("index arrays combine into linear indices: broadcasting, bool "
+          "columns, negative indices, errors",
+          "[index]") {
+  Arr a = arange(60, {3, 4, 5});
+  Arr i = i64({2, -1, 0, 1}, {4, 1}), j = i64({-4, 3, 0}, {3});
+  cn_array ij[2] = {i, j};
+  Arr r;
+  CN_REQUIRE_OK(cn_index_arrays(r.out(), a, 2, ij, 0));
+  REQUIRE(shape_of(r) == shp{4, 3, 5});
+  auto rv = dvec(r);
+  int64_t iv[4] = {2, 2, 0, 1}, jv[3] = {0, 3, 0};
+  for (int p = 0; p < 4; p++)
+    for (int q = 0; q < 3; q++)
+      for (int k = 0; k < 5; k++)
+        REQUIRE(rv[(p * 3 + q) * 5 + k] == (double)(iv[p] * 20 + jv[q] * 5 + k));
+  // a 2-d mask over the first two axes and an integer column after it
+  std::vector<uint8_t> mv = {1, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 1};
+  Arr m = boolean(mv, {3, 4}), k = i64({4}, {1});
+  cn_array mk[2] = {m, k};
+  CN_REQUIRE_OK(cn_index_arrays(r.out(), a, 2, mk, 0));
+  std::vector<double> want;
+  for (int q = 0; q < 12; q++)
+    if (mv[q])
+      want.push_back((double)(q * 5 + 4));
+  REQUIRE(dvec(r) == want);
+  // a 0-d integer index broadcasts against a 1-d one
+  Arr z = scalar_i(-1), col = i64({1, 2}, {2});
+  cn_array zc[2] = {z, col};
+  CN_REQUIRE_OK(cn_index_arrays(r.out(), a, 2, zc, 1));
+  REQUIRE(shape_of(r) == shp{3, 2});
+  REQUIRE(dvec(r) == std::vector<double>{16, 17, 36, 37, 56, 57});
+  cn_array out = nullptr;
+  Arr bad = i64({4}, {1});
+  cn_array ib[2] = {bad, j};
+  CN_REQUIRE_ERR(cn_index_arrays(&out, a, 2, ib, 0), CN_ERR_INDEX, "4");
+  Arr s1 = i64({0, 1}, {2}), s2 = i64({0, 1, 2}, {3});
+  cn_array sh[2] = {s1, s2};
+  CN_REQUIRE_ERR(cn_index_arrays(&out, a, 2, sh, 0), CN_ERR_SHAPE, "");
+  REQUIRE(out == nullptr);
+}

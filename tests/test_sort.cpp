@@ -536,3 +536,200 @@ TEST_CASE("unique along an axis", "[sort]") {
                  CN_ERR_VALUE, "NULL");
   REQUIRE(out == nullptr);
 }
+
+// Naive unique of doubles in NumPy's order: groups of equal values (-0.0 ==
+// 0.0), NaNs one group with equal_nan or each its own; the first index is
+// the smallest position in the group (a stable sort's first).
+struct naive_groups {
+  std::vector<double> values;
+  std::vector<int64_t> index, inverse, counts;
+};
+static naive_groups naive_unique(const std::vector<double> &a,
+                                 bool equal_nan) {
+  naive_groups g;
+  std::vector<int64_t> p(a.size());
+  std::iota(p.begin(), p.end(), 0);
+  std::stable_sort(p.begin(), p.end(), [&](int64_t x, int64_t y) {
+    return np_less(a[x], a[y]);
+  });
+  g.inverse.assign(a.size(), -1);
+  for (size_t k = 0; k < p.size(); k++) {
+    double v = a[p[k]];
+    bool fresh = k == 0;
+    if (!fresh) {
+      double u = a[p[k - 1]];
+      fresh = std::isnan(v) ? !(equal_nan && std::isnan(u)) : v != u;
+    }
+    if (fresh) {
+      g.values.push_back(v);
+      g.index.push_back(p[k]);
+      g.counts.push_back(0);
+    }
+    g.counts.back()++;
+    g.inverse[p[k]] = (int64_t)g.values.size() - 1;
+  }
+  return g;
+}
+
+TEST_CASE("unique: every output combination against a naive oracle, strided "
+          "and reversed inputs, every real dtype",
+          "[sort]") {
+  std::mt19937_64 rng(7);
+  for (cn_dtype dt : all_dtypes()) {
+    if (is_complex(dt))
+      continue;
+    INFO(cn_dtype_name(dt));
+    for (int64_t n : {1, 2, 31, 2000, 70001}) {
+      std::vector<double> v(2 * n);
+      for (auto &x : v)
+        x = (double)(int64_t)(rng() % 23);
+      if (dt == CN_BOOL)
+        for (auto &x : v)
+          x = x > 11 ? 1 : 0;
+      if (dt == CN_FLOAT32 || dt == CN_FLOAT64)
+        for (int64_t k = 0; k < 2 * n; k += 5)
+          v[k] = k % 3 == 0 ? NAN : (k % 3 == 1 ? -0.0 : -INFINITY);
+      Arr full = cast(f64(v, {2 * n}), dt), strided, rev;
+      CN_REQUIRE_OK(cn_slice_axis(strided.out(), full, 0, 1, 2 * n, 2));
+      Arr half = copy(strided);
+      rev = flip_all(half);
+      Arr revrev = flip_all(rev); // a negative-stride view of half's values
+      for (cn_array x : {(cn_array)strided, (cn_array)revrev}) {
+        std::vector<double> av = dvec(x);
+        for (int equal_nan : {0, 1}) {
+          naive_groups want = naive_unique(av, equal_nan != 0);
+          for (int mask = 0; mask < 16; mask++) {
+            Arr vals, idx, inv, cnt;
+            CN_REQUIRE_OK(cn_unique(mask & 1 ? vals.out() : nullptr,
+                                    mask & 2 ? idx.out() : nullptr,
+                                    mask & 4 ? inv.out() : nullptr,
+                                    mask & 8 ? cnt.out() : nullptr, x,
+                                    equal_nan));
+            if (mask & 1) {
+              cn_dtype vd;
+              cn_array_dtype(&vd, vals);
+              REQUIRE(vd == dt);
+              REQUIRE(same(dvec(vals), want.values));
+            }
+            if (mask & 2)
+              REQUIRE(ivec(idx) == want.index);
+            if (mask & 4)
+              REQUIRE(ivec(inv) == want.inverse);
+            if (mask & 8)
+              REQUIRE(ivec(cnt) == want.counts);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("unique of complex values: NaNs in either part are one group with "
+          "equal_nan; 0-d input",
+          "[sort]") {
+  std::vector<std::complex<double>> z = {
+      {1, 0}, {NAN, 0}, {0, NAN}, {1, 0}, {-0.0, 0}, {0, 0}, {NAN, NAN},
+      {1, -1}, {0, NAN}};
+  Arr a = from_vec<std::complex<double>>(z, {9}, CN_COMPLEX128);
+  for (cn_dtype dt : {CN_COMPLEX64, CN_COMPLEX128}) {
+    Arr x = cast(a, dt), v, i, inv, c;
+    CN_REQUIRE_OK(cn_unique(v.out(), i.out(), inv.out(), c.out(), x, 1));
+    // NumPy's order: 0, 1-1j, 1, then the NaN group led by R+nanj
+    auto vz = to_vec<std::complex<double>>(cast(v, CN_COMPLEX128));
+    REQUIRE(vz.size() == 4);
+    REQUIRE(vz[0] == std::complex<double>(0, 0));
+    REQUIRE(vz[1] == std::complex<double>(1, -1));
+    REQUIRE(vz[2] == std::complex<double>(1, 0));
+    REQUIRE(std::isnan(vz[3].imag()));
+    REQUIRE(ivec(i) == std::vector<int64_t>{4, 7, 0, 2});
+    REQUIRE(ivec(c) == std::vector<int64_t>{2, 1, 2, 4});
+    REQUIRE(ivec(inv) == std::vector<int64_t>{2, 3, 3, 2, 0, 0, 3, 1, 3});
+    CN_REQUIRE_OK(cn_unique(v.out(), nullptr, nullptr, c.out(), x, 0));
+    REQUIRE(ivec(c) == std::vector<int64_t>{2, 1, 2, 1, 1, 1, 1});
+  }
+  Arr s = scalar_f(2.5), v, i, inv, c;
+  CN_REQUIRE_OK(cn_unique(v.out(), i.out(), inv.out(), c.out(), s, 1));
+  REQUIRE(shape_of(v) == shp{1});
+  REQUIRE(shape_of(inv).empty());
+  REQUIRE(ivec(inv) == std::vector<int64_t>{0});
+  REQUIRE(ivec(c) == std::vector<int64_t>{1});
+}
+
+// Naive membership in NumPy's sense (NaN is in nothing, -0.0 == 0.0).
+static std::vector<int64_t> naive_isin(const std::vector<double> &e,
+                                       const std::vector<double> &t,
+                                       bool invert) {
+  std::vector<int64_t> r(e.size());
+  for (size_t i = 0; i < e.size(); i++) {
+    bool hit = false;
+    for (double x : t)
+      hit = hit || x == e[i];
+    r[i] = hit != invert;
+  }
+  return r;
+}
+
+TEST_CASE("isin: the table and sorting paths against a naive oracle", "[sort]") {
+  std::mt19937_64 rng(3);
+  struct tcase {
+    cn_dtype de, dt;
+    int64_t lo, span, n, nt;
+  };
+  // Small spans take the membership table, wide ones the sort.
+  for (tcase tc : {tcase{CN_INT64, CN_INT64, -40, 80, 5000, 50},
+                   tcase{CN_INT8, CN_INT8, -128, 255, 300, 40},
+                   tcase{CN_UINT16, CN_INT32, 0, 60000, 3000, 200},
+                   tcase{CN_INT32, CN_INT64, -1000000000, 2000000000, 2000, 30},
+                   tcase{CN_FLOAT64, CN_INT64, -20, 40, 1000, 25},
+                   tcase{CN_FLOAT32, CN_FLOAT64, -20, 40, 1000, 25},
+                   tcase{CN_BOOL, CN_UINT8, 0, 1, 100, 3}}) {
+    INFO(cn_dtype_name(tc.de) << " in " << cn_dtype_name(tc.dt));
+    std::vector<double> e(tc.n), t(tc.nt);
+    for (auto &x : e)
+      x = (double)(tc.lo + (int64_t)(rng() % (uint64_t)(tc.span + 1)));
+    for (auto &x : t)
+      x = (double)(tc.lo + (int64_t)(rng() % (uint64_t)(tc.span + 1)));
+    if (tc.de == CN_FLOAT64 || tc.de == CN_FLOAT32) {
+      e[0] = NAN;
+      e[1] = -0.0;
+      e[2] = INFINITY;
+      e[3] = 0.5;
+    }
+    Arr xe = cast(f64(e, {tc.n}), tc.de), xt = cast(f64(t, {tc.nt}), tc.dt);
+    std::vector<double> ev = dvec(xe), tv = dvec(xt);
+    Arr rs; // a strided view of the elements
+    CN_REQUIRE_OK(cn_slice_axis(rs.out(), xe, 0, tc.n - 1, CN_SLICE_NONE, -3));
+    std::vector<double> sv = dvec(rs);
+    for (int invert : {0, 1}) {
+      Arr r;
+      CN_REQUIRE_OK(cn_isin(r.out(), xe, xt, invert));
+      REQUIRE(ivec(r) == naive_isin(ev, tv, invert != 0));
+      CN_REQUIRE_OK(cn_isin(r.out(), rs, xt, invert));
+      REQUIRE(ivec(r) == naive_isin(sv, tv, invert != 0));
+    }
+  }
+  // uint64 values past INT64_MAX (no int64 offsets: the sort) and a
+  // narrow range up there
+  std::vector<uint64_t> big = {0, 1ull << 63, ~0ull, 5, (1ull << 63) + 7};
+  std::vector<uint64_t> tb = {~0ull, 5, (1ull << 63) + 7};
+  Arr xb = from_vec<uint64_t>(big, {5}, CN_UINT64);
+  Arr xtb = from_vec<uint64_t>(tb, {3}, CN_UINT64), r;
+  CN_REQUIRE_OK(cn_isin(r.out(), xb, xtb, 0));
+  REQUIRE(ivec(r) == std::vector<int64_t>{0, 0, 1, 1, 1});
+  std::vector<uint64_t> tn = {(1ull << 63) + 7, (1ull << 63) + 9};
+  Arr xtn = from_vec<uint64_t>(tn, {2}, CN_UINT64);
+  CN_REQUIRE_OK(cn_isin(r.out(), xb, xtn, 1));
+  REQUIRE(ivec(r) == std::vector<int64_t>{1, 1, 1, 1, 0});
+  // empty sides and a 0-d element
+  Arr empty = arange(0, {0});
+  CN_REQUIRE_OK(cn_isin(r.out(), xb, empty, 1));
+  REQUIRE(ivec(r) == std::vector<int64_t>{1, 1, 1, 1, 1});
+  CN_REQUIRE_OK(cn_isin(r.out(), empty, xb, 0));
+  REQUIRE(shape_of(r) == shp{0});
+  CN_REQUIRE_OK(cn_isin(r.out(), scalar_i(5), xtb, 0));
+  REQUIRE(shape_of(r).empty());
+  REQUIRE(ivec(r) == std::vector<int64_t>{1});
+  cn_array out = nullptr;
+  CN_REQUIRE_ERR(cn_isin(&out, xb, nullptr, 0), CN_ERR_VALUE, "NULL");
+  REQUIRE(out == nullptr);
+}

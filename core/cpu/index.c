@@ -219,9 +219,88 @@ static cn_status cpu_put_along(cn_array_s *a, const cn_array_s *idx,
       X(CN_UINT32, uint32_t) X(CN_INT64, int64_t) X(CN_UINT64, uint64_t)       \
           X(CN_FLOAT32, float) X(CN_FLOAT64, double)
 
+/* Positions [lo, hi) of a contiguous array whose element is nonzero,
+ * written to w (or only counted when w is NULL). The write is branch-free
+ * (every position is stored, the count advances by the truth) into a
+ * stack block copied out once full, so a random mask costs no branch
+ * mispredictions and no store lands past this range's share of w. */
+#define CN_NZ_BLOCK 512
+#define CN_NZ_RANGE(T)                                                         \
+  static int64_t nz_range_##T(const T *p, int64_t lo, int64_t hi,             \
+                              int64_t *w) {                                    \
+    int64_t cnt = 0;                                                           \
+    if (!w) {                                                                  \
+      for (int64_t i = lo; i < hi; i++)                                        \
+        cnt += p[i] != 0;                                                      \
+      return cnt;                                                              \
+    }                                                                          \
+    int64_t blk[CN_NZ_BLOCK + 1];                                              \
+    for (int64_t b = lo; b < hi; b += CN_NZ_BLOCK) {                           \
+      int64_t e = b + CN_NZ_BLOCK < hi ? b + CN_NZ_BLOCK : hi, k = 0;          \
+      for (int64_t i = b; i < e; i++) {                                        \
+        blk[k] = i;                                                            \
+        k += p[i] != 0;                                                        \
+      }                                                                        \
+      memcpy(w + cnt, blk, sizeof(int64_t) * (size_t)k);                       \
+      cnt += k;                                                                \
+    }                                                                          \
+    return cnt;                                                                \
+  }
+CN_NZ_RANGE(uint8_t)
+CN_NZ_RANGE(int8_t)
+CN_NZ_RANGE(int16_t)
+CN_NZ_RANGE(uint16_t)
+CN_NZ_RANGE(int32_t)
+CN_NZ_RANGE(uint32_t)
+CN_NZ_RANGE(int64_t)
+CN_NZ_RANGE(uint64_t)
+CN_NZ_RANGE(float)
+CN_NZ_RANGE(double)
+#undef CN_NZ_RANGE
+
+/* Nonzero positions in [lo, hi) of a (C order), written to w when not
+ * NULL; returns how many. */
+static int64_t nz_range(const cn_array_s *a, const int64_t *st, bool contig,
+                        int64_t lo, int64_t hi, int64_t *w) {
+  int64_t cnt = 0;
+  if (contig) {
+    switch (a->dtype) {
+#define CN_NZ_CASE(DT, T)                                                      \
+  case DT:                                                                     \
+    return nz_range_##T((const T *)a->data, lo, hi, w);
+      CN_NZ_TYPES(CN_NZ_CASE)
+#undef CN_NZ_CASE
+    default: {
+      int64_t is = cn_itemsize(a->dtype);
+      for (int64_t i = lo; i < hi; i++)
+        if (cn_elem_truth(a->data + i * is, a->dtype)) {
+          if (w)
+            w[cnt] = i;
+          cnt++;
+        }
+      return cnt;
+    }
+    }
+  }
+  char *base[1] = {a->data};
+  cn_walk wk;
+  cn_walk_init(&wk, a->ndim, a->shape, 1, base,
+               (const int64_t(*)[CN_MAX_DIMS])st, lo);
+  for (int64_t i = lo; i < hi; i++) {
+    if (cn_elem_truth(wk.ptr[0], a->dtype)) {
+      if (w)
+        w[cnt] = i;
+      cnt++;
+    }
+    cn_walk_next(&wk);
+  }
+  return cnt;
+}
+
 static cn_status cpu_flatnonzero(cn_array_s **out, const cn_array_s *a) {
   int64_t n = a->size;
-  /* Pass 1 counts per chunk, pass 2 writes: both walk in C order. */
+  /* Pass 1 counts per chunk, a prefix sum places each chunk's share, pass
+   * 2 writes: both walk in C order, chunks in parallel. */
   enum { CH = 64 };
   int64_t counts[CH + 1];
   int nch = n >= (1 << 16) ? CH : 1;
@@ -229,68 +308,25 @@ static cn_status cpu_flatnonzero(cn_array_s **out, const cn_array_s *a) {
   cn_walk_bytes(st[0], a);
   bool contig = cn_array_is_c_contig(a);
   int nth = cn_cpu_threads_for(n);
-  int64_t *res = NULL;
-  for (int pass = 0; pass < 2; pass++) {
-#pragma omp parallel for num_threads(nth) schedule(dynamic)
-    for (int c = 0; c < nch; c++) {
-      int64_t lo = n * c / nch, hi = n * (c + 1) / nch, cnt = 0;
-      int64_t *w_out = pass ? res + counts[c] : NULL;
-      if (contig) {
-        switch (a->dtype) {
-#define CN_NZ_CASE(DT, T)                                                      \
-  case DT: {                                                                   \
-    const T *p = (const T *)a->data;                                           \
-    if (pass) {                                                                \
-      for (int64_t i = lo; i < hi; i++)                                        \
-        if (p[i] != 0)                                                         \
-          w_out[cnt++] = i;                                                    \
-    } else {                                                                   \
-      for (int64_t i = lo; i < hi; i++)                                        \
-        cnt += p[i] != 0;                                                      \
-    }                                                                          \
-    break;                                                                     \
-  }
-          CN_NZ_TYPES(CN_NZ_CASE)
-#undef CN_NZ_CASE
-        default: {
-          int64_t is = cn_itemsize(a->dtype);
-          for (int64_t i = lo; i < hi; i++)
-            if (cn_elem_truth(a->data + i * is, a->dtype)) {
-              if (pass)
-                w_out[cnt] = i;
-              cnt++;
-            }
-        }
-        }
-      } else {
-        char *base[1] = {a->data};
-        cn_walk w;
-        cn_walk_init(&w, a->ndim, a->shape, 1, base,
-                     (const int64_t(*)[CN_MAX_DIMS])st, lo);
-        for (int64_t i = lo; i < hi; i++) {
-          if (cn_elem_truth(w.ptr[0], a->dtype)) {
-            if (pass)
-              w_out[cnt] = i;
-            cnt++;
-          }
-          cn_walk_next(&w);
-        }
-      }
-      if (!pass)
-        counts[c + 1] = cnt;
-    }
-    if (!pass) {
-      counts[0] = 0;
-      for (int c = 0; c < nch; c++)
-        counts[c + 1] += counts[c];
-      int64_t total = counts[nch];
-      cn_status st2 = cn_array_new(out, a->buf->backend, a->buf->device_id,
-                                   CN_INT64, 1, &total, CN_ORDER_C);
-      if (st2 != CN_OK)
-        return st2;
-      res = (int64_t *)(*out)->data;
-    }
-  }
+#pragma omp parallel for num_threads(nth) schedule(static)
+  for (int c = 0; c < nch; c++)
+    counts[c + 1] =
+        nz_range(a, st[0], contig, n * c / nch, n * (c + 1) / nch, NULL);
+  counts[0] = 0;
+  for (int c = 0; c < nch; c++)
+    counts[c + 1] += counts[c];
+  int64_t total = counts[nch];
+  cn_status st2 = cn_array_new(out, a->buf->backend, a->buf->device_id,
+                               CN_INT64, 1, &total, CN_ORDER_C);
+  if (st2 != CN_OK)
+    return st2;
+  int64_t *res = (int64_t *)(*out)->data;
+  if (total == 0)
+    return CN_OK;
+#pragma omp parallel for num_threads(nth) schedule(static)
+  for (int c = 0; c < nch; c++)
+    nz_range(a, st[0], contig, n * c / nch, n * (c + 1) / nch,
+             res + counts[c]);
   return CN_OK;
 }
 

@@ -72,9 +72,9 @@ CN_API const char *cn_backend_alias(int32_t i);
  *     "index", "stats";
  *   - a sorting or searching function: "argsort", "lexsort",
  *     "partition" (kernels only; "searchsorted" is the name of its
- *     kernel); "unique", "union1d",
- *     "intersect1d", "setdiff1d", "unique_axis", "isin" (kernels and a
- *     step on host copies);
+ *     kernel); the set functions "unique", "union1d", "intersect1d",
+ *     "setdiff1d", "setxor1d", "unique_axis", "isin" (kernels only:
+ *     compositions of them on the data's device);
  *   - "median", "quantile" (with percentile and the nan-variants): on
  *     host copies, or native on a device backend with the "sort" and
  *     "quantile_sorted" kernels;
