@@ -332,10 +332,41 @@ static inline int32_t vq_funkey32(int32_t k) {
 }
 #define VQ_SAME(x) (x)
 
+/* -0.0 and 0.0 are equal: after the key sort put every -0.0 first, their
+ * run is rewritten in input order when it holds both (one more read of
+ * the input, only then), so that the values sort is stable in effect. */
+#define VQ_ZERO_ORDER(NAME, T, F, NEGZ)                                        \
+  static void NAME##_zero_order(T *v, int64_t n, const char *src,             \
+                                int64_t ss) {                                  \
+    const T negz = NEGZ; /* the bits of -0.0 */                                \
+    int64_t lo = 0, hi = n;                                                    \
+    while (lo < hi) { /* first key >= -0.0's */                                \
+      int64_t c = lo + (hi - lo) / 2;                                          \
+      if (v[c] < 0 && v[c] != negz)                                            \
+        lo = c + 1;                                                            \
+      else                                                                     \
+        hi = c;                                                                \
+    }                                                                          \
+    int64_t z = lo;                                                            \
+    while (z < n && v[z] == negz)                                              \
+      z++;                                                                     \
+    if (z == lo || z == n || v[z] != 0)                                        \
+      return;                                                                  \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      F x;                                                                     \
+      memcpy(&x, src + i * ss, sizeof x);                                      \
+      if (x == 0)                                                              \
+        memcpy(v + lo++, &x, sizeof x);                                        \
+    }                                                                          \
+  }
+VQ_ZERO_ORDER(vq_f32, int32_t, float, INT32_MIN)
+VQ_ZERO_ORDER(vq_f64, int64_t, double, INT64_MIN)
+#define VQ_NO_ZERO_ORDER(v, n, src, ss) ((void)0)
+
 /* Values of one lane: dv (byte stride ds) receives src (byte stride ss)
  * sorted; T is the integer type of the element's bits, KEY/UNKEY map them
  * to the sorted integers and back; va is scratch of n elements. */
-#define VQ_VALUES(NAME, T, SORT, KEY, UNKEY, MAPS)                             \
+#define VQ_VALUES(NAME, T, SORT, KEY, UNKEY, MAPS, ZERO_ORDER)                           \
   VQ_MERGE(NAME, T, VQ_LT_PLAIN)                                               \
   static void NAME##_gather(T *o, const char *src, int64_t ss, int64_t lo,     \
                             int64_t hi) {                                      \
@@ -378,19 +409,28 @@ static inline int32_t vq_funkey32(int32_t k) {
     if (MAPS) {                                                                \
       _Pragma("omp parallel for num_threads(nth) schedule(static)") for (      \
           int64_t i = 0; i < n; i++) res[i] = UNKEY(res[i]);                   \
+      ZERO_ORDER(res, n, src, ss);                                             \
     }                                                                          \
     if (res != (T *)dv)                                                        \
       for (int64_t i = 0; i < n; i++)                                          \
         memcpy(dv + i * ds, res + i, sizeof(T));                               \
   }
-VQ_VALUES(vq_i16, int16_t, cn_vqsort_i16, VQ_SAME, VQ_SAME, false)
-VQ_VALUES(vq_u16, uint16_t, cn_vqsort_u16, VQ_SAME, VQ_SAME, false)
-VQ_VALUES(vq_i32, int32_t, cn_vqsort_i32, VQ_SAME, VQ_SAME, false)
-VQ_VALUES(vq_u32, uint32_t, cn_vqsort_u32, VQ_SAME, VQ_SAME, false)
-VQ_VALUES(vq_i64, int64_t, cn_vqsort_i64, VQ_SAME, VQ_SAME, false)
-VQ_VALUES(vq_u64, uint64_t, cn_vqsort_u64, VQ_SAME, VQ_SAME, false)
-VQ_VALUES(vq_f32, int32_t, cn_vqsort_i32, vq_fkey32, vq_funkey32, true)
-VQ_VALUES(vq_f64, int64_t, cn_vqsort_i64, vq_fkey64, vq_funkey64, true)
+VQ_VALUES(vq_i16, int16_t, cn_vqsort_i16, VQ_SAME, VQ_SAME, false,
+          VQ_NO_ZERO_ORDER)
+VQ_VALUES(vq_u16, uint16_t, cn_vqsort_u16, VQ_SAME, VQ_SAME, false,
+          VQ_NO_ZERO_ORDER)
+VQ_VALUES(vq_i32, int32_t, cn_vqsort_i32, VQ_SAME, VQ_SAME, false,
+          VQ_NO_ZERO_ORDER)
+VQ_VALUES(vq_u32, uint32_t, cn_vqsort_u32, VQ_SAME, VQ_SAME, false,
+          VQ_NO_ZERO_ORDER)
+VQ_VALUES(vq_i64, int64_t, cn_vqsort_i64, VQ_SAME, VQ_SAME, false,
+          VQ_NO_ZERO_ORDER)
+VQ_VALUES(vq_u64, uint64_t, cn_vqsort_u64, VQ_SAME, VQ_SAME, false,
+          VQ_NO_ZERO_ORDER)
+VQ_VALUES(vq_f32, int32_t, cn_vqsort_i32, vq_fkey32, vq_funkey32, true,
+          vq_f32_zero_order)
+VQ_VALUES(vq_f64, int64_t, cn_vqsort_i64, vq_fkey64, vq_funkey64, true,
+          vq_f64_zero_order)
 VQ_MERGE(vq_arg64, uint64_t, VQ_LT_PLAIN)
 VQ_MERGE(vq_arg128, cn_vq_rec128, VQ_LT_REC128)
 
