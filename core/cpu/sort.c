@@ -5,6 +5,7 @@
  * complex dtypes in NumPy's order by two radix sorts (imaginary, then real
  * key), NaN-part values merge-sorted. Parallel with OpenMP inside long
  * lanes and across lanes otherwise. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,10 +227,11 @@ CN_CPLX_SORT(sort_c64_nan, sort_c64_rec, sort_c64_ltn)
 CN_CPLX_SORT(sort_c128_nan, sort_c128_rec, sort_c128_ltn)
 
 /* ---- vectorised quicksort (Highway's vqsort, core/cpu/sort_vq.h) ---------
- * Every real dtype of 2 bytes or more. Values sort as themselves, NaNs
- * split off first (vqsort knows no NaN) and written last; the zeros, which
- * vqsort leaves in any order, are rewritten -0.0 first, as the radix sort
- * on the non-canonical keys orders them. Indices sort as one record per
+ * Every real dtype of 2 bytes or more. Values sort as integers (floats as
+ * order-preserving integer keys, below), which orders them as the radix
+ * sort on non-canonical keys and the CUDA sort do: -0.0 before 0.0, NaNs
+ * last; equal integers are indistinguishable, so the values sort is stable
+ * in effect. Indices sort as one record per
  * element, the canonical key (-0.0 == 0.0, NaN greatest) above the index:
  * (key32 << 32 | index) in a u64, or (key64, index) in 128 bits, so equal
  * keys keep their index order and the argsort is stable. With several
@@ -307,78 +309,21 @@ enum { VQ_PAR_MIN = 1 << 17 };
     return src;                                                                \
   }
 
-/* Floats sort as signed integers: the bits with the magnitude bits flipped
- * when negative order like the values (-0.0 before 0.0, as the radix sort
- * on non-canonical keys puts them), every NaN becoming the largest integer,
- * which maps back to the NaN the radix sort writes (cn_unkey_f64 of the
- * all-ones key). vqsort's own float sorts are not used: Highway 1.0.3 pads
- * its sorting networks with the largest finite value, which displaces
- * +inf. The map is its own inverse on everything but NaNs. */
-static inline int64_t vq_fkey64(int64_t u) {
-  if ((u & INT64_MAX) > 0x7ff0000000000000ll)
-    return INT64_MAX;
-  return u ^ (int64_t)((uint64_t)(u >> 63) >> 1);
-}
-static inline int32_t vq_fkey32(int32_t u) {
-  if ((u & INT32_MAX) > 0x7f800000)
-    return INT32_MAX;
-  return u ^ (int32_t)((uint32_t)(u >> 31) >> 1);
-}
-static inline int64_t vq_funkey64(int64_t k) {
-  return k ^ (int64_t)((uint64_t)(k >> 63) >> 1);
-}
-static inline int32_t vq_funkey32(int32_t k) {
-  return k ^ (int32_t)((uint32_t)(k >> 31) >> 1);
-}
-#define VQ_SAME(x) (x)
-
-/* -0.0 and 0.0 are equal: after the key sort put every -0.0 first, their
- * run is rewritten in input order when it holds both (one more read of
- * the input, only then), so that the values sort is stable in effect. */
-#define VQ_ZERO_ORDER(NAME, T, F, NEGZ)                                        \
-  static void NAME##_zero_order(T *v, int64_t n, const char *src,             \
-                                int64_t ss) {                                  \
-    const T negz = NEGZ; /* the bits of -0.0 */                                \
-    int64_t lo = 0, hi = n;                                                    \
-    while (lo < hi) { /* first key >= -0.0's */                                \
-      int64_t c = lo + (hi - lo) / 2;                                          \
-      if (v[c] < 0 && v[c] != negz)                                            \
-        lo = c + 1;                                                            \
-      else                                                                     \
-        hi = c;                                                                \
-    }                                                                          \
-    int64_t z = lo;                                                            \
-    while (z < n && v[z] == negz)                                              \
-      z++;                                                                     \
-    if (z == lo || z == n || v[z] != 0)                                        \
-      return;                                                                  \
-    for (int64_t i = 0; i < n; i++) {                                          \
-      F x;                                                                     \
-      memcpy(&x, src + i * ss, sizeof x);                                      \
-      if (x == 0)                                                              \
-        memcpy(v + lo++, &x, sizeof x);                                        \
-    }                                                                          \
-  }
-VQ_ZERO_ORDER(vq_f32, int32_t, float, INT32_MIN)
-VQ_ZERO_ORDER(vq_f64, int64_t, double, INT64_MIN)
-#define VQ_NO_ZERO_ORDER(v, n, src, ss) ((void)0)
-
-/* Values of one lane: dv (byte stride ds) receives src (byte stride ss)
- * sorted; T is the integer type of the element's bits, KEY/UNKEY map them
- * to the sorted integers and back; va is scratch of n elements. */
-#define VQ_VALUES(NAME, T, SORT, KEY, UNKEY, MAPS, ZERO_ORDER)                           \
+/* Integer values of one lane: dv (byte stride ds) receives src (byte
+ * stride ss) sorted; va is scratch of n elements. */
+#define VQ_VALUES(NAME, T, SORT)                           \
   VQ_MERGE(NAME, T, VQ_LT_PLAIN)                                               \
   static void NAME##_gather(T *o, const char *src, int64_t ss, int64_t lo,     \
                             int64_t hi) {                                      \
     if (ss == (int64_t)sizeof(T)) {                                            \
       const T *p = (const T *)src;                                             \
       for (int64_t i = lo; i < hi; i++)                                        \
-        o[i - lo] = KEY(p[i]);                                                 \
+        o[i - lo] = p[i];                                                       \
     } else {                                                                   \
       for (int64_t i = lo; i < hi; i++) {                                      \
         T x;                                                                   \
         memcpy(&x, src + i * ss, sizeof(T));                                   \
-        o[i - lo] = KEY(x);                                                    \
+        o[i - lo] = x;                                                          \
       }                                                                        \
     }                                                                          \
   }                                                                            \
@@ -406,31 +351,120 @@ VQ_ZERO_ORDER(vq_f64, int64_t, double, INT64_MIN)
         memcpy(dv, res, sizeof(T) * (size_t)n);                                \
       res = (T *)dv;                                                           \
     }                                                                          \
-    if (MAPS) {                                                                \
-      _Pragma("omp parallel for num_threads(nth) schedule(static)") for (      \
-          int64_t i = 0; i < n; i++) res[i] = UNKEY(res[i]);                   \
-      ZERO_ORDER(res, n, src, ss);                                             \
-    }                                                                          \
     if (res != (T *)dv)                                                        \
       for (int64_t i = 0; i < n; i++)                                          \
         memcpy(dv + i * ds, res + i, sizeof(T));                               \
   }
-VQ_VALUES(vq_i16, int16_t, cn_vqsort_i16, VQ_SAME, VQ_SAME, false,
-          VQ_NO_ZERO_ORDER)
-VQ_VALUES(vq_u16, uint16_t, cn_vqsort_u16, VQ_SAME, VQ_SAME, false,
-          VQ_NO_ZERO_ORDER)
-VQ_VALUES(vq_i32, int32_t, cn_vqsort_i32, VQ_SAME, VQ_SAME, false,
-          VQ_NO_ZERO_ORDER)
-VQ_VALUES(vq_u32, uint32_t, cn_vqsort_u32, VQ_SAME, VQ_SAME, false,
-          VQ_NO_ZERO_ORDER)
-VQ_VALUES(vq_i64, int64_t, cn_vqsort_i64, VQ_SAME, VQ_SAME, false,
-          VQ_NO_ZERO_ORDER)
-VQ_VALUES(vq_u64, uint64_t, cn_vqsort_u64, VQ_SAME, VQ_SAME, false,
-          VQ_NO_ZERO_ORDER)
-VQ_VALUES(vq_f32, int32_t, cn_vqsort_i32, vq_fkey32, vq_funkey32, true,
-          vq_f32_zero_order)
-VQ_VALUES(vq_f64, int64_t, cn_vqsort_i64, vq_fkey64, vq_funkey64, true,
-          vq_f64_zero_order)
+VQ_VALUES(vq_i16, int16_t, cn_vqsort_i16)
+VQ_VALUES(vq_u16, uint16_t, cn_vqsort_u16)
+VQ_VALUES(vq_i32, int32_t, cn_vqsort_i32)
+VQ_VALUES(vq_u32, uint32_t, cn_vqsort_u32)
+VQ_VALUES(vq_i64, int64_t, cn_vqsort_i64)
+VQ_VALUES(vq_u64, uint64_t, cn_vqsort_u64)
+/* Float values by vqsort's float sort, which is correct on finite values
+ * only: Highway 1.0.3 pads its sorting networks with the largest finite
+ * value, which displaces +inf, and it has no NaN order. So the gather maps
+ * NaN and +inf to the largest finite value and -inf to the smallest,
+ * counting each (and -0.0, which the sort leaves mixed with 0.0); after
+ * the sort those runs, equal among themselves, are rewritten: -inf first,
+ * then +inf and the NaN the radix sort writes (cn_unkey_f64 of the all-ones
+ * key) last, and in the run of zeros every -0.0 first (as the radix sort on
+ * non-canonical keys and the CUDA sort order them). */
+#define VQ_FMAP(x, dst, FMAX)                                                  \
+  do {                                                                         \
+    bool nan = x != x, pinf = x > FMAX, ninf = x < -FMAX;                      \
+    cn += nan;                                                                 \
+    cp += pinf;                                                                \
+    cm += ninf;                                                                \
+    cz += x == 0 && signbit(x);                                                \
+    dst = nan || pinf ? FMAX : ninf ? -FMAX : x;                               \
+  } while (0)
+typedef struct vq_fcounts {
+  int64_t nan, pinf, ninf, negz;
+} vq_fcounts;
+#define VQ_FVALUES(NAME, F, SORT, FMAX, NANVAL)                                \
+  VQ_MERGE(NAME, F, VQ_LT_PLAIN)                                               \
+  static vq_fcounts NAME##_gather(F *o, const char *src, int64_t ss,           \
+                                  int64_t lo, int64_t hi) {                    \
+    int64_t cn = 0, cp = 0, cm = 0, cz = 0;                                    \
+    if (ss == (int64_t)sizeof(F)) {                                            \
+      const F *p = (const F *)src;                                             \
+      for (int64_t i = lo; i < hi; i++) {                                      \
+        F x = p[i];                                                            \
+        VQ_FMAP(x, o[i - lo], FMAX);                                           \
+      }                                                                        \
+    } else {                                                                   \
+      for (int64_t i = lo; i < hi; i++) {                                      \
+        F x;                                                                   \
+        memcpy(&x, src + i * ss, sizeof x);                                    \
+        VQ_FMAP(x, o[i - lo], FMAX);                                           \
+      }                                                                        \
+    }                                                                          \
+    vq_fcounts c = {cn, cp, cm, cz};                                           \
+    return c;                                                                  \
+  }                                                                            \
+  static void NAME##_fixup(F *v, int64_t n, vq_fcounts c) {                    \
+    for (int64_t i = 0; i < c.ninf; i++)                                       \
+      v[i] = -(F)INFINITY;                                                     \
+    for (int64_t i = n - c.nan - c.pinf; i < n - c.nan; i++)                   \
+      v[i] = (F)INFINITY;                                                      \
+    for (int64_t i = n - c.nan; i < n; i++)                                    \
+      v[i] = NANVAL();                                                         \
+    if (c.negz == 0)                                                           \
+      return;                                                                  \
+    int64_t lo = 0, hi = n;                                                    \
+    while (lo < hi) { /* the first element >= 0 (NaNs are last) */            \
+      int64_t m = lo + (hi - lo) / 2;                                          \
+      if (v[m] < 0)                                                            \
+        lo = m + 1;                                                            \
+      else                                                                     \
+        hi = m;                                                                \
+    }                                                                          \
+    for (int64_t i = lo; i < n && v[i] == 0; i++)                              \
+      v[i] = i - lo < c.negz ? (F)-0.0 : (F)0.0;                               \
+  }                                                                            \
+  static void NAME##_values(const char *src, int64_t ss, int64_t n, char *dv,  \
+                            int64_t ds, F *va, int nth) {                      \
+    bool contig = ds == (int64_t)sizeof(F);                                    \
+    if (!contig)                                                               \
+      nth = 1;                                                                 \
+    F *res;                                                                    \
+    vq_fcounts c = {0, 0, 0, 0};                                               \
+    if (nth == 1) {                                                            \
+      res = contig ? (F *)dv : va;                                             \
+      c = NAME##_gather(res, src, ss, 0, n);                                   \
+      SORT(res, (size_t)n);                                                    \
+    } else {                                                                   \
+      int64_t off[RADIX_MAX_THREADS], len[RADIX_MAX_THREADS];                  \
+      vq_fcounts ct[RADIX_MAX_THREADS];                                        \
+      _Pragma("omp parallel for num_threads(nth) schedule(static)") for (      \
+          int t = 0; t < nth; t++) {                                           \
+        off[t] = n * t / nth;                                                  \
+        len[t] = n * (t + 1) / nth - off[t];                                   \
+        ct[t] = NAME##_gather(va + off[t], src, ss, off[t], off[t] + len[t]);  \
+        SORT(va + off[t], (size_t)len[t]);                                     \
+      }                                                                        \
+      for (int t = 0; t < nth; t++) {                                          \
+        c.nan += ct[t].nan;                                                    \
+        c.pinf += ct[t].pinf;                                                  \
+        c.ninf += ct[t].ninf;                                                  \
+        c.negz += ct[t].negz;                                                  \
+      }                                                                        \
+      res = NAME##_merge_runs(va, (F *)dv, off, len, nth, nth);                \
+      if (res != (F *)dv)                                                      \
+        memcpy(dv, res, sizeof(F) * (size_t)n);                                \
+      res = (F *)dv;                                                           \
+    }                                                                          \
+    NAME##_fixup(res, n, c);                                                   \
+    if (res != (F *)dv)                                                        \
+      for (int64_t i = 0; i < n; i++)                                          \
+        memcpy(dv + i * ds, res + i, sizeof(F));                               \
+  }
+/* The NaN that the radix sort writes (the key of every NaN unkeyed). */
+static inline float vq_nan_f32(void) { return cn_unkey_f32(~(uint64_t)0); }
+static inline double vq_nan_f64(void) { return cn_unkey_f64(~(uint64_t)0); }
+VQ_FVALUES(vq_f32, float, cn_vqsort_f32, FLT_MAX, vq_nan_f32)
+VQ_FVALUES(vq_f64, double, cn_vqsort_f64, DBL_MAX, vq_nan_f64)
 VQ_MERGE(vq_arg64, uint64_t, VQ_LT_PLAIN)
 VQ_MERGE(vq_arg128, cn_vq_rec128, VQ_LT_REC128)
 
@@ -492,7 +526,7 @@ VQ_ARG_FILL(vq_arg128, cn_vq_rec128, vq_make128)
       res = NAME##_merge_runs(va, vb, off, len, nth, nth);                     \
     }                                                                          \
     size_t is = (size_t)cn_itemsize(dt);                                       \
-    _Pragma("omp parallel for num_threads(nth) schedule(static)") for (        \
+    _Pragma("omp parallel for num_threads(nth) schedule(static) if (nth > 1)") for (        \
         int64_t i = 0; i < n; i++) {                                           \
       int64_t j = IDX(res[i]);                                                 \
       dp[i * ps] = j;                                                          \

@@ -3,9 +3,10 @@
  * of the CPU sort (core/cpu/sort.c) stays C. Each function sorts its n
  * elements ascending in place, choosing the CPU's widest vector unit
  * (AVX2, AVX-512, ...) at run time. Not stable; thread-safe (each thread
- * keeps its own sorter). Integers only: floats sort as integer keys (see
- * core/cpu/sort.c). cn_vq_rec128 is 16-byte aligned and ordered by hi,
- * then lo. */
+ * keeps its own sorter). Floats must be finite (Highway 1.0.3 has no NaN
+ * order and pads with the largest finite value, which displaces +inf:
+ * core/cpu/sort.c maps them around the sort); -0.0 and 0.0 compare equal.
+ * cn_vq_rec128 is 16-byte aligned and ordered by hi, then lo. */
 #ifndef CUNUMPY_CPU_SORT_VQ_H
 #define CUNUMPY_CPU_SORT_VQ_H
 
@@ -29,6 +30,8 @@ CN_VQ_FN void cn_vqsort_i32(int32_t *v, size_t n);
 CN_VQ_FN void cn_vqsort_u32(uint32_t *v, size_t n);
 CN_VQ_FN void cn_vqsort_i64(int64_t *v, size_t n);
 CN_VQ_FN void cn_vqsort_u64(uint64_t *v, size_t n);
+CN_VQ_FN void cn_vqsort_f32(float *v, size_t n);
+CN_VQ_FN void cn_vqsort_f64(double *v, size_t n);
 CN_VQ_FN void cn_vqsort_rec128(cn_vq_rec128 *v, size_t n);
 
 #ifdef __cplusplus
