@@ -579,13 +579,13 @@ template <class T> std::vector<T> pool_values(std::mt19937_64 &g, size_t n) {
   std::vector<T> pool;
   using L = std::numeric_limits<T>;
   if constexpr (std::is_floating_point_v<T>)
-    pool = {L::quiet_NaN(), -L::quiet_NaN(), L::infinity(), -L::infinity(),
-            T(-0.0),        T(0.0),          T(1),          T(-1),
-            T(2.5),         T(-2.5),         L::max(),      L::lowest(),
+    pool = {L::quiet_NaN(),  -L::quiet_NaN(), L::infinity(), -L::infinity(),
+            T(-0.0),         T(0.0),          T(1),          T(-1),
+            T(2.5),          T(-2.5),         L::max(),      L::lowest(),
             L::denorm_min(), -L::denorm_min()};
   else
-    pool = {L::min(), L::max(), T(0), T(1), T(L::max() - 1), T(L::min() + 1),
-            T(7), T(100)};
+    pool = {L::min(),        L::max(),        T(0), T(1),
+            T(L::max() - 1), T(L::min() + 1), T(7), T(100)};
   std::vector<T> v(n);
   for (auto &x : v)
     x = pool[g() % pool.size()];
@@ -643,8 +643,8 @@ template <class T> void check_small_lengths() {
 }
 
 // Random values over the whole type (bits), or few distinct ones.
-template <class T> std::vector<T> random_values(std::mt19937_64 &g, size_t n,
-                                                bool few) {
+template <class T>
+std::vector<T> random_values(std::mt19937_64 &g, size_t n, bool few) {
   std::vector<T> v(n);
   for (auto &x : v) {
     uint64_t h = g();

@@ -240,15 +240,16 @@ CN_CPLX_SORT(sort_c128_nan, sort_c128_rec, sort_c128_ltn)
 enum { VQ_PAR_MIN = 1 << 17 };
 
 #define VQ_LT_PLAIN(x, y) ((x) < (y))
-#define VQ_LT_REC128(x, y) ((x).hi < (y).hi || ((x).hi == (y).hi && (x).lo < (y).lo))
+#define VQ_LT_REC128(x, y)                                                     \
+  ((x).hi < (y).hi || ((x).hi == (y).hi && (x).lo < (y).lo))
 
 /* NAME_merge_runs: sorted runs (start off[r] in src, length len[r]) merge
  * pairwise, round after round, ping-ponging between src and dst (n
  * elements each) until one run is left; returns the buffer holding it
  * (compact from element 0). Ties take the earlier run first (stable). */
 #define VQ_MERGE(NAME, T, LT)                                                  \
-  static int64_t NAME##_corank(const T *a, int64_t na, const T *b,             \
-                               int64_t nb, int64_t d) {                        \
+  static int64_t NAME##_corank(const T *a, int64_t na, const T *b, int64_t nb, \
+                               int64_t d) {                                    \
     int64_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na;                    \
     while (lo < hi) {                                                          \
       int64_t i = lo + (hi - lo) / 2, j = d - i;                               \
@@ -286,8 +287,12 @@ enum { VQ_PAR_MIN = 1 << 17 };
         s += len[2 * q] + (2 * q + 1 < nr ? len[2 * q + 1] : 0);               \
       }                                                                        \
       int ntask = np * parts;                                                  \
-      _Pragma("omp parallel for num_threads(nth) schedule(static)") for (      \
-          int t = 0; t < ntask; t++) {                                         \
+      _Pragma(                                                                 \
+          "omp parallel for num_threads(nth) schedule(static)") for (int t =   \
+                                                                         0;    \
+                                                                     t <       \
+                                                                     ntask;    \
+                                                                     t++) {    \
         int q = t / parts, u = t % parts;                                      \
         const T *a = src + off[2 * q];                                         \
         int64_t na = len[2 * q];                                               \
@@ -311,19 +316,19 @@ enum { VQ_PAR_MIN = 1 << 17 };
 
 /* Integer values of one lane: dv (byte stride ds) receives src (byte
  * stride ss) sorted; va is scratch of n elements. */
-#define VQ_VALUES(NAME, T, SORT)                           \
+#define VQ_VALUES(NAME, T, SORT)                                               \
   VQ_MERGE(NAME, T, VQ_LT_PLAIN)                                               \
   static void NAME##_gather(T *o, const char *src, int64_t ss, int64_t lo,     \
                             int64_t hi) {                                      \
     if (ss == (int64_t)sizeof(T)) {                                            \
       const T *p = (const T *)src;                                             \
       for (int64_t i = lo; i < hi; i++)                                        \
-        o[i - lo] = p[i];                                                       \
+        o[i - lo] = p[i];                                                      \
     } else {                                                                   \
       for (int64_t i = lo; i < hi; i++) {                                      \
         T x;                                                                   \
         memcpy(&x, src + i * ss, sizeof(T));                                   \
-        o[i - lo] = x;                                                          \
+        o[i - lo] = x;                                                         \
       }                                                                        \
     }                                                                          \
   }                                                                            \
@@ -339,8 +344,11 @@ enum { VQ_PAR_MIN = 1 << 17 };
       SORT(res, (size_t)n);                                                    \
     } else {                                                                   \
       int64_t off[RADIX_MAX_THREADS], len[RADIX_MAX_THREADS];                  \
-      _Pragma("omp parallel for num_threads(nth) schedule(static)") for (      \
-          int t = 0; t < nth; t++) {                                           \
+      _Pragma(                                                                 \
+          "omp parallel for num_threads(nth) schedule(static)") for (int t =   \
+                                                                         0;    \
+                                                                     t < nth;  \
+                                                                     t++) {    \
         off[t] = n * t / nth;                                                  \
         len[t] = n * (t + 1) / nth - off[t];                                   \
         NAME##_gather(va + off[t], src, ss, off[t], off[t] + len[t]);          \
@@ -413,7 +421,7 @@ typedef struct vq_fcounts {
     if (c.negz == 0)                                                           \
       return;                                                                  \
     int64_t lo = 0, hi = n;                                                    \
-    while (lo < hi) { /* the first element >= 0 (NaNs are last) */            \
+    while (lo < hi) { /* the first element >= 0 (NaNs are last) */             \
       int64_t m = lo + (hi - lo) / 2;                                          \
       if (v[m] < 0)                                                            \
         lo = m + 1;                                                            \
@@ -437,8 +445,11 @@ typedef struct vq_fcounts {
     } else {                                                                   \
       int64_t off[RADIX_MAX_THREADS], len[RADIX_MAX_THREADS];                  \
       vq_fcounts ct[RADIX_MAX_THREADS];                                        \
-      _Pragma("omp parallel for num_threads(nth) schedule(static)") for (      \
-          int t = 0; t < nth; t++) {                                           \
+      _Pragma(                                                                 \
+          "omp parallel for num_threads(nth) schedule(static)") for (int t =   \
+                                                                         0;    \
+                                                                     t < nth;  \
+                                                                     t++) {    \
         off[t] = n * t / nth;                                                  \
         len[t] = n * (t + 1) / nth - off[t];                                   \
         ct[t] = NAME##_gather(va + off[t], src, ss, off[t], off[t] + len[t]);  \
@@ -495,7 +506,7 @@ VQ_MERGE(vq_arg128, cn_vq_rec128, VQ_LT_REC128)
     }                                                                          \
   }
 #define VQ_MAKE64(k, i) (((uint64_t)(k) << 32) | (uint64_t)(i))
-#define VQ_IDX64(r) ((int64_t)((r) & 0xffffffffu))
+#define VQ_IDX64(r) ((int64_t)((r)&0xffffffffu))
 static inline cn_vq_rec128 vq_make128(uint64_t k, int64_t i) {
   cn_vq_rec128 r = {(uint64_t)i, k};
   return r;
@@ -516,8 +527,11 @@ VQ_ARG_FILL(vq_arg128, cn_vq_rec128, vq_make128)
       SORT(va, (size_t)n);                                                     \
     } else {                                                                   \
       int64_t off[RADIX_MAX_THREADS], len[RADIX_MAX_THREADS];                  \
-      _Pragma("omp parallel for num_threads(nth) schedule(static)") for (      \
-          int t = 0; t < nth; t++) {                                           \
+      _Pragma(                                                                 \
+          "omp parallel for num_threads(nth) schedule(static)") for (int t =   \
+                                                                         0;    \
+                                                                     t < nth;  \
+                                                                     t++) {    \
         off[t] = n * t / nth;                                                  \
         len[t] = n * (t + 1) / nth - off[t];                                   \
         NAME##_fill(va, src, ss, dt, off[t], off[t] + len[t]);                 \
@@ -526,8 +540,9 @@ VQ_ARG_FILL(vq_arg128, cn_vq_rec128, vq_make128)
       res = NAME##_merge_runs(va, vb, off, len, nth, nth);                     \
     }                                                                          \
     size_t is = (size_t)cn_itemsize(dt);                                       \
-    _Pragma("omp parallel for num_threads(nth) schedule(static) if (nth > 1)") for (        \
-        int64_t i = 0; i < n; i++) {                                           \
+    _Pragma(                                                                   \
+        "omp parallel for num_threads(nth) if (nth > 1)") for (int64_t i = 0;  \
+                                                               i < n; i++) {   \
       int64_t j = IDX(res[i]);                                                 \
       dp[i * ps] = j;                                                          \
       if (dv)                                                                  \
