@@ -5,7 +5,7 @@ set -euo pipefail
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 APT_PKGS=(build-essential cmake pkg-config gfortran catch2 libopenblas-dev
-          liblapacke-dev libfftw3-dev libsleef-dev swig
+          liblapacke-dev libfftw3-dev libsleef-dev libhwy-dev swig
           clang libclang-rt-14-dev llvm)
 missing=()
 for p in "${APT_PKGS[@]}"; do

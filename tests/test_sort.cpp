@@ -3,8 +3,11 @@
 #include "array_testutil.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <random>
+#include <type_traits>
 
 using namespace tu;
 
@@ -732,4 +735,216 @@ TEST_CASE("isin: the table and sorting paths against a naive oracle", "[sort]") 
   cn_array out = nullptr;
   CN_REQUIRE_ERR(cn_isin(&out, xb, nullptr, 0), CN_ERR_VALUE, "NULL");
   REQUIRE(out == nullptr);
+}
+// ---- the vectorised quicksort path (every real dtype of 2 bytes or more)
+
+namespace {
+
+template <class T> cn_dtype dtype_of();
+template <> cn_dtype dtype_of<int16_t>() { return CN_INT16; }
+template <> cn_dtype dtype_of<uint16_t>() { return CN_UINT16; }
+template <> cn_dtype dtype_of<int32_t>() { return CN_INT32; }
+template <> cn_dtype dtype_of<uint32_t>() { return CN_UINT32; }
+template <> cn_dtype dtype_of<int64_t>() { return CN_INT64; }
+template <> cn_dtype dtype_of<uint64_t>() { return CN_UINT64; }
+template <> cn_dtype dtype_of<float>() { return CN_FLOAT32; }
+template <> cn_dtype dtype_of<double>() { return CN_FLOAT64; }
+
+// NumPy's order: NaN last, -0.0 == 0.0.
+template <class T> bool np_lt(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a))
+      return false;
+    if (std::isnan(b))
+      return true;
+  }
+  return a < b;
+}
+
+// The same element: equal bits (the sign of a zero included), or both NaN.
+template <class T> bool same_elem(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (std::isnan(a) || std::isnan(b))
+      return std::isnan(a) && std::isnan(b);
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// Values drawn from a small pool (many ties) holding the type's extremes
+// and, for floats, NaN, -NaN, +-inf, -0.0, 0.0, subnormals.
+template <class T> std::vector<T> pool_values(std::mt19937_64 &g, size_t n) {
+  std::vector<T> pool;
+  using L = std::numeric_limits<T>;
+  if constexpr (std::is_floating_point_v<T>)
+    pool = {L::quiet_NaN(),  -L::quiet_NaN(), L::infinity(), -L::infinity(),
+            T(-0.0),         T(0.0),          T(1),          T(-1),
+            T(2.5),          T(-2.5),         L::max(),      L::lowest(),
+            L::denorm_min(), -L::denorm_min()};
+  else
+    pool = {L::min(),        L::max(),        T(0), T(1),
+            T(L::max() - 1), T(L::min() + 1), T(7), T(100)};
+  std::vector<T> v(n);
+  for (auto &x : v)
+    x = pool[g() % pool.size()];
+  return v;
+}
+
+// Sorts lanes of v (shape {n, m}, along axis 0, so the m lanes are strided
+// and so are the outputs) and checks values and argsort against the stable
+// naive oracle.
+template <class T>
+void check_lanes(const std::vector<T> &v, int64_t n, int64_t m, bool flip) {
+  Arr a = from_vec(v, {n, m}, dtype_of<T>());
+  if (flip)
+    a = flip_all(a);
+  std::vector<T> av = to_vec<T>(a); // C order, as the sort sees it
+  Arr s, p;
+  CN_REQUIRE_OK(cn_sort(s.out(), a, 0));
+  CN_REQUIRE_OK(cn_argsort(p.out(), a, 0));
+  std::vector<T> sv = to_vec<T>(s);
+  std::vector<int64_t> pv = to_vec<int64_t>(p);
+  for (int64_t j = 0; j < m; j++) {
+    std::vector<int64_t> want(n);
+    std::iota(want.begin(), want.end(), 0);
+    std::stable_sort(want.begin(), want.end(), [&](int64_t x, int64_t y) {
+      return np_lt(av[x * m + j], av[y * m + j]);
+    });
+    // values: NumPy's order with -0.0 before 0.0 (as the radix sort)
+    std::vector<T> wv(n);
+    for (int64_t i = 0; i < n; i++)
+      wv[i] = av[i * m + j];
+    std::stable_sort(wv.begin(), wv.end(), [](T x, T y) {
+      if constexpr (std::is_floating_point_v<T>)
+        if (x == 0 && y == 0)
+          return std::signbit(x) && !std::signbit(y);
+      return np_lt(x, y);
+    });
+    for (int64_t i = 0; i < n; i++) {
+      REQUIRE(pv[i * m + j] == want[i]);
+      REQUIRE(same_elem(sv[i * m + j], wv[i]));
+    }
+  }
+}
+
+template <class T> void check_small_lengths() {
+  INFO(cn_dtype_name(dtype_of<T>()));
+  std::mt19937_64 g(11);
+  for (int64_t n = 0; n <= 70; n++) {
+    INFO("n = " << n);
+    for (int trial = 0; trial < 3; trial++) {
+      check_lanes(pool_values<T>(g, n), n, 1, false);
+      check_lanes(pool_values<T>(g, n), n, 1, true);
+    }
+    check_lanes(pool_values<T>(g, n * 3), n, 3, n % 2 == 1);
+  }
+}
+
+// Random values over the whole type (bits), or few distinct ones.
+template <class T>
+std::vector<T> random_values(std::mt19937_64 &g, size_t n, bool few) {
+  std::vector<T> v(n);
+  for (auto &x : v) {
+    uint64_t h = g();
+    if (few)
+      h %= 50;
+    if constexpr (std::is_floating_point_v<T>) {
+      x = few ? T((int64_t)h - 25) * T(0.5) : T(0);
+      if (!few) {
+        using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+        U u = (U)h;
+        std::memcpy(&x, &u, sizeof x); // any bits: NaNs, infs, subnormals
+      }
+      if (few && h % 7 == 0)
+        x = h % 2 ? T(-0.0) : std::numeric_limits<T>::quiet_NaN();
+    } else {
+      x = (T)h;
+    }
+  }
+  return v;
+}
+
+template <class T> void check_large() {
+  INFO(cn_dtype_name(dtype_of<T>()));
+  std::mt19937_64 g(5);
+  for (int64_t n : {(int64_t)(1 << 17) + 7, (int64_t)400003})
+    for (bool few : {false, true}) {
+      INFO("n = " << n << (few ? ", few distinct" : ""));
+      check_lanes(random_values<T>(g, n, few), n, 1, few);
+    }
+}
+
+} // namespace
+
+TEST_CASE("vqsort path: every dtype, lengths 0..70, NaN/inf/-0.0 placement",
+          "[sort][vqsort]") {
+  check_small_lengths<int16_t>();
+  check_small_lengths<uint16_t>();
+  check_small_lengths<int32_t>();
+  check_small_lengths<uint32_t>();
+  check_small_lengths<int64_t>();
+  check_small_lengths<uint64_t>();
+  check_small_lengths<float>();
+  check_small_lengths<double>();
+}
+
+TEST_CASE("vqsort path: large random arrays in parallel chunks and merges",
+          "[sort][vqsort]") {
+  check_large<int16_t>();
+  check_large<uint16_t>();
+  check_large<int32_t>();
+  check_large<uint32_t>();
+  check_large<int64_t>();
+  check_large<uint64_t>();
+  check_large<float>();
+  check_large<double>();
+}
+
+TEST_CASE("vqsort path: -0.0 before 0.0 in values, in input order in argsort",
+          "[sort][vqsort]") {
+  // Values sort as the radix sort on non-canonical keys (and the CUDA
+  // sort) order them, -0.0 first; argsort compares them equal (stable).
+  std::vector<double> v = {0.0, 2, -0.0, -1, 0.0, -0.0, NAN, -0.0};
+  for (cn_dtype dt : {CN_FLOAT64, CN_FLOAT32}) {
+    Arr s, p;
+    Arr a = cast(f64(v, {8}), dt);
+    CN_REQUIRE_OK(cn_sort(s.out(), a, 0));
+    CN_REQUIRE_OK(cn_argsort(p.out(), a, 0));
+    auto sv = dvec(s);
+    REQUIRE(ivec(p) == std::vector<int64_t>{3, 0, 2, 4, 5, 7, 1, 6});
+    std::vector<bool> neg;
+    for (int i = 1; i <= 5; i++) {
+      REQUIRE(sv[i] == 0.0);
+      neg.push_back(std::signbit(sv[i]));
+    }
+    REQUIRE(neg == std::vector<bool>{true, true, true, false, false});
+    REQUIRE(sv[6] == 2);
+    REQUIRE(std::isnan(sv[7]));
+  }
+}
+
+TEST_CASE("vqsort path: out of memory leaves the output untouched",
+          "[sort][vqsort]") {
+  int64_t n = 300000;
+  std::vector<double> v(n);
+  std::mt19937_64 g(3);
+  for (auto &x : v)
+    x = (double)(g() % 1000);
+  Arr a = f64(v, {n});
+  for (bool arg : {false, true}) {
+    bool done = false;
+    for (int64_t k = 1; k < 50 && !done; k++) {
+      cn_array out = nullptr;
+      cn_debug_fault_alloc(k);
+      cn_status st = arg ? cn_argsort(&out, a, 0) : cn_sort(&out, a, 0);
+      cn_debug_fault_alloc(0);
+      if (st == CN_OK) {
+        done = true;
+        Arr r(out);
+        REQUIRE(dvec(r).size() == (size_t)n);
+      } else {
+        REQUIRE(st == CN_ERR_MEMORY);
+        REQUIRE(out == nullptr);
+      }
+    }
+    REQUIRE(done);
+  }
 }

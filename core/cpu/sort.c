@@ -1,7 +1,12 @@
-/* CPU sort kernel: stable LSD radix sort on order-preserving integer keys
- * (core/sort_keys.h) for every real dtype, parallel with OpenMP on long
- * lanes and across lanes otherwise; complex dtypes in NumPy's order by two
- * radix sorts (imaginary, then real key), NaN-part values merge-sorted. */
+/* CPU sort kernel, stable in effect for every dtype: Highway's vectorised
+ * quicksort (core/cpu/sort_vq.h) for real dtypes of 2 bytes or more, on
+ * the values or on (key, index) records; an LSD radix sort on
+ * order-preserving integer keys (core/sort_keys.h) for the 1-byte ones;
+ * complex dtypes in NumPy's order by two radix sorts (imaginary, then real
+ * key), NaN-part values merge-sorted. Parallel with OpenMP inside long
+ * lanes and across lanes otherwise. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -11,6 +16,7 @@
 #include "../quantile_rank.h"
 #include "../sort_keys.h"
 #include "cpu.h"
+#include "sort_vq.h"
 
 enum { RADIX_MAX_THREADS = 64, SMALL_SORT = 48 };
 
@@ -220,17 +226,410 @@ CN_CPLX_REC(sort_c128, double)
 CN_CPLX_SORT(sort_c64_nan, sort_c64_rec, sort_c64_ltn)
 CN_CPLX_SORT(sort_c128_nan, sort_c128_rec, sort_c128_ltn)
 
+/* ---- vectorised quicksort (Highway's vqsort, core/cpu/sort_vq.h) ---------
+ * Every real dtype of 2 bytes or more. Values sort as integers (floats as
+ * order-preserving integer keys, below), which orders them as the radix
+ * sort on non-canonical keys and the CUDA sort do: -0.0 before 0.0, NaNs
+ * last; equal integers are indistinguishable, so the values sort is stable
+ * in effect. Indices sort as one record per
+ * element, the canonical key (-0.0 == 0.0, NaN greatest) above the index:
+ * (key32 << 32 | index) in a u64, or (key64, index) in 128 bits, so equal
+ * keys keep their index order and the argsort is stable. With several
+ * threads each sorts a contiguous chunk and the sorted runs merge in
+ * rounds, every merge split among threads along its merge path. */
+enum { VQ_PAR_MIN = 1 << 17 };
+
+#define VQ_LT_PLAIN(x, y) ((x) < (y))
+#define VQ_LT_REC128(x, y)                                                     \
+  ((x).hi < (y).hi || ((x).hi == (y).hi && (x).lo < (y).lo))
+
+/* NAME_merge_runs: sorted runs (start off[r] in src, length len[r]) merge
+ * pairwise, round after round, ping-ponging between src and dst (n
+ * elements each) until one run is left; returns the buffer holding it
+ * (compact from element 0). Ties take the earlier run first (stable). */
+#define VQ_MERGE(NAME, T, LT)                                                  \
+  static int64_t NAME##_corank(const T *a, int64_t na, const T *b, int64_t nb, \
+                               int64_t d) {                                    \
+    int64_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na;                    \
+    while (lo < hi) {                                                          \
+      int64_t i = lo + (hi - lo) / 2, j = d - i;                               \
+      if (j == 0 || i == na || LT(b[j - 1], a[i]))                             \
+        hi = i;                                                                \
+      else                                                                     \
+        lo = i + 1;                                                            \
+    }                                                                          \
+    return lo;                                                                 \
+  }                                                                            \
+  static void NAME##_merge_part(const T *a, int64_t na, const T *b,            \
+                                int64_t nb, T *o, int64_t d0, int64_t d1) {    \
+    int64_t i = NAME##_corank(a, na, b, nb, d0), j = d0 - i;                   \
+    int64_t ie = NAME##_corank(a, na, b, nb, d1), je = d1 - ie;                \
+    T *p = o + d0;                                                             \
+    while (i < ie && j < je) {                                                 \
+      bool c = LT(b[j], a[i]);                                                 \
+      *p++ = c ? b[j] : a[i];                                                  \
+      j += c;                                                                  \
+      i += !c;                                                                 \
+    }                                                                          \
+    while (i < ie)                                                             \
+      *p++ = a[i++];                                                           \
+    while (j < je)                                                             \
+      *p++ = b[j++];                                                           \
+  }                                                                            \
+  static T *NAME##_merge_runs(T *src, T *dst, int64_t *off, int64_t *len,      \
+                              int nr, int nth) {                               \
+    while (nr > 1) {                                                           \
+      int np = (nr + 1) / 2, parts = nth / np > 1 ? nth / np : 1;              \
+      int64_t outoff[RADIX_MAX_THREADS];                                       \
+      int64_t s = 0;                                                           \
+      for (int q = 0; q < np; q++) {                                           \
+        outoff[q] = s;                                                         \
+        s += len[2 * q] + (2 * q + 1 < nr ? len[2 * q + 1] : 0);               \
+      }                                                                        \
+      int ntask = np * parts;                                                  \
+      _Pragma(                                                                 \
+          "omp parallel for num_threads(nth) schedule(static)") for (int t =   \
+                                                                         0;    \
+                                                                     t <       \
+                                                                     ntask;    \
+                                                                     t++) {    \
+        int q = t / parts, u = t % parts;                                      \
+        const T *a = src + off[2 * q];                                         \
+        int64_t na = len[2 * q];                                               \
+        const T *b = 2 * q + 1 < nr ? src + off[2 * q + 1] : a;                \
+        int64_t nb = 2 * q + 1 < nr ? len[2 * q + 1] : 0, m = na + nb;         \
+        NAME##_merge_part(a, na, b, nb, dst + outoff[q], m * u / parts,        \
+                          m * (u + 1) / parts);                                \
+      }                                                                        \
+      for (int q = 0; q < np; q++) {                                           \
+        int64_t l = len[2 * q] + (2 * q + 1 < nr ? len[2 * q + 1] : 0);        \
+        off[q] = outoff[q];                                                    \
+        len[q] = l;                                                            \
+      }                                                                        \
+      nr = np;                                                                 \
+      T *x = src;                                                              \
+      src = dst;                                                               \
+      dst = x;                                                                 \
+    }                                                                          \
+    return src;                                                                \
+  }
+
+/* Integer values of one lane: dv (byte stride ds) receives src (byte
+ * stride ss) sorted; va is scratch of n elements. */
+#define VQ_VALUES(NAME, T, SORT)                                               \
+  VQ_MERGE(NAME, T, VQ_LT_PLAIN)                                               \
+  static void NAME##_gather(T *o, const char *src, int64_t ss, int64_t lo,     \
+                            int64_t hi) {                                      \
+    if (ss == (int64_t)sizeof(T)) {                                            \
+      const T *p = (const T *)src;                                             \
+      for (int64_t i = lo; i < hi; i++)                                        \
+        o[i - lo] = p[i];                                                      \
+    } else {                                                                   \
+      for (int64_t i = lo; i < hi; i++) {                                      \
+        T x;                                                                   \
+        memcpy(&x, src + i * ss, sizeof(T));                                   \
+        o[i - lo] = x;                                                         \
+      }                                                                        \
+    }                                                                          \
+  }                                                                            \
+  static void NAME##_values(const char *src, int64_t ss, int64_t n, char *dv,  \
+                            int64_t ds, T *va, int nth) {                      \
+    bool contig = ds == (int64_t)sizeof(T);                                    \
+    if (!contig)                                                               \
+      nth = 1;                                                                 \
+    T *res;                                                                    \
+    if (nth == 1) {                                                            \
+      res = contig ? (T *)dv : va;                                             \
+      NAME##_gather(res, src, ss, 0, n);                                       \
+      SORT(res, (size_t)n);                                                    \
+    } else {                                                                   \
+      int64_t off[RADIX_MAX_THREADS], len[RADIX_MAX_THREADS];                  \
+      _Pragma(                                                                 \
+          "omp parallel for num_threads(nth) schedule(static)") for (int t =   \
+                                                                         0;    \
+                                                                     t < nth;  \
+                                                                     t++) {    \
+        off[t] = n * t / nth;                                                  \
+        len[t] = n * (t + 1) / nth - off[t];                                   \
+        NAME##_gather(va + off[t], src, ss, off[t], off[t] + len[t]);          \
+        SORT(va + off[t], (size_t)len[t]);                                     \
+      }                                                                        \
+      res = NAME##_merge_runs(va, (T *)dv, off, len, nth, nth);                \
+      if (res != (T *)dv)                                                      \
+        memcpy(dv, res, sizeof(T) * (size_t)n);                                \
+      res = (T *)dv;                                                           \
+    }                                                                          \
+    if (res != (T *)dv)                                                        \
+      for (int64_t i = 0; i < n; i++)                                          \
+        memcpy(dv + i * ds, res + i, sizeof(T));                               \
+  }
+VQ_VALUES(vq_i16, int16_t, cn_vqsort_i16)
+VQ_VALUES(vq_u16, uint16_t, cn_vqsort_u16)
+VQ_VALUES(vq_i32, int32_t, cn_vqsort_i32)
+VQ_VALUES(vq_u32, uint32_t, cn_vqsort_u32)
+VQ_VALUES(vq_i64, int64_t, cn_vqsort_i64)
+VQ_VALUES(vq_u64, uint64_t, cn_vqsort_u64)
+/* Float values by vqsort's float sort, which is correct on finite values
+ * only: Highway 1.0.3 pads its sorting networks with the largest finite
+ * value, which displaces +inf, and it has no NaN order. So the gather maps
+ * NaN and +inf to the largest finite value and -inf to the smallest,
+ * counting each (and -0.0, which the sort leaves mixed with 0.0); after
+ * the sort those runs, equal among themselves, are rewritten: -inf first,
+ * then +inf and the NaN the radix sort writes (cn_unkey_f64 of the all-ones
+ * key) last, and in the run of zeros every -0.0 first (as the radix sort on
+ * non-canonical keys and the CUDA sort order them). */
+#define VQ_FMAP(x, dst, FMAX)                                                  \
+  do {                                                                         \
+    bool nan = x != x, pinf = x > FMAX, ninf = x < -FMAX;                      \
+    cn += nan;                                                                 \
+    cp += pinf;                                                                \
+    cm += ninf;                                                                \
+    cz += x == 0 && signbit(x);                                                \
+    dst = nan || pinf ? FMAX : ninf ? -FMAX : x;                               \
+  } while (0)
+typedef struct vq_fcounts {
+  int64_t nan, pinf, ninf, negz;
+} vq_fcounts;
+#define VQ_FVALUES(NAME, F, SORT, FMAX, NANVAL)                                \
+  VQ_MERGE(NAME, F, VQ_LT_PLAIN)                                               \
+  static vq_fcounts NAME##_gather(F *o, const char *src, int64_t ss,           \
+                                  int64_t lo, int64_t hi) {                    \
+    int64_t cn = 0, cp = 0, cm = 0, cz = 0;                                    \
+    if (ss == (int64_t)sizeof(F)) {                                            \
+      const F *p = (const F *)src;                                             \
+      for (int64_t i = lo; i < hi; i++) {                                      \
+        F x = p[i];                                                            \
+        VQ_FMAP(x, o[i - lo], FMAX);                                           \
+      }                                                                        \
+    } else {                                                                   \
+      for (int64_t i = lo; i < hi; i++) {                                      \
+        F x;                                                                   \
+        memcpy(&x, src + i * ss, sizeof x);                                    \
+        VQ_FMAP(x, o[i - lo], FMAX);                                           \
+      }                                                                        \
+    }                                                                          \
+    vq_fcounts c = {cn, cp, cm, cz};                                           \
+    return c;                                                                  \
+  }                                                                            \
+  static void NAME##_fixup(F *v, int64_t n, vq_fcounts c) {                    \
+    for (int64_t i = 0; i < c.ninf; i++)                                       \
+      v[i] = -(F)INFINITY;                                                     \
+    for (int64_t i = n - c.nan - c.pinf; i < n - c.nan; i++)                   \
+      v[i] = (F)INFINITY;                                                      \
+    for (int64_t i = n - c.nan; i < n; i++)                                    \
+      v[i] = NANVAL();                                                         \
+    if (c.negz == 0)                                                           \
+      return;                                                                  \
+    int64_t lo = 0, hi = n;                                                    \
+    while (lo < hi) { /* the first element >= 0 (NaNs are last) */             \
+      int64_t m = lo + (hi - lo) / 2;                                          \
+      if (v[m] < 0)                                                            \
+        lo = m + 1;                                                            \
+      else                                                                     \
+        hi = m;                                                                \
+    }                                                                          \
+    for (int64_t i = lo; i < n && v[i] == 0; i++)                              \
+      v[i] = i - lo < c.negz ? (F)-0.0 : (F)0.0;                               \
+  }                                                                            \
+  static void NAME##_values(const char *src, int64_t ss, int64_t n, char *dv,  \
+                            int64_t ds, F *va, int nth) {                      \
+    bool contig = ds == (int64_t)sizeof(F);                                    \
+    if (!contig)                                                               \
+      nth = 1;                                                                 \
+    F *res;                                                                    \
+    vq_fcounts c = {0, 0, 0, 0};                                               \
+    if (nth == 1) {                                                            \
+      res = contig ? (F *)dv : va;                                             \
+      c = NAME##_gather(res, src, ss, 0, n);                                   \
+      SORT(res, (size_t)n);                                                    \
+    } else {                                                                   \
+      int64_t off[RADIX_MAX_THREADS], len[RADIX_MAX_THREADS];                  \
+      vq_fcounts ct[RADIX_MAX_THREADS];                                        \
+      _Pragma(                                                                 \
+          "omp parallel for num_threads(nth) schedule(static)") for (int t =   \
+                                                                         0;    \
+                                                                     t < nth;  \
+                                                                     t++) {    \
+        off[t] = n * t / nth;                                                  \
+        len[t] = n * (t + 1) / nth - off[t];                                   \
+        ct[t] = NAME##_gather(va + off[t], src, ss, off[t], off[t] + len[t]);  \
+        SORT(va + off[t], (size_t)len[t]);                                     \
+      }                                                                        \
+      for (int t = 0; t < nth; t++) {                                          \
+        c.nan += ct[t].nan;                                                    \
+        c.pinf += ct[t].pinf;                                                  \
+        c.ninf += ct[t].ninf;                                                  \
+        c.negz += ct[t].negz;                                                  \
+      }                                                                        \
+      res = NAME##_merge_runs(va, (F *)dv, off, len, nth, nth);                \
+      if (res != (F *)dv)                                                      \
+        memcpy(dv, res, sizeof(F) * (size_t)n);                                \
+      res = (F *)dv;                                                           \
+    }                                                                          \
+    NAME##_fixup(res, n, c);                                                   \
+    if (res != (F *)dv)                                                        \
+      for (int64_t i = 0; i < n; i++)                                          \
+        memcpy(dv + i * ds, res + i, sizeof(F));                               \
+  }
+/* The NaN that the radix sort writes (the key of every NaN unkeyed). */
+static inline float vq_nan_f32(void) { return cn_unkey_f32(~(uint64_t)0); }
+static inline double vq_nan_f64(void) { return cn_unkey_f64(~(uint64_t)0); }
+VQ_FVALUES(vq_f32, float, cn_vqsort_f32, FLT_MAX, vq_nan_f32)
+VQ_FVALUES(vq_f64, double, cn_vqsort_f64, DBL_MAX, vq_nan_f64)
+VQ_MERGE(vq_arg64, uint64_t, VQ_LT_PLAIN)
+VQ_MERGE(vq_arg128, cn_vq_rec128, VQ_LT_REC128)
+
+/* Canonical keys of src[lo, hi) into recs: MAKE(key, index). Loops by
+ * dtype so that the common contiguous ones vectorise. */
+#define VQ_ARG_FILL(NAME, R, MAKE)                                             \
+  static void NAME##_fill(R *r, const char *src, int64_t ss, cn_dtype dt,      \
+                          int64_t lo, int64_t hi) {                            \
+    if (dt == CN_FLOAT64 && ss == 8) {                                         \
+      const double *p = (const double *)src;                                   \
+      for (int64_t i = lo; i < hi; i++)                                        \
+        r[i] = MAKE(cn_key_f64(p[i], true), i);                                \
+    } else if (dt == CN_INT64 && ss == 8) {                                    \
+      const int64_t *p = (const int64_t *)src;                                 \
+      for (int64_t i = lo; i < hi; i++)                                        \
+        r[i] = MAKE((uint64_t)p[i] ^ ((uint64_t)1 << 63), i);                  \
+    } else if (dt == CN_FLOAT32 && ss == 4) {                                  \
+      const float *p = (const float *)src;                                     \
+      for (int64_t i = lo; i < hi; i++)                                        \
+        r[i] = MAKE(cn_key_f32(p[i], true), i);                                \
+    } else if (dt == CN_INT32 && ss == 4) {                                    \
+      const int32_t *p = (const int32_t *)src;                                 \
+      for (int64_t i = lo; i < hi; i++)                                        \
+        r[i] = MAKE((uint32_t)p[i] ^ 0x80000000u, i);                          \
+    } else {                                                                   \
+      for (int64_t i = lo; i < hi; i++)                                        \
+        r[i] = MAKE(cn_key_of(src + i * ss, dt, true), i);                     \
+    }                                                                          \
+  }
+#define VQ_MAKE64(k, i) (((uint64_t)(k) << 32) | (uint64_t)(i))
+#define VQ_IDX64(r) ((int64_t)((r)&0xffffffffu))
+static inline cn_vq_rec128 vq_make128(uint64_t k, int64_t i) {
+  cn_vq_rec128 r = {(uint64_t)i, k};
+  return r;
+}
+#define VQ_IDX128(r) ((int64_t)(r).lo)
+VQ_ARG_FILL(vq_arg64, uint64_t, VQ_MAKE64)
+VQ_ARG_FILL(vq_arg128, cn_vq_rec128, vq_make128)
+
+/* Indices (and values when dv) of one lane by records R; va, vb are
+ * scratch of n records (vb only with nth > 1). */
+#define VQ_ARGSORT(NAME, R, SORT, IDX)                                         \
+  static void NAME##_lane(const char *src, int64_t ss, int64_t n, cn_dtype dt, \
+                          char *dv, int64_t ds, int64_t *dp, int64_t ps,       \
+                          R *va, R *vb, int nth) {                             \
+    R *res = va;                                                               \
+    if (nth == 1) {                                                            \
+      NAME##_fill(va, src, ss, dt, 0, n);                                      \
+      SORT(va, (size_t)n);                                                     \
+    } else {                                                                   \
+      int64_t off[RADIX_MAX_THREADS], len[RADIX_MAX_THREADS];                  \
+      _Pragma(                                                                 \
+          "omp parallel for num_threads(nth) schedule(static)") for (int t =   \
+                                                                         0;    \
+                                                                     t < nth;  \
+                                                                     t++) {    \
+        off[t] = n * t / nth;                                                  \
+        len[t] = n * (t + 1) / nth - off[t];                                   \
+        NAME##_fill(va, src, ss, dt, off[t], off[t] + len[t]);                 \
+        SORT(va + off[t], (size_t)len[t]);                                     \
+      }                                                                        \
+      res = NAME##_merge_runs(va, vb, off, len, nth, nth);                     \
+    }                                                                          \
+    size_t is = (size_t)cn_itemsize(dt);                                       \
+    _Pragma(                                                                   \
+        "omp parallel for num_threads(nth) if (nth > 1)") for (int64_t i = 0;  \
+                                                               i < n; i++) {   \
+      int64_t j = IDX(res[i]);                                                 \
+      dp[i * ps] = j;                                                          \
+      if (dv)                                                                  \
+        memcpy(dv + i * ds, src + j * ss, is);                                 \
+    }                                                                          \
+  }
+VQ_ARGSORT(vq_arg64, uint64_t, cn_vqsort_u64, VQ_IDX64)
+VQ_ARGSORT(vq_arg128, cn_vq_rec128, cn_vqsort_rec128, VQ_IDX128)
+
+static bool vq_dtype(cn_dtype dt) {
+  return !cn_is_complex(dt) && cn_itemsize(dt) >= 2;
+}
+
+/* Bytes of one scratch element of the vqsort path. */
+static size_t vq_rec_size(cn_dtype dt, int64_t n, bool idx) {
+  if (!idx)
+    return (size_t)cn_itemsize(dt);
+  return cn_itemsize(dt) <= 4 && n <= (int64_t)UINT32_MAX ? 8 : 16;
+}
+
+/* One lane by vqsort (see above). va, vb: scratch of n vq_rec_size
+ * elements, vb needed with dp and nth > 1 only. */
+static void vq_lane(const char *src, int64_t ss, int64_t n, cn_dtype dt,
+                    char *dv, int64_t ds, int64_t *dp, int64_t ps, void *va,
+                    void *vb, int nth) {
+  if (n < VQ_PAR_MIN)
+    nth = 1;
+  if (nth > RADIX_MAX_THREADS)
+    nth = RADIX_MAX_THREADS;
+  if (dp) {
+    if (vq_rec_size(dt, n, true) == 8)
+      vq_arg64_lane(src, ss, n, dt, dv, ds, dp, ps, va, vb, nth);
+    else
+      vq_arg128_lane(src, ss, n, dt, dv, ds, dp, ps, va, vb, nth);
+    return;
+  }
+  switch (dt) {
+  case CN_INT16:
+    vq_i16_values(src, ss, n, dv, ds, va, nth);
+    break;
+  case CN_UINT16:
+    vq_u16_values(src, ss, n, dv, ds, va, nth);
+    break;
+  case CN_INT32:
+    vq_i32_values(src, ss, n, dv, ds, va, nth);
+    break;
+  case CN_UINT32:
+    vq_u32_values(src, ss, n, dv, ds, va, nth);
+    break;
+  case CN_INT64:
+    vq_i64_values(src, ss, n, dv, ds, va, nth);
+    break;
+  case CN_UINT64:
+    vq_u64_values(src, ss, n, dv, ds, va, nth);
+    break;
+  case CN_FLOAT32:
+    vq_f32_values(src, ss, n, dv, ds, va, nth);
+    break;
+  default:
+    vq_f64_values(src, ss, n, dv, ds, va, nth);
+    break;
+  }
+}
+
 /* Scratch for one lane: keys, indices, and their radix twins. */
 typedef struct lane_buf {
   uint64_t *k, *kt;
   int64_t *ix, *ixt;
   void *ra, *rb; /* complex lanes: (re, im, index) records */
+  void *va, *vb; /* vqsort lanes: values or (key, index) records */
 } lane_buf;
 
-static bool lane_alloc(lane_buf *b, int64_t n, bool idx, bool cplx,
-                       int64_t itemsize) {
+static bool lane_alloc(lane_buf *b, int64_t n, cn_dtype dt, bool idx,
+                       bool par) {
   memset(b, 0, sizeof *b);
   size_t sz = (size_t)(n > 0 ? n : 1);
+  bool cplx = cn_is_complex(dt);
+  int64_t itemsize = cn_itemsize(dt);
+  if (vq_dtype(dt)) {
+    /* Untouched pages cost nothing: a values sort into a contiguous output
+     * never writes va. */
+    size_t rs = vq_rec_size(dt, n, idx);
+    b->va = cn_aligned_alloc(64, sz * rs);
+    if (idx && par)
+      b->vb = cn_aligned_alloc(64, sz * rs);
+    return b->va && (!idx || !par || b->vb);
+  }
   b->k = cn_malloc(sz * 8);
   b->kt = cn_malloc(sz * 8);
   if (!b->k || !b->kt)
@@ -258,6 +657,8 @@ static void lane_free(lane_buf *b) {
   free(b->ixt);
   free(b->ra);
   free(b->rb);
+  free(b->va);
+  free(b->vb);
 }
 
 /* One complex lane. Values with a NaN part (after all others in NumPy's
@@ -329,6 +730,10 @@ static void sort_lane(lane_buf *b, const char *src, int64_t ss, int64_t n,
                       cn_dtype dt, char *dv, int64_t ds, int64_t *dp,
                       int64_t ps, int nth) {
   int64_t is = cn_itemsize(dt);
+  if (vq_dtype(dt)) {
+    vq_lane(src, ss, n, dt, dv, ds, dp, ps, b->va, b->vb, nth);
+    return;
+  }
   if (cn_is_complex(dt)) {
     if (dt == CN_COMPLEX64)
       sort_c64_lane(b, src, ss, n, dv, ds, dp, ps, nth);
@@ -401,12 +806,11 @@ static cn_status cpu_sort(cn_array_s *vals, cn_array_s *perm,
     q *= a->shape[d];
   int64_t ss = a->strides[axis] * is;
   int nth = cn_cpu_threads_for(a->size);
-  bool cplx = cn_is_complex(a->dtype);
   cn_status st = CN_OK;
   if (nlanes == 1) {
     /* One long lane: the threads work inside the radix passes. */
     lane_buf b;
-    if (lane_alloc(&b, n, perm != NULL, cplx, is))
+    if (lane_alloc(&b, n, a->dtype, perm != NULL, nth > 1))
       sort_lane(&b, a->data, ss, n, a->dtype, vals ? vals->data : NULL, is,
                 perm ? (int64_t *)perm->data : NULL, 1, nth);
     else
@@ -418,7 +822,7 @@ static cn_status cpu_sort(cn_array_s *vals, cn_array_s *perm,
 #pragma omp parallel num_threads(nth)
   {
     lane_buf b;
-    bool ok = lane_alloc(&b, n, perm != NULL, cplx, is);
+    bool ok = lane_alloc(&b, n, a->dtype, perm != NULL, false);
     if (!ok) {
 #pragma omp critical
       st = cn_error(CN_ERR_MEMORY, "cn_sort: out of memory for %lld elements",
