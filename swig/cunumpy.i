@@ -21,6 +21,7 @@
 #include "cunumpy/stats.h"
 #include "cunumpy/poly.h"
 #include "cunumpy/random.h"
+#include "cunumpy/expr.h"
 %}
 
 /* SWIG's parser does not know GCC attributes (CN_API uses one). */
@@ -82,6 +83,8 @@
 %include "cunumpy/stats.h"
 %include "cunumpy/poly.h"
 %include "cunumpy/random.h"
+%include "cn_pyexpr.i"
+%include "cunumpy/expr.h"
 
 %init %{
   if (PyType_Ready(&cnpy_array_type) < 0)

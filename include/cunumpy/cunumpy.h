@@ -21,5 +21,6 @@
 #include "cunumpy/poly.h"
 #include "cunumpy/linalg.h"
 #include "cunumpy/fft.h"
+#include "cunumpy/expr.h"
 
 #endif
