@@ -311,14 +311,59 @@ static cn_status cn_xb_op(cn_xb *b, cn_xt *out, int32_t op, cn_xt *t,
     st = cn_xb_loop_dtype(b, &ct, op, p);
   if (st != CN_OK)
     return st;
-  /* weak integers must fit an integer loop */
-  if (cn_is_integer(ct))
-    for (int32_t i = 0; i < n; i++)
-      if (t[i].weak == 1 && t[i].known && !cn_scalar_int_fits(ct, t[i].value)) {
-        cn_dtype unused;
-        return cn_xb_err(b, cn_result_type_scalar(&unused, ct, t[i].value));
-      }
   cn_dtype odt = cn_xb_out_dtype(op, ct);
+  /* a weak integer out of range of an integer loop: the ufuncs' rules
+   * (core/ufunc.c, cn_uf_weak_ints) */
+  if (cn_is_integer(ct))
+    for (int32_t i = 0; i < n; i++) {
+      cn_scalar v = t[i].value;
+      if (t[i].weak != 1 || !t[i].known)
+        continue;
+      const cn_weak_rule rule = cn_op_table()[op].weak;
+      cn_dtype unused;
+      if (rule == CN_WEAK_TRUTH && v.kind == CN_SCALAR_UINT &&
+          (uint64_t)v.i > INT64_MAX)
+        return cn_xb_err(b, cn_result_type_scalar(&unused, CN_INT64, v));
+      if (cn_scalar_int_fits(ct, v))
+        continue;
+      bool above = v.kind == CN_SCALAR_UINT || v.i >= 0;
+      int bits = (int)cn_itemsize(ct) * 8;
+      switch (rule) {
+      case CN_WEAK_EQ:
+      case CN_WEAK_NE:
+      case CN_WEAK_LESS:
+      case CN_WEAK_GREATER: {
+        bool lt = i == 1 ? above : !above; /* x1 < x2 everywhere */
+        bool r = rule == CN_WEAK_EQ     ? false
+                 : rule == CN_WEAK_NE   ? true
+                 : rule == CN_WEAK_LESS ? lt
+                                        : !lt;
+        memset(out, 0, sizeof *out);
+        out->dt = CN_BOOL;
+        out->known = true;
+        out->value = cn_scalar_bool(r);
+        out->reg = -1;
+        return CN_OK;
+      }
+      case CN_WEAK_TRUTH:
+        t[i].value = cn_scalar_int(1);
+        continue;
+      case CN_WEAK_CLAMP:
+        if (i > 0 && above == (i == 2)) {
+          if (cn_is_unsigned_int(ct))
+            t[i].value = above ? cn_scalar_uint(UINT64_MAX >> (64 - bits))
+                               : cn_scalar_int(0);
+          else
+            t[i].value = above
+                             ? cn_scalar_int(INT64_MAX >> (64 - bits))
+                             : cn_scalar_int(-(INT64_MAX >> (64 - bits)) - 1);
+          continue;
+        }
+        /* fall through */
+      default:
+        return cn_xb_err(b, cn_result_type_scalar(&unused, ct, v));
+      }
+    }
   memset(out, 0, sizeof *out);
   out->dt = odt;
   out->weak = all_weak ? cn_xt_kind_of(odt) : 0;
@@ -397,7 +442,9 @@ static cn_status cn_xb_node(cn_xb *b, cn_xt *out, int32_t k, int depth) {
       out->dt = cn_xt_weak_dtype(out->weak, out->value, true);
     return CN_OK;
   case CN_XN_OP:
-    return cn_xb_op(b, out, nd->op, t, nd->nchild);
+    if ((st = cn_xb_op(b, out, nd->op, t, nd->nchild)) == CN_OK && nd->call)
+      out->weak = 0;
+    return st;
   case CN_XN_CAST: {
     cn_dtype dt = (cn_dtype)nd->op;
     out->dt = dt;
@@ -424,7 +471,6 @@ static cn_status cn_xb_node(cn_xb *b, cn_xt *out, int32_t k, int depth) {
         (st = cn_xb_as(b, &ins.in[2], &t[2], p)) != CN_OK)
       return st;
     out->dt = p;
-    out->weak = all_weak ? cn_xt_kind_of(p) : 0;
     return cn_xb_insn(b, ins, p, &out->reg);
   }
   default:
@@ -957,9 +1003,13 @@ cn_status cn_expr_evaluate(cn_array *out, cn_expr e, int32_t nin,
       if (st != CN_OK)
         st = cn_error_prefix(st, fn);
     }
+    /* the elementwise part alone: the reduction follows over axes */
+    cn_expr_program ew = *pr;
+    ew.red_kind = -1;
+    ew.out_dtype = ew.result_dtype;
     if (st == CN_OK && target->size > 0) {
       if (fused != NULL) {
-        if ((st = fused(pr, (const cn_array_s *const *)views, target)) !=
+        if ((st = fused(&ew, (const cn_array_s *const *)views, target)) !=
             CN_OK)
           st = cn_error_prefix(st, fn);
       } else {

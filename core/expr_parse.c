@@ -32,6 +32,7 @@ typedef struct {
   size_t start, tlen;
   cn_scalar num;
   int depth;
+  size_t first; /* where the first token starts */
   const char *fn;
   cn_expr_ast *ast;
   cn_status st;
@@ -218,7 +219,11 @@ static bool cn_xp_name_is(const cn_xp *p, const char *name) {
          memcmp(p->text + p->start, name, l) == 0;
 }
 
+static cn_status cn_xp_keyword_check(cn_xp *p);
+
 static cn_status cn_xp_expect(cn_xp *p, const char *op) {
+  if (cn_xp_keyword_check(p) != CN_OK)
+    return p->st;
   if (!cn_xp_is(p, op)) {
     char q[40];
     if (p->kind == T_END)
@@ -348,6 +353,27 @@ static const char *const cn_xp_keywords[] = {
     "in",    "is",     "None",  "await",  "yield", "import", "def",
     "class", "return", "while", "assert", "del",   "pass"};
 
+/* A Python keyword as the current token: the error naming it (with the
+ * spelling expressions use instead). */
+static cn_status cn_xp_keyword_check(cn_xp *p) {
+  if (p->kind != T_NAME)
+    return CN_OK;
+  for (size_t k = 0; k < sizeof cn_xp_keywords / sizeof cn_xp_keywords[0];
+       k++)
+    if (cn_xp_name_is(p, cn_xp_keywords[k])) {
+      const char *name = cn_xp_keywords[k];
+      const char *hint = strcmp(name, "and") == 0   ? ": use & for logical and"
+                         : strcmp(name, "or") == 0  ? ": use | for logical or"
+                         : strcmp(name, "not") == 0 ? ": use ~ for logical not"
+                         : strcmp(name, "if") == 0 || strcmp(name, "else") == 0
+                             ? ": use where(cond, x, y)"
+                             : "";
+      return cn_xp_fail(p, p->start, "'%s' is not supported in expressions%s",
+                        name, hint);
+    }
+  return CN_OK;
+}
+
 /* Parses a call's argument list after '(' for a function of nin inputs. */
 static cn_status cn_xp_args(cn_xp *p, int32_t *args, int32_t nin,
                             const char *name, size_t at) {
@@ -429,7 +455,7 @@ static cn_status cn_xp_axis(cn_xp *p) {
 static int32_t cn_xp_reduction(cn_xp *p, int32_t kind, const char *name,
                                size_t at) {
   cn_expr_ast *a = p->ast;
-  if (p->depth != 1) {
+  if (p->depth != 1 || at != p->first) {
     cn_xp_fail(p, at,
                "%s() must be the outermost operation of the expression", name);
     return -1;
@@ -534,19 +560,8 @@ static int32_t cn_xp_atom(cn_xp *p) {
       p->ast->nodes[k].value = cn_scalar_bool(name[0] == 'T');
       return cn_xp_next(p) == CN_OK ? k : -1;
     }
-    for (size_t k = 0; k < sizeof cn_xp_keywords / sizeof cn_xp_keywords[0];
-         k++)
-      if (strcmp(name, cn_xp_keywords[k]) == 0) {
-        const char *hint = strcmp(name, "and") == 0   ? ": use & for logical and"
-                           : strcmp(name, "or") == 0  ? ": use | for logical or"
-                           : strcmp(name, "not") == 0 ? ": use ~ for logical not"
-                           : strcmp(name, "if") == 0 || strcmp(name, "else") == 0
-                               ? ": use where(cond, x, y)"
-                               : "";
-        cn_xp_fail(p, at, "'%s' is not supported in expressions%s", name,
-                   hint);
-        return -1;
-      }
+    if (cn_xp_keyword_check(p) != CN_OK)
+      return -1;
     if (cn_xp_next(p) != CN_OK)
       return -1;
     if (!cn_xp_is(p, "(")) {
@@ -595,7 +610,10 @@ static int32_t cn_xp_atom(cn_xp *p) {
     int32_t nin = cn_op_table()[op].nin;
     if (cn_xp_args(p, args, nin, name, at) != CN_OK)
       return -1;
-    return cn_xp_op(p, op, at, nin, args);
+    int32_t k = cn_xp_op(p, op, at, nin, args);
+    if (k >= 0)
+      p->ast->nodes[k].call = true;
+    return k;
   }
   if (p->kind == T_END)
     return cn_xp_fail(p, p->start, "unexpected end of expression"), -1;
@@ -788,11 +806,12 @@ cn_status cn_expr_ast_parse(cn_expr_ast *ast, const char *text,
   if (p.len > ((size_t)1 << 24))
     return cn_error(CN_ERR_VALUE, "%s: expression longer than 16 MiB", fn);
   if (cn_xp_next(&p) == CN_OK) {
+    p.first = p.start;
     if (p.kind == T_END)
       cn_xp_fail(&p, 0, "empty expression");
     else {
       int32_t root = cn_xp_expr(&p);
-      if (root >= 0 && p.kind != T_END) {
+      if (root >= 0 && p.kind != T_END && cn_xp_keyword_check(&p) == CN_OK) {
         char q[40];
         cn_xp_quote(q, sizeof q, p.text + p.start, p.tlen < 20 ? p.tlen : 20);
         if (cn_xp_is(&p, "="))

@@ -20,6 +20,9 @@ typedef struct cn_expr_node {
   int32_t col; /* 1-based column of the node's first character */
   int32_t var;
   cn_scalar value;
+  /* written as a function call: on Python scalars only the result is a
+   * strong (NumPy scalar) value, as NumPy's ufuncs return */
+  bool call;
 } cn_expr_node;
 
 typedef struct cn_expr_ast {

@@ -19,10 +19,13 @@
  *                  sum(expr), sum(expr, axis=1), max(expr, axis=(0, 2),
  *                  keepdims=True), sum(expr, 0); axis=None is every axis.
  * Dtypes follow the ufuncs exactly (cunumpy/ufunc.h): the op's loops, the
- * promotion table with weak scalars; a weak integer that does not fit an
- * integer operand is CN_ERR_OVERFLOW for every op (the ufuncs define
- * comparisons by value there). sum and prod accumulate bool and signed
- * integers in int64 and unsigned in uint64, as cn_sum.
+ * promotion table with weak scalars, the ufuncs' rules for a weak integer
+ * out of range of an integer operand. Operators on Python scalars give
+ * Python scalars (weak: 2 * 3.0 is a weak 6.0); a function call or where
+ * on them gives a strong value, as NumPy's ufuncs return NumPy scalars.
+ * sum and prod accumulate bool and signed integers in int64 and unsigned in
+ * uint64, as cn_sum. Literal subexpressions are computed once per block
+ * (no constant folding beyond a leading minus).
  */
 #ifndef CUNUMPY_EXPR_H
 #define CUNUMPY_EXPR_H
