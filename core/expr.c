@@ -391,6 +391,33 @@ static cn_status cn_xb_op(cn_xb *b, cn_xt *out, int32_t op, cn_xt *t,
     if (fast >= 0) {
       op = fast;
       n = 1;
+    } else if (cn_is_float(ct) && e >= 3 && e <= 16 && e == (int)e) {
+      /* numexpr's expansion of a small integer power into products
+       * (within a few ulp of pow; a fraction of its cost in a block) */
+      int32_t x, acc = -1, sq;
+      if ((st = cn_xb_as(b, &x, &t[0], ct)) != CN_OK)
+        return st;
+      sq = x;
+      for (int k = (int)e; k > 0; k >>= 1) {
+        if (k & 1) {
+          if (acc < 0) {
+            acc = sq;
+          } else {
+            cn_expr_insn m = {.kind = CN_XI_OP, .op = CN_OPID_multiply,
+                              .ct = ct, .nin = 2, .in = {acc, sq, -1}};
+            if ((st = cn_xb_insn(b, m, ct, &acc)) != CN_OK)
+              return st;
+          }
+        }
+        if (k > 1) {
+          cn_expr_insn q = {.kind = CN_XI_OP, .op = CN_OPID_square, .ct = ct,
+                            .nin = 1, .in = {sq, -1, -1}};
+          if ((st = cn_xb_insn(b, q, ct, &sq)) != CN_OK)
+            return st;
+        }
+      }
+      out->reg = acc;
+      return CN_OK;
     }
   } else if (op == CN_OPID_power && cn_is_signed_int(ct)) {
     check_exp = true;
@@ -845,9 +872,10 @@ cn_status cn_expr_evaluate(cn_array *out, cn_expr e, int32_t nin,
     return cn_error(CN_ERR_VALUE, "%s: argument 'casting' is %d", fn,
                     (int)casting);
   for (int32_t i = 0; i < nin; i++) {
-    char name[32];
-    snprintf(name, sizeof name, "inputs[%d]", (int)i);
-    CN_CHECK_ARRAY(inputs[i], fn, name);
+    if (CN_UNLIKELY(inputs[i] == NULL || inputs[i]->magic != CN_ARRAY_MAGIC))
+      return cn_error(CN_ERR_VALUE,
+                      "%s: inputs[%d] is NULL or a released handle", fn,
+                      (int)i);
     if (inputs[i]->dtype != e->in_dtype[i])
       return cn_error(CN_ERR_TYPE,
                       "%s: inputs[%d] has dtype %s but the expression was "

@@ -68,10 +68,6 @@ static const cn_xc_cast_fn cn_xc_casts[CN_NUM_DTYPES][CN_NUM_DTYPES] = {
 
 /* ---- where and copies, by item size ---------------------------------- */
 
-typedef struct {
-  uint64_t lo, hi;
-} cn_xc_u128;
-
 #define CN_XC_WHERE(T, S)                                                      \
   static void cn_xc_where_##S(int64_t n, char *const *p, const int64_t *s) {   \
     const int64_t z = sizeof(T);                                               \
@@ -79,7 +75,11 @@ typedef struct {
       T *o = (T *)(void *)p[0];                                                \
       const bool *c = (const bool *)p[1];                                      \
       const T *x = (const T *)(void *)p[2], *y = (const T *)(void *)p[3];      \
-      CN_IVDEP for (int64_t i = 0; i < n; i++) o[i] = c[i] ? x[i] : y[i];      \
+      /* a select without branches: random conditions would mispredict */    \
+      CN_IVDEP for (int64_t i = 0; i < n; i++) {                               \
+        T m = (T)0 - (T)c[i];                                                  \
+        o[i] = (T)((x[i] & m) | (y[i] & (T)~m));                               \
+      }                                                                        \
       return;                                                                  \
     }                                                                          \
     for (int64_t i = 0; i < n; i++) {                                          \
@@ -102,7 +102,28 @@ CN_XC_WHERE(uint8_t, 1)
 CN_XC_WHERE(uint16_t, 2)
 CN_XC_WHERE(uint32_t, 4)
 CN_XC_WHERE(uint64_t, 8)
-CN_XC_WHERE(cn_xc_u128, 16)
+
+/* 16-byte items (complex128) as two 8-byte lanes. */
+static void cn_xc_where_16(int64_t n, char *const *p, const int64_t *s) {
+  for (int64_t i = 0; i < n; i++) {
+    const uint64_t m = (uint64_t)0 - (uint64_t)*(const bool *)(p[1] + i * s[1]);
+    const uint64_t *x = (const uint64_t *)(const void *)(p[2] + i * s[2]);
+    const uint64_t *y = (const uint64_t *)(const void *)(p[3] + i * s[3]);
+    uint64_t *o = (uint64_t *)(void *)(p[0] + i * s[0]);
+    uint64_t lo = (x[0] & m) | (y[0] & ~m), hi = (x[1] & m) | (y[1] & ~m);
+    o[0] = lo;
+    o[1] = hi;
+  }
+}
+static void cn_xc_copy_16(char *d, int64_t ds, const char *s, int64_t ss,
+                          int64_t n) {
+  if (ds == 16 && ss == 16) {
+    memcpy(d, s, (size_t)n * 16);
+    return;
+  }
+  for (int64_t i = 0; i < n; i++)
+    memcpy(d + i * ds, s + i * ss, 16);
+}
 
 static cn_ew_kernel cn_xc_where_kernel(int64_t isz) {
   return isz == 1   ? cn_xc_where_1
@@ -158,6 +179,7 @@ typedef struct {
   int64_t out_strides[CN_MAX_DIMS];
   const cn_red_kernel *red;
   char *states; /* one reduction state per block */
+  size_t slot_bytes; /* one block of the widest dtype (less when small) */
   _Atomic int bad_exponent;
 } cn_xc_plan;
 
@@ -210,7 +232,7 @@ static void cn_xc_blocks(cn_xc_plan *pl, int64_t b0, int64_t b1,
   const int32_t nreg = pr->nreg;
   char *ptr[nreg > 0 ? nreg : 1];
   int64_t str[nreg > 0 ? nreg : 1];
-  const size_t slot_bytes = (size_t)CN_XC_BLOCK * CN_EXPR_MAX_ITEM;
+  const size_t slot_bytes = pl->slot_bytes;
   const bool flat = pl->nd == 1;
   const int32_t res = pr->result;
   const int64_t res_isz = cn_itemsize(pr->regs[res].dtype);
@@ -509,9 +531,11 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
   int nth = cn_cpu_threads_for(pl.total * cost);
   if (nth > nblocks)
     nth = (int)nblocks;
-  /* one extra slot per thread for flattening a strided result */
-  const size_t per_thread =
-      (size_t)(pl.nslots + 1) * CN_XC_BLOCK * CN_EXPR_MAX_ITEM;
+  /* one extra slot per thread for flattening a strided result; a small
+   * evaluation allocates only what its one block needs */
+  const int64_t blk_elems = pl.total < CN_XC_BLOCK ? pl.total : CN_XC_BLOCK;
+  pl.slot_bytes = ((size_t)blk_elems * CN_EXPR_MAX_ITEM + 63) & ~(size_t)63;
+  const size_t per_thread = (size_t)(pl.nslots + 1) * pl.slot_bytes;
   scratch = cn_aligned_alloc(64, per_thread * (size_t)nth);
   if (scratch == NULL) {
     st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);

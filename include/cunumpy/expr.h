@@ -24,7 +24,11 @@
  * Python scalars (weak: 2 * 3.0 is a weak 6.0); a function call or where
  * on them gives a strong value, as NumPy's ufuncs return NumPy scalars.
  * sum and prod accumulate bool and signed integers in int64 and unsigned in
- * uint64, as cn_sum. Literal subexpressions are computed once per block
+ * uint64, as cn_sum. Powers by a literal run as the ufuncs' scalar
+ * exponent shortcuts (x**2 is square, x**0.5 sqrt, x**-1 reciprocal, x**0
+ * ones); a float x ** n with a literal integer n in [3, 16] is repeated
+ * multiplication (numexpr's rule: within a few ulp of pow, not always
+ * bit-equal to cn_power). Literal subexpressions are computed once per block
  * (no constant folding beyond a leading minus).
  */
 #ifndef CUNUMPY_EXPR_H

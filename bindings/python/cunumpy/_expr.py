@@ -94,7 +94,9 @@ def evaluate(ex, local_dict=None, global_dict=None, out=None, order="K",
     if casting not in _CASTINGS:
         raise ValueError(f"casting must be one of {_CASTINGS} "
                          f"(got {casting!r})")
-    names = _cached(_NAMES, ex, lambda: _names_of(ex))
+    names = _NAMES.get(ex)
+    if names is None:
+        names = _cached(_NAMES, ex, lambda: _names_of(ex))
     if names and (local_dict is None or global_dict is None):
         frame = sys._getframe(1)
         if local_dict is None:
@@ -112,9 +114,12 @@ def evaluate(ex, local_dict=None, global_dict=None, out=None, order="K",
             raise KeyError(f"name '{n}' is not defined in the local or "
                            f"global dictionary")
         arrays.append(v if isinstance(v, ndarray) else asarray(v))
-    sig = tuple((n, _code(a), a.ndim) for n, a in zip(names, arrays))
-    prog = _cached(_PROGRAMS, (ex, sig), lambda: _Program(ex, list(sig)))
-    res = prog(arrays, out, casting)
+    key = (ex, tuple([(a.dtype, a.ndim) for a in arrays]))
+    prog = _PROGRAMS.get(key)
+    if prog is None:
+        prog = _cached(_PROGRAMS, key, lambda: _Program(ex, [
+            (n, _code(a), a.ndim) for n, a in zip(names, arrays)]))
+    res = _lib.cn_expr_evaluate(prog.h, arrays, out, casting)
     if order == "F" and out is None and res.ndim > 1:
         res = _lib.cn_copy(res, "F")
     return res
