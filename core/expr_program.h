@@ -18,7 +18,7 @@ typedef struct cn_expr_reg {
   int32_t kind; /* cn_expr_reg_kind */
   cn_dtype dtype;
   int32_t input;             /* CN_XR_INPUT: index into the inputs */
-  unsigned char value[16];   /* CN_XR_CONST: the value in dtype */
+  _Alignas(16) unsigned char value[16]; /* CN_XR_CONST: value in dtype */
   int32_t last_use;          /* index of the last instruction reading it */
 } cn_expr_reg;
 
