@@ -33,6 +33,11 @@ typedef struct cn_backend cn_backend;
 typedef struct cn_gemm_desc cn_gemm_desc;     /* core/linalg/descriptors.h */
 typedef struct cn_lapack_args cn_lapack_args; /* core/linalg/descriptors.h */
 typedef struct cn_fft_desc cn_fft_desc;       /* core/linalg/descriptors.h */
+typedef struct cn_expr_program cn_expr_program; /* core/expr_program.h */
+/* The expr slot's type (core/expr.c reads it). */
+typedef cn_status (*cn_expr_slot_fn)(const cn_expr_program *prog,
+                                     const cn_array_s *const *in,
+                                     cn_array_s *out);
 
 /* Devices and memory. */
 typedef struct cn_backend_device {
@@ -181,6 +186,14 @@ typedef struct cn_backend_compute {
    * are exact; the order of the float additions is the backend's. */
   cn_status (*scatter_add)(cn_array_s *out, const cn_array_s *idx,
                            const cn_array_s *w);
+  /* Optional. Runs an expression program (core/expr_program.h) in one
+   * fused pass: in[i] is the program's input i broadcast to out's shape,
+   * in its own dtype; out has the result dtype and the broadcast shape, or,
+   * for a program with a reduction, out is a 0-d array of its out_dtype
+   * receiving the reduction over every element. Empty: the core runs the
+   * program one instruction at a time through assign, fill, elementwise and
+   * where, and reductions through reduce. */
+  cn_expr_slot_fn expr;
 } cn_backend_compute;
 
 /* One backend: the record a plugin's entry point returns (and the CPU

@@ -22,6 +22,7 @@ static const struct {
     CN_SLOT(rng_fill),      CN_SLOT(matmul),
     CN_SLOT(lapack),     CN_SLOT(fft),
     CN_SLOT(scatter_add),
+    CN_SLOT(expr),
 };
 #undef CN_SLOT
 #define CN_NSLOTS (sizeof g_slots / sizeof g_slots[0])
@@ -175,6 +176,11 @@ static const struct capability {
     {"histogramdd",
      "scatter_add searchsorted elementwise reduce assign fill", false, NULL},
     {"digitize", "searchsorted elementwise reduce assign fill", false, NULL},
+    /* expressions (cn_expr_evaluate, xp.evaluate, xp.fuse): one op at a
+     * time through the elementwise slots anywhere; one fused pass where
+     * the expr slot is filled */
+    {"evaluate", "elementwise where assign fill", false, NULL},
+    {"evaluate_fused", "expr", false, NULL},
 };
 #define CN_NCAPS (sizeof g_caps / sizeof g_caps[0])
 /* What every elementwise op needs (casting inputs, weak scalars). */

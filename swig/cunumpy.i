@@ -22,6 +22,7 @@
 #include "cunumpy/poly.h"
 #include "cunumpy/random.h"
 #include "cunumpy/kernel.h"
+#include "cunumpy/expr.h"
 %}
 
 /* SWIG's parser does not know GCC attributes (CN_API uses one). */
@@ -85,6 +86,8 @@
 %include "cunumpy/random.h"
 %include "cn_kernel_raw.i"
 %include "cn_kernel.i"
+%include "cn_pyexpr.i"
+%include "cunumpy/expr.h"
 
 %init %{
   if (PyType_Ready(&cnpy_array_type) < 0)

@@ -1063,6 +1063,79 @@ module cunumpy_c
       real(c_double), value :: im
       type(cn_scalar) :: res
     end function c_cn_scalar_complex
+    ! cn_status cn_expr_parse(cn_expr * out, const char * text)
+    function c_cn_expr_parse(out, text) bind(c, name='cn_expr_parse') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      character(kind=c_char), intent(in) :: text(*)
+      integer(c_int32_t) :: res
+    end function c_cn_expr_parse
+    ! cn_status cn_expr_variable_count(int32_t * out, cn_expr e)
+    function c_cn_expr_variable_count(out, e) bind(c, name='cn_expr_variable_count') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: e
+      integer(c_int32_t) :: res
+    end function c_cn_expr_variable_count
+    ! cn_status cn_expr_variable_name(const char ** out, cn_expr e, int32_t i)
+    function c_cn_expr_variable_name(out, e, i) bind(c, name='cn_expr_variable_name') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: e
+      integer(c_int32_t), value :: i
+      integer(c_int32_t) :: res
+    end function c_cn_expr_variable_name
+    ! cn_status cn_expr_compile(cn_expr * out, const char * text, int32_t nin, const char *const *
+    !     names, const cn_dtype * dtypes, const int32_t * ndims)
+    function c_cn_expr_compile(out, text, nin, names, dtypes, ndims) bind(c, &
+        name='cn_expr_compile') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      character(kind=c_char), intent(in) :: text(*)
+      integer(c_int32_t), value :: nin
+      type(c_ptr), intent(in), optional :: names(*)
+      integer(c_int32_t), intent(in), optional :: dtypes(*)
+      integer(c_int32_t), intent(in), optional :: ndims(*)
+      integer(c_int32_t) :: res
+    end function c_cn_expr_compile
+    ! cn_status cn_expr_result_dtype(cn_dtype * out, cn_expr e)
+    function c_cn_expr_result_dtype(out, e) bind(c, name='cn_expr_result_dtype') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: e
+      integer(c_int32_t) :: res
+    end function c_cn_expr_result_dtype
+    ! cn_status cn_expr_evaluate(cn_array * out, cn_expr e, int32_t nin, const cn_array * inputs,
+    !     cn_array dst, cn_casting casting)
+    function c_cn_expr_evaluate(out, e, nin, inputs, dst, casting) bind(c, &
+        name='cn_expr_evaluate') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: e
+      integer(c_int32_t), value :: nin
+      type(c_ptr), intent(in), optional :: inputs(*)
+      type(c_ptr), value :: dst
+      integer(c_int32_t), value :: casting
+      integer(c_int32_t) :: res
+    end function c_cn_expr_evaluate
+    ! cn_status cn_evaluate(cn_array * out, const char * text, int32_t nin, const char *const *
+    !     names, const cn_array * inputs, cn_array dst)
+    function c_cn_evaluate(out, text, nin, names, inputs, dst) bind(c, &
+        name='cn_evaluate') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      character(kind=c_char), intent(in) :: text(*)
+      integer(c_int32_t), value :: nin
+      type(c_ptr), intent(in), optional :: names(*)
+      type(c_ptr), intent(in), optional :: inputs(*)
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_evaluate
+    ! void cn_expr_release(cn_expr e)
+    subroutine c_cn_expr_release(e) bind(c, name='cn_expr_release')
+      import :: c_ptr
+      type(c_ptr), value :: e
+    end subroutine c_cn_expr_release
     ! cn_status cn_fft(cn_array * out, cn_array a, int64_t n, int32_t axis, cn_fft_norm norm)
     function c_cn_fft(out, a, n, axis, norm) bind(c, name='cn_fft') result(res)
       import :: c_int32_t, c_int64_t, c_ptr

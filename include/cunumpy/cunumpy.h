@@ -22,5 +22,6 @@
 #include "cunumpy/linalg.h"
 #include "cunumpy/fft.h"
 #include "cunumpy/kernel.h"
+#include "cunumpy/expr.h"
 
 #endif

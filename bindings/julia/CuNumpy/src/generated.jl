@@ -651,6 +651,38 @@ cn_scalar_float(v) =
 cn_scalar_complex(re, im) =
     ccall((:cn_scalar_complex, libcunumpy), cn_scalar, (Float64, Float64), re, im)
 
+# cn_status cn_expr_parse(cn_expr * out, const char * text)
+cn_expr_parse(out, text) =
+    ccall((:cn_expr_parse, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Cstring), out, text)
+
+# cn_status cn_expr_variable_count(int32_t * out, cn_expr e)
+cn_expr_variable_count(out, e) =
+    ccall((:cn_expr_variable_count, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, e)
+
+# cn_status cn_expr_variable_name(const char ** out, cn_expr e, int32_t i)
+cn_expr_variable_name(out, e, i) =
+    ccall((:cn_expr_variable_name, libcunumpy), Int32, (Ptr{Ptr{UInt8}}, Ptr{Cvoid}, Int32), out, e, i)
+
+# cn_status cn_expr_compile(cn_expr * out, const char * text, int32_t nin, const char *const * names, const cn_dtype * dtypes, const int32_t * ndims)
+cn_expr_compile(out, text, nin, names, dtypes, ndims) =
+    ccall((:cn_expr_compile, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Cstring, Int32, Ptr{Ptr{UInt8}}, Ptr{Int32}, Ptr{Int32}), out, text, nin, names, dtypes, ndims)
+
+# cn_status cn_expr_result_dtype(cn_dtype * out, cn_expr e)
+cn_expr_result_dtype(out, e) =
+    ccall((:cn_expr_result_dtype, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, e)
+
+# cn_status cn_expr_evaluate(cn_array * out, cn_expr e, int32_t nin, const cn_array * inputs, cn_array dst, cn_casting casting)
+cn_expr_evaluate(out, e, nin, inputs, dst, casting) =
+    ccall((:cn_expr_evaluate, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, e, nin, inputs, dst, casting)
+
+# cn_status cn_evaluate(cn_array * out, const char * text, int32_t nin, const char *const * names, const cn_array * inputs, cn_array dst)
+cn_evaluate(out, text, nin, names, inputs, dst) =
+    ccall((:cn_evaluate, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Cstring, Int32, Ptr{Ptr{UInt8}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, text, nin, names, inputs, dst)
+
+# void cn_expr_release(cn_expr e)
+cn_expr_release(e) =
+    ccall((:cn_expr_release, libcunumpy), Cvoid, (Ptr{Cvoid},), e)
+
 # cn_status cn_fft(cn_array * out, cn_array a, int64_t n, int32_t axis, cn_fft_norm norm)
 cn_fft(out, a, n, axis, norm) =
     ccall((:cn_fft, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64, Int32, Int32), out, a, n, axis, norm)
