@@ -873,3 +873,55 @@ def test_interp_composed_path():
                         "no:cacheprovider", __file__, "-k", "interp_np"],
                        env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+
+
+# ---- histogram result dtypes, as NumPy 2.4 -------------------------------
+
+@pytest.mark.filterwarnings("ignore:Converting input from bool")
+@pytest.mark.parametrize("adt", ["float64", "float32", "int32", "uint8",
+                                 "bool"])
+@pytest.mark.parametrize("wdt", [None, "float64", "float32", "int64", "int8",
+                                 "uint16", "bool", "complex128",
+                                 "complex64"])
+@pytest.mark.parametrize("bins", [5, "edges", "edges32", "edges_int"])
+@pytest.mark.parametrize("density", [False, True])
+def test_hist_np_result_dtypes(adt, wdt, bins, density):
+    rng = np.random.default_rng(3)
+    a = (rng.random(300) * 3).astype(adt)
+    w = None
+    if wdt == "bool":
+        w = rng.random(300) > 0.5
+    elif wdt is not None:
+        w = rng.random(300) * 4
+        if wdt.startswith("complex"):
+            w = w - 1j * rng.random(300)
+        w = w.astype(wdt)
+    b = {5: 5, "edges": np.array([0.0, 0.5, 2.5, 3.0]),
+         "edges32": np.array([0.0, 0.5, 2.5, 3.0], np.float32),
+         "edges_int": np.array([0, 1, 3])}[bins]
+    cb = b if isinstance(b, int) else xp.asarray(b)
+    cw = None if w is None else xp.asarray(w)
+    try:
+        rn, en = np.histogram(a, b, density=density, weights=w)
+    except TypeError:
+        with pytest.raises(TypeError):
+            xp.histogram(xp.asarray(a), cb, density=density, weights=cw)
+        return
+    h, e = xp.histogram(xp.asarray(a), cb, density=density, weights=cw)
+    h, e = h.get(), e.get()
+    assert (h.dtype, e.dtype) == (rn.dtype, en.dtype)
+    # float32 weights and edges: NumPy sums / spaces them in float32
+    tol = 1e-5 if np.float32 in (h.dtype, e.dtype, np.dtype(wdt or "f8")) \
+        or adt == "float32" or np.dtype(wdt or "f8") == np.complex64 else 1e-12
+    np.testing.assert_allclose(h, rn, rtol=tol, atol=0)
+    np.testing.assert_allclose(e, en, rtol=tol, atol=0)
+
+
+@pytest.mark.parametrize("adt", ["float64", "float32", "int16"])
+def test_hist_np_bin_edges_dtype(adt):
+    a = (np.random.default_rng(5).random(100) * 7).astype(adt)
+    for bins in [4, "auto", "sturges"]:
+        ours = xp.histogram_bin_edges(xp.asarray(a), bins).get()
+        ref = np.histogram_bin_edges(a, bins)
+        assert ours.dtype == ref.dtype
+        np.testing.assert_allclose(ours, ref, rtol=1e-6, atol=0)
