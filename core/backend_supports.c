@@ -181,6 +181,10 @@ static const struct capability {
      * the expr slot is filled */
     {"evaluate", "elementwise where assign fill", false, NULL},
     {"evaluate_fused", "expr", false, NULL},
+    /* interp (core/stats_signal.c): searchsorted of x among the nodes, the
+     * neighbouring nodes taken, NumPy's formula and special cases
+     * elementwise */
+    {"interp", "searchsorted take elementwise assign fill", false, NULL},
 };
 #define CN_NCAPS (sizeof g_caps / sizeof g_caps[0])
 /* What every elementwise op needs (casting inputs, weak scalars). */

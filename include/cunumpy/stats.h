@@ -122,7 +122,10 @@ CN_API cn_status cn_corrcoef(cn_array *out, cn_array x, cn_array y,
  * finite). Values outside the edges are ignored; the last bin includes its
  * right edge. hist is int64 counts, or float64 with weights (a's shape) or
  * density (counts / (total * bin width)). edges_out (may be NULL) receives
- * the float64 edges. */
+ * the float64 edges. The histogram functions (cn_histogram, cn_histogram2d,
+ * cn_histogramdd, cn_bincount, cn_digitize) run on their arrays' device:
+ * CN_ERR_DEVICE for arrays on different devices, CN_ERR_UNSUPPORTED on a
+ * backend without the scatter_add slot (digitize needs searchsorted only). */
 CN_API cn_status cn_histogram(cn_array *hist, cn_array *edges_out, cn_array a,
                               int64_t nbins, cn_array edges, int32_t has_range,
                               double lo, double hi, cn_array weights,
@@ -211,10 +214,13 @@ CN_API cn_status cn_convolve(cn_array *out, cn_array a, cn_array v,
 CN_API cn_status cn_correlate(cn_array *out, cn_array a, cn_array v,
                               int32_t mode);
 
-/* Piecewise-linear interpolation of (xp, fp) at x (any shape; float64
- * result). xp is 1-d increasing, fp of its length. left / right (may be
- * NULL: fp[0] / fp[-1]) are used outside [xp[0], xp[-1]]. CN_ERR_VALUE for
- * empty or mismatched xp/fp. */
+/* Piecewise-linear interpolation of (xp, fp) at x (any shape), NumPy's
+ * interp value for value: float64 result, complex128 for complex fp (each
+ * part interpolated, a real left / right with imaginary part 0). xp is 1-d
+ * increasing, fp of its length. left / right (may be NULL: fp[0] / fp[-1])
+ * are used outside [xp[0], xp[-1]]. Runs on the arrays' device.
+ * CN_ERR_VALUE for empty or mismatched xp/fp, CN_ERR_TYPE for complex x or
+ * xp, CN_ERR_DEVICE for arrays on different devices. */
 CN_API cn_status cn_interp(cn_array *out, cn_array x, cn_array xp, cn_array fp,
                            const double *left, const double *right);
 /* Trapezoidal integral of y along axis, with sample points x (1-d of the

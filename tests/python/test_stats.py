@@ -765,3 +765,163 @@ def test_histograms_composed_path():
                         "no:cacheprovider", __file__, "-k", "hist_np"],
                        env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+
+
+# ---- interp, bit for bit against NumPy --------------------------------------
+# test_interp_composed_path reruns the tests named interp_np_* with
+# CUNUMPY_INTERP_COMPOSED=1: CPU arrays then take the composition that
+# device arrays take (searchsorted, take and elementwise operations).
+
+def _bits_equal(ours, ref):
+    got = ours.get() if hasattr(ours, "get") else np.asarray(ours)
+    ref = np.asarray(ref)
+    assert got.shape == ref.shape, (got.shape, ref.shape)
+    assert got.dtype == ref.dtype, (got.dtype, ref.dtype)
+    g = got.view(np.float64) if got.dtype.kind == "c" else got
+    r = ref.view(np.float64) if ref.dtype.kind == "c" else ref
+    both_nan = np.isnan(g) & np.isnan(r)
+    # same bits (-0.0 apart from 0.0), NaNs equal
+    assert np.array_equal(np.where(both_nan, 0, g).view(np.uint64),
+                          np.where(both_nan, 0, r).view(np.uint64))
+
+
+def _interp_nodes(kind, rng):
+    if kind == "one":
+        return np.array([1.5])
+    if kind == "two":
+        return np.array([-1.0, 2.0])
+    if kind == "repeats":
+        return np.array([0.0, 0.0, 1.0, 2.0, 2.0, 2.0, 5.0, 5.0])
+    return np.sort(rng.uniform(-50, 50, 300))
+
+
+def _interp_queries(nodes, rng):
+    mids = (nodes[1:] + nodes[:-1]) / 2
+    return np.concatenate([nodes, mids, [nodes[0] - 1, nodes[-1] + 1, np.nan,
+                                         np.inf, -np.inf, -0.0, 0.0],
+                           rng.uniform(nodes[0] - 3, nodes[-1] + 3, 500)])
+
+
+@pytest.mark.parametrize("kind", ["one", "two", "repeats", "random"])
+@pytest.mark.parametrize("fdt", ["float64", "float32", "int64", "complex128",
+                                 "complex64"])
+def test_interp_np_values(kind, fdt):
+    rng = np.random.default_rng(len(kind))
+    nodes = _interp_nodes(kind, rng)
+    x = _interp_queries(nodes, rng)
+    f = rng.normal(size=nodes.size) * 50
+    if fdt.startswith("complex"):
+        f = f + 1j * rng.normal(size=nodes.size)
+    if nodes.size > 4 and fdt != "int64":
+        f[1:3] = np.inf  # NaN slopes: NumPy retries from the right node
+        f[3] = -np.inf
+    f = f.astype(fdt)
+    _bits_equal(xp.interp(x, nodes, f), np.interp(x, nodes, f))
+    for left, right in [(-7.0, 9.5), (np.nan, None), (None, 3.0)]:
+        _bits_equal(xp.interp(x, nodes, f, left=left, right=right),
+                    np.interp(x, nodes, f, left=left, right=right))
+    if fdt.startswith("complex"):
+        _bits_equal(xp.interp(x, nodes, f, left=2 - 3j, right=1j),
+                    np.interp(x, nodes, f, left=2 - 3j, right=1j))
+
+
+def test_interp_np_shapes_dtypes_strides():
+    rng = np.random.default_rng(7)
+    nodes = np.sort(rng.uniform(0, 10, 40))
+    f = rng.normal(size=40)
+    x = rng.uniform(-1, 11, (6, 5, 4))
+    _bits_equal(xp.interp(x, nodes, f), np.interp(x, nodes, f))
+    _bits_equal(xp.interp(x.T, nodes, f), np.interp(x.T, nodes, f))
+    _bits_equal(xp.interp(x[::-2, :, 1], nodes[::-1][::-1], f[::1]),
+                np.interp(x[::-2, :, 1], nodes, f))
+    big_n = np.repeat(nodes, 2)[::2]
+    big_f = np.repeat(f, 3)[::3]
+    _bits_equal(xp.interp(x, xp.asarray(np.repeat(nodes, 2))[::2],
+                          xp.asarray(np.repeat(f, 3))[::3]),
+                np.interp(x, big_n, big_f))
+    _bits_equal(xp.interp(np.zeros((0, 3)), nodes, f),
+                np.interp(np.zeros((0, 3)), nodes, f))
+    xi = np.arange(-2, 13, dtype=np.int32)
+    _bits_equal(xp.interp(xi, nodes.astype(np.float32), f.astype(np.int16)),
+                np.interp(xi, nodes.astype(np.float32), f.astype(np.int16)))
+    xb = np.array([True, False, True])
+    _bits_equal(xp.interp(xb, [0, 1], [3.0, 4.0]),
+                np.interp(xb, [0, 1], [3.0, 4.0]))
+    assert float(xp.interp(xp.asarray(2.5), nodes, f)) == \
+        float(np.interp(2.5, nodes, f))
+
+
+def test_interp_np_errors():
+    with pytest.raises(ValueError):
+        xp.interp([1.0], [0.0, 1.0], [1.0])
+    with pytest.raises(ValueError):
+        xp.interp([1.0], [], [])
+    with pytest.raises(TypeError):
+        xp.interp([1j], [0.0, 1.0], [1.0, 2.0])
+    with pytest.raises(TypeError):
+        xp.interp([1.0], [0j, 1.0], [1.0, 2.0])
+
+
+def test_interp_composed_path():
+    import os
+    import subprocess
+    import sys
+    if os.environ.get("CUNUMPY_INTERP_COMPOSED") == "1":
+        pytest.skip("this run is the composed one")
+    env = dict(os.environ, CUNUMPY_INTERP_COMPOSED="1")
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p",
+                        "no:cacheprovider", __file__, "-k", "interp_np"],
+                       env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+
+
+# ---- histogram result dtypes, as NumPy 2.4 -------------------------------
+
+@pytest.mark.filterwarnings("ignore:Converting input from bool")
+@pytest.mark.parametrize("adt", ["float64", "float32", "int32", "uint8",
+                                 "bool"])
+@pytest.mark.parametrize("wdt", [None, "float64", "float32", "int64", "int8",
+                                 "uint16", "bool", "complex128",
+                                 "complex64"])
+@pytest.mark.parametrize("bins", [5, "edges", "edges32", "edges_int"])
+@pytest.mark.parametrize("density", [False, True])
+def test_hist_np_result_dtypes(adt, wdt, bins, density):
+    rng = np.random.default_rng(3)
+    a = (rng.random(300) * 3).astype(adt)
+    w = None
+    if wdt == "bool":
+        w = rng.random(300) > 0.5
+    elif wdt is not None:
+        w = rng.random(300) * 4
+        if wdt.startswith("complex"):
+            w = w - 1j * rng.random(300)
+        w = w.astype(wdt)
+    b = {5: 5, "edges": np.array([0.0, 0.5, 2.5, 3.0]),
+         "edges32": np.array([0.0, 0.5, 2.5, 3.0], np.float32),
+         "edges_int": np.array([0, 1, 3])}[bins]
+    cb = b if isinstance(b, int) else xp.asarray(b)
+    cw = None if w is None else xp.asarray(w)
+    try:
+        rn, en = np.histogram(a, b, density=density, weights=w)
+    except TypeError:
+        with pytest.raises(TypeError):
+            xp.histogram(xp.asarray(a), cb, density=density, weights=cw)
+        return
+    h, e = xp.histogram(xp.asarray(a), cb, density=density, weights=cw)
+    h, e = h.get(), e.get()
+    assert (h.dtype, e.dtype) == (rn.dtype, en.dtype)
+    # float32 weights and edges: NumPy sums / spaces them in float32
+    tol = 1e-5 if np.float32 in (h.dtype, e.dtype, np.dtype(wdt or "f8")) \
+        or adt == "float32" or np.dtype(wdt or "f8") == np.complex64 else 1e-12
+    np.testing.assert_allclose(h, rn, rtol=tol, atol=0)
+    np.testing.assert_allclose(e, en, rtol=tol, atol=0)
+
+
+@pytest.mark.parametrize("adt", ["float64", "float32", "int16"])
+def test_hist_np_bin_edges_dtype(adt):
+    a = (np.random.default_rng(5).random(100) * 7).astype(adt)
+    for bins in [4, "auto", "sturges"]:
+        ours = xp.histogram_bin_edges(xp.asarray(a), bins).get()
+        ref = np.histogram_bin_edges(a, bins)
+        assert ours.dtype == ref.dtype
+        np.testing.assert_allclose(ours, ref, rtol=1e-6, atol=0)

@@ -98,15 +98,6 @@ def _conv_mode(mode):
     return _CONV_MODES[mode]
 
 
-def _parts(x):
-    """Real and imaginary parts (the imaginary part of a real array is
-    None)."""
-    x = asarray(x)
-    if _np.dtype(x.dtype).kind == "c":
-        return x.real, x.imag
-    return x, None
-
-
 def convolve(a, v, mode="full"):
     return _lib.cn_convolve(a, v, _conv_mode(mode))
 
@@ -138,15 +129,20 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         left = right = None
     if _any_complex(fp) or isinstance(left, complex) or \
             isinstance(right, complex):
-        # linear in fp (and in left/right): the parts separately
-        fr, fi = _parts(fp)
-        fi = zeros(fr.shape) if fi is None else fi
-        lr, li = (None, None) if left is None else \
-            (complex(left).real, complex(left).imag)
-        rr, ri = (None, None) if right is None else \
-            (complex(right).real, complex(right).imag)
-        return (_lib.cn_interp(x, xp, fr, lr, rr) +
-                _lib.cn_interp(x, xp, fi, li, ri) * 1j)
+        # complex fp in C (NumPy's per-part formula); a complex left /
+        # right replaces the values outside [xp[0], xp[-1]], as NumPy
+        fp = asarray(fp)
+        if _np.dtype(fp.dtype).kind != "c":
+            fp = _lib.cn_astype(fp, "complex128", 0)
+        res = _lib.cn_interp(x, xp, fp, None, None)
+        if left is not None or right is not None:
+            xs = _lib.cn_astype(asarray(x), "float64", 0)
+            xpa = asarray(xp)
+            if left is not None:
+                res = where(xs < xpa[0], complex(left), res)
+            if right is not None:
+                res = where(xs > xpa[-1], complex(right), res)
+        return res
     return _lib.cn_interp(x, xp, fp, left, right)
 
 

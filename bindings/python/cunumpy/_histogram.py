@@ -21,10 +21,10 @@ __all__ = ["histogram", "bincount", "digitize", "histogram_bin_edges",
            "histogramdd", "histogram2d"]
 
 
-def histogram(a, bins=10, range=None, density=None, weights=None):
+def _histogram_f64(a, bins, range, density, weights):
+    """cn_histogram: int64 counts or float64 sums, float64 edges."""
     if isinstance(bins, str):
         # NumPy's estimators give equal bins: their edges, then the count
-        a = asarray(a)
         bins = _edges_for(ravel(a), bins, range, weights)
         return _lib.cn_histogram(a, 0, bins, False, 0.0, 0.0, weights,
                                  bool(density))
@@ -35,6 +35,50 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
                                  bool(density))
     return _lib.cn_histogram(a, 0, bins, False, 0.0, 0.0, weights,
                              bool(density))
+
+
+def _uniform_edge_dtype(a):
+    """NumPy's dtype of equal edges: a's float dtype, float64 otherwise."""
+    dt = _np.dtype(a.dtype)
+    return dt if dt.kind == "f" else _np.dtype(_np.float64)
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    # NumPy's result dtypes: counts int64 without weights, else the weights'
+    # dtype (density float64, complex128 for complex weights); equal edges
+    # in a's float dtype, given edges as given
+    a = asarray(a)
+    given = not isinstance(bins, str) and _np.ndim(bins) != 0
+    if given:
+        bins = asarray(bins)
+    w = None if weights is None else asarray(weights)
+    wdt = None if w is None else _np.dtype(w.dtype)
+    if wdt is not None and wdt.kind == "c":
+        hr, edges = _histogram_f64(a, bins, range, False, w.real)
+        hi, _ = _histogram_f64(a, bins, range, False, w.imag)
+        n = stack([hr, hi], axis=-1).view(_np.complex128).reshape(hr.shape)
+        n = n.astype(wdt)
+        if density:
+            n = n / (edges[1:] - edges[:-1]) / n.sum()
+    else:
+        if wdt is not None and wdt.kind == "b" and given:
+            # NumPy's cumulative sums of bool weights cannot cast back
+            raise TypeError("Cannot cast ufunc 'add' output from dtype('int64')"
+                            " to dtype('bool') with casting rule "
+                            "'same_kind'")
+        if wdt is None or wdt == _np.float64:
+            n, edges = _histogram_f64(a, bins, range, density, w)
+        else:
+            # NumPy casts the sums to the weights' dtype (integers wrap)
+            # before dividing by the bin widths and the total
+            n, edges = _histogram_f64(a, bins, range, False, w)
+            n = n.astype(wdt)
+            if density:
+                n = n / (edges[1:] - edges[:-1]) / n.sum()
+    edt = _np.dtype(bins.dtype) if given else _uniform_edge_dtype(a)
+    if edt != _np.float64:
+        edges = edges.astype(edt)
+    return n, edges
 
 
 def bincount(x, weights=None, minlength=0):
@@ -144,7 +188,12 @@ def _outer_edges(a, rng):
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     """The bin edges histogram(a, bins, range) uses."""
     a = ravel(asarray(a))
-    return _edges_for(a, bins, range, weights)
+    edges = _edges_for(a, bins, range, weights)
+    if isinstance(bins, str) or isinstance(bins, (int, _np.integer)):
+        edt = _uniform_edge_dtype(a)
+        if edt != _np.float64:
+            edges = edges.astype(edt)
+    return edges
 
 
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):
