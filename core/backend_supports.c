@@ -63,7 +63,12 @@ static const struct capability {
     {"nonzero", "flatnonzero elementwise", false, NULL},
     {"argwhere", "flatnonzero elementwise", false, NULL},
     {"count_nonzero", "assign reduce", false, NULL},
-    {"stats", "", true, NULL},
+    /* the statistics domain (include/cunumpy/stats.h): every function
+     * has its own entry below; the domain needs the union of their slots */
+    {"stats",
+     "sort quantile_sorted searchsorted scatter_add take elementwise where "
+     "reduce moments matmul fft assign fill",
+     false, NULL},
     /* median, percentile and quantile (and their nan-variants): introselect
      * on host lanes, or lanes sorted on the device with the sort slot and
      * read off by quantile_sorted */
