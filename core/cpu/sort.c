@@ -314,21 +314,27 @@ enum { VQ_PAR_MIN = 1 << 17 };
     return src;                                                                \
   }
 
-/* Integer values of one lane: dv (byte stride ds) receives src (byte
- * stride ss) sorted; va is scratch of n elements. */
-#define VQ_VALUES(NAME, T, SORT)                                               \
+/* Values of one lane: dv (byte stride ds) receives src (byte stride ss)
+ * sorted; va is scratch of n elements. Elements are read as the unsigned
+ * or signed integers T and sorted as KEY(x); UNKEY maps the sorted keys
+ * back. Floats sort as their order-preserving integer keys
+ * (core/sort_key_bits.h, non-canonical: -0.0 before 0.0, every NaN last as
+ * the one NaN the radix and CUDA sorts write): Highway 1.0.3's float sort
+ * pads its networks with the largest finite value, displacing +inf, and
+ * misplaces subnormals on some pivot paths. */
+#define VQ_VALUES_BY(NAME, T, SORT, KEY, UNKEY, HAS_UNKEY)                                               \
   VQ_MERGE(NAME, T, VQ_LT_PLAIN)                                               \
   static void NAME##_gather(T *o, const char *src, int64_t ss, int64_t lo,     \
                             int64_t hi) {                                      \
     if (ss == (int64_t)sizeof(T)) {                                            \
       const T *p = (const T *)src;                                             \
       for (int64_t i = lo; i < hi; i++)                                        \
-        o[i - lo] = p[i];                                                      \
+        o[i - lo] = KEY(p[i]);                                                 \
     } else {                                                                   \
       for (int64_t i = lo; i < hi; i++) {                                      \
         T x;                                                                   \
         memcpy(&x, src + i * ss, sizeof(T));                                   \
-        o[i - lo] = x;                                                         \
+        o[i - lo] = KEY(x);                                                    \
       }                                                                        \
     }                                                                          \
   }                                                                            \
@@ -359,123 +365,27 @@ enum { VQ_PAR_MIN = 1 << 17 };
         memcpy(dv, res, sizeof(T) * (size_t)n);                                \
       res = (T *)dv;                                                           \
     }                                                                          \
+    if (HAS_UNKEY)                                                             \
+      for (int64_t i = 0; i < n; i++)                                          \
+        res[i] = UNKEY(res[i]);                                                \
     if (res != (T *)dv)                                                        \
       for (int64_t i = 0; i < n; i++)                                          \
         memcpy(dv + i * ds, res + i, sizeof(T));                               \
   }
+#define VQ_SAME(x) (x)
+#define VQ_VALUES(NAME, T, SORT) VQ_VALUES_BY(NAME, T, SORT, VQ_SAME, VQ_SAME, 0)
 VQ_VALUES(vq_i16, int16_t, cn_vqsort_i16)
 VQ_VALUES(vq_u16, uint16_t, cn_vqsort_u16)
 VQ_VALUES(vq_i32, int32_t, cn_vqsort_i32)
 VQ_VALUES(vq_u32, uint32_t, cn_vqsort_u32)
 VQ_VALUES(vq_i64, int64_t, cn_vqsort_i64)
 VQ_VALUES(vq_u64, uint64_t, cn_vqsort_u64)
-/* Float values by vqsort's float sort, which is correct on finite values
- * only: Highway 1.0.3 pads its sorting networks with the largest finite
- * value, which displaces +inf, and it has no NaN order. So the gather maps
- * NaN and +inf to the largest finite value and -inf to the smallest,
- * counting each (and -0.0, which the sort leaves mixed with 0.0); after
- * the sort those runs, equal among themselves, are rewritten: -inf first,
- * then +inf and the NaN the radix sort writes (cn_unkey_f64 of the all-ones
- * key) last, and in the run of zeros every -0.0 first (as the radix sort on
- * non-canonical keys and the CUDA sort order them). */
-#define VQ_FMAP(x, dst, FMAX)                                                  \
-  do {                                                                         \
-    bool nan = x != x, pinf = x > FMAX, ninf = x < -FMAX;                      \
-    cn += nan;                                                                 \
-    cp += pinf;                                                                \
-    cm += ninf;                                                                \
-    cz += x == 0 && signbit(x);                                                \
-    dst = nan || pinf ? FMAX : ninf ? -FMAX : x;                               \
-  } while (0)
-typedef struct vq_fcounts {
-  int64_t nan, pinf, ninf, negz;
-} vq_fcounts;
-#define VQ_FVALUES(NAME, F, SORT, FMAX, NANVAL)                                \
-  VQ_MERGE(NAME, F, VQ_LT_PLAIN)                                               \
-  static vq_fcounts NAME##_gather(F *o, const char *src, int64_t ss,           \
-                                  int64_t lo, int64_t hi) {                    \
-    int64_t cn = 0, cp = 0, cm = 0, cz = 0;                                    \
-    if (ss == (int64_t)sizeof(F)) {                                            \
-      const F *p = (const F *)src;                                             \
-      for (int64_t i = lo; i < hi; i++) {                                      \
-        F x = p[i];                                                            \
-        VQ_FMAP(x, o[i - lo], FMAX);                                           \
-      }                                                                        \
-    } else {                                                                   \
-      for (int64_t i = lo; i < hi; i++) {                                      \
-        F x;                                                                   \
-        memcpy(&x, src + i * ss, sizeof x);                                    \
-        VQ_FMAP(x, o[i - lo], FMAX);                                           \
-      }                                                                        \
-    }                                                                          \
-    vq_fcounts c = {cn, cp, cm, cz};                                           \
-    return c;                                                                  \
-  }                                                                            \
-  static void NAME##_fixup(F *v, int64_t n, vq_fcounts c) {                    \
-    for (int64_t i = 0; i < c.ninf; i++)                                       \
-      v[i] = -(F)INFINITY;                                                     \
-    for (int64_t i = n - c.nan - c.pinf; i < n - c.nan; i++)                   \
-      v[i] = (F)INFINITY;                                                      \
-    for (int64_t i = n - c.nan; i < n; i++)                                    \
-      v[i] = NANVAL();                                                         \
-    if (c.negz == 0)                                                           \
-      return;                                                                  \
-    int64_t lo = 0, hi = n;                                                    \
-    while (lo < hi) { /* the first element >= 0 (NaNs are last) */             \
-      int64_t m = lo + (hi - lo) / 2;                                          \
-      if (v[m] < 0)                                                            \
-        lo = m + 1;                                                            \
-      else                                                                     \
-        hi = m;                                                                \
-    }                                                                          \
-    for (int64_t i = lo; i < n && v[i] == 0; i++)                              \
-      v[i] = i - lo < c.negz ? (F)-0.0 : (F)0.0;                               \
-  }                                                                            \
-  static void NAME##_values(const char *src, int64_t ss, int64_t n, char *dv,  \
-                            int64_t ds, F *va, int nth) {                      \
-    bool contig = ds == (int64_t)sizeof(F);                                    \
-    if (!contig)                                                               \
-      nth = 1;                                                                 \
-    F *res;                                                                    \
-    vq_fcounts c = {0, 0, 0, 0};                                               \
-    if (nth == 1) {                                                            \
-      res = contig ? (F *)dv : va;                                             \
-      c = NAME##_gather(res, src, ss, 0, n);                                   \
-      SORT(res, (size_t)n);                                                    \
-    } else {                                                                   \
-      int64_t off[RADIX_MAX_THREADS], len[RADIX_MAX_THREADS];                  \
-      vq_fcounts ct[RADIX_MAX_THREADS];                                        \
-      _Pragma(                                                                 \
-          "omp parallel for num_threads(nth) schedule(static)") for (int t =   \
-                                                                         0;    \
-                                                                     t < nth;  \
-                                                                     t++) {    \
-        off[t] = n * t / nth;                                                  \
-        len[t] = n * (t + 1) / nth - off[t];                                   \
-        ct[t] = NAME##_gather(va + off[t], src, ss, off[t], off[t] + len[t]);  \
-        SORT(va + off[t], (size_t)len[t]);                                     \
-      }                                                                        \
-      for (int t = 0; t < nth; t++) {                                          \
-        c.nan += ct[t].nan;                                                    \
-        c.pinf += ct[t].pinf;                                                  \
-        c.ninf += ct[t].ninf;                                                  \
-        c.negz += ct[t].negz;                                                  \
-      }                                                                        \
-      res = NAME##_merge_runs(va, (F *)dv, off, len, nth, nth);                \
-      if (res != (F *)dv)                                                      \
-        memcpy(dv, res, sizeof(F) * (size_t)n);                                \
-      res = (F *)dv;                                                           \
-    }                                                                          \
-    NAME##_fixup(res, n, c);                                                   \
-    if (res != (F *)dv)                                                        \
-      for (int64_t i = 0; i < n; i++)                                          \
-        memcpy(dv + i * ds, res + i, sizeof(F));                               \
-  }
-/* The NaN that the radix sort writes (the key of every NaN unkeyed). */
-static inline float vq_nan_f32(void) { return cn_unkey_f32(~(uint64_t)0); }
-static inline double vq_nan_f64(void) { return cn_unkey_f64(~(uint64_t)0); }
-VQ_FVALUES(vq_f32, float, cn_vqsort_f32, FLT_MAX, vq_nan_f32)
-VQ_FVALUES(vq_f64, double, cn_vqsort_f64, DBL_MAX, vq_nan_f64)
+#define VQ_KEY64(u) cn_key_bits64((u), false)
+#define VQ_KEY32(u) ((uint32_t)cn_key_bits32((u), false))
+#define VQ_UNKEY64(k) cn_unkey_bits64(k)
+#define VQ_UNKEY32(k) cn_unkey_bits32(k)
+VQ_VALUES_BY(vq_f32, uint32_t, cn_vqsort_u32, VQ_KEY32, VQ_UNKEY32, 1)
+VQ_VALUES_BY(vq_f64, uint64_t, cn_vqsort_u64, VQ_KEY64, VQ_UNKEY64, 1)
 VQ_MERGE(vq_arg64, uint64_t, VQ_LT_PLAIN)
 VQ_MERGE(vq_arg128, cn_vq_rec128, VQ_LT_REC128)
 

@@ -25,8 +25,6 @@ CN_VQ_DEFINE(cn_vqsort_i32, int32_t)
 CN_VQ_DEFINE(cn_vqsort_u32, uint32_t)
 CN_VQ_DEFINE(cn_vqsort_i64, int64_t)
 CN_VQ_DEFINE(cn_vqsort_u64, uint64_t)
-CN_VQ_DEFINE(cn_vqsort_f32, float)
-CN_VQ_DEFINE(cn_vqsort_f64, double)
 
 extern "C" void cn_vqsort_rec128(cn_vq_rec128 *v, size_t n) {
   if (n > 1)

@@ -30,8 +30,6 @@ CN_VQ_FN void cn_vqsort_i32(int32_t *v, size_t n);
 CN_VQ_FN void cn_vqsort_u32(uint32_t *v, size_t n);
 CN_VQ_FN void cn_vqsort_i64(int64_t *v, size_t n);
 CN_VQ_FN void cn_vqsort_u64(uint64_t *v, size_t n);
-CN_VQ_FN void cn_vqsort_f32(float *v, size_t n);
-CN_VQ_FN void cn_vqsort_f64(double *v, size_t n);
 CN_VQ_FN void cn_vqsort_rec128(cn_vq_rec128 *v, size_t n);
 
 #ifdef __cplusplus
