@@ -287,6 +287,41 @@ cn_status cn_array_new_like(cn_array_s **out, const cn_array_s *proto,
   return CN_OK;
 }
 
+/* Memory span [lo, hi) of an array's elements; lo == hi when empty. */
+static void array_span(const cn_array_s *a, uintptr_t *lo, uintptr_t *hi) {
+  uintptr_t l = (uintptr_t)a->data, h = l;
+  if (a->size == 0) {
+    *lo = *hi = l;
+    return;
+  }
+  int64_t isz = cn_itemsize(a->dtype);
+  for (int32_t d = 0; d < a->ndim; d++) {
+    int64_t span = (a->shape[d] - 1) * a->strides[d] * isz;
+    if (span < 0)
+      l -= (uintptr_t)(-span);
+    else
+      h += (uintptr_t)span;
+  }
+  *lo = l;
+  *hi = h + (uintptr_t)isz;
+}
+
+bool cn_array_unsafe_overlap(const cn_array_s *dst, const cn_array_s *v) {
+  if (dst->buf != v->buf)
+    return false;
+  uintptr_t dl, dh, vl, vh;
+  array_span(dst, &dl, &dh);
+  array_span(v, &vl, &vh);
+  if (dh <= vl || vh <= dl)
+    return false;
+  if (dst->data != v->data || cn_itemsize(dst->dtype) != cn_itemsize(v->dtype))
+    return true;
+  for (int32_t d = 0; d < dst->ndim; d++)
+    if (dst->shape[d] > 1 && dst->strides[d] != v->strides[d])
+      return true;
+  return false;
+}
+
 /* ---- public: lifetime and properties --------------------------------- */
 
 cn_status cn_array_retain(cn_array a) {

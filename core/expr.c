@@ -667,42 +667,6 @@ static bool cn_expr_force_unfused(void) {
   return v == 1;
 }
 
-/* Memory span [lo, hi) of an array's elements; lo == hi when empty. */
-static void cn_expr_span(const cn_array_s *a, uintptr_t *lo, uintptr_t *hi) {
-  uintptr_t l = (uintptr_t)a->data, h = l;
-  if (a->size == 0) {
-    *lo = *hi = l;
-    return;
-  }
-  int64_t isz = cn_itemsize(a->dtype);
-  for (int32_t d = 0; d < a->ndim; d++) {
-    int64_t span = (a->shape[d] - 1) * a->strides[d] * isz;
-    if (span < 0)
-      l -= (uintptr_t)(-span);
-    else
-      h += (uintptr_t)span;
-  }
-  *lo = l;
-  *hi = h + (uintptr_t)isz;
-}
-
-/* True when writing dst block by block could clobber input v before it is
- * read: shared memory that is not the exact same elements. */
-static bool cn_expr_unsafe_overlap(const cn_array_s *dst, const cn_array_s *v) {
-  if (dst->buf != v->buf)
-    return false;
-  uintptr_t dl, dh, vl, vh;
-  cn_expr_span(dst, &dl, &dh);
-  cn_expr_span(v, &vl, &vh);
-  if (dh <= vl || vh <= dl)
-    return false;
-  if (dst->data != v->data || cn_itemsize(dst->dtype) != cn_itemsize(v->dtype))
-    return true;
-  for (int32_t d = 0; d < dst->ndim; d++)
-    if (dst->shape[d] > 1 && dst->strides[d] != v->strides[d])
-      return true;
-  return false;
-}
 
 /* An integer power's exponent must not be negative (NumPy's error). */
 static cn_status cn_expr_check_exponent(const cn_array_s *x, const char *fn) {
@@ -1021,7 +985,7 @@ cn_status cn_expr_evaluate(cn_array *out, cn_expr e, int32_t nin,
     /* the elementwise result: into dst when it can take it directly */
     bool direct = !red && dst != NULL && dst->dtype == pr->result_dtype;
     for (int32_t i = 0; i < nin && direct; i++)
-      direct = !cn_expr_unsafe_overlap(dst, views[i]);
+      direct = !cn_array_unsafe_overlap(dst, views[i]);
     if (direct) {
       cn_array_retain(dst);
       target = dst;

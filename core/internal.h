@@ -197,6 +197,11 @@ CN_INTERNAL cn_status cn_array_new_like(cn_array_s **out,
                                         cn_dtype dtype);
 /* Recomputes size and the contiguity flags. */
 CN_INTERNAL void cn_array_update_flags(cn_array_s *a);
+/* True when writing dst element by element (or block by block) could
+ * clobber v before it is read: they share memory and are not exactly the
+ * same elements. */
+CN_INTERNAL bool cn_array_unsafe_overlap(const cn_array_s *dst,
+                                         const cn_array_s *v);
 /* The backend serving a (its buffer's). Never NULL. */
 static inline const cn_backend *cn_backend_of(const cn_array_s *a) {
   return a->buf->backend;

@@ -718,48 +718,10 @@ static cn_status histogramdd_host(cn_array *outs, int32_t cap, int32_t *nout,
                                   cn_array sample, int32_t nbins,
                                   const cn_array *bins, cn_array ranges,
                                   cn_array weights, int32_t density) {
+  /* cn_histogramdd has validated every argument. */
   const char *fn = "cn_histogramdd";
-  CN_CHECK_OUT(outs, fn);
-  CN_CHECK_OUT(nout, fn);
-  CN_CHECK_ARRAY(sample, fn, "sample");
-  if (nbins < 1 || !bins)
-    return cn_error(CN_ERR_VALUE, "%s: bins must hold 1 or D entries", fn);
-  for (int32_t i = 0; i < nbins; i++)
-    CN_CHECK_ARRAY(bins[i], fn, "bins");
-  if (ranges)
-    CN_CHECK_ARRAY(ranges, fn, "ranges");
-  if (weights)
-    CN_CHECK_ARRAY(weights, fn, "weights");
-  cn_status st = cn_require_real(sample, fn, "sample");
-  if (st == CN_OK && weights)
-    st = cn_require_real(weights, fn, "weights");
-  if (st == CN_OK && ranges)
-    st = cn_require_real(ranges, fn, "ranges");
-  if (st != CN_OK)
-    return st;
-  if (sample->ndim != 2 || sample->shape[1] < 1)
-    return cn_error(CN_ERR_SHAPE,
-                    "%s: sample must be 2-d (N points, D >= 1 dimensions)", fn);
+  cn_status st = CN_OK;
   int64_t N = sample->shape[0], D = sample->shape[1];
-  if (D > CN_MAX_DIMS)
-    return cn_error(CN_ERR_VALUE, "%s: at most %d dimensions, got %" PRId64, fn,
-                    CN_MAX_DIMS, D);
-  if (cap < D + 1)
-    return cn_error(CN_ERR_VALUE, "%s: room for %d outputs, need %" PRId64, fn,
-                    (int)cap, D + 1);
-  if (nbins != 1 && nbins != D)
-    return cn_error(CN_ERR_VALUE,
-                    "%s: the dimension of bins must be equal to the "
-                    "dimension of the sample x (%d vs %" PRId64 ")",
-                    fn, (int)nbins, D);
-  if (ranges &&
-      (ranges->ndim != 2 || ranges->shape[0] != D || ranges->shape[1] != 2))
-    return cn_error(CN_ERR_SHAPE,
-                    "%s: range must have one (min, max) entry per dimension",
-                    fn);
-  if (weights && (weights->ndim != 1 || weights->size != N))
-    return cn_error(CN_ERR_SHAPE,
-                    "%s: weights must be 1-d with one value per point", fn);
   cn_array_s *hs = NULL, *hr = NULL, *hw = NULL, *h = NULL;
   cn_array_s *edges[CN_MAX_DIMS] = {0}, *hedges[CN_MAX_DIMS] = {0};
   double *ev[CN_MAX_DIMS] = {0};

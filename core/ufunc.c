@@ -215,42 +215,6 @@ static void cn_uf_fmt_shape(char *buf, size_t cap, int32_t nd,
   snprintf(buf + k, cap - k, nd == 1 ? ",)" : ")");
 }
 
-/* Memory span [lo, hi) of an array's elements; lo == hi when empty. */
-static void cn_uf_span(const cn_array_s *a, uintptr_t *lo, uintptr_t *hi) {
-  uintptr_t l = (uintptr_t)a->data, h = l;
-  if (a->size == 0) {
-    *lo = *hi = l;
-    return;
-  }
-  int64_t isz = cn_itemsize(a->dtype);
-  for (int32_t d = 0; d < a->ndim; d++) {
-    int64_t span = (a->shape[d] - 1) * a->strides[d] * isz;
-    if (span < 0)
-      l -= (uintptr_t)(-span);
-    else
-      h += (uintptr_t)span;
-  }
-  *lo = l;
-  *hi = h + (uintptr_t)isz;
-}
-
-/* True when writing dst elementwise could clobber input v before it is
- * read: they share memory and are not the exact same elements. */
-static bool cn_uf_unsafe_overlap(const cn_array_s *dst, const cn_array_s *v) {
-  if (dst->buf != v->buf)
-    return false;
-  uintptr_t dl, dh, vl, vh;
-  cn_uf_span(dst, &dl, &dh);
-  cn_uf_span(v, &vl, &vh);
-  if (dh <= vl || vh <= dl)
-    return false;
-  if (dst->data != v->data || cn_itemsize(dst->dtype) != cn_itemsize(v->dtype))
-    return true;
-  for (int32_t d = 0; d < dst->ndim; d++)
-    if (dst->shape[d] > 1 && dst->strides[d] != v->strides[d])
-      return true;
-  return false;
-}
 
 /* Shapes, dst checks, casts, broadcasting and the output allocation. */
 static cn_status cn_uf_prepare(cn_uf_call *c) {
@@ -322,7 +286,7 @@ static cn_status cn_uf_prepare(cn_uf_call *c) {
   if (dst != NULL && dst->dtype == c->odt) {
     bool safe = true;
     for (int32_t i = 0; i < c->n && safe; i++)
-      safe = !cn_uf_unsafe_overlap(dst, c->view[i]);
+      safe = !cn_array_unsafe_overlap(dst, c->view[i]);
     if (safe) {
       cn_array_retain(dst);
       c->target = dst;
