@@ -5,7 +5,7 @@
 #include "cunumpy/stats.h"
 
 #include <inttypes.h>
-#include <complex.h>
+#include "complex_compat.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
