@@ -263,30 +263,10 @@ static cn_status cn_xb_loop_dtype(cn_xb *b, cn_dtype *out, int32_t op,
   if (info->bool_refusal != NULL && cn_is_bool(p))
     return cn_error(CN_ERR_TYPE, "%s: column %d: %s: %s", b->fn, (int)b->col,
                     info->name, info->bool_refusal);
-  if (cn_loop_class_has(info->loops, p)) {
-    *out = p;
+  if (cn_op_loop_dtype(info->loops, p, out))
     return CN_OK;
-  }
-  for (int32_t i = 0; i < CN_NUM_DTYPES; i++) {
-    cn_dtype d = cn_dtype_from_index(i);
-    if (cn_loop_class_has(info->loops, d) && cn_can_cast_safe(p, d)) {
-      *out = d;
-      return CN_OK;
-    }
-  }
   return cn_error(CN_ERR_TYPE, "%s: column %d: %s: no loop for dtype %s",
                   b->fn, (int)b->col, info->name, cn_dtype_name(p));
-}
-
-static cn_dtype cn_xb_out_dtype(int32_t op, cn_dtype ct) {
-  switch (cn_op_table()[op].out) {
-  case CN_OUT_BOOL:
-    return CN_BOOL;
-  case CN_OUT_REAL:
-    return cn_real_dtype(ct);
-  default:
-    return ct;
-  }
 }
 
 static int32_t cn_xt_kind_of(cn_dtype dt) {
@@ -311,7 +291,7 @@ static cn_status cn_xb_op(cn_xb *b, cn_xt *out, int32_t op, cn_xt *t,
     st = cn_xb_loop_dtype(b, &ct, op, p);
   if (st != CN_OK)
     return st;
-  cn_dtype odt = cn_xb_out_dtype(op, ct);
+  cn_dtype odt = cn_op_out_dtype(op, ct);
   /* a weak integer out of range of an integer loop: the ufuncs' rules
    * (core/ufunc.c, cn_uf_weak_ints) */
   if (cn_is_integer(ct))

@@ -345,6 +345,14 @@ enum {
 CN_INTERNAL const cn_op_info *cn_op_table(void);
 /* 1 when the loop class has a loop for dtype. */
 CN_INTERNAL bool cn_loop_class_has(cn_loop_class lc, cn_dtype dt);
+/* The dtype an op with loops computes in for the promoted dtype p: p when
+ * it has a loop, else the first dtype p casts to safely; false for none
+ * (core/ufunc.c, shared by ufuncs and expressions). */
+CN_INTERNAL bool cn_op_loop_dtype(cn_loop_class loops, cn_dtype p,
+                                  cn_dtype *out);
+/* The output dtype of op computed in ct: bool for comparisons, the real
+ * dtype for the ops that return one, else ct. */
+CN_INTERNAL cn_dtype cn_op_out_dtype(int32_t op, cn_dtype ct);
 
 /* The host allocator every core allocation goes through. */
 #include "alloc.h"

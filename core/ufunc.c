@@ -178,22 +178,28 @@ static cn_status cn_uf_loop_dtype(cn_dtype *out, int32_t op, cn_dtype p,
   /* NumPy refuses bool for some ops instead of computing it in int8 */
   if (info->bool_refusal != NULL && cn_is_bool(p))
     return cn_error(CN_ERR_TYPE, "%s: %s", fn, info->bool_refusal);
-  if (cn_loop_class_has(info->loops, p)) {
-    *out = p;
+  if (cn_op_loop_dtype(info->loops, p, out))
     return CN_OK;
-  }
-  for (int32_t i = 0; i < CN_NUM_DTYPES; i++) {
-    cn_dtype d = cn_dtype_from_index(i);
-    if (cn_loop_class_has(info->loops, d) && cn_can_cast_safe(p, d)) {
-      *out = d;
-      return CN_OK;
-    }
-  }
   return cn_error(CN_ERR_TYPE, "%s: no loop for dtype %s", fn,
                   cn_dtype_name(p));
 }
 
-static cn_dtype cn_uf_out_dtype(int32_t op, cn_dtype ct) {
+bool cn_op_loop_dtype(cn_loop_class loops, cn_dtype p, cn_dtype *out) {
+  if (cn_loop_class_has(loops, p)) {
+    *out = p;
+    return true;
+  }
+  for (int32_t i = 0; i < CN_NUM_DTYPES; i++) {
+    cn_dtype d = cn_dtype_from_index(i);
+    if (cn_loop_class_has(loops, d) && cn_can_cast_safe(p, d)) {
+      *out = d;
+      return true;
+    }
+  }
+  return false;
+}
+
+cn_dtype cn_op_out_dtype(int32_t op, cn_dtype ct) {
   switch (cn_ops[op].out) {
   case CN_OUT_BOOL:
     return CN_BOOL;
@@ -509,7 +515,7 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
     return st;
   for (int32_t i = 0; i < c.n; i++)
     c.want[i] = ct;
-  c.odt = cn_uf_out_dtype(op, ct);
+  c.odt = cn_op_out_dtype(op, ct);
   {
     CN_REQUIRE_SLOT(elementwise, c.be, elementwise, fn);
     CN_REQUIRE_SLOT(assign, c.be, assign, fn);
