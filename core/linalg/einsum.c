@@ -135,6 +135,44 @@ static int64_t ext_of(const ein_op *op, int32_t l) {
   return 1;
 }
 
+/* a (batch, free_a) times b (batch, free_b) with nothing to contract: one
+ * broadcast elementwise multiply into (batch, free_a, free_b), not a
+ * matrix product per batch with an inner extent of 1. */
+static cn_status ein_outer(ein_op *a, ein_op *b, int32_t nbat, int32_t nfa,
+                           int32_t nfb, const int64_t *ext) {
+  int32_t nr = nbat + nfa + nfb;
+  if (nr > CN_MAX_DIMS)
+    return cn_error(CN_ERR_VALUE, "cn_einsum: too many dimensions");
+  int64_t sa[CN_MAX_DIMS], sb[CN_MAX_DIMS];
+  int32_t rl[CN_MAX_DIMS];
+  for (int32_t i = 0; i < nr; i++) {
+    sa[i] = sb[i] = 1;
+    rl[i] = i < nbat + nfa ? a->lab[i] : b->lab[i - nfa];
+  }
+  for (int32_t i = 0; i < nbat + nfa; i++)
+    sa[i] = a->a->shape[i];
+  for (int32_t i = 0; i < nbat; i++)
+    sb[i] = b->a->shape[i];
+  for (int32_t i = 0; i < nfb; i++)
+    sb[nbat + nfa + i] = b->a->shape[nbat + i];
+  cn_array_s *va = NULL, *vb = NULL, *res = NULL;
+  cn_status st = cn_reshape(&va, a->a, nr, sa, CN_ORDER_C);
+  if (st == CN_OK)
+    st = cn_reshape(&vb, b->a, nr, sb, CN_ORDER_C);
+  if (st == CN_OK)
+    st = cn_multiply(&res, va, vb, NULL);
+  cn_array_release(va);
+  cn_array_release(vb);
+  if (st != CN_OK)
+    return st;
+  (void)ext;
+  cn_array_release(a->a);
+  a->a = res;
+  a->nl = nr;
+  memcpy(a->lab, rl, sizeof(int32_t) * (size_t)nr);
+  return CN_OK;
+}
+
 /* Contracts a with b into a; keep[label] marks labels needed later. */
 static cn_status ein_pair(ein_op *a, ein_op *b, const bool *keep,
                           const int64_t *ext, const char *fn) {
@@ -196,6 +234,8 @@ static cn_status ein_pair(ein_op *a, ein_op *b, const bool *keep,
     st = ein_permute(b, ob, b->nl);
   if (st != CN_OK)
     return st;
+  if (ncon == 0)
+    return ein_outer(a, b, nbat, nfa, nfb, ext);
   /* Matrix views: (batch..., M, K) and (batch..., K, N); contracted dims
    * of extent 1 are broadcast to the label's extent. */
   int64_t M = 1, N = 1, K = 1;
@@ -259,6 +299,17 @@ static cn_status ein_pair(ein_op *a, ein_op *b, const bool *keep,
   a->nl = nr;
   memcpy(a->lab, rl, sizeof(int32_t) * (size_t)nr);
   return CN_OK;
+}
+
+/* keep[label]: the label is in the output or in a live operand other than
+ * ops[i] and ops[j]. */
+static void ein_keep(bool *keep, const bool *inout, const ein_op *ops,
+                     int32_t live, int32_t i, int32_t j) {
+  memcpy(keep, inout, sizeof(bool) * EIN_MAXL);
+  for (int32_t u = 0; u < live; u++)
+    if (u != i && u != j)
+      for (int32_t d = 0; d < ops[u].nl; d++)
+        keep[ops[u].lab[d]] = true;
 }
 
 cn_status cn_einsum(cn_array *out, const char *subscripts, int32_t n,
@@ -420,13 +471,40 @@ cn_status cn_einsum(cn_array *out, const char *subscripts, int32_t n,
   }
   for (int32_t t = 0; t < n && st == CN_OK; t++)
     st = ein_diagonal(&ops[t], fn);
-  for (int32_t t = 1; t < n && st == CN_OK; t++) {
+  /* Pairs in greedy order, as NumPy's optimize='greedy': each step
+   * contracts the two operands whose result is smallest (ties: leftmost),
+   * so a cheap contraction shrinks an operand before a large one meets it. */
+  int32_t live = n;
+  while (live > 1 && st == CN_OK) {
+    int32_t bi = 0, bj = 1;
+    double best = -1;
+    for (int32_t i = 0; i < live; i++)
+      for (int32_t j = i + 1; j < live; j++) {
+        bool keep[EIN_MAXL], in[EIN_MAXL] = {false};
+        ein_keep(keep, inout, ops, live, i, j);
+        for (int32_t d = 0; d < ops[i].nl; d++)
+          in[ops[i].lab[d]] = true;
+        for (int32_t d = 0; d < ops[j].nl; d++)
+          in[ops[j].lab[d]] = true;
+        double size = 1;
+        for (int32_t l = 0; l < EIN_MAXL; l++)
+          if (in[l] && keep[l])
+            size *= (double)ext[l];
+        if (best < 0 || size < best) {
+          best = size;
+          bi = i;
+          bj = j;
+        }
+      }
     bool keep[EIN_MAXL];
-    memcpy(keep, inout, sizeof keep);
-    for (int32_t u = t + 1; u < n; u++)
-      for (int32_t d = 0; d < ops[u].nl; d++)
-        keep[ops[u].lab[d]] = true;
-    st = ein_pair(&ops[0], &ops[t], keep, ext, fn);
+    ein_keep(keep, inout, ops, live, bi, bj);
+    st = ein_pair(&ops[bi], &ops[bj], keep, ext, fn);
+    /* the result stays in bi; bj leaves the list */
+    cn_array_release(ops[bj].a);
+    for (int32_t u = bj; u + 1 < live; u++)
+      ops[u] = ops[u + 1];
+    ops[live - 1].a = NULL;
+    live--;
   }
   if (st == CN_OK) {
     bool drop[EIN_MAXL];
@@ -447,8 +525,11 @@ cn_status cn_einsum(cn_array *out, const char *subscripts, int32_t n,
         memcmp(shape, ops[0].a->shape, sizeof(int64_t) * (size_t)nout) == 0;
     for (int32_t t = 0; t < n; t++)
       fresh = fresh && ops[0].a->buf != operands[t]->buf;
-    if (fresh) {
-      /* Already a new array (a product or a sum): no copy needed. */
+    bool same = memcmp(shape, ops[0].a->shape,
+                       sizeof(int64_t) * (size_t)nout) == 0;
+    if (fresh || (n == 1 && same)) {
+      /* A new array (a product or a sum) needs no copy; one operand only
+       * permuted or diagonalised is returned as a view, as NumPy does. */
       res = ops[0].a;
       cn_array_retain(res);
     } else {

@@ -565,3 +565,80 @@ def test_openblas_kernels_follow_the_cpu_flags():
     if want is None or os.environ.get("OPENBLAS_CORETYPE") != want:
         pytest.skip("no vector kernels to pick, or the user chose them")
     assert lib.openblas_get_corename().decode().lower() == want.lower()
+
+
+EINSUM_CASES = [
+    ("ijk,ijk->ij", [(5, 4, 3), (5, 4, 3)]), ("ijk,ij,j->ik", [(5, 4, 3), (5, 4), (4,)]),
+    ("ij,ij->i", [(6, 7), (6, 7)]), ("i,j->ij", [(3,), (4,)]), ("i,j,k->ijk", [(2,), (3,), (4,)]),
+    ("ij,jk,kl->il", [(3, 4), (4, 5), (5, 2)]), ("ab,bc,cd,de->ae", [(2, 9), (9, 1), (1, 8), (8, 3)]),
+    ("bij,bjk->bik", [(7, 3, 4), (7, 4, 2)]), ("bij,bj->bi", [(7, 3, 4), (7, 4)]),
+    ("bi,bij->bj", [(7, 3), (7, 3, 4)]), ("...i,...i->...", [(2, 3, 4), (3, 4)]),
+    ("ijk,jk->i", [(4, 5, 6), (5, 6)]), ("ii,i->i", [(4, 4), (4,)]), ("ij,kj,j->ik", [(3, 5), (2, 5), (5,)]),
+    ("i,i,i->", [(6,), (6,), (6,)]), ("ij,j->", [(3, 4), (4,)]), ("ijk->ik", [(3, 4, 5)]),
+]
+
+
+@pytest.mark.parametrize("subs, shapes", EINSUM_CASES)
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.int64])
+def test_einsum_contraction_orders(subs, shapes, dt):
+    rng = np.random.default_rng(11)
+    ops = []
+    for s in shapes:
+        a = rng.standard_normal(s) * 3
+        if np.dtype(dt).kind == "c":
+            a = a + 1j * rng.standard_normal(s)
+        ops.append(a.astype(dt))
+    want = np.einsum(subs, *ops)
+    got = xp.einsum(subs, *[xp.asarray(o) for o in ops])
+    assert got.shape == want.shape and got.dtype == want.dtype
+    tol = 1e-4 if dt is np.float32 else 1e-10
+    np.testing.assert_allclose(np.asarray(got), want, rtol=tol, atol=tol)
+    # strided and reversed operands give the same values
+    got2 = xp.einsum(subs, *[xp.asarray(np.ascontiguousarray(o[::-1]))[::-1] for o in ops])
+    np.testing.assert_allclose(np.asarray(got2), want, rtol=tol, atol=tol)
+
+
+def test_einsum_single_operand_views_as_numpy():
+    a = xp.asarray(np.arange(12.0).reshape(3, 4))
+    t = xp.einsum("ij->ji", a)
+    assert np.shares_memory(np.asarray(t), np.asarray(a))
+    sq = xp.asarray(np.arange(16.0).reshape(4, 4))
+    d = xp.einsum("ii->i", sq)
+    np.testing.assert_array_equal(np.asarray(d), np.diag(np.arange(16.0).reshape(4, 4)))
+    assert np.shares_memory(np.asarray(d), np.asarray(sq))
+    # a sum or a product is a new array
+    s = xp.einsum("ij->i", a)
+    assert not np.shares_memory(np.asarray(s), np.asarray(a))
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex64, np.complex128])
+def test_matrix_vector_products_every_layout(dt):
+    # one output row or column runs through gemv: every operand layout
+    rng = np.random.default_rng(2)
+    def mk(*s):
+        a = rng.standard_normal(s)
+        return (a + 1j * rng.standard_normal(s) if np.dtype(dt).kind == "c" else a).astype(dt)
+    A = mk(9, 7)
+    views = {"C": A, "F": np.asfortranarray(A), "T": np.ascontiguousarray(A.T).T,
+             "strided": mk(18, 14)[::2, ::2], "reversed": A[::-1, ::-1]}
+    tol = 1e-4 if dt in (np.float32, np.complex64) else 1e-12
+    for name, M in views.items():
+        for x in (mk(7), mk(14)[::2], mk(7)[::-1]):
+            np.testing.assert_allclose(np.asarray(xp.asarray(M) @ xp.asarray(x)), M @ x,
+                                       rtol=tol, atol=tol, err_msg=name)
+            np.testing.assert_allclose(np.asarray(xp.asarray(M) @ xp.asarray(x)[:, None]),
+                                       M @ x[:, None], rtol=tol, atol=tol, err_msg=name)
+        for y in (mk(9), mk(9)[::-1]):
+            np.testing.assert_allclose(np.asarray(xp.asarray(y) @ xp.asarray(M)), y @ M,
+                                       rtol=tol, atol=tol, err_msg=name)
+            np.testing.assert_allclose(np.asarray(xp.asarray(y)[None, :] @ xp.asarray(M)),
+                                       y[None, :] @ M, rtol=tol, atol=tol, err_msg=name)
+    # stacks of small products (threads over the batch), broadcast batches
+    S, T = mk(50, 3, 4), mk(50, 4, 2)
+    np.testing.assert_allclose(np.asarray(xp.asarray(S) @ xp.asarray(T)), S @ T, rtol=tol, atol=tol)
+    np.testing.assert_allclose(np.asarray(xp.asarray(S) @ xp.asarray(T[0])), S @ T[0], rtol=tol, atol=tol)
+    np.testing.assert_allclose(np.asarray(xp.asarray(S[:, :1, :]) @ xp.asarray(T[:, :, :1])),
+                               S[:, :1, :] @ T[:, :, :1], rtol=tol, atol=tol)
+    out = xp.empty((50, 3, 2), dtype=dt)
+    xp.matmul(xp.asarray(S), xp.asarray(T), out=out)
+    np.testing.assert_allclose(np.asarray(out), S @ T, rtol=tol, atol=tol)

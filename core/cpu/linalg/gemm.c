@@ -71,10 +71,66 @@ static void unpack_rows(char *dst, const char *src, int64_t rows, int64_t cols,
              (size_t)isz);
 }
 
+#define GEMV_S CN_CBLAS(sgemv)
+#define GEMV_D CN_CBLAS(dgemv)
+#define GEMV_C CN_CBLAS(cgemv)
+#define GEMV_Z CN_CBLAS(zgemv)
+
+/* C = A @ B with one output column (n == 1) or row (m == 1) through gemv:
+ * gemm with a unit extent runs its blocked kernel on a matrix it could
+ * stream once, several times slower than gemv on a matrix-vector product.
+ * Layouts as gemm_blas's (blas_layout), so the vector's element stride is
+ * its matrix's leading dimension or 1. */
+static void gemv_blas(cn_dtype dt, int64_t m, int64_t n, int64_t k,
+                      const char *A, bool acol, int64_t lda, const char *B,
+                      bool bcol, int64_t ldb, char *C, bool ccol, int64_t ldc) {
+  enum CBLAS_ORDER ord;
+  enum CBLAS_TRANSPOSE tr;
+  const char *M, *x;
+  int rows, cols, ld, incx, incy;
+  if (n == 1) { /* y(m) = A(m x k) x(k) */
+    ord = acol ? CblasColMajor : CblasRowMajor;
+    tr = CblasNoTrans;
+    M = A, rows = (int)m, cols = (int)k, ld = (int)lda;
+    x = B, incx = bcol ? 1 : (int)ldb;
+    incy = ccol ? 1 : (int)ldc;
+  } else { /* y(n) = B(k x n)^T x(k) */
+    ord = bcol ? CblasColMajor : CblasRowMajor;
+    tr = CblasTrans;
+    M = B, rows = (int)k, cols = (int)n, ld = (int)ldb;
+    x = A, incx = acol ? (int)lda : 1;
+    incy = ccol ? (int)ldc : 1;
+  }
+  switch (dt) {
+  case CN_FLOAT32:
+    GEMV_S(ord, tr, rows, cols, 1.0f, (const float *)M, ld, (const float *)x,
+           incx, 0.0f, (float *)C, incy);
+    break;
+  case CN_FLOAT64:
+    GEMV_D(ord, tr, rows, cols, 1.0, (const double *)M, ld,
+           (const double *)x, incx, 0.0, (double *)C, incy);
+    break;
+  case CN_COMPLEX64: {
+    const float one[2] = {1, 0}, zero[2] = {0, 0};
+    GEMV_C(ord, tr, rows, cols, one, M, ld, x, incx, zero, C, incy);
+    break;
+  }
+  default: {
+    const double one[2] = {1, 0}, zero[2] = {0, 0};
+    GEMV_Z(ord, tr, rows, cols, one, M, ld, x, incx, zero, C, incy);
+    break;
+  }
+  }
+}
+
 /* C = A @ B for one matrix through CBLAS; all pointers already offset. */
 static void gemm_blas(cn_dtype dt, int64_t m, int64_t n, int64_t k,
                       const char *A, bool acol, int64_t lda, const char *B,
                       bool bcol, int64_t ldb, char *C, bool ccol, int64_t ldc) {
+  if (m == 1 || n == 1) {
+    gemv_blas(dt, m, n, k, A, acol, lda, B, bcol, ldb, C, ccol, ldc);
+    return;
+  }
   /* C's layout decides the CBLAS order; an operand stored the other way is
    * its own transpose in that order. */
   enum CBLAS_ORDER ord = ccol ? CblasColMajor : CblasRowMajor;
@@ -250,8 +306,15 @@ cn_status cn_cpu_matmul(const cn_gemm_desc *d) {
   int64_t batch = 1;
   for (int32_t i = 0; i < nb; i++)
     batch *= c->shape[i];
-  int64_t idx[CN_MAX_DIMS] = {0};
+  /* Many small products (einsum's batched dots, vecdot, stacks of small
+   * matrices) run a batch per thread: BLAS runs those sizes on one thread
+   * anyway. Packing shares the scratch buffers, so it stays serial. */
+  int nth = 1;
+  if (batch > 1 && !pa && !pb && !pc && m * n * k <= (1 << 18))
+    nth = cn_cpu_threads_for(batch * m * n * (k > 0 ? k : 1));
+#pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
   for (int64_t t = 0; t < batch; t++) {
+    int64_t idx[CN_MAX_DIMS] = {0};
     int64_t oa = 0, ob = 0, oc = 0, rem = t;
     for (int32_t i = nb - 1; i >= 0; i--) {
       idx[i] = rem % c->shape[i];
@@ -262,6 +325,8 @@ cn_status cn_cpu_matmul(const cn_gemm_desc *d) {
     }
     const char *A = a->data + oa * isz, *B = b->data + ob * isz;
     char *C = c->data + oc * isz;
+    bool acol_t = acol, bcol_t = bcol;
+    int64_t lda_t = lda, ldb_t = ldb;
     if (!blas) {
       ig(m, n, k, A, ars, acs, B, brs, bcs, C, crs, ccs);
       continue;
@@ -279,16 +344,16 @@ cn_status cn_cpu_matmul(const cn_gemm_desc *d) {
     if (pa) {
       pack_rows(ta, A, m, k, ars, acs, isz, conj);
       A = ta;
-      acol = false;
-      lda = k;
+      acol_t = false;
+      lda_t = k;
     }
     if (pb) {
       pack_rows(tb, B, k, n, brs, bcs, isz, false);
       B = tb;
-      bcol = false;
-      ldb = n;
+      bcol_t = false;
+      ldb_t = n;
     }
-    gemm_blas(dt, m, n, k, A, acol, lda, B, bcol, ldb, pc ? tc : C,
+    gemm_blas(dt, m, n, k, A, acol_t, lda_t, B, bcol_t, ldb_t, pc ? tc : C,
               pc ? false : ccol, pc ? n : ldc);
     if (pc)
       unpack_rows(C, tc, m, n, crs, ccs, isz);
