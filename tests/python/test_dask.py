@@ -50,6 +50,29 @@ def cunumpy_backend():
     yield
 
 
+def test_dask_finds_the_backend_in_the_package_metadata(tmp_path):
+    """The wheel's metadata (scikit-build-core writes it from pyproject.toml
+    without building) on the path is all Dask needs to find "cunumpy"."""
+    pytest.importorskip("scikit_build_core")
+    import subprocess
+    import sys
+    subprocess.run([sys.executable, "-c",
+                    "import sys, scikit_build_core.build as b; "
+                    "b.prepare_metadata_for_build_wheel(sys.argv[1])",
+                    str(tmp_path)], cwd=os.path.dirname(PYPROJECT),
+                   check=True, capture_output=True)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.environ.get("PYTHONPATH", ""), str(tmp_path)]))
+    out = subprocess.run(
+        [sys.executable, "-c",
+         "import dask, dask.array as da\n"
+         "with dask.config.set({'array.backend': 'cunumpy'}):\n"
+         "    x = da.zeros((4,), chunks=2)\n"
+         "print(type(x._meta).__module__, type(x.compute()).__module__)"],
+        env=env, check=True, capture_output=True, text=True)
+    assert out.stdout.split() == ["cunumpy._ndarray", "cunumpy._ndarray"]
+
+
 def _pair(host, chunks):
     """The same data as a Dask array of cunumpy chunks and of NumPy chunks."""
     return (da.from_array(xp.asarray(host), chunks=chunks, asarray=False),
