@@ -243,3 +243,17 @@ def test_numpy_ufuncs_the_engine_composes():
     np.testing.assert_array_equal(xp.to_numpy(r), np.divmod(h, 2.0)[1])
     f, i = np.modf(a)
     np.testing.assert_array_equal(xp.to_numpy(f), np.modf(h)[0])
+
+
+@pytest.mark.parametrize("func", [np.asarray, np.array, np.asanyarray])
+def test_like_makes_cunumpy_arrays(func):
+    """NEP 35: func(..., like=cunumpy_array) builds a cunumpy array (Dask
+    builds its metas this way)."""
+    like = xp.empty(())
+    for src, dt in (([1.5, -0.0, np.nan], None), (np.arange(6).reshape(2, 3),
+                                                  np.float32), ([], None)):
+        got = func(src, dtype=dt, like=like)
+        want = np.asarray(src, dtype=dt)
+        assert isinstance(got, xp.ndarray), func
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(xp.to_numpy(got), want)

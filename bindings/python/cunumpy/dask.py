@@ -54,7 +54,7 @@ def _cunumpy_to_numpy(data, **kwargs):
 def register():
     """Registers ndarray with Dask as a chunk type and cunumpy's functions
     in Dask's per-chunk dispatch tables; running it again does nothing."""
-    if _cn.ndarray in _chunk_types._HANDLED_CHUNK_TYPES:
+    if _chunk_types.is_valid_chunk_type(_cn.ndarray):
         return
     _chunk_types.register_chunk_type(_cn.ndarray)
     concatenate_lookup.register(_cn.ndarray, _cn.concatenate)
