@@ -10,8 +10,9 @@
 Importing this module registers ndarray as a Dask chunk type (Dask then
 does not defer to it in mixed operations) and cunumpy's functions with
 Dask's per-chunk dispatch tables (concatenate, tensordot, einsum, take,
-empty, to_numpy); everything else Dask runs on chunks reaches cunumpy
-through __array_function__/__array_ufunc__. The array backend "cunumpy"
+empty, percentile, to_numpy); everything else Dask runs on chunks
+reaches cunumpy through __array_function__/__array_ufunc__ (numpy.linalg
+and numpy.fft functions run cunumpy.linalg's and cunumpy.fft's). The array backend "cunumpy"
 is CunumpyBackendEntrypoint, declared as a "dask.array.backends" entry
 point in the package metadata (pyproject.toml), so Dask finds it in an
 installed cunumpy; from a source tree without metadata, register it with
@@ -24,9 +25,11 @@ import dask.array as _da
 from dask import config as _config
 from dask.array import chunk_types as _chunk_types
 from dask.array.backends import ArrayBackendEntrypoint
+from dask.array.backends import percentile as _dask_percentile
 from dask.array.dispatch import (concatenate_lookup, einsum_lookup,
-                                 empty_lookup, take_lookup,
-                                 tensordot_lookup, to_numpy_dispatch)
+                                 empty_lookup, percentile_lookup,
+                                 take_lookup, tensordot_lookup,
+                                 to_numpy_dispatch)
 from dask.utils import Dispatch
 
 import cunumpy as _cn
@@ -62,6 +65,8 @@ def register():
     einsum_lookup.register(_cn.ndarray, _cn.einsum)
     take_lookup.register(_cn.ndarray, _cn.take)
     empty_lookup.register(_cn.ndarray, _cn.empty)
+    # Dask's chunk percentile is written in NumPy calls, which reach cunumpy
+    percentile_lookup.register(_cn.ndarray, _dask_percentile)
     to_numpy_dispatch.register(_cn.ndarray, _cunumpy_to_numpy)
 
 
