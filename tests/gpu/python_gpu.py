@@ -1,8 +1,8 @@
 """The Python binding on a GPU (run by tests/gpu/run.sh): arrays made on
 the CUDA backend, operators, ufuncs, reductions, views, indexing, FFTs
 and transfers, each compared with NumPy on the same values; plus the CuNumpy
-backend API and __cuda_array_interface__ / DLPack zero-copy with CuPy when
-CuPy is importable. Prints one line per failure and a summary."""
+backend API, pickling of device arrays, and __cuda_array_interface__ /
+DLPack zero-copy with CuPy when CuPy is importable. Prints one line per failure and a summary."""
 import sys
 import traceback
 
@@ -176,6 +176,21 @@ if cp is not None:
     check("cupy.asarray(cunumpy) zero-copy", to_cupy_zero_copy)
     check("from_dlpack(cupy) zero-copy", from_cupy_dlpack)
     check("cupy.from_dlpack(cunumpy) zero-copy", to_cupy_dlpack)
+
+
+
+def pickle_round_trip():
+    """A device array pickles through the host and comes back on its
+    device (also when the unpickling process's backend is the CPU), as
+    Dask's worker processes exchange them."""
+    import pickle
+    blob = pickle.dumps(dx[::-3])
+    with xp.use_backend("cpu"):
+        back = pickle.loads(blob)
+    return back.device == dx.device and same(back, x[::-3], rtol=0)
+
+
+check("pickle of a device array", pickle_round_trip)
 
 xp.set_backend("cpu")
 check("back on cpu", lambda: xp.is_cpu(xp.zeros(3)))

@@ -243,3 +243,35 @@ def test_numpy_ufuncs_the_engine_composes():
     np.testing.assert_array_equal(xp.to_numpy(r), np.divmod(h, 2.0)[1])
     f, i = np.modf(a)
     np.testing.assert_array_equal(xp.to_numpy(f), np.modf(h)[0])
+
+
+@pytest.mark.parametrize("func", [np.asarray, np.array, np.asanyarray])
+def test_like_makes_cunumpy_arrays(func):
+    """NEP 35: func(..., like=cunumpy_array) builds a cunumpy array (Dask
+    builds its metas this way)."""
+    like = xp.empty(())
+    for src, dt in (([1.5, -0.0, np.nan], None), (np.arange(6).reshape(2, 3),
+                                                  np.float32), ([], None)):
+        got = func(src, dtype=dt, like=like)
+        want = np.asarray(src, dtype=dt)
+        assert isinstance(got, xp.ndarray), func
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(xp.to_numpy(got), want)
+
+
+def test_numpy_linalg_and_fft_functions_run_cunumpys():
+    """np.linalg.X / np.fft.X on cunumpy arrays run cunumpy.linalg.X /
+    cunumpy.fft.X and return cunumpy arrays (Dask's linalg and FFT call
+    them on chunks)."""
+    h = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, -1.0], [0.5, -1.0, 2.0]])
+    a = xp.asarray(h)
+    for got, want in ((np.linalg.inv(a), np.linalg.inv(h)),
+                      (np.linalg.qr(a)[1], np.linalg.qr(h)[1]),
+                      (np.linalg.eigvalsh(a), np.linalg.eigvalsh(h)),
+                      (np.fft.fft(a[::-1], axis=0), np.fft.fft(h[::-1], axis=0)),
+                      (np.fft.irfft(a, n=4), np.fft.irfft(h, n=4))):
+        assert isinstance(got, xp.ndarray)
+        np.testing.assert_allclose(xp.to_numpy(got), want, rtol=1e-12,
+                                   atol=1e-12)
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.inv(xp.zeros((2, 2)))

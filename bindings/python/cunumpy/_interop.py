@@ -63,10 +63,13 @@ def numpy_function(func, types, args, kwargs):
     runs the cunumpy function of the same name; without one, host arrays are
     handed to NumPy (device arrays are never copied silently)."""
     import cunumpy
-    mine = getattr(cunumpy, func.__name__, None)
-    if mine is not None and callable(mine) and \
-            getattr(func, "__module__", "").startswith("numpy") and \
-            "." not in func.__qualname__ and func.__name__ != "asarray":
+    module = getattr(func, "__module__", None) or ""
+    # numpy.linalg.X and numpy.fft.X run cunumpy.linalg.X and cunumpy.fft.X
+    space = getattr(cunumpy, module[6:], None) if module in (
+        "numpy.linalg", "numpy.fft") else cunumpy
+    mine = getattr(space, func.__name__, None)
+    if mine is not None and callable(mine) and module.startswith("numpy") \
+            and "." not in func.__qualname__:
         try:
             return mine(*args, **kwargs)
         except NotImplementedError:

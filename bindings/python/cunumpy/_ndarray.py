@@ -242,12 +242,14 @@ class ndarray(_lib.Handle):
         # NumPy's pickles keep an F-contiguous layout (a.T of a C array
         # comes back F-contiguous); anything else comes back C-contiguous.
         # get() copies to C order, so an F layout is restored before NumPy
-        # pickles the host copy, and asarray keeps it.
+        # pickles the host copy, and asarray keeps it. Device arrays travel
+        # as that host copy and come back on the device they left (an
+        # unpickling process without CUDA raises CudaUnavailableError).
         host = self.get()
         flags = self.flags
         if flags.f_contiguous and not flags.c_contiguous:
             host = _np.asfortranarray(host)
-        return (F.asarray, (host,))
+        return (_from_pickle, (host, str(self.device)))
 
     # ---- container protocol ----------------------------------------------
     def __iter__(self):
@@ -411,3 +413,8 @@ class ndarray(_lib.Handle):
 # (which imports this module first) at call time: every layer of the
 # namespace imports ndarray from here, so none can be imported here.
 F = _sys.modules[__package__]
+
+
+def _from_pickle(host, device):
+    """The array a pickle holds: its host copy on `device`."""
+    return F.asarray(host, device=device)

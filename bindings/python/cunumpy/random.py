@@ -12,7 +12,7 @@ import numpy as _np
 
 from . import _cnlib as _lib
 
-__all__ = ["Generator", "default_rng", "seed", "rand", "randn", "random",
+__all__ = ["Generator", "Philox4x32", "RandomState", "default_rng", "seed", "rand", "randn", "random",
            "uniform", "normal", "standard_normal", "integers", "randint",
            "choice", "permutation", "shuffle", "exponential", "poisson",
            "binomial", "gamma", "beta", "lognormal", "laplace", "logistic",
@@ -31,6 +31,8 @@ def _seed_value(seed):
             2, _np.uint32).tobytes(), "little")
     if isinstance(seed, Generator):
         raise TypeError("use the generator itself, not a seed")
+    if isinstance(seed, Philox4x32):
+        return seed._key
     return int(seed) & (2**64 - 1)
 
 
@@ -298,8 +300,75 @@ class _BitGenerator:
         return [g.bit_generator for g in self._gen.spawn(n_children)]
 
 
+class Philox4x32:
+    """A seed for the engine's Philox4x32-10 generator, made as NumPy's bit
+    generators are: from None (fresh entropy), an int, a sequence of
+    non-negative ints or a numpy.random.SeedSequence, whose first 64 bits
+    of state key the stream. Generator(b) and default_rng(b) draw from it;
+    children of the SeedSequence (spawn) key independent streams, which is
+    how Dask makes one generator per chunk. Picklable."""
+
+    def __init__(self, seed=None):
+        ss = seed if isinstance(seed, _np.random.SeedSequence) else \
+            _np.random.SeedSequence(seed)
+        w = ss.generate_state(2, _np.uint32)
+        self._seed_seq = ss
+        self._key = int(w[0]) | (int(w[1]) << 32)
+
+    @property
+    def seed_seq(self):
+        return self._seed_seq
+
+    def spawn(self, n_children):
+        return [Philox4x32(s) for s in self._seed_seq.spawn(int(n_children))]
+
+
+class RandomState:
+    """NumPy's legacy RandomState names (random_sample, randint, ...) over a
+    Generator. The stream is the engine's Philox4x32-10, not Mersenne
+    Twister: a seed gives other numbers than numpy.random.RandomState's.
+    Seeds as Philox4x32 (Dask seeds each chunk with an array of uint32)."""
+
+    _DRAWS = ("standard_normal", "normal", "uniform", "exponential",
+              "standard_exponential", "gamma", "standard_gamma", "beta",
+              "binomial", "poisson", "lognormal", "laplace", "logistic",
+              "rayleigh", "weibull", "pareto", "chisquare", "triangular",
+              "geometric", "multinomial", "choice", "permutation", "shuffle")
+
+    def __init__(self, seed=None):
+        self._gen = Generator(Philox4x32(seed))
+
+    def seed(self, seed=None):
+        self._gen = Generator(Philox4x32(seed))
+
+    def random_sample(self, size=None):
+        return self._gen.random(size)
+
+    random = random_sample
+
+    def rand(self, *shape):
+        return self._gen.random(shape)
+
+    def randn(self, *shape):
+        return self._gen.standard_normal(shape)
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        return self._gen.integers(low, high, size, dtype)
+
+    def random_integers(self, low, high=None, size=None):
+        if high is None:
+            low, high = 1, low
+        return self._gen.integers(low, high, size, endpoint=True)
+
+    def __getattr__(self, name):
+        if name in RandomState._DRAWS:
+            return getattr(self._gen, name)
+        raise AttributeError(f"'RandomState' object has no attribute "
+                             f"{name!r}")
+
+
 def default_rng(seed=None):
-    """A new Generator (NumPy's default_rng)."""
+    """A new Generator (NumPy's default_rng); seed may be a Philox4x32."""
     return seed if isinstance(seed, Generator) else Generator(seed)
 
 

@@ -1,0 +1,129 @@
+"""cunumpy.dask: cunumpy arrays as the chunks of Dask arrays.
+
+    import cunumpy.dask                      # registers cunumpy with Dask
+    x = dask.array.from_array(cunumpy_array, chunks=..., asarray=False)
+
+    with dask.config.set({"array.backend": "cunumpy"}):
+        y = dask.array.ones((1000, 1000), chunks=250)        # cunumpy chunks
+        z = dask.array.random.default_rng(0).random((1000,))
+
+Importing this module registers ndarray as a Dask chunk type (Dask then
+does not defer to it in mixed operations) and cunumpy's functions with
+Dask's per-chunk dispatch tables (concatenate, tensordot, einsum, take,
+empty, percentile, to_numpy); everything else Dask runs on chunks
+reaches cunumpy through __array_function__/__array_ufunc__ (numpy.linalg
+and numpy.fft functions run cunumpy.linalg's and cunumpy.fft's). The array backend "cunumpy"
+is CunumpyBackendEntrypoint, declared as a "dask.array.backends" entry
+point in the package metadata (pyproject.toml), so Dask finds it in an
+installed cunumpy; from a source tree without metadata, register it with
+array_creation_dispatch.register_backend("cunumpy",
+CunumpyBackendEntrypoint()).
+"""
+
+import numpy as _np
+import dask.array as _da
+from dask import config as _config
+from dask.array import chunk_types as _chunk_types
+from dask.array.backends import ArrayBackendEntrypoint
+from dask.array.backends import percentile as _dask_percentile
+from dask.array.dispatch import (concatenate_lookup, einsum_lookup,
+                                 empty_lookup, percentile_lookup,
+                                 take_lookup, tensordot_lookup,
+                                 to_numpy_dispatch)
+from dask.utils import Dispatch
+
+import cunumpy as _cn
+
+__all__ = ["CunumpyBackendEntrypoint", "register", "to_cunumpy_dispatch"]
+
+# Converts a chunk to a cunumpy array (Array.to_backend("cunumpy")).
+to_cunumpy_dispatch = Dispatch("to_cunumpy_dispatch")
+
+
+@to_cunumpy_dispatch.register(_cn.ndarray)
+def _cunumpy_to_cunumpy(data, **kwargs):
+    return data
+
+
+@to_cunumpy_dispatch.register((object, _np.ndarray))
+def _any_to_cunumpy(data, **kwargs):
+    return _cn.asarray(data, **kwargs)
+
+
+def _cunumpy_to_numpy(data, **kwargs):
+    return _cn.to_numpy(data)
+
+
+def register():
+    """Registers ndarray with Dask as a chunk type and cunumpy's functions
+    in Dask's per-chunk dispatch tables; running it again does nothing."""
+    if _chunk_types.is_valid_chunk_type(_cn.ndarray):
+        return
+    _chunk_types.register_chunk_type(_cn.ndarray)
+    concatenate_lookup.register(_cn.ndarray, _cn.concatenate)
+    tensordot_lookup.register(_cn.ndarray, _cn.tensordot)
+    einsum_lookup.register(_cn.ndarray, _cn.einsum)
+    take_lookup.register(_cn.ndarray, _cn.take)
+    empty_lookup.register(_cn.ndarray, _cn.empty)
+    # Dask's chunk percentile is written in NumPy calls, which reach cunumpy
+    percentile_lookup.register(_cn.ndarray, _dask_percentile)
+    to_numpy_dispatch.register(_cn.ndarray, _cunumpy_to_numpy)
+
+
+def _with_cunumpy_meta(name, *args, meta=None, **kwargs):
+    # Dask's own creation function, building chunks like a cunumpy meta.
+    meta = _cn.empty(()) if meta is None else meta
+    with _config.set({"array.backend": "numpy"}):
+        return getattr(_da, name)(*args, meta=meta, **kwargs)
+
+
+class CunumpyBackendEntrypoint(ArrayBackendEntrypoint):
+    """Dask's array backend "cunumpy": creation functions (ones, zeros,
+    empty, full, arange) and random numbers (default_rng, RandomState)
+    make cunumpy chunks on cunumpy's active backend."""
+
+    def __init__(self):
+        register()
+
+    @classmethod
+    def to_backend_dispatch(cls):
+        return to_cunumpy_dispatch
+
+    @classmethod
+    def to_backend(cls, data, **kwargs):
+        if isinstance(data._meta, _cn.ndarray):
+            return data
+        return data.map_blocks(to_cunumpy_dispatch, **kwargs)
+
+    @property
+    def RandomState(self):
+        return _cn.random.RandomState
+
+    @property
+    def default_bit_generator(self):
+        return _cn.random.Philox4x32
+
+    @staticmethod
+    def ones(*args, **kwargs):
+        return _with_cunumpy_meta("ones", *args, **kwargs)
+
+    @staticmethod
+    def zeros(*args, **kwargs):
+        return _with_cunumpy_meta("zeros", *args, **kwargs)
+
+    @staticmethod
+    def empty(*args, **kwargs):
+        return _with_cunumpy_meta("empty", *args, **kwargs)
+
+    @staticmethod
+    def full(*args, **kwargs):
+        return _with_cunumpy_meta("full", *args, **kwargs)
+
+    @staticmethod
+    def arange(*args, like=None, **kwargs):
+        like = _cn.empty(()) if like is None else like
+        with _config.set({"array.backend": "numpy"}):
+            return _da.arange(*args, like=like, **kwargs)
+
+
+register()
