@@ -148,10 +148,10 @@ cn_status cn_cuda_pool_get_limit(int64_t *out, int32_t device) {
 }
 
 cn_status cn_cuda_set_allocator(int32_t kind) {
-  if (kind != 0 && kind != 1)
+  if (kind < 0 || kind > 2)
     return cn_error(CN_ERR_VALUE,
                     "cn_cuda_set_allocator: argument 'kind' is %d, must be 0 "
-                    "(pool) or 1 (managed)",
+                    "(pool), 1 (managed) or 2 (uncached)",
                     (int)kind);
   CN_FORWARD("cn_cuda_set_allocator", set_allocator, kind);
 }

@@ -20,7 +20,7 @@ typedef struct {
 
 static dev_pool g_pools[CN_CU_MAX_DEVICES];
 static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int g_allocator;     /* 0 pool, 1 managed */
+static atomic_int g_allocator;     /* 0 pool, 1 managed, 2 uncached */
 static atomic_long g_managed_live; /* managed blocks not yet freed */
 
 /* "123", "1.5e9" bytes or "50%" of total; 0 when unset or invalid. */
@@ -101,10 +101,16 @@ cn_status cn_cu_alloc(int32_t device, size_t nbytes, void **ptr) {
   }
   void *q = NULL;
   cudaError_t e;
-  if (atomic_load(&g_allocator) == 1) {
+  int kind = atomic_load(&g_allocator);
+  if (kind == 1) {
     e = cudaMallocManaged(&q, n, cudaMemAttachGlobal);
     if (e == cudaSuccess)
       atomic_fetch_add(&g_managed_live, 1);
+  } else if (kind == 2) {
+    /* The device's default pool releases freed memory to the driver at
+     * the next synchronisation (release threshold 0): no cache. Its
+     * blocks are freed by the same cudaFreeAsync as ours. */
+    e = cudaMallocAsync(&q, n, cn_cu_stream());
   } else {
     cudaStream_t s = cn_cu_stream();
     e = cudaMallocFromPoolAsync(&q, n, p->pool, s);

@@ -64,8 +64,10 @@ CN_API cn_status cn_cuda_pool_set_limit(int32_t device, int64_t limit);
 /* Current limit in bytes (0: none). */
 CN_API cn_status cn_cuda_pool_get_limit(int64_t *out, int32_t device);
 /* Allocator for new device arrays: 0 the pool (default), 1 managed
- * (unified) memory, which the host can also address. CN_ERR_VALUE for
- * other kinds. Process-wide; existing arrays are unaffected. */
+ * (unified) memory, which the host can also address, 2 no cache (the
+ * driver's default pool, which returns freed memory at the next
+ * synchronisation). The limit applies to all three. CN_ERR_VALUE for other
+ * kinds. Process-wide; existing arrays are unaffected. */
 CN_API cn_status cn_cuda_set_allocator(int32_t kind);
 
 /* ---- pinned host memory ---------------------------------------------- */

@@ -575,6 +575,30 @@ cn_event_elapsed_ms(out, start, end_) =
 cn_cuda_kernel_cache_info(compiled, disk_hits, in_memory) =
     ccall((:cn_cuda_kernel_cache_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}, Ptr{Int64}), compiled, disk_hits, in_memory)
 
+# cn_status cn_set_device(int32_t device)
+cn_set_device(device) =
+    ccall((:cn_set_device, libcunumpy), Int32, (Int32,), device)
+
+# cn_status cn_memory_info(int32_t * available, int64_t * free_bytes, int64_t * total_bytes)
+cn_memory_info(available, free_bytes, total_bytes) =
+    ccall((:cn_memory_info, libcunumpy), Int32, (Ptr{Int32}, Ptr{Int64}, Ptr{Int64}), available, free_bytes, total_bytes)
+
+# cn_status cn_local_rank(int32_t * out)
+cn_local_rank(out) =
+    ccall((:cn_local_rank, libcunumpy), Int32, (Ptr{Int32},), out)
+
+# cn_status cn_set_device_for_rank(int32_t * device, int32_t rank)
+cn_set_device_for_rank(device, rank) =
+    ccall((:cn_set_device_for_rank, libcunumpy), Int32, (Ptr{Int32}, Int32), device, rank)
+
+# cn_status cn_bind_local_device(int32_t * device)
+cn_bind_local_device(device) =
+    ccall((:cn_bind_local_device, libcunumpy), Int32, (Ptr{Int32},), device)
+
+# cn_status cn_synchronize_for_mpi(int32_t n, const cn_array * arrays)
+cn_synchronize_for_mpi(n, arrays) =
+    ccall((:cn_synchronize_for_mpi, libcunumpy), Int32, (Int32, Ptr{Ptr{Cvoid}}), n, arrays)
+
 # cn_status cn_to_dlpack(DLManagedTensorVersioned ** out, cn_array a)
 cn_to_dlpack(out, a) =
     ccall((:cn_to_dlpack, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, a)
@@ -1307,6 +1331,18 @@ cn_free_memory() =
 cn_host_memory_info(in_use_bytes, cached_bytes) =
     ccall((:cn_host_memory_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}), in_use_bytes, cached_bytes)
 
+# cn_status cn_host_pool_free_blocks(int64_t * out)
+cn_host_pool_free_blocks(out) =
+    ccall((:cn_host_pool_free_blocks, libcunumpy), Int32, (Ptr{Int64},), out)
+
+# cn_status cn_host_pool_set_limit(int64_t limit)
+cn_host_pool_set_limit(limit) =
+    ccall((:cn_host_pool_set_limit, libcunumpy), Int32, (Int64,), limit)
+
+# cn_status cn_host_pool_get_limit(int64_t * out)
+cn_host_pool_get_limit(out) =
+    ccall((:cn_host_pool_get_limit, libcunumpy), Int32, (Ptr{Int64},), out)
+
 # void cn_debug_fault_alloc(int64_t n)
 cn_debug_fault_alloc(n) =
     ccall((:cn_debug_fault_alloc, libcunumpy), Cvoid, (Int64,), n)
@@ -1358,6 +1394,18 @@ cn_roots(out, p) =
 # cn_status cn_poly(cn_array * out, cn_array seq_of_zeros)
 cn_poly(out, seq_of_zeros) =
     ccall((:cn_poly, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, seq_of_zeros)
+
+# cn_status cn_range_push(const char * message, int32_t color_id)
+cn_range_push(message, color_id) =
+    ccall((:cn_range_push, libcunumpy), Int32, (Cstring, Int32), message, color_id)
+
+# cn_status cn_range_pop()
+cn_range_pop() =
+    ccall((:cn_range_pop, libcunumpy), Int32, ())
+
+# int32_t cn_range_depth()
+cn_range_depth() =
+    ccall((:cn_range_depth, libcunumpy), Int32, ())
 
 # cn_status cn_rng_create(cn_rng * out, uint64_t seed)
 cn_rng_create(out, seed) =
