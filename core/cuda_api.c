@@ -181,6 +181,15 @@ cn_status cn_pinned_memory_info(int64_t *used, int64_t *held) {
   CN_FORWARD("cn_pinned_memory_info", pinned_memory_info, used, held);
 }
 
+cn_status cn_pinned_set_cache(int32_t enabled) {
+  CN_FORWARD("cn_pinned_set_cache", pinned_set_cache, enabled != 0);
+}
+
+cn_status cn_pinned_free_blocks(int64_t *out) {
+  CN_CHECK_OUT(out, "cn_pinned_free_blocks");
+  CN_FORWARD("cn_pinned_free_blocks", pinned_free_blocks, out);
+}
+
 static void pinned_release(void *ctx) { (void)cn_unpin_memory(ctx); }
 
 cn_status cn_empty_pinned(cn_array *out, int32_t ndim, const int64_t *shape,

@@ -81,6 +81,8 @@ struct cn_cuda_api {
    * core keeps the nesting and calls pop only for ranges it pushed here. */
   cn_status (*range_push)(const char *message, uint32_t argb);
   cn_status (*range_pop)(void);
+  cn_status (*pinned_set_cache)(int32_t enabled);
+  cn_status (*pinned_free_blocks)(int64_t *out);
 };
 
 /* Core internals a plugin may call. */

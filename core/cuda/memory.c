@@ -420,6 +420,7 @@ typedef struct {
 static pthread_mutex_t g_pin_lock = PTHREAD_MUTEX_INITIALIZER;
 static pin_block *g_pins;
 static size_t g_npins, g_pins_cap;
+static bool g_pin_uncached; /* cn_pinned_set_cache(0): free on unpin */
 
 /* Size classes: 4 KiB steps below 64 KiB, then eight steps per power of
  * two, so a freed block is reused for requests up to 12.5% smaller. */
@@ -492,6 +493,8 @@ static cn_status unpin_memory(void *ptr) {
   for (size_t i = 0; i < g_npins; i++)
     if (g_pins[i].ptr == ptr && g_pins[i].used) {
       g_pins[i].used = false;
+      if (g_pin_uncached)
+        release_unused_pins_locked();
       pthread_mutex_unlock(&g_pin_lock);
       return CN_OK;
     }
@@ -527,7 +530,28 @@ static cn_status pinned_memory_info(int64_t *used, int64_t *held) {
   return CN_OK;
 }
 
+static cn_status pinned_set_cache(int32_t enabled) {
+  pthread_mutex_lock(&g_pin_lock);
+  g_pin_uncached = !enabled;
+  if (g_pin_uncached)
+    release_unused_pins_locked();
+  pthread_mutex_unlock(&g_pin_lock);
+  return CN_OK;
+}
+
+static cn_status pinned_free_blocks(int64_t *out) {
+  int64_t n = 0;
+  pthread_mutex_lock(&g_pin_lock);
+  for (size_t i = 0; i < g_npins; i++)
+    n += !g_pins[i].used;
+  pthread_mutex_unlock(&g_pin_lock);
+  *out = n;
+  return CN_OK;
+}
+
 void cn_cu_memory_api(struct cn_cuda_api *api) {
+  api->pinned_set_cache = pinned_set_cache;
+  api->pinned_free_blocks = pinned_free_blocks;
   api->pool_used_bytes = pool_used_bytes;
   api->pool_total_bytes = pool_total_bytes;
   api->pool_free_all_blocks = pool_free_all_blocks;

@@ -84,6 +84,11 @@ CN_API cn_status cn_unpin_memory(void *ptr);
 CN_API cn_status cn_pinned_free_all_blocks(int64_t *out);
 /* Bytes of pinned memory in use and held (used plus cached). */
 CN_API cn_status cn_pinned_memory_info(int64_t *used, int64_t *held);
+/* enabled != 0 (the default) keeps returned pinned blocks for reuse; 0
+ * frees them at once (and frees the cached ones now). Process-wide. */
+CN_API cn_status cn_pinned_set_cache(int32_t enabled);
+/* Number of cached (unused) pinned blocks. */
+CN_API cn_status cn_pinned_free_blocks(int64_t *out);
 /* Host array (CPU device) whose memory is pinned; it goes back to the
  * pinned cache when the last view is released. Same arguments and errors
  * as cn_empty. */

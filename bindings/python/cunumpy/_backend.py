@@ -279,7 +279,13 @@ class MemoryPool:
     """The engine's memory pool as CuPy's MemoryPool: on the CUDA backend
     the current device's stream-ordered pool, on the NumPy backend the
     CPU's caching pool of large blocks (1 MiB and more; smaller blocks are
-    not pooled). Each call asks the active backend's pool."""
+    not pooled). Each call asks the active backend's pool. Every
+    MemoryPool object views the engine's one pool per device; a pool made
+    with cuda.malloc_managed as its allocator hands set_allocator managed
+    memory."""
+
+    def __init__(self, allocator=None):
+        self._allocator = allocator
 
     def _cuda(self):
         return get_backend() == "cuda"
@@ -372,6 +378,12 @@ class PinnedMemoryPool:
         used, held = self._info()
         return held - used
 
+    def n_free_blocks(self):
+        """Cached (unused) pinned blocks."""
+        if not cuda_available():
+            return 0
+        return _lib.cn_pinned_free_blocks()
+
     def free_all_blocks(self):
         """Frees the cached pinned blocks; returns the bytes released."""
         if not cuda_available():
@@ -380,7 +392,7 @@ class PinnedMemoryPool:
 
     def malloc(self, size):
         """A pinned host block of size bytes as a uint8 NumPy array."""
-        from ._convert import empty_pinned
+        from ._memory import empty_pinned
         return empty_pinned((int(size),), dtype=_np.uint8)
 
     def __repr__(self):

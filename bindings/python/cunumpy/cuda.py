@@ -313,37 +313,44 @@ _ALLOCATOR = {"kind": 0}
 
 
 def set_allocator(allocator=None):
-    """Selects the allocator of new device arrays: the default pool's
-    malloc (or the pool itself), malloc_managed (unified memory), or None
-    (no cache: freed memory goes back to the driver)."""
-    pool = get_default_memory_pool()
+    """Selects the allocator of new device arrays: a MemoryPool's malloc
+    (or the pool; MemoryPool(malloc_managed) gives managed memory),
+    malloc_managed itself (unified memory), or None (no cache: freed memory
+    goes back to the driver)."""
+    pool = allocator if isinstance(allocator, MemoryPool) else \
+        getattr(allocator, "__self__", None)
     if allocator is malloc_managed:
         kind = 1
     elif allocator is None:
         kind = 2
-    elif allocator is pool or getattr(allocator, "__self__", None) is pool:
-        kind = 0
+    elif isinstance(pool, MemoryPool):
+        kind = 1 if pool._allocator is malloc_managed else 0
     else:
-        raise TypeError("set_allocator takes the default pool's malloc, "
+        raise TypeError("set_allocator takes a MemoryPool's malloc, "
                         "malloc_managed or None")
     _lib.cn_cuda_set_allocator(kind)
     _ALLOCATOR["kind"] = kind
 
 
 def get_allocator():
-    return {0: get_default_memory_pool().malloc, 1: malloc_managed,
-            2: None}[_ALLOCATOR["kind"]]
+    """What set_allocator was last given, as an equivalent allocator."""
+    kind = _ALLOCATOR["kind"]
+    if kind == 1:
+        return malloc_managed
+    return None if kind == 2 else get_default_memory_pool().malloc
 
 
 def set_pinned_memory_allocator(allocator=None):
-    """Pinned staging of host <-> device copies goes through the default
-    pinned pool; only that pool (its malloc) is accepted. None is
-    refused: the engine always stages through its pool."""
-    pool = get_default_pinned_memory_pool()
-    if allocator is pool or getattr(allocator, "__self__", None) is pool:
-        return
-    raise TypeError("set_pinned_memory_allocator takes the default pinned "
-                    "pool's malloc")
+    """The pinned pool's malloc (or the pool) keeps freed pinned blocks for
+    reuse (the default); None frees them at once. Without CUDA there is no
+    pinned memory and nothing to change."""
+    pool = allocator if isinstance(allocator, PinnedMemoryPool) else \
+        getattr(allocator, "__self__", None)
+    if allocator is not None and not isinstance(pool, PinnedMemoryPool):
+        raise TypeError("set_pinned_memory_allocator takes a "
+                        "PinnedMemoryPool's malloc or None")
+    if is_available():
+        _lib.cn_pinned_set_cache(allocator is not None)
 
 
 # ---- runtime -------------------------------------------------------------
