@@ -789,6 +789,18 @@ module cunumpy_c
       integer(c_int64_t) :: held(*)
       integer(c_int32_t) :: res
     end function c_cn_pinned_memory_info
+    ! cn_status cn_pinned_set_cache(int32_t enabled)
+    function c_cn_pinned_set_cache(enabled) bind(c, name='cn_pinned_set_cache') result(res)
+      import :: c_int32_t
+      integer(c_int32_t), value :: enabled
+      integer(c_int32_t) :: res
+    end function c_cn_pinned_set_cache
+    ! cn_status cn_pinned_free_blocks(int64_t * out)
+    function c_cn_pinned_free_blocks(out) bind(c, name='cn_pinned_free_blocks') result(res)
+      import :: c_int32_t, c_int64_t
+      integer(c_int64_t) :: out(*)
+      integer(c_int32_t) :: res
+    end function c_cn_pinned_free_blocks
     ! cn_status cn_empty_pinned(cn_array * out, int32_t ndim, const int64_t * shape, cn_dtype dtype,
     !     cn_order order)
     function c_cn_empty_pinned(out, ndim, shape, dtype, order) bind(c, &

@@ -495,6 +495,14 @@ cn_pinned_free_all_blocks(out) =
 cn_pinned_memory_info(used, held) =
     ccall((:cn_pinned_memory_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}), used, held)
 
+# cn_status cn_pinned_set_cache(int32_t enabled)
+cn_pinned_set_cache(enabled) =
+    ccall((:cn_pinned_set_cache, libcunumpy), Int32, (Int32,), enabled)
+
+# cn_status cn_pinned_free_blocks(int64_t * out)
+cn_pinned_free_blocks(out) =
+    ccall((:cn_pinned_free_blocks, libcunumpy), Int32, (Ptr{Int64},), out)
+
 # cn_status cn_empty_pinned(cn_array * out, int32_t ndim, const int64_t * shape, cn_dtype dtype, cn_order order)
 cn_empty_pinned(out, ndim, shape, dtype, order) =
     ccall((:cn_empty_pinned, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int32, Ptr{Int64}, Int32, Int32), out, ndim, shape, dtype, order)
