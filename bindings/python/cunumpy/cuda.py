@@ -80,11 +80,12 @@ class Device:
 
     @property
     def attributes(self):
-        """The device attributes the engine reports, by CUDA's names."""
-        _, total, major, minor, sms = self._properties()
+        """The device attributes the engine reports, by the names of
+        cudaDeviceAttr (a subset of CuPy's dict)."""
+        _, _, major, minor, sms = self._properties()
         return {"ComputeCapabilityMajor": major,
                 "ComputeCapabilityMinor": minor,
-                "MultiProcessorCount": sms, "TotalGlobalMemory": total}
+                "MultiProcessorCount": sms}
 
     @property
     def mem_info(self):
