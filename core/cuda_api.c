@@ -148,10 +148,10 @@ cn_status cn_cuda_pool_get_limit(int64_t *out, int32_t device) {
 }
 
 cn_status cn_cuda_set_allocator(int32_t kind) {
-  if (kind != 0 && kind != 1)
+  if (kind < 0 || kind > 2)
     return cn_error(CN_ERR_VALUE,
                     "cn_cuda_set_allocator: argument 'kind' is %d, must be 0 "
-                    "(pool) or 1 (managed)",
+                    "(pool), 1 (managed) or 2 (uncached)",
                     (int)kind);
   CN_FORWARD("cn_cuda_set_allocator", set_allocator, kind);
 }
@@ -179,6 +179,15 @@ cn_status cn_pinned_free_all_blocks(int64_t *out) {
 
 cn_status cn_pinned_memory_info(int64_t *used, int64_t *held) {
   CN_FORWARD("cn_pinned_memory_info", pinned_memory_info, used, held);
+}
+
+cn_status cn_pinned_set_cache(int32_t enabled) {
+  CN_FORWARD("cn_pinned_set_cache", pinned_set_cache, enabled != 0);
+}
+
+cn_status cn_pinned_free_blocks(int64_t *out) {
+  CN_CHECK_OUT(out, "cn_pinned_free_blocks");
+  CN_FORWARD("cn_pinned_free_blocks", pinned_free_blocks, out);
 }
 
 static void pinned_release(void *ctx) { (void)cn_unpin_memory(ctx); }

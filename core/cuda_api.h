@@ -77,6 +77,12 @@ struct cn_cuda_api {
                                   int32_t reduce, int64_t n, int64_t r,
                                   const int64_t *geom, int32_t ngeom,
                                   void *const *ptrs, int32_t nptrs);
+  /* NVTX range of the calling thread (argb 0: the profiler's color); the
+   * core keeps the nesting and calls pop only for ranges it pushed here. */
+  cn_status (*range_push)(const char *message, uint32_t argb);
+  cn_status (*range_pop)(void);
+  cn_status (*pinned_set_cache)(int32_t enabled);
+  cn_status (*pinned_free_blocks)(int64_t *out);
 };
 
 /* Core internals a plugin may call. */

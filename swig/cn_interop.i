@@ -32,6 +32,53 @@ static void cnpy_dlpack_legacy_capsule_free(PyObject *cap) {
   }
 }
 
+/* ---- foreign pointers ---------------------------------------------------- */
+
+/* A tensor over foreign memory whose manager_ctx is a strong reference to
+ * the Python object that keeps the memory alive (or NULL); shape and
+ * strides live in the same block. */
+typedef struct cnpy_foreign_tensor {
+  DLManagedTensorVersioned t;
+  int64_t shape[CN_MAX_DIMS], strides[CN_MAX_DIMS];
+} cnpy_foreign_tensor;
+
+static void cnpy_foreign_deleter(DLManagedTensorVersioned *t) {
+  PyObject *owner = (PyObject *)t->manager_ctx;
+  if (owner != NULL && Py_IsInitialized() && !CNPY_FINALIZING()) {
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_DECREF(owner);
+    PyGILState_Release(g);
+  }
+  PyMem_RawFree(t);
+}
+
+/* Fills v[0..n) from a sequence of ints; -1 with an exception otherwise. */
+static int cnpy_int64_seq(PyObject *o, int32_t *n, int64_t *v,
+                          const char *what) {
+  PyObject *seq = PySequence_Fast(o, what);
+  if (!seq)
+    return -1;
+  Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+  if (k > CN_MAX_DIMS) {
+    Py_DECREF(seq);
+    PyErr_Format(PyExc_ValueError, "%s has %zd entries, more than %d", what,
+                 k, CN_MAX_DIMS);
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < k; i++) {
+    v[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+    if (v[i] == -1 && PyErr_Occurred()) {
+      Py_DECREF(seq);
+      return -1;
+    }
+  }
+  Py_DECREF(seq);
+  *n = (int32_t)k;
+  return 0;
+}
+%}
+
+%{
 /* ---- buffer protocol import -------------------------------------------- */
 
 /* The release callback of wrapped Python memory: drops the Py_buffer (and so
@@ -254,6 +301,56 @@ static PyObject *_from_buffer(PyObject *obj) {
   if (st != CN_OK) {
     PyBuffer_Release(view);
     PyMem_RawFree(view);
+    cnpy_raise(st);
+    return NULL;
+  }
+  return cnpy_wrap(out);
+}
+
+/* Array over foreign memory at ptr (an int) on device (device_type,
+ * device_id), C-contiguous or with strides in elements, keeping owner
+ * alive until the last view is gone. The engine checks the layout,
+ * alignment and device as for a DLPack import. */
+static PyObject *_from_pointer(PyObject *ptr, PyObject *shape,
+                               PyObject *strides, int dtype, int device_type,
+                               int device_id, int readonly, PyObject *owner) {
+  void *data = PyLong_AsVoidPtr(ptr);
+  if (data == NULL && PyErr_Occurred())
+    return NULL;
+  cnpy_foreign_tensor *f =
+      (cnpy_foreign_tensor *)PyMem_RawCalloc(1, sizeof *f);
+  if (!f)
+    return PyErr_NoMemory();
+  int32_t nd = 0, ns = 0;
+  if (cnpy_int64_seq(shape, &nd, f->shape, "shape") < 0 ||
+      (strides != Py_None &&
+       cnpy_int64_seq(strides, &ns, f->strides, "strides") < 0)) {
+    PyMem_RawFree(f);
+    return NULL;
+  }
+  if (strides != Py_None && ns != nd) {
+    PyMem_RawFree(f);
+    PyErr_Format(PyExc_ValueError, "strides has %d entries for %d dimensions",
+                 (int)ns, (int)nd);
+    return NULL;
+  }
+  f->t.version.major = DLPACK_MAJOR_VERSION;
+  f->t.version.minor = DLPACK_MINOR_VERSION;
+  f->t.flags = readonly ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+  f->t.dl_tensor.data = data;
+  f->t.dl_tensor.device.device_type = (DLDeviceType)device_type;
+  f->t.dl_tensor.device.device_id = device_id;
+  f->t.dl_tensor.ndim = nd;
+  f->t.dl_tensor.dtype.code = (uint8_t)((unsigned)dtype >> 8);
+  f->t.dl_tensor.dtype.bits = (uint8_t)((unsigned)dtype & 0xffu);
+  f->t.dl_tensor.dtype.lanes = 1;
+  f->t.dl_tensor.shape = f->shape;
+  f->t.dl_tensor.strides = strides != Py_None ? f->strides : NULL;
+  f->t.manager_ctx = owner != Py_None ? Py_NewRef(owner) : NULL;
+  f->t.deleter = cnpy_foreign_deleter;
+  cn_array out = NULL;
+  cn_status st = cn_from_dlpack(&out, &f->t); /* consumes f either way */
+  if (st != CN_OK) {
     cnpy_raise(st);
     return NULL;
   }

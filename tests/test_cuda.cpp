@@ -123,6 +123,8 @@ TEST_CASE("cuda: without a GPU every call says why and changes nothing") {
   CN_REQUIRE_UNAVAILABLE(cn_unpin_memory(&v));
   CN_REQUIRE_UNAVAILABLE(cn_pinned_free_all_blocks(&v));
   CN_REQUIRE_UNAVAILABLE(cn_pinned_memory_info(&v, &v));
+  CN_REQUIRE_UNAVAILABLE(cn_pinned_set_cache(0));
+  CN_REQUIRE_UNAVAILABLE(cn_pinned_free_blocks(&v));
   REQUIRE(v == 9);
   Arr a;
   int64_t shape[1] = {4};
@@ -290,6 +292,32 @@ TEST_CASE("cuda: devices, streams, events, pools and pinned memory (GPU)") {
   CN_REQUIRE_OK(cn_pin_memory(&q, 99000));
   REQUIRE(q == p); // reused from the cache
   CN_REQUIRE_OK(cn_unpin_memory(q));
+  int64_t nfree = 0;
+  CN_REQUIRE_OK(cn_pinned_free_blocks(&nfree));
+  REQUIRE(nfree >= 1);
+  // without the cache a returned block is freed at once
+  CN_REQUIRE_OK(cn_pinned_set_cache(0));
+  CN_REQUIRE_OK(cn_pinned_free_blocks(&nfree));
+  REQUIRE(nfree == 0);
+  CN_REQUIRE_OK(cn_pin_memory(&q, 100000));
+  CN_REQUIRE_OK(cn_pinned_memory_info(&pu, &ph));
+  int64_t held_before = ph;
+  CN_REQUIRE_OK(cn_unpin_memory(q));
+  CN_REQUIRE_OK(cn_pinned_memory_info(&pu, &ph));
+  REQUIRE(ph < held_before);
+  CN_REQUIRE_OK(cn_pinned_free_blocks(&nfree));
+  REQUIRE(nfree == 0);
+  CN_REQUIRE_OK(cn_pinned_set_cache(1));
+  // the uncached device allocator (kind 2) makes working arrays too
+  CN_REQUIRE_OK(cn_cuda_set_allocator(2));
+  Arr u, u2, uh;
+  CN_REQUIRE_OK(cn_to_device(u.out(), h, 0));
+  CN_REQUIRE_OK(cn_add(u2.out(), u, u, nullptr));
+  CN_REQUIRE_OK(cn_cuda_set_allocator(0));
+  CN_REQUIRE_OK(cn_to_host(uh.out(), u2));
+  REQUIRE(to_vec<float>(uh).back() == 2.0f);
+  u = Arr();
+  u2 = Arr();
   Arr pinned;
   int64_t pshape[2] = {3, 5};
   CN_REQUIRE_OK(

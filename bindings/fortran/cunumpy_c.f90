@@ -789,6 +789,18 @@ module cunumpy_c
       integer(c_int64_t) :: held(*)
       integer(c_int32_t) :: res
     end function c_cn_pinned_memory_info
+    ! cn_status cn_pinned_set_cache(int32_t enabled)
+    function c_cn_pinned_set_cache(enabled) bind(c, name='cn_pinned_set_cache') result(res)
+      import :: c_int32_t
+      integer(c_int32_t), value :: enabled
+      integer(c_int32_t) :: res
+    end function c_cn_pinned_set_cache
+    ! cn_status cn_pinned_free_blocks(int64_t * out)
+    function c_cn_pinned_free_blocks(out) bind(c, name='cn_pinned_free_blocks') result(res)
+      import :: c_int32_t, c_int64_t
+      integer(c_int64_t) :: out(*)
+      integer(c_int32_t) :: res
+    end function c_cn_pinned_free_blocks
     ! cn_status cn_empty_pinned(cn_array * out, int32_t ndim, const int64_t * shape, cn_dtype dtype,
     !     cn_order order)
     function c_cn_empty_pinned(out, ndim, shape, dtype, order) bind(c, &
@@ -931,6 +943,48 @@ module cunumpy_c
       integer(c_int64_t) :: in_memory(*)
       integer(c_int32_t) :: res
     end function c_cn_cuda_kernel_cache_info
+    ! cn_status cn_set_device(int32_t device)
+    function c_cn_set_device(device) bind(c, name='cn_set_device') result(res)
+      import :: c_int32_t
+      integer(c_int32_t), value :: device
+      integer(c_int32_t) :: res
+    end function c_cn_set_device
+    ! cn_status cn_memory_info(int32_t * available, int64_t * free_bytes, int64_t * total_bytes)
+    function c_cn_memory_info(available, free_bytes, total_bytes) bind(c, &
+        name='cn_memory_info') result(res)
+      import :: c_int32_t, c_int64_t
+      integer(c_int32_t) :: available(*)
+      integer(c_int64_t) :: free_bytes(*)
+      integer(c_int64_t) :: total_bytes(*)
+      integer(c_int32_t) :: res
+    end function c_cn_memory_info
+    ! cn_status cn_local_rank(int32_t * out)
+    function c_cn_local_rank(out) bind(c, name='cn_local_rank') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: out(*)
+      integer(c_int32_t) :: res
+    end function c_cn_local_rank
+    ! cn_status cn_set_device_for_rank(int32_t * device, int32_t rank)
+    function c_cn_set_device_for_rank(device, rank) bind(c, &
+        name='cn_set_device_for_rank') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: device(*)
+      integer(c_int32_t), value :: rank
+      integer(c_int32_t) :: res
+    end function c_cn_set_device_for_rank
+    ! cn_status cn_bind_local_device(int32_t * device)
+    function c_cn_bind_local_device(device) bind(c, name='cn_bind_local_device') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: device(*)
+      integer(c_int32_t) :: res
+    end function c_cn_bind_local_device
+    ! cn_status cn_synchronize_for_mpi(int32_t n, const cn_array * arrays)
+    function c_cn_synchronize_for_mpi(n, arrays) bind(c, name='cn_synchronize_for_mpi') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t), value :: n
+      type(c_ptr), intent(in), optional :: arrays(*)
+      integer(c_int32_t) :: res
+    end function c_cn_synchronize_for_mpi
     ! cn_status cn_to_dlpack(DLManagedTensorVersioned ** out, cn_array a)
     function c_cn_to_dlpack(out, a) bind(c, name='cn_to_dlpack') result(res)
       import :: c_int32_t, c_ptr
@@ -2646,6 +2700,24 @@ module cunumpy_c
       integer(c_int64_t) :: cached_bytes(*)
       integer(c_int32_t) :: res
     end function c_cn_host_memory_info
+    ! cn_status cn_host_pool_free_blocks(int64_t * out)
+    function c_cn_host_pool_free_blocks(out) bind(c, name='cn_host_pool_free_blocks') result(res)
+      import :: c_int32_t, c_int64_t
+      integer(c_int64_t) :: out(*)
+      integer(c_int32_t) :: res
+    end function c_cn_host_pool_free_blocks
+    ! cn_status cn_host_pool_set_limit(int64_t limit)
+    function c_cn_host_pool_set_limit(limit) bind(c, name='cn_host_pool_set_limit') result(res)
+      import :: c_int32_t, c_int64_t
+      integer(c_int64_t), value :: limit
+      integer(c_int32_t) :: res
+    end function c_cn_host_pool_set_limit
+    ! cn_status cn_host_pool_get_limit(int64_t * out)
+    function c_cn_host_pool_get_limit(out) bind(c, name='cn_host_pool_get_limit') result(res)
+      import :: c_int32_t, c_int64_t
+      integer(c_int64_t) :: out(*)
+      integer(c_int32_t) :: res
+    end function c_cn_host_pool_get_limit
     ! void cn_debug_fault_alloc(int64_t n)
     subroutine c_cn_debug_fault_alloc(n) bind(c, name='cn_debug_fault_alloc')
       import :: c_int64_t
@@ -2759,6 +2831,23 @@ module cunumpy_c
       type(c_ptr), value :: seq_of_zeros
       integer(c_int32_t) :: res
     end function c_cn_poly
+    ! cn_status cn_range_push(const char * message, int32_t color_id)
+    function c_cn_range_push(message, color_id) bind(c, name='cn_range_push') result(res)
+      import :: c_char, c_int32_t
+      character(kind=c_char), intent(in) :: message(*)
+      integer(c_int32_t), value :: color_id
+      integer(c_int32_t) :: res
+    end function c_cn_range_push
+    ! cn_status cn_range_pop()
+    function c_cn_range_pop() bind(c, name='cn_range_pop') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: res
+    end function c_cn_range_pop
+    ! int32_t cn_range_depth()
+    function c_cn_range_depth() bind(c, name='cn_range_depth') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: res
+    end function c_cn_range_depth
     ! cn_status cn_rng_create(cn_rng * out, uint64_t seed)
     function c_cn_rng_create(out, seed) bind(c, name='cn_rng_create') result(res)
       import :: c_int32_t, c_int64_t, c_ptr

@@ -35,6 +35,7 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pool_block *g_free[POOL_CLASSES];
 static size_t g_cached_bytes, g_in_use_bytes, g_limit;
 static size_t g_high_water; /* most bytes in use at once */
+static size_t g_use_limit;  /* cn_host_pool_set_limit; 0: none */
 static uint64_t g_tick;
 static int g_limit_read;
 
@@ -163,6 +164,14 @@ cn_status cn_cpu_alloc(int32_t device, size_t nbytes, void **ptr) {
   int cls;
   size_t size = class_size(nbytes, &cls);
   pthread_mutex_lock(&g_lock);
+  if (g_use_limit != 0 && g_in_use_bytes + size > g_use_limit) {
+    size_t used = g_in_use_bytes, limit = g_use_limit;
+    pthread_mutex_unlock(&g_lock);
+    return cn_error(CN_ERR_MEMORY,
+                    "allocating %zu bytes would exceed the host pool limit "
+                    "(%zu bytes in use, limit %zu)",
+                    nbytes, used, limit);
+  }
   if (cls >= 0 && g_free[cls] != NULL) {
     pool_block *b = g_free[cls];
     g_free[cls] = b->next;
@@ -268,6 +277,42 @@ cn_status cn_host_memory_info(int64_t *in_use_bytes, int64_t *cached_bytes) {
   pthread_mutex_lock(&g_lock);
   *in_use_bytes = (int64_t)g_in_use_bytes;
   *cached_bytes = (int64_t)g_cached_bytes;
+  pthread_mutex_unlock(&g_lock);
+  return CN_OK;
+}
+
+cn_status cn_host_pool_free_blocks(int64_t *out) {
+  if (out == NULL)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_host_pool_free_blocks: output pointer is NULL");
+  int64_t n = 0;
+  pthread_mutex_lock(&g_lock);
+  for (int c = 0; c < POOL_CLASSES; c++)
+    for (pool_block *b = g_free[c]; b != NULL; b = b->next)
+      n++;
+  pthread_mutex_unlock(&g_lock);
+  *out = n;
+  return CN_OK;
+}
+
+cn_status cn_host_pool_set_limit(int64_t limit) {
+  if (limit < 0)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_host_pool_set_limit: argument 'limit' is negative "
+                    "(%lld)",
+                    (long long)limit);
+  pthread_mutex_lock(&g_lock);
+  g_use_limit = (size_t)limit;
+  pthread_mutex_unlock(&g_lock);
+  return CN_OK;
+}
+
+cn_status cn_host_pool_get_limit(int64_t *out) {
+  if (out == NULL)
+    return cn_error(CN_ERR_VALUE,
+                    "cn_host_pool_get_limit: output pointer is NULL");
+  pthread_mutex_lock(&g_lock);
+  *out = (int64_t)g_use_limit;
   pthread_mutex_unlock(&g_lock);
   return CN_OK;
 }

@@ -75,6 +75,9 @@ cn_status cn_cu_scratch(void **ptr, size_t nbytes);
 void cn_cu_scratch_free(void *ptr);
 void cn_cu_memory_api(struct cn_cuda_api *api);
 
+/* NVTX ranges (profiler.c). */
+void cn_cu_profiler_api(struct cn_cuda_api *api);
+
 /* Kernels (kernel_cache.c): the compiled kernel for a generated program, by key
  * (a short descriptor string that identifies the source). gen appends the
  * kernels' source to s and fills names; the kernel returned is names[idx]. */

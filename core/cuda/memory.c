@@ -20,7 +20,7 @@ typedef struct {
 
 static dev_pool g_pools[CN_CU_MAX_DEVICES];
 static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int g_allocator;     /* 0 pool, 1 managed */
+static atomic_int g_allocator;     /* 0 pool, 1 managed, 2 uncached */
 static atomic_long g_managed_live; /* managed blocks not yet freed */
 
 /* "123", "1.5e9" bytes or "50%" of total; 0 when unset or invalid. */
@@ -101,10 +101,16 @@ cn_status cn_cu_alloc(int32_t device, size_t nbytes, void **ptr) {
   }
   void *q = NULL;
   cudaError_t e;
-  if (atomic_load(&g_allocator) == 1) {
+  int kind = atomic_load(&g_allocator);
+  if (kind == 1) {
     e = cudaMallocManaged(&q, n, cudaMemAttachGlobal);
     if (e == cudaSuccess)
       atomic_fetch_add(&g_managed_live, 1);
+  } else if (kind == 2) {
+    /* The device's default pool releases freed memory to the driver at
+     * the next synchronisation (release threshold 0): no cache. Its
+     * blocks are freed by the same cudaFreeAsync as ours. */
+    e = cudaMallocAsync(&q, n, cn_cu_stream());
   } else {
     cudaStream_t s = cn_cu_stream();
     e = cudaMallocFromPoolAsync(&q, n, p->pool, s);
@@ -414,6 +420,7 @@ typedef struct {
 static pthread_mutex_t g_pin_lock = PTHREAD_MUTEX_INITIALIZER;
 static pin_block *g_pins;
 static size_t g_npins, g_pins_cap;
+static bool g_pin_uncached; /* cn_pinned_set_cache(0): free on unpin */
 
 /* Size classes: 4 KiB steps below 64 KiB, then eight steps per power of
  * two, so a freed block is reused for requests up to 12.5% smaller. */
@@ -486,6 +493,8 @@ static cn_status unpin_memory(void *ptr) {
   for (size_t i = 0; i < g_npins; i++)
     if (g_pins[i].ptr == ptr && g_pins[i].used) {
       g_pins[i].used = false;
+      if (g_pin_uncached)
+        release_unused_pins_locked();
       pthread_mutex_unlock(&g_pin_lock);
       return CN_OK;
     }
@@ -521,7 +530,28 @@ static cn_status pinned_memory_info(int64_t *used, int64_t *held) {
   return CN_OK;
 }
 
+static cn_status pinned_set_cache(int32_t enabled) {
+  pthread_mutex_lock(&g_pin_lock);
+  g_pin_uncached = !enabled;
+  if (g_pin_uncached)
+    release_unused_pins_locked();
+  pthread_mutex_unlock(&g_pin_lock);
+  return CN_OK;
+}
+
+static cn_status pinned_free_blocks(int64_t *out) {
+  int64_t n = 0;
+  pthread_mutex_lock(&g_pin_lock);
+  for (size_t i = 0; i < g_npins; i++)
+    n += !g_pins[i].used;
+  pthread_mutex_unlock(&g_pin_lock);
+  *out = n;
+  return CN_OK;
+}
+
 void cn_cu_memory_api(struct cn_cuda_api *api) {
+  api->pinned_set_cache = pinned_set_cache;
+  api->pinned_free_blocks = pinned_free_blocks;
   api->pool_used_bytes = pool_used_bytes;
   api->pool_total_bytes = pool_total_bytes;
   api->pool_free_all_blocks = pool_free_all_blocks;

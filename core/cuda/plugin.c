@@ -356,5 +356,6 @@ const cn_backend *cn_cuda_plugin_entry(uint32_t core_abi_version) {
   };
   cn_cu_memory_api(&g_api);
   cn_cu_stream_api(&g_api);
+  cn_cu_profiler_api(&g_api);
   return &g_backend;
 }

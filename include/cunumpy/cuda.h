@@ -64,8 +64,10 @@ CN_API cn_status cn_cuda_pool_set_limit(int32_t device, int64_t limit);
 /* Current limit in bytes (0: none). */
 CN_API cn_status cn_cuda_pool_get_limit(int64_t *out, int32_t device);
 /* Allocator for new device arrays: 0 the pool (default), 1 managed
- * (unified) memory, which the host can also address. CN_ERR_VALUE for
- * other kinds. Process-wide; existing arrays are unaffected. */
+ * (unified) memory, which the host can also address, 2 no cache (the
+ * driver's default pool, which returns freed memory at the next
+ * synchronisation). The limit applies to all three. CN_ERR_VALUE for other
+ * kinds. Process-wide; existing arrays are unaffected. */
 CN_API cn_status cn_cuda_set_allocator(int32_t kind);
 
 /* ---- pinned host memory ---------------------------------------------- */
@@ -82,6 +84,11 @@ CN_API cn_status cn_unpin_memory(void *ptr);
 CN_API cn_status cn_pinned_free_all_blocks(int64_t *out);
 /* Bytes of pinned memory in use and held (used plus cached). */
 CN_API cn_status cn_pinned_memory_info(int64_t *used, int64_t *held);
+/* enabled != 0 (the default) keeps returned pinned blocks for reuse; 0
+ * frees them at once (and frees the cached ones now). Process-wide. */
+CN_API cn_status cn_pinned_set_cache(int32_t enabled);
+/* Number of cached (unused) pinned blocks. */
+CN_API cn_status cn_pinned_free_blocks(int64_t *out);
 /* Host array (CPU device) whose memory is pinned; it goes back to the
  * pinned cache when the last view is released. Same arguments and errors
  * as cn_empty. */

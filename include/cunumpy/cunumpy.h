@@ -13,6 +13,8 @@
 #include "cunumpy/dlpack.h"
 /* CUDA devices, streams, events, pools (forwarders in the core) */
 #include "cunumpy/cuda.h"
+#include "cunumpy/device.h"
+#include "cunumpy/profiler.h"
 #include "cunumpy/index.h"
 #include "cunumpy/manip.h"
 #include "cunumpy/sort.h"

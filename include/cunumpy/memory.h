@@ -20,6 +20,19 @@ CN_API void cn_free_memory(void);
 CN_API cn_status cn_host_memory_info(int64_t *in_use_bytes,
                                      int64_t *cached_bytes);
 
+/* Number of blocks the host pool caches for reuse (those cn_free_memory
+ * returns to the system; the per-thread cache of small blocks aside).
+ * CN_ERR_VALUE for a NULL output. */
+CN_API cn_status cn_host_pool_free_blocks(int64_t *out);
+/* Caps the bytes of the host pool's large blocks (1 MiB and more, as
+ * cn_host_memory_info counts them) in use at once: an allocation above it
+ * is CN_ERR_MEMORY. 0 (the default) means no cap; lowering it below what
+ * is in use frees nothing. CN_ERR_VALUE when negative. */
+CN_API cn_status cn_host_pool_set_limit(int64_t limit);
+/* The cap of cn_host_pool_set_limit in *out (0: none). CN_ERR_VALUE for a
+ * NULL output. */
+CN_API cn_status cn_host_pool_get_limit(int64_t *out);
+
 /* Testing aid: makes the nth host allocation of the engine from now on
  * fail (once), as if the system were out of memory; n <= 0 turns this off.
  * Counts every allocation the core makes (pool, buffers, scratch, the

@@ -71,7 +71,7 @@ if xp.cuda_available():
     check(y.__cuda_array_interface__["stream"] == default,
           "__cuda_array_interface__ stream of the default stream")
     with xp.stream(non_blocking=True) as s:
-        native = lib.cn_stream_native(s.ptr)
+        native = s.ptr  # the cudaStream_t, as CuPy's Stream.ptr
         check(y.__cuda_array_interface__["stream"] == native,
               "__cuda_array_interface__ reports the current stream")
         w = xp.sqrt(y * y + 1.0)  # enqueued on s only

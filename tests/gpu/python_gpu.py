@@ -133,7 +133,7 @@ for dt in ("complex64", "complex128"):
 check("fancy index", lambda: same(dx[xp.asarray([3, 1, 0])], x[[3, 1, 0]]))
 check("bool mask", lambda: same(dx[dx > 2.9], x[x > 2.9]))
 check("0-d item", lambda: float(dx[5]) == x[5])
-check("memory_info", lambda: xp.memory_info()["used_bytes"] > 0)
+check("memory_info", lambda: 0 < xp.memory_info()[0] <= xp.memory_info()[1])
 check("synchronize", lambda: xp.synchronize() is None)
 
 

@@ -64,8 +64,7 @@ def test_array_backend_queries():
             xp.to_cupy(a)
         with pytest.raises(xp.DeviceError):
             xp.to_device(a, "cuda:0")
-        with pytest.raises(xp.DeviceError):
-            xp.set_device(1)
+        xp.set_device(1)  # a no-op on the NumPy backend, as the guide says
     assert xp.to_device(a, "cpu").tolist() == [0, 1, 2]
 
 
@@ -75,11 +74,11 @@ def test_array_backend_env_read_at_import():
     env.pop("CUNUMPY_BACKEND", None)
     out = subprocess.run([sys.executable, "-c", code], env=env,
                          capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "cpu"
+    assert out.stdout.strip() == "numpy"
     env["ARRAY_BACKEND"] = "cupy"  # CUDA if usable, else the CPU fallback
     out = subprocess.run([sys.executable, "-c", code], env=env,
                          capture_output=True, text=True, check=True)
-    assert out.stdout.strip() in ("cpu", "cuda")
+    assert out.stdout.strip() in ("numpy", "cupy")
 
 
 # ---- Array API namespace --------------------------------------------------------

@@ -46,13 +46,19 @@ from ._index_tricks import *  # noqa: F401,F403
 from . import _convert, _creation, _index, _shape
 from ._ufunc import UFUNCS as _UFUNCS
 from ._backend import (BackendError, BackendName, CudaUnavailableError,
-                       DeviceError, Stream, backend_aliases,
+                       DeviceError, backend_aliases,
                        backend_supports, backend_unavailable_reason,
                        cuda_available, default_float_dtype, device_count,
                        free_memory, get_array_backend, get_array_module,
                        get_backend, get_device, host_memory_info, is_cpu,
                        is_gpu, memory_info, set_backend, set_device, stream,
                        synchronize, to_cunumpy, to_cupy, to_numpy, use_backend)
+from ._backend import (bind_local_device, get_default_memory_pool,
+                       get_default_pinned_memory_pool, local_rank,
+                       set_device_for_rank, synchronize_for_mpi)
+from ._memory import *  # noqa: F401,F403
+from . import cuda, profiler
+from .cuda import Stream
 from ._convert import to_device  # noqa: F811
 from ._dtypes import finfo, iinfo, isdtype
 

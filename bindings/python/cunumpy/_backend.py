@@ -66,7 +66,7 @@ class BackendName(str):
 
     def __eq__(self, other):
         if isinstance(other, str):
-            return (_canonical(other) or other) == str(self)
+            return (_canonical(other) or other) == _canonical(str(self))
         return NotImplemented
 
     def __ne__(self, other):
@@ -83,10 +83,13 @@ def set_backend(name):
     _lib.cn_set_backend(str(name).lower())
 
 
+_LIBRARY_NAME = {"cpu": "numpy", "cuda": "cupy"}
+
+
 def get_backend():
-    """The effective backend: "cpu" or "cuda" (comparing equal to "numpy" /
-    "cupy" too)."""
-    return BackendName(_lib.cn_get_backend())
+    """The effective backend as the CuNumpy guide names it: "numpy" or
+    "cupy" (comparing equal to "cpu" / "cuda" too)."""
+    return BackendName(_LIBRARY_NAME[_lib.cn_get_backend()])
 
 
 @_contextlib.contextmanager
@@ -117,10 +120,11 @@ def _require_cuda():
 
 
 def get_array_backend(a):
-    """"cuda" for arrays on a CUDA device, else "cpu" (NumPy arrays too)."""
+    """"cupy" for arrays on a CUDA device, else "numpy" (NumPy arrays too);
+    equal to "cuda" / "cpu" as well."""
     if isinstance(a, ndarray) and a._device[0] == _lib.CN_DEVICE_CUDA:
-        return BackendName("cuda")
-    return BackendName("cpu")
+        return BackendName("cupy")
+    return BackendName("numpy")
 
 
 def is_gpu(a):
@@ -132,9 +136,17 @@ def is_cpu(a):
 
 
 def get_array_module(*args):
-    """The namespace to use for the arrays: always cunumpy."""
-    import cunumpy
-    return cunumpy
+    """The Array API namespace of the arrays' library, as array_api_compat
+    gives it: cunumpy for cunumpy arrays, array_api_compat.numpy for NumPy
+    arrays, array_api_compat.cupy for CuPy arrays; with no array argument,
+    cunumpy."""
+    arrays = [a for a in args if not isinstance(a, (int, float, complex,
+                                                    bool, type(None)))]
+    if not arrays:
+        import cunumpy
+        return cunumpy
+    import array_api_compat
+    return array_api_compat.array_namespace(*arrays)
 
 
 def to_numpy(a):
@@ -181,24 +193,48 @@ def get_device():
 
 
 def set_device(i):
-    """Selects the CUDA device of this thread. Device 0 is accepted without
-    CUDA (the CPU); others raise DeviceError there."""
-    if not cuda_available():
-        if i == 0:
-            return
-        raise DeviceError(f"set_device({i}): CUDA is not available")
-    _lib.cn_cuda_set_device(int(i))
+    """Selects the CUDA device of this thread on the CUDA backend; a no-op
+    on the NumPy backend. DeviceError for an ordinal CUDA does not have."""
+    _lib.cn_set_device(int(i))
 
 
 def memory_info():
-    """Device memory pool statistics as a dict, None on the CPU backend."""
-    if get_backend() != "cuda":
-        return None
-    dev = _lib.cn_cuda_get_device()
-    free, total = _lib.cn_cuda_memory_info(dev)
-    return {"device": dev, "used_bytes": _lib.cn_cuda_pool_used_bytes(dev),
-            "pool_bytes": _lib.cn_cuda_pool_total_bytes(dev),
-            "free_bytes": free, "total_bytes": total}
+    """(free_bytes, total_bytes) of the current CUDA device on the CUDA
+    backend, None on the NumPy backend."""
+    available, free, total = _lib.cn_memory_info()
+    return (free, total) if available else None
+
+
+def local_rank():
+    """The node-local rank the MPI launcher exports (Open MPI, MPICH/Hydra,
+    MVAPICH, Slurm, PMI, PMIx variables), 0 when none is set."""
+    return _lib.cn_local_rank()
+
+
+def set_device_for_rank(rank):
+    """Selects device rank % device_count() on the CUDA backend and returns
+    it; None (nothing selected) on the NumPy backend."""
+    d = _lib.cn_set_device_for_rank(int(rank))
+    return None if d < 0 else d
+
+
+def bind_local_device():
+    """set_device_for_rank(local_rank()): one GPU per node-local rank,
+    callable before MPI is initialised."""
+    d = _lib.cn_bind_local_device()
+    return None if d < 0 else d
+
+
+def synchronize_for_mpi(*buffers):
+    """Waits until the work writing buffers is done, so MPI may use their
+    memory: cunumpy arrays through the engine, foreign CUDA arrays (with
+    __cuda_array_interface__, e.g. CuPy's) by synchronising every device;
+    host arrays need nothing."""
+    mine = [b for b in buffers if isinstance(b, ndarray)]
+    _lib.cn_synchronize_for_mpi(mine)
+    if any(not isinstance(b, (ndarray, _np.ndarray)) and
+           hasattr(b, "__cuda_array_interface__") for b in buffers):
+        _lib.cn_cuda_synchronize_all()
 
 
 def host_memory_info():
@@ -219,41 +255,158 @@ def synchronize():
         _lib.cn_cuda_synchronize_all()
 
 
-class Stream:
-    """A CUDA stream owned by Python (destroyed exactly once)."""
-
-    def __init__(self, non_blocking=False):
-        self.ptr = _lib.cn_stream_create(bool(non_blocking))
-
-    def synchronize(self):
-        _lib.cn_stream_synchronize(self.ptr)
-
-    def close(self):
-        ptr, self.ptr = self.ptr, None
-        if ptr:
-            _lib.cn_stream_destroy(ptr)
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-
 @_contextlib.contextmanager
-def stream(non_blocking=False):
-    """Runs the block's device work on a new stream and synchronises it on
-    exit; yields the Stream, or None on the CPU backend."""
+def stream(non_blocking=True):
+    """Runs the block's device work on a new non-blocking stream (made
+    current in the block) and yields it; yields None on the NumPy backend.
+    Synchronise before reading results on the host."""
     if get_backend() != "cuda":
         yield None
         return
-    s = Stream(non_blocking)
-    prev = _lib.cn_stream_get_current()
-    _lib.cn_stream_set_current(s.ptr)
-    try:
+    from .cuda import Stream
+    with Stream(non_blocking=non_blocking) as s:
         yield s
-    finally:
-        _lib.cn_stream_set_current(prev)
-        _lib.cn_stream_destroy(prev)  # get_current gave us a reference
-        s.synchronize()
-        s.close()
+
+
+# ---- memory pools ----------------------------------------------------------
+
+def _phys_bytes():
+    import os
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+class MemoryPool:
+    """The engine's memory pool as CuPy's MemoryPool: on the CUDA backend
+    the current device's stream-ordered pool, on the NumPy backend the
+    CPU's caching pool of large blocks (1 MiB and more; smaller blocks are
+    not pooled). Each call asks the active backend's pool. Every
+    MemoryPool object views the engine's one pool per device; a pool made
+    with cuda.malloc_managed as its allocator hands set_allocator managed
+    memory."""
+
+    def __init__(self, allocator=None):
+        self._allocator = allocator
+
+    def _cuda(self):
+        return get_backend() == "cuda"
+
+    def used_bytes(self):
+        """Bytes held by live arrays."""
+        if self._cuda():
+            return _lib.cn_cuda_pool_used_bytes(-1)
+        return _lib.cn_host_memory_info()[0]
+
+    def total_bytes(self):
+        """Bytes the pool holds (used plus cached)."""
+        if self._cuda():
+            return _lib.cn_cuda_pool_total_bytes(-1)
+        used, cached = _lib.cn_host_memory_info()
+        return used + cached
+
+    def free_bytes(self):
+        """Bytes cached for reuse."""
+        return max(self.total_bytes() - self.used_bytes(), 0)
+
+    def n_free_blocks(self):
+        """Cached blocks. The CUDA driver's pool does not expose its
+        blocks: there it is 1 while the pool caches any bytes, else 0."""
+        if self._cuda():
+            return 1 if self.free_bytes() > 0 else 0
+        return _lib.cn_host_pool_free_blocks()
+
+    def free_all_blocks(self, stream=None):
+        """Returns every cached block to the system (live arrays stay)."""
+        if self._cuda():
+            _lib.cn_cuda_pool_free_all_blocks(-1)
+        else:
+            _lib.cn_free_memory()
+
+    def set_limit(self, size=None, fraction=None):
+        """Caps the bytes live arrays may hold: size in bytes, or fraction
+        of the device memory (of the machine's memory on the CPU); 0 or
+        neither given: no cap. An allocation above it raises MemoryError."""
+        if size is not None and fraction is not None:
+            raise ValueError("give size or fraction, not both")
+        if fraction is not None:
+            fraction = float(fraction)
+            if not 0.0 <= fraction <= 1.0:
+                raise ValueError(f"fraction must be in [0, 1]: {fraction}")
+            total = _lib.cn_cuda_memory_info(-1)[1] if self._cuda() \
+                else _phys_bytes()
+            size = int(total * fraction)
+        size = 0 if size is None else int(size)
+        if size < 0:
+            raise ValueError(f"size must be non-negative: {size}")
+        if self._cuda():
+            _lib.cn_cuda_pool_set_limit(-1, size)
+        else:
+            _lib.cn_host_pool_set_limit(size)
+
+    def get_limit(self):
+        """The cap in bytes (0: none)."""
+        if self._cuda():
+            return _lib.cn_cuda_pool_get_limit(-1)
+        return _lib.cn_host_pool_get_limit()
+
+    def malloc(self, size):
+        """size bytes from the pool as a MemoryPointer (on the active
+        backend's device), kept alive by the pointer."""
+        from ._creation import empty
+        return empty((int(size),), dtype="uint8").data
+
+    def __repr__(self):
+        return f"<MemoryPool {'cuda' if self._cuda() else 'cpu'}>"
+
+
+class PinnedMemoryPool:
+    """The engine's cache of page-locked host blocks (CuPy's
+    PinnedMemoryPool). Without CUDA there is no pinned memory: the pool is
+    empty and stays so."""
+
+    def _info(self):
+        if not cuda_available():
+            return 0, 0
+        return _lib.cn_pinned_memory_info()
+
+    def used_bytes(self):
+        return self._info()[0]
+
+    def total_bytes(self):
+        return self._info()[1]
+
+    def free_bytes(self):
+        used, held = self._info()
+        return held - used
+
+    def n_free_blocks(self):
+        """Cached (unused) pinned blocks."""
+        if not cuda_available():
+            return 0
+        return _lib.cn_pinned_free_blocks()
+
+    def free_all_blocks(self):
+        """Frees the cached pinned blocks; returns the bytes released."""
+        if not cuda_available():
+            return 0
+        return _lib.cn_pinned_free_all_blocks()
+
+    def malloc(self, size):
+        """A pinned host block of size bytes as a uint8 NumPy array."""
+        from ._memory import empty_pinned
+        return empty_pinned((int(size),), dtype=_np.uint8)
+
+    def __repr__(self):
+        return "<PinnedMemoryPool>"
+
+
+_DEFAULT_POOL = MemoryPool()
+_DEFAULT_PINNED_POOL = PinnedMemoryPool()
+
+
+def get_default_memory_pool():
+    """The process's MemoryPool (device pool on CUDA, CPU pool on NumPy)."""
+    return _DEFAULT_POOL
+
+
+def get_default_pinned_memory_pool():
+    return _DEFAULT_PINNED_POOL

@@ -167,6 +167,13 @@ def _asarray_py(obj, dtype=None, order=None, *, device=None, copy=None,
         if code is not None and code != res._dtype_code:
             return _lib.cn_astype(res, code, 1)
         return res
+    if not isinstance(obj, (list, tuple)) and \
+            hasattr(obj, "__cuda_array_interface__"):
+        from ._memory import from_cuda_array_interface
+        res = from_cuda_array_interface(obj)
+        if code is not None and code != res._dtype_code:
+            return _lib.cn_astype(res, code, 1)
+        return _lib.cn_copy(res, order or "K") if copy else res
     if code is None and copy is not False and type(obj) in (list, tuple):
         res = _lib._from_sequence(obj)
         if res is not None:

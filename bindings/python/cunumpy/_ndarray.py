@@ -126,6 +126,14 @@ class ndarray(_lib.Handle):
         return Flags(self._flags)
 
     @property
+    def data(self):
+        """Where element 0 is, as CuPy's MemoryPointer: .ptr (an int) and
+        .device_id (-1 for host memory); it keeps the array alive."""
+        from .cuda import MemoryPointer
+        t, i = self._device
+        return MemoryPointer(self._data_ptr, i if t == _CUDA else -1, self)
+
+    @property
     def mT(self):
         if self.ndim < 2:
             raise ValueError("matrix transpose with ndim < 2 is undefined")

@@ -495,6 +495,14 @@ cn_pinned_free_all_blocks(out) =
 cn_pinned_memory_info(used, held) =
     ccall((:cn_pinned_memory_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}), used, held)
 
+# cn_status cn_pinned_set_cache(int32_t enabled)
+cn_pinned_set_cache(enabled) =
+    ccall((:cn_pinned_set_cache, libcunumpy), Int32, (Int32,), enabled)
+
+# cn_status cn_pinned_free_blocks(int64_t * out)
+cn_pinned_free_blocks(out) =
+    ccall((:cn_pinned_free_blocks, libcunumpy), Int32, (Ptr{Int64},), out)
+
 # cn_status cn_empty_pinned(cn_array * out, int32_t ndim, const int64_t * shape, cn_dtype dtype, cn_order order)
 cn_empty_pinned(out, ndim, shape, dtype, order) =
     ccall((:cn_empty_pinned, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int32, Ptr{Int64}, Int32, Int32), out, ndim, shape, dtype, order)
@@ -574,6 +582,30 @@ cn_event_elapsed_ms(out, start, end_) =
 # cn_status cn_cuda_kernel_cache_info(int64_t * compiled, int64_t * disk_hits, int64_t * in_memory)
 cn_cuda_kernel_cache_info(compiled, disk_hits, in_memory) =
     ccall((:cn_cuda_kernel_cache_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}, Ptr{Int64}), compiled, disk_hits, in_memory)
+
+# cn_status cn_set_device(int32_t device)
+cn_set_device(device) =
+    ccall((:cn_set_device, libcunumpy), Int32, (Int32,), device)
+
+# cn_status cn_memory_info(int32_t * available, int64_t * free_bytes, int64_t * total_bytes)
+cn_memory_info(available, free_bytes, total_bytes) =
+    ccall((:cn_memory_info, libcunumpy), Int32, (Ptr{Int32}, Ptr{Int64}, Ptr{Int64}), available, free_bytes, total_bytes)
+
+# cn_status cn_local_rank(int32_t * out)
+cn_local_rank(out) =
+    ccall((:cn_local_rank, libcunumpy), Int32, (Ptr{Int32},), out)
+
+# cn_status cn_set_device_for_rank(int32_t * device, int32_t rank)
+cn_set_device_for_rank(device, rank) =
+    ccall((:cn_set_device_for_rank, libcunumpy), Int32, (Ptr{Int32}, Int32), device, rank)
+
+# cn_status cn_bind_local_device(int32_t * device)
+cn_bind_local_device(device) =
+    ccall((:cn_bind_local_device, libcunumpy), Int32, (Ptr{Int32},), device)
+
+# cn_status cn_synchronize_for_mpi(int32_t n, const cn_array * arrays)
+cn_synchronize_for_mpi(n, arrays) =
+    ccall((:cn_synchronize_for_mpi, libcunumpy), Int32, (Int32, Ptr{Ptr{Cvoid}}), n, arrays)
 
 # cn_status cn_to_dlpack(DLManagedTensorVersioned ** out, cn_array a)
 cn_to_dlpack(out, a) =
@@ -1307,6 +1339,18 @@ cn_free_memory() =
 cn_host_memory_info(in_use_bytes, cached_bytes) =
     ccall((:cn_host_memory_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}), in_use_bytes, cached_bytes)
 
+# cn_status cn_host_pool_free_blocks(int64_t * out)
+cn_host_pool_free_blocks(out) =
+    ccall((:cn_host_pool_free_blocks, libcunumpy), Int32, (Ptr{Int64},), out)
+
+# cn_status cn_host_pool_set_limit(int64_t limit)
+cn_host_pool_set_limit(limit) =
+    ccall((:cn_host_pool_set_limit, libcunumpy), Int32, (Int64,), limit)
+
+# cn_status cn_host_pool_get_limit(int64_t * out)
+cn_host_pool_get_limit(out) =
+    ccall((:cn_host_pool_get_limit, libcunumpy), Int32, (Ptr{Int64},), out)
+
 # void cn_debug_fault_alloc(int64_t n)
 cn_debug_fault_alloc(n) =
     ccall((:cn_debug_fault_alloc, libcunumpy), Cvoid, (Int64,), n)
@@ -1358,6 +1402,18 @@ cn_roots(out, p) =
 # cn_status cn_poly(cn_array * out, cn_array seq_of_zeros)
 cn_poly(out, seq_of_zeros) =
     ccall((:cn_poly, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, seq_of_zeros)
+
+# cn_status cn_range_push(const char * message, int32_t color_id)
+cn_range_push(message, color_id) =
+    ccall((:cn_range_push, libcunumpy), Int32, (Cstring, Int32), message, color_id)
+
+# cn_status cn_range_pop()
+cn_range_pop() =
+    ccall((:cn_range_pop, libcunumpy), Int32, ())
+
+# int32_t cn_range_depth()
+cn_range_depth() =
+    ccall((:cn_range_depth, libcunumpy), Int32, ())
 
 # cn_status cn_rng_create(cn_rng * out, uint64_t seed)
 cn_rng_create(out, seed) =

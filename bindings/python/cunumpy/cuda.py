@@ -1,0 +1,387 @@
+"""CuPy's cupy.cuda names over the engine's device API (cunumpy/cuda.h):
+Device, Stream, ExternalStream, Event, get_elapsed_time, runtime,
+is_available, the memory pools, set_allocator, malloc_managed,
+set_pinned_memory_allocator.
+
+Without CUDA, queries with an answer answer (is_available() is False,
+runtime.getDeviceCount() is 0, the pinned pool is empty); everything else
+raises the engine's DeviceError "CUDA is unavailable: <reason>".
+"""
+
+import sys as _sys
+import types as _types
+
+from . import _cnlib as _lib
+from ._backend import MemoryPool, PinnedMemoryPool, get_default_memory_pool, \
+    get_default_pinned_memory_pool
+
+__all__ = ["Device", "Stream", "ExternalStream", "Event", "MemoryPointer",
+           "get_current_stream", "get_elapsed_time", "runtime",
+           "is_available", "MemoryPool", "PinnedMemoryPool",
+           "get_default_memory_pool", "get_default_pinned_memory_pool",
+           "set_allocator", "get_allocator", "malloc_managed",
+           "set_pinned_memory_allocator"]
+
+
+def is_available():
+    """Whether CUDA can be used here (plugin, driver and a device)."""
+    return bool(_lib.cn_backend_available("cuda"))
+
+
+# ---- devices -------------------------------------------------------------
+
+class Device:
+    """A CUDA device: Device() is the current one. `with Device(i):` makes
+    it current in the block; use() makes it current for good."""
+
+    __slots__ = ("id", "_prev")
+
+    def __init__(self, device=None):
+        if device is None:
+            device = _lib.cn_cuda_get_device()
+        elif isinstance(device, Device):
+            device = device.id
+        device = int(device)
+        if device < 0:
+            raise ValueError(f"device ordinal must be non-negative: {device}")
+        self.id = device
+        self._prev = []
+
+    def use(self):
+        _lib.cn_cuda_set_device(self.id)
+
+    def __enter__(self):
+        self._prev.append(_lib.cn_cuda_get_device())
+        _lib.cn_cuda_set_device(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        _lib.cn_cuda_set_device(self._prev.pop())
+
+    def synchronize(self):
+        """Waits for all work on this device."""
+        with Device(self.id):
+            _lib.cn_cuda_device_synchronize()
+
+    def _properties(self):
+        name, total, major, minor, sms = \
+            _lib.cn_cuda_device_properties(self.id)
+        return name, total, major, minor, sms
+
+    @property
+    def compute_capability(self):
+        """"90" for compute capability 9.0 (CuPy's form)."""
+        _, _, major, minor, _ = self._properties()
+        return f"{major}{minor}"
+
+    @property
+    def name(self):
+        return self._properties()[0]
+
+    @property
+    def attributes(self):
+        """The device attributes the engine reports, by the names of
+        cudaDeviceAttr (a subset of CuPy's dict)."""
+        _, _, major, minor, sms = self._properties()
+        return {"ComputeCapabilityMajor": major,
+                "ComputeCapabilityMinor": minor,
+                "MultiProcessorCount": sms}
+
+    @property
+    def mem_info(self):
+        """(free, total) bytes of this device."""
+        return tuple(_lib.cn_cuda_memory_info(self.id))
+
+    def __int__(self):
+        return self.id
+
+    __index__ = __int__
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(("cuda", self.id))
+
+    def __repr__(self):
+        return f"<CUDA Device {self.id}>"
+
+
+# ---- streams and events --------------------------------------------------
+
+class Stream:
+    """A CUDA stream. `with stream:` makes it the thread's current stream
+    (every launch and copy of the block goes there) and restores the
+    previous one on exit; use() makes it current for good. Stream.null is
+    the default stream, Stream.ptds the per-thread default stream."""
+
+    def __init__(self, null=False, non_blocking=False, ptds=False):
+        self._handle = None
+        self._stack = []
+        self.non_blocking = bool(non_blocking)
+        if null:
+            return
+        if ptds:
+            # cudaStreamPerThread is the handle value 2
+            self._handle = _lib.cn_stream_from_native(2)
+            return
+        self._handle = _lib.cn_stream_create(self.non_blocking)
+
+    @property
+    def ptr(self):
+        """The cudaStream_t as an int (0: the legacy default stream)."""
+        if self._handle is None:
+            return 0
+        return _lib.cn_stream_native(self._handle) or 0
+
+    def use(self):
+        _lib.cn_stream_set_current(self._handle)
+        return self
+
+    def __enter__(self):
+        self._stack.append(_lib.cn_stream_get_current())
+        _lib.cn_stream_set_current(self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        prev = self._stack.pop()
+        _lib.cn_stream_set_current(prev)
+        if prev:
+            _lib.cn_stream_destroy(prev)  # get_current gave a reference
+
+    def synchronize(self):
+        _lib.cn_stream_synchronize(self._handle)
+
+    @property
+    def done(self):
+        """True when the stream has no pending work."""
+        return bool(_lib.cn_stream_query(self._handle))
+
+    def record(self, event=None):
+        """Records event (a new Event when None) on this stream."""
+        if event is None:
+            event = Event()
+        _lib.cn_event_record(event._handle, self._handle)
+        return event
+
+    def wait_event(self, event):
+        """Makes later work on this stream wait for event."""
+        _lib.cn_stream_wait_event(self._handle, event._handle)
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and other.ptr == self.ptr
+
+    def __hash__(self):
+        return hash(self.ptr)
+
+    def __repr__(self):
+        return f"<Stream {self.ptr:#x}>"
+
+    def __del__(self):
+        h, self._handle = getattr(self, "_handle", None), None
+        if h:
+            try:
+                _lib.cn_stream_destroy(h)
+            except Exception:
+                pass
+
+
+class ExternalStream(Stream):
+    """A stream made elsewhere (CuPy, PyTorch), by its cudaStream_t; it is
+    not destroyed here."""
+
+    def __init__(self, ptr):
+        self._handle = None
+        self._stack = []
+        self.non_blocking = False
+        self._handle = _lib.cn_stream_from_native(int(ptr))
+
+
+class _ClassStream:
+    """Stream.null / Stream.ptds, made on first use."""
+
+    def __init__(self, **kwargs):
+        self._kwargs = kwargs
+        self._value = None
+
+    def __get__(self, obj, cls):
+        if self._value is None:
+            self._value = Stream(**self._kwargs)
+        return self._value
+
+
+Stream.null = _ClassStream(null=True)
+Stream.ptds = _ClassStream(ptds=True)
+
+
+def get_current_stream():
+    """The thread's current stream (Stream.null for the default one)."""
+    h = _lib.cn_stream_get_current()
+    if not h:
+        return Stream.null
+    s = Stream.__new__(Stream)
+    s._handle, s._stack, s.non_blocking = h, [], False
+    return s
+
+
+class Event:
+    """A CUDA event; disable_timing=True makes it unusable with
+    get_elapsed_time (and cheaper)."""
+
+    def __init__(self, block=False, disable_timing=False,
+                 interprocess=False):
+        if interprocess:
+            raise ValueError("interprocess events are not supported")
+        self._handle = None
+        self._handle = _lib.cn_event_create(not disable_timing)
+
+    def record(self, stream=None):
+        """Records the event on stream (None: the current stream)."""
+        _lib.cn_event_record(self._handle,
+                             None if stream is None else stream._handle)
+
+    def synchronize(self):
+        _lib.cn_event_synchronize(self._handle)
+
+    @property
+    def done(self):
+        return bool(_lib.cn_event_query(self._handle))
+
+    def __del__(self):
+        h, self._handle = getattr(self, "_handle", None), None
+        if h:
+            try:
+                _lib.cn_event_destroy(h)
+            except Exception:
+                pass
+
+
+def get_elapsed_time(start_event, end_event):
+    """Milliseconds between two recorded events."""
+    return _lib.cn_event_elapsed_ms(start_event._handle, end_event._handle)
+
+
+# ---- memory --------------------------------------------------------------
+
+class MemoryPointer:
+    """Where an array's data is (CuPy's MemoryPointer): ptr is the address
+    of element 0, device_id the CUDA device (-1 for host memory)."""
+
+    __slots__ = ("ptr", "device_id", "mem")
+
+    def __init__(self, ptr, device_id, mem=None):
+        self.ptr = int(ptr)
+        self.device_id = int(device_id)
+        self.mem = mem  # keeps the memory alive
+
+    @property
+    def device(self):
+        return Device(self.device_id) if self.device_id >= 0 else None
+
+    def __int__(self):
+        return self.ptr
+
+    def __add__(self, offset):
+        return MemoryPointer(self.ptr + int(offset), self.device_id,
+                             self.mem)
+
+    def __repr__(self):
+        return f"<MemoryPointer {self.ptr:#x} device {self.device_id}>"
+
+
+def malloc_managed(size):
+    """Allocates size bytes of managed (unified) memory on the current
+    device as a MemoryPointer; set_allocator(malloc_managed) makes new
+    device arrays use managed memory."""
+    from ._creation import empty
+    prev = _ALLOCATOR["kind"]
+    _lib.cn_cuda_set_allocator(1)
+    try:
+        with _device_backend():
+            buf = empty((int(size),), dtype="uint8")
+    finally:
+        _lib.cn_cuda_set_allocator(prev)
+    return buf.data
+
+
+def _device_backend():
+    from ._backend import use_backend, _require_cuda
+    _require_cuda()
+    return use_backend("cuda")
+
+
+_ALLOCATOR = {"kind": 0}
+
+
+def set_allocator(allocator=None):
+    """Selects the allocator of new device arrays: a MemoryPool's malloc
+    (or the pool; MemoryPool(malloc_managed) gives managed memory),
+    malloc_managed itself (unified memory), or None (no cache: freed memory
+    goes back to the driver)."""
+    pool = allocator if isinstance(allocator, MemoryPool) else \
+        getattr(allocator, "__self__", None)
+    if allocator is malloc_managed:
+        kind = 1
+    elif allocator is None:
+        kind = 2
+    elif isinstance(pool, MemoryPool):
+        kind = 1 if pool._allocator is malloc_managed else 0
+    else:
+        raise TypeError("set_allocator takes a MemoryPool's malloc, "
+                        "malloc_managed or None")
+    _lib.cn_cuda_set_allocator(kind)
+    _ALLOCATOR["kind"] = kind
+
+
+def get_allocator():
+    """What set_allocator was last given, as an equivalent allocator."""
+    kind = _ALLOCATOR["kind"]
+    if kind == 1:
+        return malloc_managed
+    return None if kind == 2 else get_default_memory_pool().malloc
+
+
+def set_pinned_memory_allocator(allocator=None):
+    """The pinned pool's malloc (or the pool) keeps freed pinned blocks for
+    reuse (the default); None frees them at once. Without CUDA there is no
+    pinned memory and nothing to change."""
+    pool = allocator if isinstance(allocator, PinnedMemoryPool) else \
+        getattr(allocator, "__self__", None)
+    if allocator is not None and not isinstance(pool, PinnedMemoryPool):
+        raise TypeError("set_pinned_memory_allocator takes a "
+                        "PinnedMemoryPool's malloc or None")
+    if is_available():
+        _lib.cn_pinned_set_cache(allocator is not None)
+
+
+# ---- runtime -------------------------------------------------------------
+
+runtime = _types.ModuleType("cunumpy.cuda.runtime",
+                            "CUDA runtime queries (cupy.cuda.runtime names).")
+
+
+def _get_device_count():
+    """Number of CUDA devices (0 without CUDA)."""
+    return int(_lib.cn_cuda_device_count())
+
+
+def _get_device_properties(device):
+    name, total, major, minor, sms = _lib.cn_cuda_device_properties(
+        int(device))
+    return {"name": name.encode(), "totalGlobalMem": total, "major": major,
+            "minor": minor, "multiProcessorCount": sms}
+
+
+def _mem_get_info():
+    """(free, total) bytes of the current device."""
+    return tuple(_lib.cn_cuda_memory_info(-1))
+
+
+runtime.getDeviceCount = _get_device_count
+runtime.getDeviceProperties = _get_device_properties
+runtime.memGetInfo = _mem_get_info
+runtime.getDevice = lambda: _lib.cn_cuda_get_device()
+runtime.setDevice = lambda device: _lib.cn_cuda_set_device(int(device))
+runtime.deviceSynchronize = lambda: _lib.cn_cuda_device_synchronize()
+runtime.is_hip = False
+_sys.modules[runtime.__name__] = runtime
