@@ -11,6 +11,41 @@
  * hand-written code raise a failed C call's status through cnpy_raise. */
 
 %{
+/* ---- the GIL around engine calls ---------------------------------------- */
+
+/* Operands of at least this many elements make the hand-written operator
+ * and ufunc paths release the GIL (as NumPy does above a threshold): for
+ * smaller ones the call is shorter than a GIL hand-over, and releasing
+ * would let a busy Python thread stall it for a switch interval. The SWIG
+ * wrappers (module threads="1") release it around every call but the
+ * queries listed in cunumpy.i. The engine's last-error state is per OS
+ * thread, so it is still this call's after the GIL is taken back. */
+#define CNPY_NOGIL_MIN_ELEMS 8192
+
+/* True when the largest of n handles (NULLs skipped) has
+ * CNPY_NOGIL_MIN_ELEMS elements or more. */
+static int cnpy_worth_nogil(const cn_array *h, int n) {
+  for (int i = 0; i < n; i++) {
+    int64_t size = 0;
+    if (h[i] && cn_array_size(&size, h[i]) == CN_OK &&
+        size >= CNPY_NOGIL_MIN_ELEMS)
+      return 1;
+  }
+  return 0;
+}
+
+/* Evaluates `call` (an engine call that touches no Python object) with the
+ * GIL released when `release` is true. */
+#define CNPY_CALL_NOGIL(release, call)                                       \
+  do {                                                                       \
+    if (release) {                                                           \
+      Py_BEGIN_ALLOW_THREADS call;                                           \
+      Py_END_ALLOW_THREADS                                                   \
+    } else {                                                                 \
+      call;                                                                  \
+    }                                                                        \
+  } while (0)
+
 static PyObject *cnpy_exc_device = NULL;
 static PyObject *cnpy_exc_backend = NULL;
 static PyObject *cnpy_exc_internal = NULL;
