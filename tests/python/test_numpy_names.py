@@ -1038,9 +1038,9 @@ NOT_PROVIDED = {
     "busday_count", "busday_offset", "busdaycalendar", "is_busday",
     "datetime64", "timedelta64", "datetime_as_string", "datetime_data",
     "isnat",
-    # file and text I/O: use numpy and cunumpy.asarray
-    "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt",
-    "genfromtxt", "fromfile", "fromregex", "fromstring", "memmap",
+    # memory-mapped arrays: NumPy's memmap class (cunumpy.load reads an
+    # mmap_mode file into memory)
+    "memmap",
     # global NumPy state: printing options and floating-point error modes
     "set_printoptions", "get_printoptions", "printoptions", "seterr",
     "geterr", "seterrcall", "geterrcall", "errstate", "setbufsize",

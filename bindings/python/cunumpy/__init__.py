@@ -42,6 +42,7 @@ from ._window import *  # noqa: F401,F403
 from ._poly import *  # noqa: F401,F403
 from ._interop import *  # noqa: F401,F403
 from ._expr import *  # noqa: F401,F403
+from ._npyio import *  # noqa: F401,F403
 from . import _convert, _creation, _index, _shape
 from ._ufunc import UFUNCS as _UFUNCS
 from ._backend import (BackendError, BackendName, CudaUnavailableError,
@@ -63,7 +64,7 @@ _cnlib._set_fast(_dtypes.DTYPE_OF, {"empty": _creation._empty_py,
                                     "asarray": _convert._asarray_py,
                                     "reshape": _shape._reshape_method})
 
-from . import exceptions, fft, linalg, random
+from . import _npyio, exceptions, fft, linalg, random, testing
 from .exceptions import AxisError
 from ._kernel import ElementwiseKernel, ReductionKernel  # noqa: F401
 
