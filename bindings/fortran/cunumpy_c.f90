@@ -620,6 +620,11 @@ module cunumpy_c
       character(kind=c_char), intent(in) :: path(*)
       integer(c_int32_t) :: res
     end function c_cn_backend_load_plugin
+    ! const char * cn_build_info()
+    function c_cn_build_info() bind(c, name='cn_build_info') result(res)
+      import :: c_ptr
+      type(c_ptr) :: res
+    end function c_cn_build_info
     ! int32_t cn_device_count()
     function c_cn_device_count() bind(c, name='cn_device_count') result(res)
       import :: c_int32_t

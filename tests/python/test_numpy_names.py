@@ -1058,7 +1058,7 @@ NOT_PROVIDED = {
     # Python-object functions over elements
     "vectorize", "frompyfunc",
     # packaging, introspection and help
-    "get_include", "show_config", "show_runtime", "test", "info",
+    "get_include", "show_runtime", "test", "info",
     "typename", "base_repr", "binary_repr", "format_float_positional",
     "format_float_scientific",
     # not yet implemented

@@ -399,6 +399,10 @@ cn_backend_unavailable_reason() =
 cn_backend_load_plugin(path) =
     ccall((:cn_backend_load_plugin, libcunumpy), Int32, (Cstring,), path)
 
+# const char * cn_build_info()
+cn_build_info() =
+    ccall((:cn_build_info, libcunumpy), Cstring, ())
+
 # int32_t cn_device_count()
 cn_device_count() =
     ccall((:cn_device_count, libcunumpy), Int32, ())
