@@ -80,6 +80,7 @@
 %include "cn_typemaps.i"
 %include "cn_interop.i"
 %include "cn_fastpath.i"
+%include "cn_pylog.i"
 
 
 /* Replaced by hand-written code (C slots, buffer protocol, DLPack capsules)
