@@ -548,5 +548,7 @@ void cn__backend_reset_for_tests(void) {
   g_stack_len = 0;
   g_reason[0] = 0;
   g_env_note[0] = 0;
+  g_plugin_path[0] = 0;
+  g_plugin_versions[0] = 0;
   pthread_mutex_unlock(&g_lock);
 }
