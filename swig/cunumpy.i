@@ -27,6 +27,7 @@
 %nothread cn_last_error;
 %nothread cn_last_status;
 %nothread cn_clear_error;
+%nothread cn_log_level;
 %nothread cn_version;
 %nothread cn_abi_version;
 %nothread cn_dtype_is_valid;

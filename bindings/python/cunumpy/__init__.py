@@ -39,11 +39,11 @@ from ._histogram import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
 from ._functional import *  # noqa: F401,F403
 from ._window import *  # noqa: F401,F403
+from ._npyio import *  # noqa: F401,F403
+from ._config import *  # noqa: F401,F403
 from ._poly import *  # noqa: F401,F403
 from ._interop import *  # noqa: F401,F403
 from ._expr import *  # noqa: F401,F403
-from ._npyio import *  # noqa: F401,F403
-from ._config import *  # noqa: F401,F403
 from . import _convert, _creation, _index, _shape
 from ._ufunc import UFUNCS as _UFUNCS
 from ._backend import (BackendError, BackendName, CudaUnavailableError,
