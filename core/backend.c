@@ -39,6 +39,8 @@ static const cn_backend *g_stack[CN_BACKEND_STACK_CAP];
 static int g_stack_len;
 static char g_reason[CN_REASON_CAP];       /* why the last load failed */
 static char g_env_note[CN_REASON_CAP / 2]; /* environment values ignored */
+static char g_plugin_path[1024];     /* the plugin that passed the handshake */
+static char g_plugin_versions[1024]; /* its cn_plugin_versions_fn text */
 
 static void set_reason(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
@@ -218,6 +220,15 @@ static bool try_load(const char *path, const char *origin) {
     char why[CN_REASON_CAP / 2];
     why[0] = 0;
     atomic_store(&g_cuda_table, t);
+    snprintf(g_plugin_path, sizeof g_plugin_path, "%s", path);
+    dlerror();
+    void *vsym = dlsym(h, CN_PLUGIN_VERSIONS_NAME);
+    if (vsym != NULL) {
+      cn_plugin_versions_fn versions;
+      memcpy(&versions, &vsym, sizeof versions);
+      versions(g_plugin_versions, sizeof g_plugin_versions);
+      g_plugin_versions[sizeof g_plugin_versions - 1] = 0;
+    }
     cn_status st = t->device->probe(why, sizeof why);
     why[sizeof why - 1] = 0;
     if (st != CN_OK) {
@@ -416,6 +427,24 @@ const char *cn_backend_unavailable_reason(void) {
   return copy;
 }
 
+const char *cn_build_info(void) {
+  static _Thread_local char text[9216]; /* room for every part in full */
+  char cpu[2048], avail[CN_REASON_CAP * 2];
+  cn_cpu_library_versions(cpu, sizeof cpu);
+  if (cuda_or_null() != NULL)
+    snprintf(avail, sizeof avail, "yes (%d devices)", (int)cn_device_count());
+  else
+    snprintf(avail, sizeof avail, "no (%s)", cn_backend_unavailable_reason());
+  pthread_mutex_lock(&g_lock);
+  snprintf(text, sizeof text,
+           "cunumpy: %s (ABI %d)\n%sCUDA plugin: %s\nCUDA available: %s\n%s",
+           cn_version(), CUNUMPY_ABI_VERSION, cpu,
+           g_plugin_path[0] ? g_plugin_path : "not loaded", avail,
+           g_plugin_versions);
+  pthread_mutex_unlock(&g_lock);
+  return text;
+}
+
 cn_status cn_backend_load_plugin(const char *path) {
   if (path == NULL)
     return cn_error(CN_ERR_VALUE,
@@ -519,5 +548,7 @@ void cn__backend_reset_for_tests(void) {
   g_stack_len = 0;
   g_reason[0] = 0;
   g_env_note[0] = 0;
+  g_plugin_path[0] = 0;
+  g_plugin_versions[0] = 0;
   pthread_mutex_unlock(&g_lock);
 }

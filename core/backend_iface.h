@@ -213,8 +213,18 @@ struct cn_backend {
 typedef const cn_backend *(*cn_plugin_entry_fn)(uint32_t core_abi_version);
 #define CN_PLUGIN_ENTRY_NAME "cn_cuda_plugin_entry"
 
+/* Optional export of a plugin: writes its libraries' versions, one
+ * "name: version" line each, into buf (cap bytes, NUL-terminated), for
+ * cn_build_info. Looked up by name so the backend tables keep their
+ * layout; it must work without a device. */
+typedef void (*cn_plugin_versions_fn)(char *buf, size_t cap);
+#define CN_PLUGIN_VERSIONS_NAME "cn_cuda_plugin_versions"
+
 /* The built-in CPU backend. */
 CN_INTERNAL const cn_backend *cn_cpu_backend(void);
+/* The CPU backend's libraries and thread counts, one "name: value" line
+ * each, into buf (cap bytes, NUL-terminated), for cn_build_info. */
+CN_INTERNAL void cn_cpu_library_versions(char *buf, size_t cap);
 /* Active backend for new arrays (loads CUDA on demand; falls back to CPU). */
 CN_INTERNAL const cn_backend *cn_active_backend(void);
 /* The loaded CUDA backend or NULL (never triggers a load). */

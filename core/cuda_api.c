@@ -17,6 +17,8 @@ static const cn_plugin_services g_services = {
     .can_cast_safe = cn_can_cast_safe,
     .result_type = cn_result_type,
     .array_new = cn_array_new,
+    .log_slow = cn_log_slow,
+    .seconds = cn_seconds,
 };
 
 const cn_plugin_services *cn__plugin_services(void) { return &g_services; }

@@ -103,6 +103,10 @@ typedef struct cn_plugin_services {
   cn_status (*array_new)(cn_array_s **out, const cn_backend *backend,
                          int32_t device, cn_dtype dtype, int32_t ndim,
                          const int64_t *shape, cn_order order);
+  /* The log channel's slow-work records (cn_log_slow) and their clock. */
+  void (*log_slow)(double took, const char *fmt, ...)
+      __attribute__((format(printf, 2, 3)));
+  double (*seconds)(void);
 } cn_plugin_services;
 
 /* Exported (default visibility) for plugins only; not part of the ABI. */

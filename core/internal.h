@@ -22,6 +22,18 @@ CN_INTERNAL cn_status cn_error(cn_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Prefixes the current last-error message with "fn: " if not already. */
 CN_INTERNAL cn_status cn_error_prefix(cn_status status, const char *fn);
+/* A record of the log channel (status.h: CN_LOG_*): made only when the
+ * level or a handler wants it, so callers need not check first. Never
+ * call with a lock that the handler's thread may wait for. */
+CN_INTERNAL void cn_log_record(int32_t level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A CN_LOG_INFO record about one-off work (planning, compiling) that took
+ * `took` seconds, made only when that exceeds CUNUMPY_SLOW_LOG_SECONDS
+ * (default 1; read once). */
+CN_INTERNAL void cn_log_slow(double took, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Seconds on a monotonic clock, for timing work worth a log record. */
+CN_INTERNAL double cn_seconds(void);
 
 /* ---- dtypes --------------------------------------------------------- */
 

@@ -160,8 +160,9 @@ static PyObject *cnpy_method_copy(PyObject *self, PyObject *const *args,
   cn_order ord = CN_ORDER_C;
   if (order && cnpy_order_arg(order, &ord) < 0)
     return NULL;
-  cn_array res = NULL;
-  cn_status st = cn_copy(&res, CNPY_H(self), ord);
+  cn_array res = NULL, h = CNPY_H(self);
+  cn_status st;
+  CNPY_CALL_NOGIL(cnpy_worth_nogil(&h, 1), st = cn_copy(&res, h, ord));
   if (st != CN_OK) {
     cnpy_raise(st);
     return NULL;
@@ -339,7 +340,8 @@ static PyObject *cnpy_method_tolist(PyObject *self, PyObject *unused) {
                                                : PyMem_Malloc((size_t)nbytes);
   if (!buf)
     return PyErr_NoMemory();
-  st = cn_copy_to_buffer(buf, nbytes, h, CN_ORDER_C);
+  CNPY_CALL_NOGIL(size >= CNPY_NOGIL_MIN_ELEMS,
+                  st = cn_copy_to_buffer(buf, nbytes, h, CN_ORDER_C));
   PyObject *r = NULL;
   if (st != CN_OK) {
     cnpy_raise(st);

@@ -266,7 +266,9 @@ static int cnpy_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
   cn_array src = NULL;
   int rc = -1;
   if (cnpy_operand(value, &src, &t, 0) == 0) {
-    cn_status st = cn_assign(view, src);
+    cn_array hs[2] = {view, src};
+    cn_status st;
+    CNPY_CALL_NOGIL(cnpy_worth_nogil(hs, 2), st = cn_assign(view, src));
     if (st != CN_OK)
       cnpy_raise(st);
     else

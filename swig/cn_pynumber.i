@@ -28,7 +28,10 @@ static PyObject *cnpy_binary(cnpy_binary_fn fn, PyObject *a, PyObject *b,
     }
     goto done;
   }
-  cn_status st = fn(&res, ha, hb, inplace ? ha : NULL);
+  cn_array hs[2] = {ha, hb};
+  cn_status st;
+  CNPY_CALL_NOGIL(cnpy_worth_nogil(hs, 2),
+                  st = fn(&res, ha, hb, inplace ? ha : NULL));
   if (st != CN_OK) {
     cnpy_raise(st);
     goto done;
@@ -46,8 +49,9 @@ done:
 }
 
 static PyObject *cnpy_unary(cnpy_unary_fn fn, PyObject *a) {
-  cn_array res = NULL;
-  cn_status st = fn(&res, CNPY_H(a), NULL);
+  cn_array res = NULL, h = CNPY_H(a);
+  cn_status st;
+  CNPY_CALL_NOGIL(cnpy_worth_nogil(&h, 1), st = fn(&res, h, NULL));
   if (st != CN_OK) {
     cnpy_raise(st);
     return NULL;

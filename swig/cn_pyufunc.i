@@ -45,11 +45,15 @@ static PyObject *cnpy_ufunc_direct(cnpy_ufunc *u, PyObject *args) {
       goto done;
   cn_status st;
   if (n == 1)
-    st = ((cnpy_op1_fn)u->cfn)(&res, h[0], NULL);
+    CNPY_CALL_NOGIL(cnpy_worth_nogil(h, 1),
+                    st = ((cnpy_op1_fn)u->cfn)(&res, h[0], NULL));
   else if (n == 2)
-    st = ((cnpy_binary_fn)u->cfn)(&res, h[0], h[1], NULL);
+    CNPY_CALL_NOGIL(cnpy_worth_nogil(h, 2),
+                    st = ((cnpy_binary_fn)u->cfn)(&res, h[0], h[1], NULL));
   else
-    st = ((cnpy_op3_fn)u->cfn)(&res, h[0], h[1], h[2], NULL);
+    CNPY_CALL_NOGIL(
+        cnpy_worth_nogil(h, 3),
+        st = ((cnpy_op3_fn)u->cfn)(&res, h[0], h[1], h[2], NULL));
   if (st != CN_OK)
     cnpy_raise(st);
   else

@@ -7,7 +7,56 @@
  * one %include line here and nothing else. The package (bindings/python/
  * cunumpy) builds the NumPy-style API on top. */
 
-%module(package="cunumpy") cnlib
+%module(package="cunumpy", threads="1") cnlib
+
+/* threads="1": every wrapper releases the GIL around its C call (the
+ * typemaps convert arguments and results with it held), except these:
+ * the functions that use the Python API themselves, and queries too short
+ * to be worth a GIL hand-over. */
+%nothread _set_hooks;
+%nothread _to_dlpack;
+%nothread _from_dlpack;
+%nothread _from_buffer;
+%nothread _op_table;
+%nothread _broadcast_shapes;
+%nothread cnpy_cuda_module_image;
+%nothread cnpy_struct_layout_declaration;
+%nothread cn_kernel_source_text;
+%nothread cn_status_name;
+%nothread cn_status_description;
+%nothread cn_last_error;
+%nothread cn_last_status;
+%nothread cn_clear_error;
+%nothread cn_log_level;
+%nothread cn_version;
+%nothread cn_abi_version;
+%nothread cn_dtype_is_valid;
+%nothread cn_dtype_at;
+%nothread cn_dtype_itemsize;
+%nothread cn_dtype_name;
+%nothread cn_dtype_get_kind;
+%nothread cn_dtype_from_name;
+%nothread cn_result_type;
+%nothread cn_result_type_many;
+%nothread cn_result_type_scalar;
+%nothread cn_can_cast;
+%nothread cn_array_ndim;
+%nothread cn_array_dim;
+%nothread cn_array_size;
+%nothread cn_array_dtype;
+%nothread cn_array_itemsize;
+%nothread cn_array_flags;
+%nothread cn_array_data;
+%nothread cn_array_device;
+%nothread cn_array_refcount;
+%nothread cn_array_shares_buffer;
+%nothread cn_get_backend;
+%nothread cn_op_count;
+%nothread cn_op_name;
+%nothread cn_op_nin;
+%nothread cn_fft_get_planner;
+%nothread cn_debug_fault_alloc;
+%nothread cn_debug_alloc_count;
 
 %{
 #include "cunumpy/cunumpy.h"
@@ -34,6 +83,7 @@
 %include "cn_typemaps.i"
 %include "cn_interop.i"
 %include "cn_fastpath.i"
+%include "cn_pylog.i"
 
 
 /* Replaced by hand-written code (C slots, buffer protocol, DLPack capsules)

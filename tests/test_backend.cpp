@@ -706,3 +706,28 @@ TEST_CASE("the handshake refuses a compute table of another size, naming "
   CHECK(has(cn_last_error(), "smaller than the"));
   fresh(CN_FAKE_PLUGIN_MISSING);
 }
+
+TEST_CASE("cn_build_info names the libraries and the plugin's state") {
+  fresh(CN_FAKE_PLUGIN_MISSING);
+  std::string off = cn_build_info();
+  INFO(off);
+  CHECK(off.rfind(std::string("cunumpy: ") + cn_version() + " (ABI " +
+                      std::to_string(CUNUMPY_ABI_VERSION) + ")\n",
+                  0) == 0);
+  for (const char *k : {"\nOpenBLAS: ", "\nOpenBLAS threads: ", "\nLAPACK: ",
+                        "\nFFTW: fftw-3", "\nSLEEF: ", "\nOpenMP: "})
+    CHECK(has(off, k));
+  CHECK(has(off, "\nCUDA plugin: not loaded\n"));
+  CHECK(has(off, "\nCUDA available: no (" + reason() + ")\n"));
+  CHECK(!has(off, "CUDA runtime"));
+
+  // the working fake plugin passes the handshake (it exports no versions)
+  fresh(CN_FAKE_PLUGIN_OK);
+  std::string on = cn_build_info();
+  INFO(on);
+  CHECK(has(on, std::string("\nCUDA plugin: ") + CN_FAKE_PLUGIN_OK + "\n"));
+  CHECK(has(on, "\nCUDA available: yes (" +
+                    std::to_string(cn_device_count()) + " devices)\n"));
+  CHECK(!has(on, "CUDA runtime"));
+  fresh(nullptr);
+}

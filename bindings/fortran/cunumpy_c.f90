@@ -202,6 +202,9 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_CONV_FULL = 0  ! stats.h
   integer(c_int32_t), parameter :: CN_CONV_SAME = 1  ! stats.h
   integer(c_int32_t), parameter :: CN_CONV_VALID = 2  ! stats.h
+  integer(c_int32_t), parameter :: CN_LOG_ERROR = 1  ! status.h
+  integer(c_int32_t), parameter :: CN_LOG_INFO = 2  ! status.h
+  integer(c_int32_t), parameter :: CN_LOG_DEBUG = 3  ! status.h
   integer(c_int32_t), parameter :: CUNUMPY_VERSION_MAJOR = 0  ! status.h
   integer(c_int32_t), parameter :: CUNUMPY_VERSION_MINOR = 1  ! status.h
   integer(c_int32_t), parameter :: CUNUMPY_VERSION_PATCH = 0  ! status.h
@@ -620,6 +623,11 @@ module cunumpy_c
       character(kind=c_char), intent(in) :: path(*)
       integer(c_int32_t) :: res
     end function c_cn_backend_load_plugin
+    ! const char * cn_build_info()
+    function c_cn_build_info() bind(c, name='cn_build_info') result(res)
+      import :: c_ptr
+      type(c_ptr) :: res
+    end function c_cn_build_info
     ! int32_t cn_device_count()
     function c_cn_device_count() bind(c, name='cn_device_count') result(res)
       import :: c_int32_t
@@ -3834,6 +3842,17 @@ module cunumpy_c
     ! void cn_clear_error()
     subroutine c_cn_clear_error() bind(c, name='cn_clear_error')
     end subroutine c_cn_clear_error
+    ! void cn_set_log_handler(cn_log_fn fn, void * user)
+    subroutine c_cn_set_log_handler(fn, user) bind(c, name='cn_set_log_handler')
+      import :: c_funptr, c_ptr
+      type(c_funptr), value :: fn
+      type(c_ptr), value :: user
+    end subroutine c_cn_set_log_handler
+    ! int32_t cn_log_level()
+    function c_cn_log_level() bind(c, name='cn_log_level') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: res
+    end function c_cn_log_level
     ! const char * cn_version()
     function c_cn_version() bind(c, name='cn_version') result(res)
       import :: c_ptr

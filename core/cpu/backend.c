@@ -1,9 +1,29 @@
 /* The CPU backend: its device table (host memory, one device) and its
  * compute table. Domains fill their compute slots through their
  * cn_cpu_*_fill functions, called once here. */
+#include <fftw3.h>
+#include <omp.h>
 #include <pthread.h>
+#include <sleef.h>
+#include <stdio.h>
 
 #include "cpu.h"
+#include "linalg/blas.h"
+
+void cn_cpu_library_versions(char *buf, size_t cap) {
+  lapack_int major = 0, minor = 0, patch = 0;
+  CN_LAPACKE(ilaver)(&major, &minor, &patch);
+  /* SLEEF has no run-time version query: the headers' is the one built
+   * against (the soname pins its ABI). */
+  snprintf(buf, cap,
+           "OpenBLAS: %s\nOpenBLAS threads: %d\nLAPACK: %d.%d.%d\n"
+           "FFTW: %s\nSLEEF: %d.%d.%d (headers)\nOpenMP: %d (max threads "
+           "%d, processors %d)\n",
+           CN_OPENBLAS(get_config)(), CN_OPENBLAS(get_num_threads)(),
+           (int)major, (int)minor, (int)patch, fftw_version,
+           SLEEF_VERSION_MAJOR, SLEEF_VERSION_MINOR, SLEEF_VERSION_PATCHLEVEL,
+           _OPENMP, omp_get_max_threads(), omp_get_num_procs());
+}
 
 static cn_status cpu_probe(char *reason, size_t cap) {
   (void)reason;

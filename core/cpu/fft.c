@@ -274,6 +274,7 @@ static cn_status plan_get(void **plan, int *slot, const cn_fft_desc *d,
     return hst;
   }
   void *p;
+  double t0 = cn_seconds();
   if (key.effort == CN_FFT_PLANNER_ESTIMATE) {
     p = plan_make(d, dbl, nthreads, key.effort);
   } else {
@@ -290,6 +291,7 @@ static cn_status plan_get(void **plan, int *slot, const cn_fft_desc *d,
     p = plan_make(&sd, dbl, nthreads, key.effort);
     free(raw);
   }
+  double took = cn_seconds() - t0;
   if (!p) {
     pthread_mutex_unlock(&g_fft_lock);
     return cn_error(CN_ERR_BACKEND,
@@ -310,6 +312,15 @@ static cn_status plan_get(void **plan, int *slot, const cn_fft_desc *d,
   *plan = p;
   *slot = victim;
   pthread_mutex_unlock(&g_fft_lock);
+  /* Measured planning can take minutes for large sizes: say where the
+   * time went (logged after the lock is released: a handler may wait on
+   * a thread that waits on it). */
+  cn_log_slow(took,
+              "FFTW planning (%s) of a rank-%d transform of first length "
+              "%lld took %.1f s; the plan is cached for this process "
+              "(cunumpy.fft.save_wisdom keeps it across runs)",
+              g_effort_names[key.effort], (int)d->rank, (long long)d->n[0],
+              took);
   return CN_OK;
 }
 

@@ -13,6 +13,7 @@
 /* Core services (cn_error etc.), set by the entry point. */
 extern const cn_plugin_services *cn_cu_svc;
 #define cn_cu_error(...) cn_cu_svc->error(__VA_ARGS__)
+#define cn_cu_log_slow(...) cn_cu_svc->log_slow(__VA_ARGS__)
 
 /* CN_ERR_BACKEND (CN_ERR_MEMORY for allocation failures) naming what failed
  * and the CUDA error; for errors from earlier asynchronous work it names

@@ -153,7 +153,7 @@ cn_status cn_cu_launch(cudaKernel_t k, long long blocks_x, unsigned blocks_y,
   CN_CU_TRY(cudaLaunchKernel((const void *)k, grid, block, args, 0, s), what);
   if (g_debug < 0) {
     const char *d = getenv("CUNUMPY_DEBUG");
-    g_debug = (d != NULL && d[0] == '1') ? 1 : 0;
+    g_debug = (d != NULL && d[0] != 0 && d[0] != '0') ? 1 : 0; /* status.h */
   }
   if (g_debug == 1)
     CN_CU_TRY(cudaStreamSynchronize(s), what);

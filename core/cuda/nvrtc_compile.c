@@ -1,6 +1,8 @@
 /* NVRTC compilation: the one place that calls NVRTC. */
 #include "nvrtc_compile.h"
 
+#include "cuda_internal.h"
+
 #include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,15 @@ static char *dup_log(nvrtcResult r, nvrtcProgram prog) {
   if (n > 0 && nvrtcGetProgramLog(prog, log + k) != NVRTC_SUCCESS)
     log[k] = 0;
   return log;
+}
+
+/* The log record of a slow compile (the cache keeps its result: later
+ * runs load it). */
+static void slow_compile_note(const char *prog_name, double took) {
+  cn_cu_log_slow(took,
+                 "NVRTC compiled '%s' in %.1f s; the result is cached in "
+                 "memory and on disk",
+                 prog_name ? prog_name : "kernel", took);
 }
 
 bool cn_cu_nvrtc_compile(const char *src, const char *prog_name, int arch,
@@ -40,7 +51,9 @@ bool cn_cu_nvrtc_compile(const char *src, const char *prog_name, int arch,
   /* No fast-math: results must match the CPU backend's libm/SLEEF ones. */
   const char *opts[] = {archopt, "--std=c++17",
                         "--device-as-default-execution-space", "-DCN_NVRTC=1"};
+  double t0 = cn_cu_svc->seconds();
   r = nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof opts[0]), opts);
+  slow_compile_note(prog_name, cn_cu_svc->seconds() - t0);
   if (r != NVRTC_SUCCESS) {
     if (log)
       *log = dup_log(r, prog);
@@ -95,8 +108,11 @@ bool cn_cu_nvrtc_compile_user(const char *src, const char *prog_name,
   all[0] = archopt;
   for (int i = 0; i < nopts; i++)
     all[i + 1] = opts[i];
-  if (r == NVRTC_SUCCESS)
+  if (r == NVRTC_SUCCESS) {
+    double t0 = cn_cu_svc->seconds();
     r = nvrtcCompileProgram(prog, nopts + 1, all);
+    slow_compile_note(prog_name, cn_cu_svc->seconds() - t0);
+  }
   free(all);
   char **low = NULL;
   char *code = NULL;

@@ -9,7 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cufft.h>
+#include <cusolver_common.h>
+
 #include "cuda_internal.h"
+#include "nvrtc_compile.h"
 
 const cn_plugin_services *cn_cu_svc;
 
@@ -334,6 +338,33 @@ static const cn_backend g_backend = {
     .device = &g_device,
     .compute = &g_compute,
 };
+
+/* cn_plugin_versions_fn (backend_iface.h). None of these queries needs a
+ * device or a driver (a driver version 0 means none is installed). */
+CN_API void cn_cuda_plugin_versions(char *buf, size_t cap);
+void cn_cuda_plugin_versions(char *buf, size_t cap) {
+  int rt = 0, drv = 0, bmaj = 0, bmin = 0, bpat = 0, fft = 0, sol = 0;
+  cudaRuntimeGetVersion(&rt);
+  cudaDriverGetVersion(&drv);
+  (void)cudaGetLastError();
+  cublasGetProperty(MAJOR_VERSION, &bmaj);
+  cublasGetProperty(MINOR_VERSION, &bmin);
+  cublasGetProperty(PATCH_LEVEL, &bpat);
+  cufftGetVersion(&fft);
+  cusolverGetVersion(&sol);
+  int nv = cn_cu_nvrtc_version();
+  char driver[64];
+  if (drv > 0)
+    snprintf(driver, sizeof driver, "%d.%d", drv / 1000, (drv % 1000) / 10);
+  else
+    snprintf(driver, sizeof driver, "none");
+  snprintf(buf, cap,
+           "CUDA runtime: %d.%d\nCUDA driver: %s\ncuBLAS: %d.%d.%d\n"
+           "cuFFT: %d.%d.%d\ncuSOLVER: %d.%d.%d\nNVRTC: %d.%d\n",
+           rt / 1000, (rt % 1000) / 10, driver, bmaj, bmin, bpat, fft / 1000,
+           (fft % 1000) / 100, fft % 100, sol / 1000, (sol % 1000) / 100,
+           sol % 100, nv / 100, nv % 100);
+}
 
 CN_API const cn_backend *cn_cuda_plugin_entry(uint32_t core_abi_version);
 const cn_backend *cn_cuda_plugin_entry(uint32_t core_abi_version) {

@@ -42,6 +42,13 @@ CN_API const char *cn_backend_unavailable_reason(void);
  * libcunumpy). Loading does not select CUDA. CN_ERR_DEVICE with the reason
  * when it cannot be used; CN_OK and no change when a plugin is loaded. */
 CN_API cn_status cn_backend_load_plugin(const char *path);
+/* What this libcunumpy was built with and runs on, one "name: value" line
+ * each: its version, the CPU libraries (OpenBLAS with its configuration and
+ * threads, LAPACK, FFTW, SLEEF, OpenMP threads), the CUDA plugin's path
+ * and whether CUDA is available (loading the plugin if not tried yet) with
+ * the reason when not, and the CUDA libraries' versions when the plugin
+ * loaded. A per-thread copy: valid until this thread's next call. */
+CN_API const char *cn_build_info(void);
 /* Number of CUDA devices (0 when CUDA is unavailable). */
 CN_API int32_t cn_device_count(void);
 

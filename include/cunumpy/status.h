@@ -65,6 +65,27 @@ CN_API int64_t cn_last_error_copy(char *buf, int64_t cap);
 /* Clears the calling thread's last error. */
 CN_API void cn_clear_error(void);
 
+/* The engine's log channel. CUNUMPY_DEBUG sets its level: unset, "" or "0"
+ * none; "1" (or any text that is not a digit) CN_LOG_ERROR: every failing
+ * call's status and message (and, on CUDA, a synchronize after each launch
+ * so a fault names its kernel); "2" also CN_LOG_INFO: one-off work slower
+ * than CUNUMPY_SLOW_LOG_SECONDS (default 1: FFTW planning, NVRTC
+ * compiles); "3" also CN_LOG_DEBUG. Records go to stderr ("cunumpy: LEVEL: text") up to that
+ * level, or to the handler of cn_set_log_handler, which also gets every
+ * CN_LOG_INFO record whatever the level. */
+#define CN_LOG_ERROR 1
+#define CN_LOG_INFO 2
+#define CN_LOG_DEBUG 3
+/* A log handler: level, the record's text (valid during the call), user.
+ * It may be called from any thread, with engine locks held: it must not
+ * call back into cunumpy. */
+typedef void (*cn_log_fn)(int32_t level, const char *text, void *user);
+/* Sends the log channel's records to fn (with user) instead of stderr;
+ * NULL restores stderr. Process-wide. */
+CN_API void cn_set_log_handler(cn_log_fn fn, void *user);
+/* The level CUNUMPY_DEBUG set (0 to 3, read once). */
+CN_API int32_t cn_log_level(void);
+
 /* Library version string ("0.1.0") and the ABI version the library exports. */
 #define CUNUMPY_VERSION_MAJOR 0
 #define CUNUMPY_VERSION_MINOR 1

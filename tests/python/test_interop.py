@@ -275,3 +275,101 @@ def test_numpy_linalg_and_fft_functions_run_cunumpys():
                                    atol=1e-12)
     with pytest.raises(np.linalg.LinAlgError):
         np.linalg.inv(xp.zeros((2, 2)))
+# ---- NEP 13: ufuncs cunumpy does not have ---------------------------------
+
+def _special():
+    return pytest.importorskip("scipy.special")
+
+
+@pytest.mark.parametrize("name", ["gamma", "gammaln", "erf", "expit",
+                                  "jv"])
+def test_scipy_special_ufuncs_fall_back_to_numpy(name):
+    sp = _special()
+    uf = getattr(sp, name)
+    h = np.linspace(0.25, 4.0, 12)
+    # non-contiguous, negative strides, 2-D, broadcasting, 0-d, empty
+    for host in (h, h[::-2], h.reshape(3, 4).T, h[:0], np.asarray(1.5)):
+        args = (host,) if uf.nin == 1 else (np.asarray(1.5), host)
+        got = uf(*[xp.asarray(a) for a in args])
+        assert isinstance(got, xp.ndarray), name
+        want = uf(*args)
+        assert got.shape == np.shape(want) and got.dtype == want.dtype
+        np.testing.assert_array_equal(xp.to_numpy(got), want)
+
+
+def test_fallback_special_values_and_dtypes():
+    sp = _special()
+    h = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, 171.7])
+    got = sp.gamma(xp.asarray(h))
+    np.testing.assert_array_equal(xp.to_numpy(got), sp.gamma(h))
+    f32 = np.linspace(0.5, 2, 5, dtype=np.float32)
+    g = sp.erf(xp.asarray(f32))
+    assert g.dtype == np.float32
+    np.testing.assert_array_equal(xp.to_numpy(g), sp.erf(f32))
+    c = np.array([1 + 1j, -2.5j])
+    np.testing.assert_array_equal(xp.to_numpy(sp.wofz(xp.asarray(c))),
+                                  sp.wofz(c))
+
+
+def test_fallback_out_and_mixed_operands():
+    sp = _special()
+    h = np.linspace(0.5, 3, 6)
+    out = xp.zeros(6)
+    assert sp.erf(xp.asarray(h), out=out) is out
+    np.testing.assert_array_equal(xp.to_numpy(out), sp.erf(h))
+    # a strided out= view is written in place
+    base = xp.zeros(12)
+    sp.erf(xp.asarray(h), out=base[::2])
+    np.testing.assert_array_equal(xp.to_numpy(base)[::2], sp.erf(h))
+    assert not xp.to_numpy(base)[1::2].any()
+    # a NumPy operand beside a cunumpy one: the result is cunumpy's
+    got = sp.jv(np.arange(3.0)[:, None], xp.asarray(h))
+    assert isinstance(got, xp.ndarray)
+    np.testing.assert_array_equal(xp.to_numpy(got),
+                                  sp.jv(np.arange(3.0)[:, None], h))
+    # read-only arrays cannot be written
+    ro = xp.asarray(np.zeros(6))
+    ro_view = xp.asarray(memoryview(np.zeros(6).tobytes()).cast("d"))
+    assert not ro_view.flags.writeable
+    with pytest.raises(ValueError):
+        sp.erf(ro, out=ro_view)
+
+
+def test_frompyfunc_ufunc_and_ufunc_methods():
+    f = np.frompyfunc(lambda x, y: x * 10 + y, 2, 1)
+    got = f(xp.arange(3), xp.arange(3)[::-1])
+    want = f(np.arange(3), np.arange(3)[::-1])
+    # object results have no cunumpy dtype: they stay NumPy's
+    assert isinstance(got, np.ndarray) and got.dtype == object
+    assert got.tolist() == want.tolist()
+    g = np.frompyfunc(lambda x: x + 0.5, 1, 1)
+    assert g(xp.arange(3.0)).tolist() == [0.5, 1.5, 2.5]
+    # ufunc.at (no cunumpy method) runs in NumPy, in place
+    a = xp.zeros(4)
+    assert np.add.at(a, [0, 0, 3], 1.0) is None
+    np.testing.assert_array_equal(xp.to_numpy(a), [2.0, 0, 0, 1.0])
+    red = np.add.reduceat(xp.arange(8.0), [0, 4, 6])
+    assert isinstance(red, xp.ndarray)
+    np.testing.assert_array_equal(xp.to_numpy(red),
+                                  np.add.reduceat(np.arange(8.0), [0, 4, 6]))
+
+
+def test_third_party_operand_gets_its_turn():
+    class Other:
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            return "other"
+
+    assert np.add(xp.arange(3.0), Other()) == "other"
+    sp = _special()
+    assert sp.gamma(xp.arange(3.0), out=None) is not None
+    assert sp.jv(xp.arange(3.0), Other()) == "other"
+
+
+def test_fallback_refuses_device_arrays(monkeypatch):
+    """A GPU array is never copied to the host silently: the error names
+    the ufunc (the device check is forced, as no GPU is needed here)."""
+    sp = _special()
+    from cunumpy import _interop
+    monkeypatch.setattr(_interop, "_on_cpu", lambda a: False)
+    with pytest.raises(TypeError, match="ufunc 'gamma'.*device arrays"):
+        sp.gamma(xp.arange(3.0))

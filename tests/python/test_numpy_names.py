@@ -1038,9 +1038,9 @@ NOT_PROVIDED = {
     "busday_count", "busday_offset", "busdaycalendar", "is_busday",
     "datetime64", "timedelta64", "datetime_as_string", "datetime_data",
     "isnat",
-    # file and text I/O: use numpy and cunumpy.asarray
-    "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt",
-    "genfromtxt", "fromfile", "fromregex", "fromstring", "memmap",
+    # memory-mapped arrays: NumPy's memmap class (cunumpy.load reads an
+    # mmap_mode file into memory)
+    "memmap",
     # global NumPy state: printing options and floating-point error modes
     "set_printoptions", "get_printoptions", "printoptions", "seterr",
     "geterr", "seterrcall", "geterrcall", "errstate", "setbufsize",
@@ -1058,7 +1058,7 @@ NOT_PROVIDED = {
     # Python-object functions over elements
     "vectorize", "frompyfunc",
     # packaging, introspection and help
-    "get_include", "show_config", "show_runtime", "test", "info",
+    "get_include", "show_runtime", "test", "info",
     "typename", "base_repr", "binary_repr", "format_float_positional",
     "format_float_scientific",
     # not yet implemented

@@ -39,6 +39,8 @@ from ._histogram import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
 from ._functional import *  # noqa: F401,F403
 from ._window import *  # noqa: F401,F403
+from ._npyio import *  # noqa: F401,F403
+from ._config import *  # noqa: F401,F403
 from ._poly import *  # noqa: F401,F403
 from ._interop import *  # noqa: F401,F403
 from ._expr import *  # noqa: F401,F403
@@ -70,7 +72,8 @@ _cnlib._set_fast(_dtypes.DTYPE_OF, {"empty": _creation._empty_py,
                                     "asarray": _convert._asarray_py,
                                     "reshape": _shape._reshape_method})
 
-from . import exceptions, fft, linalg, random
+from . import _npyio, exceptions, fft, linalg, random, testing
+from ._logging import logger  # noqa: F401
 from .exceptions import AxisError
 from ._kernel import ElementwiseKernel, ReductionKernel  # noqa: F401
 

@@ -15,38 +15,39 @@ from ._reduce import any
 from ._ufunc import _ALIASES, UFUNCS
 from ._shape import ravel, reshape
 from ._creation import arange
+from ._dtypes import DTYPE_OF
 
 __all__ = ["numpy_ufunc", "numpy_function", "array2string", "array_str",
            "array_repr", "may_share_memory", "shares_memory"]
 
 
 _NUMPY_UFUNC_NAMES = dict(_ALIASES)
+_DTYPES = frozenset(DTYPE_OF.values())
 
 
 def numpy_ufunc(uf, method, inputs, kwargs):
     """ndarray.__array_ufunc__: NumPy ufuncs applied to cunumpy arrays run in
-    cunumpy (mixed NumPy/cunumpy operands give cunumpy results)."""
+    cunumpy (mixed NumPy/cunumpy operands give cunumpy results); ufuncs and
+    methods cunumpy does not have (scipy.special, np.frompyfunc, ufunc.at)
+    run in NumPy on host views of CPU arrays and give cunumpy arrays."""
+    if _foreign_operand(inputs, kwargs):
+        return NotImplemented
     name = _NUMPY_UFUNC_NAMES.get(uf.__name__, uf.__name__)
-    f = UFUNCS.get(name)
+    f = UFUNCS.get(name) if _is_numpy_ufunc(uf) else None
+    out = kwargs.get("out")
+    outs = () if out is None else (out if isinstance(out, tuple) else (out,))
+    native_out = _builtins.all(isinstance(o, ndarray) for o in outs)
     if f is None:
         # ufuncs the engine composes (divmod, modf, fabs, deg2rad...) are
         # plain functions of the namespace: calls only
         import cunumpy
-        g = getattr(cunumpy, name, None)
-        if method != "__call__" or not callable(g) or \
-                isinstance(g, type):
-            return NotImplemented
-        out = kwargs.get("out")
-        if out is not None and not _builtins.all(
-                isinstance(o, ndarray)
-                for o in (out if isinstance(out, tuple) else (out,))):
-            return NotImplemented
-        return g(*inputs, **kwargs)
-    out = kwargs.get("out")
-    if out is not None:
-        outs = out if isinstance(out, tuple) else (out,)
-        if not _builtins.all(isinstance(o, ndarray) for o in outs):
-            return NotImplemented
+        g = getattr(cunumpy, name, None) if _is_numpy_ufunc(uf) else None
+        if method == "__call__" and callable(g) and \
+                not isinstance(g, type) and native_out:
+            return g(*inputs, **kwargs)
+        return _numpy_ufunc_fallback(uf, method, inputs, kwargs)
+    if not native_out:
+        return NotImplemented
     if method == "__call__":
         return f(*inputs, **kwargs)
     if method == "reduce":
@@ -55,7 +56,65 @@ def numpy_ufunc(uf, method, inputs, kwargs):
         return f.accumulate(*inputs, **kwargs)
     if method == "outer":
         return f.outer(*inputs, **kwargs)
-    return NotImplemented
+    return _numpy_ufunc_fallback(uf, method, inputs, kwargs)
+
+
+def _is_numpy_ufunc(uf):
+    """True for NumPy's own ufuncs (numpy.sin), whose names are the
+    engine's; a third-party ufunc of the same name (scipy.special's, a
+    frompyfunc one) is another function."""
+    return getattr(_np, uf.__name__, None) is uf
+
+
+def _foreign_operand(inputs, kwargs):
+    """True when an operand of another library defines __array_ufunc__
+    (NEP 13: it gets its turn)."""
+    ours = (ndarray.__array_ufunc__, _np.ndarray.__array_ufunc__)
+    out = kwargs.get("out", ())
+    for x in inputs + (out if isinstance(out, tuple) else (out,)):
+        h = getattr(type(x), "__array_ufunc__", None)
+        if h is not None and h not in ours:
+            return True
+    return False
+
+
+def _numpy_ufunc_fallback(uf, method, inputs, kwargs):
+    """uf.method run by NumPy on zero-copy host views of the CPU arrays
+    (out= written in place); NumPy's results come back as cunumpy arrays,
+    but for those of a dtype cunumpy lacks (np.frompyfunc's object arrays),
+    which stay NumPy's.
+    Device arrays raise TypeError: they are never copied silently."""
+    def host(x):
+        if isinstance(x, ndarray):
+            if not _on_cpu(x):
+                raise TypeError(
+                    f"ufunc '{uf.__name__}' is not supported by cunumpy and "
+                    f"does not accept device arrays; use cunumpy.to_numpy() "
+                    f"first")
+            return _np.asarray(memoryview(x))
+        return x
+
+    out = kwargs.get("out")
+    outs = None if out is None else (out if isinstance(out, tuple)
+                                     else (out,))
+    kw = {k: host(v) for k, v in kwargs.items() if k != "out"}
+    if outs is not None:
+        kw["out"] = tuple(host(o) for o in outs)
+    res = getattr(uf, method)(*[host(x) for x in inputs], **kw)
+    if res is None:  # ufunc.at
+        return None
+
+    def back(r, i):
+        if outs is not None and i < len(outs) and outs[i] is not None:
+            return outs[i]
+        if isinstance(r, (_np.ndarray, _np.generic)) and \
+                _np.dtype(r.dtype) in _DTYPES:
+            return asarray(r)
+        return r  # object results (np.frompyfunc) have no cunumpy dtype
+
+    if isinstance(res, tuple):
+        return tuple(back(r, i) for i, r in enumerate(res))
+    return back(res, 0)
 
 
 def numpy_function(func, types, args, kwargs):

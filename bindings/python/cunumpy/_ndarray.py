@@ -201,6 +201,11 @@ class ndarray(_lib.Handle):
             return out
         return res
 
+    def tofile(self, fid, sep="", format="%s"):
+        """Writes the elements to a file as NumPy's tofile does (binary in
+        C order, or text with sep), from a host copy."""
+        F._npyio.tofile(self, fid, sep=sep, format=format)
+
     def __array__(self, dtype=None, copy=None):
         host = F.to_host_view(self)
         if host is not self and copy is False:

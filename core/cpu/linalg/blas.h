@@ -16,9 +16,11 @@
 #ifdef CUNUMPY_BLAS_SCIPY
 #define CN_CBLAS(name) scipy_cblas_##name
 #define CN_LAPACKE(name) scipy_LAPACKE_##name
+#define CN_OPENBLAS(name) scipy_openblas_##name
 #else
 #define CN_CBLAS(name) cblas_##name
 #define CN_LAPACKE(name) LAPACKE_##name
+#define CN_OPENBLAS(name) openblas_##name
 #endif
 
 #endif

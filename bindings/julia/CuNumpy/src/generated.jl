@@ -192,6 +192,9 @@ const CN_SIDE_RIGHT = Int32(1)  # sort.h
 const CN_CONV_FULL = Int32(0)  # stats.h
 const CN_CONV_SAME = Int32(1)  # stats.h
 const CN_CONV_VALID = Int32(2)  # stats.h
+const CN_LOG_ERROR = Int32(1)  # status.h
+const CN_LOG_INFO = Int32(2)  # status.h
+const CN_LOG_DEBUG = Int32(3)  # status.h
 const CUNUMPY_VERSION_MAJOR = Int32(0)  # status.h
 const CUNUMPY_VERSION_MINOR = Int32(1)  # status.h
 const CUNUMPY_VERSION_PATCH = Int32(0)  # status.h
@@ -398,6 +401,10 @@ cn_backend_unavailable_reason() =
 # cn_status cn_backend_load_plugin(const char * path)
 cn_backend_load_plugin(path) =
     ccall((:cn_backend_load_plugin, libcunumpy), Int32, (Cstring,), path)
+
+# const char * cn_build_info()
+cn_build_info() =
+    ccall((:cn_build_info, libcunumpy), Cstring, ())
 
 # int32_t cn_device_count()
 cn_device_count() =
@@ -1770,6 +1777,14 @@ cn_last_error_copy(buf, cap) =
 # void cn_clear_error()
 cn_clear_error() =
     ccall((:cn_clear_error, libcunumpy), Cvoid, ())
+
+# void cn_set_log_handler(cn_log_fn fn, void * user)
+cn_set_log_handler(fn, user) =
+    ccall((:cn_set_log_handler, libcunumpy), Cvoid, (Ptr{Cvoid}, Ptr{Cvoid}), fn, user)
+
+# int32_t cn_log_level()
+cn_log_level() =
+    ccall((:cn_log_level, libcunumpy), Int32, ())
 
 # const char * cn_version()
 cn_version() =
