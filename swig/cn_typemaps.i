@@ -136,9 +136,15 @@
 
 /* cn_broadcast_arrays: n outputs for n inputs, returned as a tuple. */
 %typemap(in) (cn_array *outs, int32_t n, const cn_array *arrays)
-    (cnpy_handle_list l, cn_array outs[CN_MAX_DIMS * 2]) {
+    (cnpy_handle_list l, cn_array *outs = NULL) {
   if (cnpy_handle_list_arg($input, &l) < 0) {
     cnpy_handle_list_free(&l);
+    SWIG_fail;
+  }
+  outs = PyMem_Calloc(l.n > 0 ? (size_t)l.n : 1, sizeof *outs);
+  if (!outs) {
+    cnpy_handle_list_free(&l);
+    PyErr_NoMemory();
     SWIG_fail;
   }
   $1 = outs;
@@ -160,6 +166,7 @@
 }
 %typemap(freearg) (cn_array *outs, int32_t n, const cn_array *arrays) {
   cnpy_handle_list_free(&l$argnum);
+  PyMem_Free(outs$argnum);
 }
 
 /* cn_nonzero-style outputs: up to CN_MAX_DIMS arrays, returned as a tuple. */

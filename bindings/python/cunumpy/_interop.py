@@ -55,6 +55,12 @@ def numpy_ufunc(uf, method, inputs, kwargs):
         return f.accumulate(*inputs, **kwargs)
     if method == "outer":
         return f.outer(*inputs, **kwargs)
+    if method == "reduceat":
+        return f.reduceat(*inputs, **kwargs)
+    if method == "at":
+        if not isinstance(inputs[0], ndarray):
+            return NotImplemented
+        return f.at(*inputs, **kwargs)
     return NotImplemented
 
 
@@ -63,9 +69,14 @@ def numpy_function(func, types, args, kwargs):
     runs the cunumpy function of the same name; without one, host arrays are
     handed to NumPy (device arrays are never copied silently)."""
     import cunumpy
-    mine = getattr(cunumpy, func.__name__, None)
+    module = getattr(func, "__module__", None) or ""
+    # numpy.linalg and numpy.fft functions go to cunumpy's namespaces of
+    # the same name (numpy.linalg.diagonal is not numpy.diagonal).
+    space = cunumpy.linalg if module.startswith("numpy.linalg") else \
+        cunumpy.fft if module.startswith("numpy.fft") else cunumpy
+    mine = getattr(space, func.__name__, None)
     if mine is not None and callable(mine) and \
-            getattr(func, "__module__", "").startswith("numpy") and \
+            module.startswith("numpy") and \
             "." not in func.__qualname__ and func.__name__ != "asarray":
         try:
             return mine(*args, **kwargs)
