@@ -322,10 +322,23 @@ __all__ += list(UFUNCS) + [a for a, n in _ALIASES.items()
                          if n in UFUNCS]
 
 
-def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kw):
-    """Limits values to [a_min, a_max]; either bound may be None."""
-    lo = a_min if a_min is not None else min
-    hi = a_max if a_max is not None else max
+def clip(x, /, min=None, max=None, *, out=None, a_min=None, a_max=None,
+         **kw):
+    """Limits values to [min, max]; either bound may be None (the Array
+    API signature; NumPy's a_min/a_max are accepted as keywords). The result
+    has NumPy's dtype: the promotion of x with the bounds."""
+    if a_min is not None:
+        if min is not None:
+            raise TypeError("clip: give only one of min and a_min")
+        min = a_min
+    if a_max is not None:
+        if max is not None:
+            raise TypeError("clip: give only one of max and a_max")
+        max = a_max
+    if kw:
+        raise TypeError(f"clip() got an unexpected keyword argument "
+                        f"{next(iter(kw))!r}")
+    lo, hi, a = min, max, x
     if lo is None and hi is None:
         return asarray(a) if out is None else _assign_out(out, a)
     bound = hi if lo is None else lo
