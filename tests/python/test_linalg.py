@@ -565,3 +565,20 @@ def test_openblas_kernels_follow_the_cpu_flags():
     if want is None or os.environ.get("OPENBLAS_CORETYPE") != want:
         pytest.skip("no vector kernels to pick, or the user chose them")
     assert lib.openblas_get_corename().decode().lower() == want.lower()
+
+
+def test_lstsq_rank_int32_and_norm_nuc():
+    a = np.arange(12.0).reshape(4, 3)  # rank 2
+    b = np.arange(4.0)
+    x, res, rank, sv = xp.linalg.lstsq(xp.asarray(a), xp.asarray(b))
+    wx, wres, wrank, wsv = np.linalg.lstsq(a, b)
+    assert rank.dtype == np.int32 and int(rank) == wrank == 2
+    np.testing.assert_allclose(xp.to_numpy(x), wx, atol=1e-12)
+    np.testing.assert_allclose(xp.to_numpy(sv), wsv, rtol=1e-12)
+    for m in (a, a.T[::-1], np.eye(3)[:, :2]):
+        np.testing.assert_allclose(float(xp.linalg.norm(xp.asarray(m), "nuc")),
+                                   np.linalg.norm(m, "nuc"), rtol=1e-12)
+    s = np.arange(24.0).reshape(2, 3, 4)
+    np.testing.assert_allclose(
+        xp.to_numpy(xp.linalg.norm(xp.asarray(s), "nuc", axis=(1, 2))),
+        np.linalg.norm(s, "nuc", axis=(1, 2)), rtol=1e-12)
