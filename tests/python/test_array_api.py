@@ -357,3 +357,76 @@ def test_asnumpy_and_get():
     assert type(a.get()) is np.ndarray
     np.testing.assert_array_equal(a.T.get(), h.T)
     assert xp.asnumpy(xp.asarray(3.0)).shape == ()
+
+
+INF, NAN = float("inf"), float("nan")
+
+# floor_divide's special cases with an infinite operand, from the
+# standard's list: (x1, x2, result). NumPy 2.4 gives NaN for the first four
+# and -1.0 for the two finite // infinity cases of opposite signs.
+FLOOR_DIVIDE_CASES = [
+    (INF, 3.0, INF), (INF, -3.0, -INF), (-INF, 3.0, -INF), (-INF, -3.0, INF),
+    (5.0, -INF, -0.0), (-5.0, INF, -0.0),
+    (5.0, INF, 0.0), (-5.0, -INF, 0.0), (INF, INF, NAN), (-INF, INF, NAN),
+    (INF, NAN, NAN), (0.0, 2.0, 0.0), (-0.0, 2.0, -0.0), (0.0, -2.0, -0.0),
+    (0.0, 0.0, NAN), (5.0, 0.0, INF), (5.0, -0.0, -INF), (-5.0, 0.0, -INF),
+    (7.0, 2.0, 3.0), (-7.0, 2.0, -4.0), (0.5, -INF, -0.0),
+]
+
+
+def _bits_equal(got, want):
+    if np.isnan(want):
+        return np.isnan(got)
+    return got == want and np.signbit(got) == np.signbit(want)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_floor_divide_special_cases(dt):
+    a = np.array([c[0] for c in FLOOR_DIVIDE_CASES], dtype=dt)
+    b = np.array([c[1] for c in FLOOR_DIVIDE_CASES], dtype=dt)
+    for got in (xp.floor_divide(xp.asarray(a), xp.asarray(b)),
+                xp.asarray(a) // xp.asarray(b),
+                xp.asarray(a[::-1])[::-1] // xp.asarray(b[::-1])[::-1]):
+        g = xp.to_numpy(got)
+        assert g.dtype == dt
+        for (x1, x2, want), v in zip(FLOOR_DIVIDE_CASES, g):
+            assert _bits_equal(v, want), (x1, x2, v, want)
+    # a scalar operand takes the same rule
+    assert xp.to_numpy(xp.asarray(a[:4]) // 3.0).tolist() == \
+        [INF, INF, -INF, -INF]
+
+
+# expm1's special cases for complex operands (a + bj), from the standard;
+# where it leaves a sign unspecified the result is C99 cexp's less one.
+EXPM1_CASES = [
+    (complex(0.0, 0.0), complex(0.0, 0.0)),
+    (complex(1.0, INF), complex(NAN, NAN)),
+    (complex(1.0, NAN), complex(NAN, NAN)),
+    (complex(INF, 0.0), complex(INF, 0.0)),
+    (complex(-INF, 1.0), complex(-1.0, 0.0)),
+    (complex(INF, 1.0), complex(INF, INF)),
+    (complex(-INF, INF), complex(-1.0, 0.0)),
+    (complex(INF, INF), complex(INF, NAN)),
+    (complex(-INF, NAN), complex(-1.0, 0.0)),
+    (complex(INF, NAN), complex(INF, NAN)),
+    (complex(NAN, 0.0), complex(NAN, 0.0)),
+    (complex(NAN, 1.0), complex(NAN, NAN)),
+    (complex(NAN, NAN), complex(NAN, NAN)),
+]
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_expm1_complex_special_cases(dt):
+    z = np.array([c[0] for c in EXPM1_CASES], dtype=dt)
+    # expm1(conj(x)) == conj(expm1(x))
+    for x, conjugate in ((z, False), (np.conj(z), True)):
+        g = xp.to_numpy(xp.expm1(xp.asarray(x)))
+        assert g.dtype == dt
+        for (_, want), v, inp in zip(EXPM1_CASES, g, x):
+            w = np.conj(want) if conjugate else want
+            assert _bits_equal(v.real, w.real), (inp, v, w)
+            assert _bits_equal(v.imag, w.imag), (inp, v, w)
+    # finite values keep the accurate form
+    small = np.array([1e-10 + 1e-10j, -2 + 3j], dtype=dt)
+    np.testing.assert_allclose(xp.to_numpy(xp.expm1(xp.asarray(small))),
+                               np.expm1(small), rtol=1e-5)
