@@ -430,3 +430,29 @@ def test_expm1_complex_special_cases(dt):
     small = np.array([1e-10 + 1e-10j, -2 + 3j], dtype=dt)
     np.testing.assert_allclose(xp.to_numpy(xp.expm1(xp.asarray(small))),
                                np.expm1(small), rtol=1e-5)
+
+
+def test_setitem_and_clip_promotion():
+    # setitem promotes value to self's dtype and never changes self's dtype
+    for dt, values in ((np.float64, [np.float32(1.5), np.int8(3), 2, 2.5,
+                                      True]),
+                       (np.int16, [np.int8(-3), np.uint8(200), 7, True]),
+                       (np.complex64, [np.float32(2.0), 1j, 3]),
+                       (np.bool_, [True, np.bool_(False)])):
+        for v in values:
+            a = np.zeros(4, dtype=dt)
+            x = xp.asarray(a.copy())
+            arr = np.asarray(v)
+            x[1:3] = xp.asarray(arr) if isinstance(v, np.generic) else v
+            a[1:3] = v
+            assert x.dtype == dt
+            _same(x, a)
+    # clip: Python scalar bounds are weak, the result keeps x's dtype
+    for dt in (np.int8, np.uint16, np.float32):
+        a = np.array([0, 5, 100], dtype=dt)
+        got = xp.clip(xp.asarray(a), 1, 50)
+        assert got.dtype == dt
+        _same(got, np.clip(a, 1, 50))
+    f = np.array([0.5, 2.0, np.nan], dtype=np.float32)
+    _same(xp.clip(xp.asarray(f), 1.0, xp.asarray(np.float32(1.5))),
+          np.clip(f, 1.0, np.float32(1.5)))
