@@ -165,3 +165,33 @@ def test_at_unary_scalar_multidim_and_errors():
         xp.negative.at(xp.zeros(3), [0], 1.0)
     with pytest.raises(IndexError):
         xp.add.at(xp.zeros(3), [3], 1.0)
+
+
+def test_composed_ufuncs_have_methods():
+    a = np.array([[1.0, 2.0, 0.5], [3.0, 0.25, 2.0]])
+    x = xp.asarray(a)
+    for name in ("deg2rad", "rad2deg", "radians", "degrees", "fabs",
+                 "float_power"):
+        assert isinstance(getattr(xp, name), xp.ufunc)
+    _check(xp.float_power.reduce(x, axis=1),
+           _reduce_oracle("power", a, 1))  # float_power is float power
+    _check(xp.float_power.accumulate(x, axis=0),
+           np.float_power.accumulate(a, axis=0))
+    _check(xp.float_power.outer(x[0], x[1]), np.float_power.outer(a[0], a[1]))
+    _check(xp.float_power.reduceat(x, [0, 2], axis=1),
+           np.stack([np.float_power(a[:, 0], a[:, 1]), a[:, 2]], axis=1))
+    for name in ("fabs", "deg2rad", "rad2deg"):
+        base = np.array([-1.0, 2.0, -3.0])
+        want = base.copy()
+        getattr(np, name).at(want, [0, 0, 2])
+        got = xp.array(base)
+        np_fn = getattr(np, name)
+        np_fn.at(got, [0, 0, 2])  # via __array_ufunc__
+        _check(got, want)
+        _check(getattr(xp, name)(xp.asarray(base)), np_fn(base))
+    out = xp.empty(3)
+    assert xp.float_power(xp.asarray(a[0]), 2, out=out) is out
+    _check(out, np.float_power(a[0], 2))
+    assert xp.deg2rad(xp.asarray(a), dtype=np.float32).dtype == np.float32
+    with pytest.raises(ValueError):
+        xp.fabs.reduce(x)

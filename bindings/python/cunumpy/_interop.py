@@ -12,7 +12,7 @@ from . import _cnlib as _lib
 from ._ndarray import ndarray
 from ._convert import asarray, _on_cpu, zeros
 from ._reduce import any
-from ._ufunc import _ALIASES, UFUNCS
+from ._ufunc import _ALIASES, UFUNCS, ufunc
 from ._shape import ravel, reshape
 from ._creation import arange
 
@@ -28,6 +28,11 @@ def numpy_ufunc(uf, method, inputs, kwargs):
     cunumpy (mixed NumPy/cunumpy operands give cunumpy results)."""
     name = _NUMPY_UFUNC_NAMES.get(uf.__name__, uf.__name__)
     f = UFUNCS.get(name)
+    if f is None:
+        import cunumpy
+        g = getattr(cunumpy, name, None)
+        if isinstance(g, ufunc):  # a composed op with ufunc methods
+            f = g
     if f is None:
         # ufuncs the engine composes (divmod, modf, fabs, deg2rad...) are
         # plain functions of the namespace: calls only
