@@ -177,6 +177,9 @@ typedef struct {
   int32_t n;
   cn_array *h;
   cnpy_tmp *tmp;
+  /* the sequence's items, kept alive while h is used: rows of an array or
+   * items of a generator exist only in this list */
+  PyObject *seq;
 } cnpy_handle_list;
 
 static void cnpy_handle_list_free(cnpy_handle_list *l) {
@@ -185,6 +188,7 @@ static void cnpy_handle_list_free(cnpy_handle_list *l) {
   l->n = 0;
   PyMem_Free(l->h);
   PyMem_Free(l->tmp);
+  Py_CLEAR(l->seq);
   l->h = NULL;
   l->tmp = NULL;
 }
@@ -193,12 +197,11 @@ static int cnpy_handle_list_arg(PyObject *o, cnpy_handle_list *l) {
   l->n = 0;
   l->h = NULL;
   l->tmp = NULL;
-  PyObject *seq = PySequence_Fast(o, "expected a sequence of arrays");
-  if (!seq)
+  l->seq = PySequence_Fast(o, "expected a sequence of arrays");
+  if (!l->seq)
     return -1;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(l->seq);
   if (n > INT32_MAX) {
-    Py_DECREF(seq);
     PyErr_SetString(PyExc_ValueError, "too many arrays");
     return -1;
   }
@@ -206,19 +209,15 @@ static int cnpy_handle_list_arg(PyObject *o, cnpy_handle_list *l) {
   l->h = PyMem_Calloc(cap, sizeof *l->h);
   l->tmp = PyMem_Calloc(cap, sizeof *l->tmp);
   if (!l->h || !l->tmp) {
-    Py_DECREF(seq);
     PyErr_NoMemory();
     return -1;
   }
   for (Py_ssize_t i = 0; i < n; i++) {
     l->n = (int32_t)(i + 1);
-    if (cnpy_operand(PySequence_Fast_GET_ITEM(seq, i), &l->h[i], &l->tmp[i],
-                     0) < 0) {
-      Py_DECREF(seq);
+    if (cnpy_operand(PySequence_Fast_GET_ITEM(l->seq, i), &l->h[i],
+                     &l->tmp[i], 0) < 0)
       return -1;
-    }
   }
-  Py_DECREF(seq);
   return 0;
 }
 

@@ -57,3 +57,25 @@ def test_join_many_errors():
         xp.stack(p)
     with pytest.raises(ValueError):
         xp.concatenate([xp.ones((2, 2))] * N + [xp.ones(2)])
+
+
+def test_operand_sequences_that_are_arrays():
+    # the rows of an array passed as "a sequence of arrays" live only while
+    # the call converts them: they must stay valid through the call
+    m = np.array([[3.0, 1.0, 2.0, 1.0], [0.0, 1.0, 0.0, 1.0],
+                  [5.0, 5.0, 4.0, 4.0]])
+    x = xp.asarray(m)
+    _same(xp.lexsort(x), np.lexsort(m))
+    _same(xp.concatenate(x), np.concatenate(m))
+    _same(xp.stack(x, axis=1), np.stack(m, axis=1))
+    _same(xp.vstack(x[::-1]), np.vstack(m[::-1]))
+    _same(xp.lexsort(tuple(xp.asarray(r) for r in m)), np.lexsort(m))
+
+
+def test_int64_buffers_are_numpys_int64():
+    # the buffer format of int64/uint64 is NumPy's own ("l"/"L" on LP64), so
+    # host views print and compare as NumPy's arrays do
+    for dt in (np.int64, np.uint64, np.int32, np.float64):
+        v = np.asarray(memoryview(xp.arange(3, dtype=dt)))
+        assert v.dtype == dt and v.dtype.char == np.dtype(dt).char
+        assert repr(xp.arange(3, dtype=dt)) == repr(np.arange(3, dtype=dt))
