@@ -456,3 +456,11 @@ def test_setitem_and_clip_promotion():
     f = np.array([0.5, 2.0, np.nan], dtype=np.float32)
     _same(xp.clip(xp.asarray(f), 1.0, xp.asarray(np.float32(1.5))),
           np.clip(f, 1.0, np.float32(1.5)))
+
+
+def test_array_namespace_versions():
+    x = xp.ones(2)
+    for v in (None, "2023.12", "2024.12", "2025.12"):
+        assert x.__array_namespace__(api_version=v) is xp
+    with pytest.raises(ValueError):
+        x.__array_namespace__(api_version="2026.12")
