@@ -195,3 +195,24 @@ def test_composed_ufuncs_have_methods():
     assert xp.deg2rad(xp.asarray(a), dtype=np.float32).dtype == np.float32
     with pytest.raises(ValueError):
         xp.fabs.reduce(x)
+
+
+@pytest.mark.parametrize("name", ["less", "less_equal", "greater",
+                                  "greater_equal", "equal", "not_equal"])
+def test_comparison_reduce_only_over_bools(name):
+    b = np.array([[True, False, True], [False, False, True]])
+    _check(getattr(xp, name).reduce(xp.asarray(b), axis=1),
+           getattr(np, name).reduce(b, axis=1))
+    _check(getattr(xp, name).accumulate(xp.asarray(b), axis=1),
+           getattr(np, name).accumulate(b, axis=1))
+    f = np.array([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError):
+        getattr(np, name).reduce(f)
+    with pytest.raises(TypeError):
+        getattr(xp, name).reduce(xp.asarray(f))
+    with pytest.raises(TypeError):
+        getattr(xp, name).accumulate(xp.asarray(f))
+    with pytest.raises(TypeError):
+        getattr(np, name).reduceat(f, [0, 1, 2])
+    with pytest.raises(TypeError):
+        getattr(xp, name).reduceat(xp.asarray(f), [0, 1, 2])

@@ -64,6 +64,14 @@ class ufunc(_lib.UfuncBase):
         if self.nin != 2:
             raise ValueError(f"{method} only supported for binary functions")
 
+    def _check_reorder_dtype(self, x):
+        """NumPy reduces a comparison only over bools: its bool result
+        cannot be fed back as a non-bool operand."""
+        if self.__name__ in _COMPARISONS and x.dtype != _np.bool_:
+            raise TypeError(f"the resolved dtypes are not compatible with "
+                            f"{self.__name__}.reduce: the result (bool) "
+                            f"differs from the operand ({x.dtype})")
+
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
                initial=None, where=True):
         """Reduction along axis (NumPy's ufunc.reduce): the C reductions for
@@ -90,6 +98,7 @@ class ufunc(_lib.UfuncBase):
         x = asarray(array)
         if dtype is not None:
             x = _lib.cn_astype(x, dtype, 0)
+        self._check_reorder_dtype(x)
         nd = x.ndim
         if axis is None:
             axes = tuple(range(nd))
@@ -156,6 +165,7 @@ class ufunc(_lib.UfuncBase):
             return fn(array, axis=axis, dtype=dtype, out=out)
         import cunumpy as cn
         x = array if dtype is None else _lib.cn_astype(array, dtype, 0)
+        self._check_reorder_dtype(x)
         ax = _normalize_axis(axis, x.ndim)
         y = cn.moveaxis(x, ax, -1)
         n = y.shape[-1]
@@ -184,6 +194,8 @@ class ufunc(_lib.UfuncBase):
             out, = out
         import cunumpy as cn
         x = asarray(array)
+        self._check_reorder_dtype(x if dtype is None else
+                                  _lib.cn_astype(x[:0], dtype, 0))
         ax = _normalize_axis(axis, x.ndim)
         idx = _np.asarray(cn.to_numpy(asarray(indices)))
         if idx.ndim != 1 or idx.dtype.kind not in "iu":
@@ -269,6 +281,9 @@ class ufunc(_lib.UfuncBase):
 # Ops whose reduction may combine elements in any grouping (exactly, so
 # pairwise and doubling scans give the left fold's result). NumPy reduces
 # lcm over one axis only.
+_COMPARISONS = frozenset({"less", "less_equal", "greater", "greater_equal",
+                          "equal", "not_equal"})
+
 _ASSOCIATIVE = frozenset({
     "add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and",
     "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
