@@ -216,3 +216,24 @@ def test_comparison_reduce_only_over_bools(name):
         getattr(np, name).reduceat(f, [0, 1, 2])
     with pytest.raises(TypeError):
         getattr(xp, name).reduceat(xp.asarray(f), [0, 1, 2])
+
+
+def test_at_casting_and_weak_scalars():
+    u = np.array([1, 2, 250], dtype=np.uint8)
+    want = u.copy()
+    np.add.at(want, [2, 2, 0], 3)  # a weak Python int: stays uint8, wraps
+    got = xp.array(u)
+    xp.add.at(got, [2, 2, 0], 3)
+    _check(got, want)
+    for b in (0.5, np.array([0.5, 0.6]), 2.6):
+        w = np.array([-1, 1])
+        np.add.at(w, [0, 1], b)
+        g = xp.array(np.array([-1, 1]))
+        xp.add.at(g, [0, 1], xp.asarray(b) if isinstance(b, np.ndarray)
+                  else b)
+        _check(g, w)
+    f = xp.array(np.zeros(3, np.float32))
+    xp.add.at(f, [1, 1], np.float64(0.25))
+    w = np.zeros(3, np.float32)
+    np.add.at(w, [1, 1], np.float64(0.25))
+    _check(f, w)

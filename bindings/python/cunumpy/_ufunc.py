@@ -247,7 +247,10 @@ class ufunc(_lib.UfuncBase):
         target = a if flat is None else flat
         sel_shape = pos.shape
         p = _np.asarray(cn.to_numpy(cn.reshape(pos, (-1,))))
-        if b is not None:
+        # a Python scalar stays weak (NEP 50); results are written back with
+        # NumPy's unsafe cast (np.add.at(int_array, i, 0.5) truncates)
+        weak = type(b) in _WEAK
+        if b is not None and not weak:
             bv = cn.reshape(cn.broadcast_to(asarray(b), sel_shape), (-1,))
         order = _np.argsort(p, kind="stable")
         ps = p[order]
@@ -269,7 +272,7 @@ class ufunc(_lib.UfuncBase):
             if b is None:
                 val = self(cur)
             else:
-                val = self(cur, bv[asarray(which)])
+                val = self(cur, b if weak else bv[asarray(which)])
             if flat is not None:
                 target[where_] = val
             else:
