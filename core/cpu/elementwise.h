@@ -40,6 +40,11 @@ CN_INTERNAL extern const cn_ew_kernel cn_sl_avx512_pow_scalar_d;
 CN_INTERNAL extern const cn_ew_kernel cn_sl_avx512_pow_scalar_f;
 CN_INTERNAL extern const cn_ew_kernel cn_sl_avx2_pow_scalar_d;
 CN_INTERNAL extern const cn_ew_kernel cn_sl_avx2_pow_scalar_f;
+/* abs of contiguous complex128 (_d) / complex64 (_f) through hypot. */
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx512_cabs_d;
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx512_cabs_f;
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx2_cabs_d;
+CN_INTERNAL extern const cn_ew_kernel cn_sl_avx2_cabs_f;
 
 /* Integer power by an exponent that is one value for the whole loop (s[2]
  * == 0, not negative): repeated squaring in vectorised passes over blocks;

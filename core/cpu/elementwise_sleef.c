@@ -1,10 +1,11 @@
 /* Choice of the contiguous float32/float64 kernels built on SLEEF's 1-ulp
  * vector functions (u10; hypot u05) for the CPU at run time: AVX-512F,
  * else AVX2+FMA, else none (the scalar libm loops of elementwise_<dtype>.c
- * run), and of the power kernels for an exponent that is one value for
- * the whole loop. The kernels themselves are in elementwise_sleef_<isa>.c
- * (and the integer ones in elementwise_<dtype>.c), compiled for their
- * ISA; this file stays baseline x86-64 as it runs first. */
+ * run), of the power kernels for an exponent that is one value for the
+ * whole loop and of complex abs (hypot of the parts). The kernels
+ * themselves are in elementwise_sleef_<isa>.c (and the integer ones in
+ * elementwise_<dtype>.c), compiled for their ISA; this file stays baseline
+ * x86-64 as it runs first. */
 #include <stdlib.h>
 
 #include "elementwise.h"
@@ -38,6 +39,10 @@ cn_ew_kernel cn_ew_sleef_kernel(int32_t op, cn_dtype dt) {
     return l == 2 ? cn_sl_avx512_d[op] : l == 1 ? cn_sl_avx2_d[op] : NULL;
   if (dt == CN_FLOAT32)
     return l == 2 ? cn_sl_avx512_f[op] : l == 1 ? cn_sl_avx2_f[op] : NULL;
+  if (op == CN_OPID_abs && dt == CN_COMPLEX128)
+    return l == 2 ? cn_sl_avx512_cabs_d : l == 1 ? cn_sl_avx2_cabs_d : NULL;
+  if (op == CN_OPID_abs && dt == CN_COMPLEX64)
+    return l == 2 ? cn_sl_avx512_cabs_f : l == 1 ? cn_sl_avx2_cabs_f : NULL;
   return NULL;
 }
 

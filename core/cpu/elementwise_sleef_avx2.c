@@ -32,4 +32,27 @@ static inline unsigned cn_sl_special_f(__m256 r) {
                    _mm256_cmp_ps(m, _mm256_setzero_ps(), _CMP_EQ_OQ)));
 }
 
+/* Complex abs helpers: n complex parts -> re, im vectors; float parts are
+ * widened to double; outside-[lo, hi] (or NaN) lane mask. */
+static inline void cn_sl_deint_d(__m256d a, __m256d b, __m256d *re,
+                                 __m256d *im) {
+  /* a = r0 i0 r1 i1, b = r2 i2 r3 i3 */
+  *re = _mm256_permute4x64_pd(_mm256_unpacklo_pd(a, b), 0xd8);
+  *im = _mm256_permute4x64_pd(_mm256_unpackhi_pd(a, b), 0xd8);
+}
+static inline __m256d cn_sl_widen_f(const float *p) {
+  return _mm256_cvtps_pd(_mm_loadu_ps(p));
+}
+static inline void cn_sl_store_narrow_f(float *p, __m256d v) {
+  _mm_storeu_ps(p, _mm256_cvtpd_ps(v));
+}
+static inline __m256d cn_sl_fma_d(__m256d a, __m256d b, __m256d c) {
+  return _mm256_fmadd_pd(a, b, c);
+}
+static inline unsigned cn_sl_outside_d(__m256d r, double lo, double hi) {
+  __m256d in = _mm256_and_pd(_mm256_cmp_pd(r, _mm256_set1_pd(lo), _CMP_GE_OQ),
+                             _mm256_cmp_pd(r, _mm256_set1_pd(hi), _CMP_LE_OQ));
+  return (unsigned)_mm256_movemask_pd(in) ^ 0xfu;
+}
+
 #include "sleef_kernels.h"

@@ -18,6 +18,7 @@
 #define CUNUMPY_CPU_SLEEF_KERNELS_H
 
 #include <sleef.h>
+#include <string.h>
 
 #include "elementwise.h"
 #include "scalar.h"
@@ -201,6 +202,49 @@ const cn_ew_kernel CN_SL_CAT(CN_SL_CAT(cn_sl_, CN_SL_ISA), _pow_scalar_d) =
     cn_sl_pow_scalar_d;
 const cn_ew_kernel CN_SL_CAT(CN_SL_CAT(cn_sl_, CN_SL_ISA), _pow_scalar_f) =
     cn_sl_pow_scalar_f;
+
+/* abs of complex: sqrt(re*re + im*im) with one fma, in double for both
+ * precisions (<= 1.2 ulp; NumPy's loop is up to ~1.9). Lanes where the
+ * squares could have overflowed or lost bits to underflow, or a part is
+ * inf or NaN, are recomputed with libm's hypot from a copy of the inputs
+ * taken before o is written (o may alias z). The includer provides
+ * cn_sl_deint_d, cn_sl_widen_f, cn_sl_store_narrow_f, cn_sl_fma_d and
+ * cn_sl_outside_d. */
+static inline double cn_sl_cabs_one(double re, double im, double lo,
+                                    double hi) {
+  double r = sqrt(fma(re, re, im * im));
+  return r >= lo && r <= hi ? r : hypot(re, im);
+}
+#define CN_SL_CABS(kname, T, LOADZ, STORE, LO, HI)                             \
+  static void kname(int64_t n, char *const *p, const int64_t *s) {            \
+    (void)s;                                                                   \
+    T *o = (T *)p[0];                                                          \
+    const T *z = (const T *)p[1];                                              \
+    int64_t i = 0;                                                             \
+    for (; i + CN_SL_WD <= n; i += CN_SL_WD) {                                 \
+      CN_SL_VD re, im;                                                         \
+      cn_sl_deint_d(LOADZ(z + 2 * i), LOADZ(z + 2 * i + CN_SL_WD), &re, &im);  \
+      CN_SL_VD r = CN_SL_SQRTD(cn_sl_fma_d(re, re, im * im));                  \
+      unsigned bad = cn_sl_outside_d(r, LO, HI);                               \
+      T zs[2 * CN_SL_WD];                                                      \
+      if (bad)                                                                 \
+        memcpy(zs, z + 2 * i, sizeof zs);                                      \
+      STORE(o + i, r);                                                         \
+      for (; bad; bad &= bad - 1) {                                            \
+        int j = __builtin_ctz(bad);                                            \
+        o[i + j] = (T)hypot((double)zs[2 * j], (double)zs[2 * j + 1]);         \
+      }                                                                        \
+    }                                                                          \
+    for (; i < n; i++)                                                         \
+      o[i] = (T)cn_sl_cabs_one(z[2 * i], z[2 * i + 1], LO, HI);                \
+  }
+CN_SL_CABS(cn_sl_cabs_d, double, CN_SL_LOADD, CN_SL_STORED, 1e-140, 1e140)
+CN_SL_CABS(cn_sl_cabs_f, float, cn_sl_widen_f, cn_sl_store_narrow_f, 1e-300,
+           1e300)
+const cn_ew_kernel CN_SL_CAT(CN_SL_CAT(cn_sl_, CN_SL_ISA), _cabs_d) =
+    cn_sl_cabs_d;
+const cn_ew_kernel CN_SL_CAT(CN_SL_CAT(cn_sl_, CN_SL_ISA), _cabs_f) =
+    cn_sl_cabs_f;
 
 #define CN_SL_ENTRY_d(op, nin, fn, u) [CN_OPID_##op] = cn_sl_##op##_d,
 #define CN_SL_ENTRY_f(op, nin, fn, u) [CN_OPID_##op] = cn_sl_##op##_f,

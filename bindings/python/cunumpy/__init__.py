@@ -42,6 +42,7 @@ from ._window import *  # noqa: F401,F403
 from ._poly import *  # noqa: F401,F403
 from ._interop import *  # noqa: F401,F403
 from ._expr import *  # noqa: F401,F403
+from ._index_tricks import *  # noqa: F401,F403
 from . import _convert, _creation, _index, _shape
 from ._ufunc import UFUNCS as _UFUNCS
 from ._backend import (BackendError, BackendName, CudaUnavailableError,
