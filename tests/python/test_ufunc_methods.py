@@ -237,3 +237,34 @@ def test_at_casting_and_weak_scalars():
     w = np.zeros(3, np.float32)
     np.add.at(w, [1, 1], np.float64(0.25))
     _check(f, w)
+
+
+@pytest.mark.parametrize("name,initial", [("bitwise_or", None),
+                                          ("bitwise_xor", None),
+                                          ("gcd", None), ("subtract", 100),
+                                          ("arctan2", 1)])
+def test_reduce_where(name, initial):
+    a = np.arange(1, 13).reshape(3, 4)
+    if name == "arctan2":
+        a = a.astype(np.float64)
+    m = a % 3 != 0
+    kw = {} if initial is None else {"initial": initial}
+    for axis in (0, 1, -1):
+        want = getattr(np, name).reduce(a, axis=axis, where=m, **kw) \
+            if name != "arctan2" else None
+        got = getattr(xp, name).reduce(xp.asarray(a), axis=axis,
+                                       where=xp.asarray(m), **kw)
+        if want is None:  # the left fold over the selected elements
+            mm = np.moveaxis(m, axis, 0)
+            aa = np.moveaxis(a, axis, 0)
+            want = np.full(aa.shape[1:], float(initial))
+            for row, sel in zip(aa, mm):
+                want = np.where(sel, np.arctan2(want, row), want)
+        _check(got, want)
+    if name in ("bitwise_or", "gcd"):
+        _check(getattr(xp, name).reduce(xp.asarray(a), axis=None, where=m,
+                                        keepdims=True),
+               getattr(np, name).reduce(a, axis=None, where=m,
+                                        keepdims=True))
+    with pytest.raises(ValueError):
+        xp.subtract.reduce(xp.asarray(a), where=xp.asarray(m))

@@ -92,13 +92,13 @@ class ufunc(_lib.UfuncBase):
                 return res if out is None else _assign_out(out, res)
             return fn(array, axis=axis, dtype=dtype, out=out,
                       keepdims=keepdims, where=where, **kw)
-        if where is not True:
-            raise NotImplementedError(f"{self.__name__}.reduce with where=")
         import cunumpy as cn
         x = asarray(array)
         if dtype is not None:
             x = _lib.cn_astype(x, dtype, 0)
         self._check_reorder_dtype(x)
+        mask = None if where is True else \
+            cn.broadcast_to(asarray(where), x.shape)
         nd = x.ndim
         if axis is None:
             axes = tuple(range(nd))
@@ -117,17 +117,29 @@ class ufunc(_lib.UfuncBase):
         for a in axes:
             n *= x.shape[a]
         # the reduced axes last, as one axis of length n
-        y = cn.reshape(cn.permute_dims(x, keep + axes) if nd else x,
-                       tuple(x.shape[i] for i in keep) + (n,))
+        def last(v):
+            return cn.reshape(cn.permute_dims(v, keep + axes) if nd else v,
+                              tuple(x.shape[i] for i in keep) + (n,))
+        y = last(x)
+        if mask is not None and initial is None:
+            initial = _identity(self.__name__)
+            if initial is None:
+                raise ValueError(f"reduction operation '{self.__name__}' "
+                                 f"does not have an identity, so to use a "
+                                 f"where mask one has to specify 'initial'")
         if initial is None and n == 0:
             ident = _identity(self.__name__)
             if ident is None:
                 raise ValueError(f"zero-size array to reduction operation "
                                  f"{self.__name__} which has no identity")
             initial = ident
-        if n == 0:
+        if n == 0 or mask is not None:
             res = cn.full(y.shape[:-1], initial,
                           dtype=self(y[..., :0], y[..., :0]).dtype)
+            # masked: a left fold over the selected elements only
+            wy = None if mask is None else last(mask)
+            for i in range(n):
+                res = cn.where(wy[..., i], self(res, y[..., i]), res)
         elif self.__name__ in _ASSOCIATIVE:
             res = y
             while res.shape[-1] > 1:
