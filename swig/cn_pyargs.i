@@ -171,42 +171,53 @@ static int cnpy_axes_arg(PyObject *o, int32_t *naxes, int32_t *axes,
   return 0;
 }
 
-/* A sequence of array operands, converted like binary-op operands. */
+/* A sequence of array operands, converted like binary-op operands; any
+ * length (the storage grows with the sequence, as NumPy has no limit). */
 typedef struct {
   int32_t n;
-  cn_array h[CN_MAX_DIMS * 2];
-  cnpy_tmp tmp[CN_MAX_DIMS * 2];
+  cn_array *h;
+  cnpy_tmp *tmp;
+  /* the sequence's items, kept alive while h is used: rows of an array or
+   * items of a generator exist only in this list */
+  PyObject *seq;
 } cnpy_handle_list;
 
 static void cnpy_handle_list_free(cnpy_handle_list *l) {
   for (int32_t i = 0; i < l->n; i++)
     cnpy_tmp_free(&l->tmp[i]);
   l->n = 0;
+  PyMem_Free(l->h);
+  PyMem_Free(l->tmp);
+  Py_CLEAR(l->seq);
+  l->h = NULL;
+  l->tmp = NULL;
 }
 
 static int cnpy_handle_list_arg(PyObject *o, cnpy_handle_list *l) {
   l->n = 0;
-  PyObject *seq = PySequence_Fast(o, "expected a sequence of arrays");
-  if (!seq)
+  l->h = NULL;
+  l->tmp = NULL;
+  l->seq = PySequence_Fast(o, "expected a sequence of arrays");
+  if (!l->seq)
     return -1;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-  if (n > (Py_ssize_t)(sizeof l->h / sizeof l->h[0])) {
-    Py_DECREF(seq);
-    PyErr_Format(PyExc_ValueError, "at most %d arrays are supported here",
-                 (int)(sizeof l->h / sizeof l->h[0]));
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(l->seq);
+  if (n > INT32_MAX) {
+    PyErr_SetString(PyExc_ValueError, "too many arrays");
+    return -1;
+  }
+  size_t cap = n > 0 ? (size_t)n : 1;
+  l->h = PyMem_Calloc(cap, sizeof *l->h);
+  l->tmp = PyMem_Calloc(cap, sizeof *l->tmp);
+  if (!l->h || !l->tmp) {
+    PyErr_NoMemory();
     return -1;
   }
   for (Py_ssize_t i = 0; i < n; i++) {
-    l->tmp[i].h = NULL;
-    l->tmp[i].obj = NULL;
     l->n = (int32_t)(i + 1);
-    if (cnpy_operand(PySequence_Fast_GET_ITEM(seq, i), &l->h[i], &l->tmp[i],
-                     0) < 0) {
-      Py_DECREF(seq);
+    if (cnpy_operand(PySequence_Fast_GET_ITEM(l->seq, i), &l->h[i],
+                     &l->tmp[i], 0) < 0)
       return -1;
-    }
   }
-  Py_DECREF(seq);
   return 0;
 }
 

@@ -20,8 +20,8 @@ static const char *cnpy_format(cn_dtype dt) {
     return "h";
   case CN_INT32:
     return "i";
-  case CN_INT64:
-    return "q";
+  case CN_INT64: /* "l" where long is 64-bit: NumPy's int64 (dtype.char) */
+    return sizeof(long) == 8 ? "l" : "q";
   case CN_UINT8:
     return "B";
   case CN_UINT16:
@@ -29,7 +29,7 @@ static const char *cnpy_format(cn_dtype dt) {
   case CN_UINT32:
     return "I";
   case CN_UINT64:
-    return "Q";
+    return sizeof(long) == 8 ? "L" : "Q";
   case CN_FLOAT32:
     return "f";
   case CN_FLOAT64:

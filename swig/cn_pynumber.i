@@ -101,13 +101,70 @@ static PyObject *cnpy_nb_invert(PyObject *a) {
   return cnpy_unary(cn_bitwise_invert, a);
 }
 
+/* NumPy compares integer arrays with Python ints beyond every integer dtype
+ * (>= 2**64 or < -2**63) by value. Against an integer array such an int
+ * stands in as the infinity of its sign: the comparison is then exact, as
+ * every element is finite and smaller in magnitude; against a float array
+ * as its float value. Returns a new reference
+ * to that float, or NULL (exception set only on failure) when o is not
+ * such an int or other is not an integer array. */
+static PyObject *cnpy_compare_bound(PyObject *o, PyObject *other) {
+  if (!PyLong_CheckExact(o) || !CNPY_CHECK(other))
+    return NULL;
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (v == -1 && PyErr_Occurred())
+    return NULL;
+  if (overflow == 0)
+    return NULL;
+  if (overflow > 0) {
+    (void)PyLong_AsUnsignedLongLong(o);
+    if (!PyErr_Occurred())
+      return NULL;
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+      return NULL;
+    PyErr_Clear();
+  }
+  cn_dtype dt;
+  cn_dtype_kind k;
+  if (cn_array_dtype(&dt, CNPY_H(other)) != CN_OK ||
+      cn_dtype_get_kind(&k, dt) != CN_OK) {
+    cn_clear_error();
+    return NULL;
+  }
+  if (k == CN_KIND_FLOAT || k == CN_KIND_COMPLEX) {
+    /* as NumPy: the int's float value (OverflowError beyond float64) */
+    double d = PyLong_AsDouble(o);
+    return d == -1.0 && PyErr_Occurred() ? NULL : PyFloat_FromDouble(d);
+  }
+  if (k != CN_KIND_INT && k != CN_KIND_UINT)
+    return NULL;
+  return PyFloat_FromDouble(overflow > 0 ? HUGE_VAL : -HUGE_VAL);
+}
+
+/* a op b for a comparison op, with cnpy_compare_bound's substitution. */
+static PyObject *cnpy_compare(cnpy_binary_fn fn, PyObject *a, PyObject *b) {
+  PyObject *sa = cnpy_compare_bound(a, b);
+  if (!sa && PyErr_Occurred())
+    return NULL;
+  PyObject *sb = sa ? NULL : cnpy_compare_bound(b, a);
+  if (!sb && PyErr_Occurred()) {
+    Py_XDECREF(sa);
+    return NULL;
+  }
+  PyObject *r = cnpy_binary(fn, sa ? sa : a, sb ? sb : b, 0);
+  Py_XDECREF(sa);
+  Py_XDECREF(sb);
+  return r;
+}
+
 static PyObject *cnpy_richcompare(PyObject *a, PyObject *b, int op) {
   static const cnpy_binary_fn fns[] = {cn_less,      cn_less_equal,
                                        cn_equal,     cn_not_equal,
                                        cn_greater,   cn_greater_equal};
   if (op < 0 || op > 5)
     Py_RETURN_NOTIMPLEMENTED;
-  return cnpy_binary(fns[op], a, b, 0);
+  return cnpy_compare(fns[op], a, b);
 }
 
 /* ---- conversions of one-element arrays ------------------------------------ */

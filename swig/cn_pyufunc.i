@@ -69,6 +69,15 @@ static PyObject *cnpy_ufunc_call(PyObject *self, PyObject *args,
   cnpy_ufunc *u = (cnpy_ufunc *)self;
   Py_ssize_t n = PyTuple_GET_SIZE(args);
   if ((!kw || PyDict_GET_SIZE(kw) == 0) && n == u->nin) {
+    if (u->cfn && n == 2 &&
+        (u->cfn == (cnpy_any_fn)cn_less ||
+         u->cfn == (cnpy_any_fn)cn_less_equal ||
+         u->cfn == (cnpy_any_fn)cn_equal ||
+         u->cfn == (cnpy_any_fn)cn_not_equal ||
+         u->cfn == (cnpy_any_fn)cn_greater ||
+         u->cfn == (cnpy_any_fn)cn_greater_equal))
+      return cnpy_compare((cnpy_binary_fn)u->cfn, PyTuple_GET_ITEM(args, 0),
+                          PyTuple_GET_ITEM(args, 1));
     if (u->cfn)
       return cnpy_ufunc_direct(u, args);
     if (u->fn) {

@@ -110,13 +110,13 @@
 }
 
 /* Sequences of input arrays: (count, pointer) pairs. */
-%typemap(in) (int32_t n, const cn_array *arrays) (cnpy_handle_list l),
-             (int32_t nin, const cn_array *inputs) (cnpy_handle_list l),
-             (int32_t n, const cn_array *indices) (cnpy_handle_list l),
-             (int32_t n, const cn_array *choices) (cnpy_handle_list l),
-             (int32_t n, const cn_array *operands) (cnpy_handle_list l),
-             (int32_t nspacing, const cn_array *spacing) (cnpy_handle_list l),
-             (int32_t nbins, const cn_array *bins) (cnpy_handle_list l) {
+%typemap(in) (int32_t n, const cn_array *arrays) (cnpy_handle_list l = {0, NULL, NULL, NULL}),
+             (int32_t nin, const cn_array *inputs) (cnpy_handle_list l = {0, NULL, NULL, NULL}),
+             (int32_t n, const cn_array *indices) (cnpy_handle_list l = {0, NULL, NULL, NULL}),
+             (int32_t n, const cn_array *choices) (cnpy_handle_list l = {0, NULL, NULL, NULL}),
+             (int32_t n, const cn_array *operands) (cnpy_handle_list l = {0, NULL, NULL, NULL}),
+             (int32_t nspacing, const cn_array *spacing) (cnpy_handle_list l = {0, NULL, NULL, NULL}),
+             (int32_t nbins, const cn_array *bins) (cnpy_handle_list l = {0, NULL, NULL, NULL}) {
   if (cnpy_handle_list_arg($input, &l) < 0) {
     cnpy_handle_list_free(&l);
     SWIG_fail;
@@ -136,9 +136,15 @@
 
 /* cn_broadcast_arrays: n outputs for n inputs, returned as a tuple. */
 %typemap(in) (cn_array *outs, int32_t n, const cn_array *arrays)
-    (cnpy_handle_list l, cn_array outs[CN_MAX_DIMS * 2]) {
+    (cnpy_handle_list l = {0, NULL, NULL, NULL}, cn_array *outs = NULL) {
   if (cnpy_handle_list_arg($input, &l) < 0) {
     cnpy_handle_list_free(&l);
+    SWIG_fail;
+  }
+  outs = PyMem_Calloc(l.n > 0 ? (size_t)l.n : 1, sizeof *outs);
+  if (!outs) {
+    cnpy_handle_list_free(&l);
+    PyErr_NoMemory();
     SWIG_fail;
   }
   $1 = outs;
@@ -160,6 +166,7 @@
 }
 %typemap(freearg) (cn_array *outs, int32_t n, const cn_array *arrays) {
   cnpy_handle_list_free(&l$argnum);
+  PyMem_Free(outs$argnum);
 }
 
 /* cn_nonzero-style outputs: up to CN_MAX_DIMS arrays, returned as a tuple. */
@@ -458,7 +465,8 @@ CNPY_OUT_SCALAR(void *, PyLong_FromVoidPtr(*$1))
 /* cn_select: (conditions, choices) given as one Python pair of equal-length
  * sequences. */
 %typemap(in) (int32_t n, const cn_array *conditions, const cn_array *choices)
-    (cnpy_handle_list lc, cnpy_handle_list lx) {
+    (cnpy_handle_list lc = {0, NULL, NULL, NULL},
+     cnpy_handle_list lx = {0, NULL, NULL, NULL}) {
   PyObject *co = NULL, *xo = NULL;
   memset(&lc, 0, sizeof lc);
   memset(&lx, 0, sizeof lx);
@@ -563,7 +571,7 @@ CNPY_OPAQUE(cn_event)
     SWIG_fail;
   $2 = tmp;
 }
-%typemap(in) (int32_t n, const cn_array *keys) (cnpy_handle_list l) {
+%typemap(in) (int32_t n, const cn_array *keys) (cnpy_handle_list l = {0, NULL, NULL, NULL}) {
   if (cnpy_handle_list_arg($input, &l) < 0) {
     cnpy_handle_list_free(&l);
     SWIG_fail;

@@ -203,10 +203,12 @@ CN_K_UINT(uint64_t, u64, 64)
     *mod = m;                                                                  \
     return fd;                                                                 \
   }                                                                            \
+  /* an infinite operand: the Array API's floor(a / b) (divmod's NaN for  \
+   * inf // 3 and -1 for 5 // -inf are NumPy's) */                          \
   static inline T k_floordiv_##S(T a, T b) {                                   \
     T m;                                                                       \
-    if (!b)                                                                    \
-      return a / b;                                                            \
+    if (!b || isinf(a) || isinf(b))                                            \
+      return !b ? a / b : floor##F(a / b);                                     \
     return k_divmod_##S(a, b, &m);                                             \
   }                                                                            \
   static inline T k_mod_##S(T a, T b) {                                        \
@@ -416,8 +418,13 @@ CN_K_FLOAT(double, f64, )
     return cexp##F(                                                            \
         MK(creal##F(a) * (R)CN_K_LOGE2, cimag##F(a) * (R)CN_K_LOGE2));         \
   }                                                                            \
+  /* a non-finite a: cexp's Annex G values less one (the Array API's)  */   \
   static inline T k_expm1_##S(T a) {                                           \
     R re = creal##F(a), im = cimag##F(a), h = sin##F(im / 2);                  \
+    if (!isfinite(re) || !isfinite(im)) {                                      \
+      T e = cexp##F(a);                                                        \
+      return MK(creal##F(e) - 1, cimag##F(e));                                 \
+    }                                                                          \
     return MK(expm1##F(re) * cos##F(im) - 2 * h * h, exp##F(re) * sin##F(im)); \
   }                                                                            \
   static inline T k_log_##S(T a) { return clog##F(a); }                        \

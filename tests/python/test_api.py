@@ -99,7 +99,7 @@ def test_result_type_of_several_dtypes_equals_numpy():
 
 
 def test_array_api_namespace():
-    assert xp.__array_api_version__ == "2024.12"
+    assert xp.__array_api_version__ == "2025.12"
     assert xp.isdtype(xp.float32, "real floating")
     assert xp.isdtype(xp.int8, ("integral", "bool"))
     assert not xp.isdtype(xp.uint8, "signed integer")
@@ -151,7 +151,7 @@ def test_linalg_and_fft_submodules():
                 ulp=64)
     assert_same(xp.fft.rfft(xp.arange(8.0), norm="ortho"),
                 np.fft.rfft(np.arange(8.0), norm="ortho"), ulp=64)
-    assert_same(xp.fft.fftfreq(6, 0.5), np.fft.fftfreq(6, 0.5))
+    assert_same(xp.fft.fftfreq(6, d=0.5), np.fft.fftfreq(6, 0.5))
 
 
 # ---- errors ----------------------------------------------------------------------

@@ -166,10 +166,9 @@ def test_ufunc_reduce_forms():
     # NumPy ufuncs on cunumpy arrays go through __array_ufunc__
     assert_same(np.add.reduce(x, axis=1, initial=3),
                 np.add.reduce(a, axis=1, initial=3))
-    with pytest.raises(NotImplementedError):
-        xp.subtract.reduce(x)
-    with pytest.raises(NotImplementedError):
-        xp.logical_and.reduce(x, initial=True)
+    assert_same(xp.subtract.reduce(x), np.subtract.reduce(a))
+    assert_same(xp.logical_and.reduce(x, initial=True),
+                np.logical_and.reduce(a, initial=True))
 
 
 @given(reduction_case(DTYPES), st.sampled_from(["add", "multiply"]))
@@ -187,8 +186,7 @@ def test_ufunc_accumulate(case, name):
     out = xp.empty(ref.shape, np.float64)
     assert getattr(xp, name).accumulate(x, dtype=np.float64, out=out) is out
     assert_same(out, ref)
-    with pytest.raises(NotImplementedError):
-        xp.maximum.accumulate(x)
+    assert_same(xp.maximum.accumulate(x), np.maximum.accumulate(a))
 
 
 @given(hnp.array_shapes(min_dims=0, max_dims=2, max_side=3),
@@ -302,8 +300,6 @@ def test_pad_empty_arrays_and_errors():
                 lambda: np.pad(b, ((1, 1), (1, 1), (1, 1))))
     assert_same(xp.pad(x, 2, mode="reflect", reflect_type="x"),
                 np.pad(b, 2, mode="reflect", reflect_type="x"))
-    with pytest.raises(NotImplementedError):
-        xp.pad(x, 1, mode=lambda v, w, i, k: None)
     r = xp.pad(x, 0, mode="mean")
     r[0, 0] = 9.0
     assert float(x[0, 0]) == 0.0  # a copy, as NumPy's

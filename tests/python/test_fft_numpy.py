@@ -86,8 +86,8 @@ def test_n_d(name, dtype, norm):
 def test_freqs_and_shifts():
     for n in (1, 2, 7, 8):
         for d in (1.0, 0.25):
-            close(xp.fft.fftfreq(n, d), np.fft.fftfreq(n, d), "float64")
-            close(xp.fft.rfftfreq(n, d), np.fft.rfftfreq(n, d), "float64")
+            close(xp.fft.fftfreq(n, d=d), np.fft.fftfreq(n, d), "float64")
+            close(xp.fft.rfftfreq(n, d=d), np.fft.rfftfreq(n, d), "float64")
     h = np.arange(30.0).reshape(5, 6)
     for axes in (None, 0, (1,), (0, 1)):
         close(xp.fft.fftshift(xp.asarray(h), axes=axes),

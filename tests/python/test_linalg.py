@@ -642,3 +642,18 @@ def test_matrix_vector_products_every_layout(dt):
     out = xp.empty((50, 3, 2), dtype=dt)
     xp.matmul(xp.asarray(S), xp.asarray(T), out=out)
     np.testing.assert_allclose(np.asarray(out), S @ T, rtol=tol, atol=tol)
+def test_lstsq_rank_int32_and_norm_nuc():
+    a = np.arange(12.0).reshape(4, 3)  # rank 2
+    b = np.arange(4.0)
+    x, res, rank, sv = xp.linalg.lstsq(xp.asarray(a), xp.asarray(b))
+    wx, wres, wrank, wsv = np.linalg.lstsq(a, b)
+    assert rank.dtype == np.int32 and int(rank) == wrank == 2
+    np.testing.assert_allclose(xp.to_numpy(x), wx, atol=1e-12)
+    np.testing.assert_allclose(xp.to_numpy(sv), wsv, rtol=1e-12)
+    for m in (a, a.T[::-1], np.eye(3)[:, :2]):
+        np.testing.assert_allclose(float(xp.linalg.norm(xp.asarray(m), "nuc")),
+                                   np.linalg.norm(m, "nuc"), rtol=1e-12)
+    s = np.arange(24.0).reshape(2, 3, 4)
+    np.testing.assert_allclose(
+        xp.to_numpy(xp.linalg.norm(xp.asarray(s), "nuc", axis=(1, 2))),
+        np.linalg.norm(s, "nuc", axis=(1, 2)), rtol=1e-12)

@@ -313,3 +313,41 @@ def test_out_takes_its_shape_and_is_filled_on_its_backend():
         with xp.use_backend("cuda"):
             getattr(xp.random.default_rng(5), name)(*params, out=out)
         np.testing.assert_array_equal(out.get(), want)
+
+
+MODULE_DTYPE = [
+    ("random", ()), ("uniform", (2.0, 3.0)), ("normal", (1.0, 2.0)),
+    ("standard_normal", ()), ("exponential", (2.0,)), ("gamma", (2.0,)),
+    ("beta", (2.0, 3.0)), ("lognormal", ()), ("laplace", ()),
+    ("logistic", ()), ("rayleigh", ()), ("weibull", (2.0,)),
+    ("pareto", (3.0,)), ("chisquare", (3.0,)), ("triangular", (0, 1, 2)),
+    ("standard_exponential", ()), ("standard_gamma", (2.0,)),
+    ("poisson", (3.0,)), ("binomial", (5, 0.3)), ("geometric", (0.3,)),
+]
+
+
+@pytest.mark.parametrize("name,params", MODULE_DTYPE)
+def test_module_functions_take_dtype(name, params):
+    # CuPy's module-level samplers take dtype=, as the Generator methods
+    ints = name in ("poisson", "binomial", "geometric")
+    for dt in ((np.int32, np.int64) if ints else (np.float32, np.float64)):
+        xp.random.seed(4)
+        got = getattr(xp.random, name)(*params, size=(3, 50), dtype=dt)
+        want = getattr(xp.random.default_rng(4), name)(*params,
+                                                       size=(3, 50), dtype=dt)
+        assert got.dtype == dt and got.shape == (3, 50)
+        # the module functions draw from the seeded global Generator
+        np.testing.assert_array_equal(xp.to_numpy(got), xp.to_numpy(want))
+        v = xp.to_numpy(got)
+        assert np.isfinite(v).all()
+        if name in ("random", "standard_exponential", "exponential",
+                    "gamma", "beta", "rayleigh", "weibull", "pareto",
+                    "chisquare", "standard_gamma", "lognormal", "poisson",
+                    "binomial", "geometric"):
+            assert (v >= 0).all()
+    with pytest.raises((TypeError, ValueError)):
+        getattr(xp.random, name)(*params, size=3,
+                                 dtype=np.complex64 if not ints else
+                                 np.float64)
+    assert xp.random.rand(4, 2, dtype=xp.float32).dtype == np.float32
+    assert xp.random.randn(3, dtype=xp.float32).dtype == np.float32

@@ -925,3 +925,66 @@ def test_hist_np_bin_edges_dtype(adt):
         ref = np.histogram_bin_edges(a, bins)
         assert ours.dtype == ref.dtype
         np.testing.assert_allclose(ours, ref, rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("fn,scale", [("quantile", 1.0), ("percentile", 100.0)])
+def test_weighted_quantile_inverted_cdf(fn, scale):
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((5, 7))
+    w = rng.integers(0, 4, (5, 7)).astype(np.float64)
+    w[:, 0] = 1.0  # no all-zero slice
+    xf, nf = getattr(xp, fn), getattr(np, fn)
+    for q in (0.5, 0.0, 1.0, [0.1, 0.9], np.float32(0.3)):
+        qq = np.asarray(q) * scale
+        for axis in (None, 0, 1, -1, (0, 1)):
+            for kd in (False, True):
+                want = nf(a, qq, axis=axis, weights=w, method="inverted_cdf",
+                          keepdims=kd)
+                got = xf(xp.asarray(a), qq, axis=axis, weights=xp.asarray(w),
+                         method="inverted_cdf", keepdims=kd)
+                assert_same(got, want)
+    # 1-d weights along the axis; integer input keeps its dtype
+    w1 = rng.random(7)
+    assert_same(xf(xp.asarray(a[:, ::-1]), 0.25 * scale, axis=1,
+                   weights=xp.asarray(w1), method="inverted_cdf"),
+                nf(a[:, ::-1], 0.25 * scale, axis=1, weights=w1,
+                   method="inverted_cdf"))
+    ai = rng.integers(0, 10, (4, 6))
+    assert_same(xf(xp.asarray(ai), 0.3 * scale, axis=0, weights=xp.ones(4),
+                   method="inverted_cdf"),
+                nf(ai, 0.3 * scale, axis=0, weights=np.ones(4),
+                   method="inverted_cdf"))
+    # NaN slices, leading zero weights, infinities
+    an = a.copy()
+    an[1, 2] = np.nan
+    an[3, 0] = -np.inf
+    assert_same(xf(xp.asarray(an), 0.5 * scale, axis=1, weights=xp.asarray(w),
+                   method="inverted_cdf"),
+                nf(an, 0.5 * scale, axis=1, weights=w, method="inverted_cdf"))
+    z = np.array([0.0, 0.0, 1.0, 1.0])
+    assert_same(xf(xp.arange(4.0), 0.0, weights=xp.asarray(z),
+                   method="inverted_cdf"),
+                nf(np.arange(4.0), 0.0, weights=z, method="inverted_cdf"))
+    out = xp.empty((), dtype=xp.float64)
+    assert xf(xp.asarray(a), 0.5 * scale, weights=xp.asarray(w),
+              method="inverted_cdf", out=out) is out
+    x = xp.asarray(a)
+    for bad, err in ((dict(method="linear", weights=xp.asarray(w)), ValueError),
+                     (dict(method="inverted_cdf", weights=xp.asarray(-w)),
+                      ValueError),
+                     (dict(method="inverted_cdf", weights=xp.ones(7)),
+                      TypeError),
+                     (dict(method="inverted_cdf", weights=xp.ones(6), axis=1),
+                      ValueError),
+                     (dict(method="inverted_cdf", weights=xp.zeros((5, 7))),
+                      ValueError)):
+        with pytest.raises(err):
+            xf(x, 0.5 * scale, **bad)
+        with pytest.raises(err):
+            nf(a, 0.5 * scale, **{k: (xp.to_numpy(v) if k == "weights" else v)
+                                  for k, v in bad.items()})
+    with pytest.raises(ValueError):
+        xf(x, 1.5 * scale, weights=xp.asarray(w), method="inverted_cdf")
+    with pytest.raises(TypeError):
+        xf(xp.asarray(a + 1j), 0.5 * scale, weights=xp.asarray(w),
+           method="inverted_cdf")

@@ -6,7 +6,7 @@
     xp.to_numpy(b.sum())
 
 The namespace follows NumPy (function names, dtype objects: ``xp.float64 is
-numpy.float64``) and the Array API standard 2024.12 (``__array_api_version__``,
+numpy.float64``) and the Array API standard 2025.12 (``__array_api_version__``,
 ``isdtype``, ``result_type``, ``can_cast``, ``finfo``, ``iinfo``,
 ``__array_namespace_info__``), plus the CuNumpy backend API (``set_backend``,
 ``use_backend``, ``to_numpy``, ``to_device``...).
@@ -61,6 +61,7 @@ from ._backend import (bind_local_device, get_default_memory_pool,
 from ._memory import *  # noqa: F401,F403
 from . import cuda, profiler
 from .cuda import Stream
+from ._backend import to_numpy as asnumpy  # CuPy's name
 from ._convert import to_device  # noqa: F811
 from ._dtypes import finfo, iinfo, isdtype
 
@@ -86,7 +87,7 @@ def get_rng(seed=None):
 InternalError = _cnlib.InternalError
 
 __version__ = _cnlib.cn_version()
-__array_api_version__ = "2024.12"
+__array_api_version__ = "2025.12"
 
 # dtypes and scalar types are NumPy's own objects.
 bool_ = _np.bool_
@@ -140,8 +141,8 @@ class _ArrayNamespaceInfo:
         return res
 
     def devices(self):
-        return [Device("cpu", 0)] + [Device("cuda", i)
-                                     for i in range(device_count())]
+        return (Device("cpu", 0),) + tuple(Device("cuda", i)
+                                           for i in range(device_count()))
 
 
 def __array_namespace_info__():

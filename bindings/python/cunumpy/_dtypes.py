@@ -5,6 +5,8 @@ numpy.float64``), so dtypes compare equal across the two libraries. The
 engine decides promotion (cn_result_type); this module only translates.
 """
 
+import builtins as _builtins
+
 import numpy as _np
 
 from . import _cnlib as _lib
@@ -65,6 +67,9 @@ def kind(code):
     return _lib.cn_dtype_get_kind(code)
 
 
+_kind = kind  # for the functions whose Array API parameters are named kind
+
+
 def default_float_dtype():
     """The default floating dtype (float64 on every backend)."""
     return DTYPE_OF[_lib.CN_FLOAT64]
@@ -74,38 +79,60 @@ def default_int_code():
     return _lib.CN_INT64
 
 
-def isdtype(dtype_, kind_):
-    """Array API isdtype: is ``dtype_`` of ``kind_`` (a dtype, a kind name
+def isdtype(dtype, kind):
+    """Array API isdtype: is ``dtype`` of ``kind`` (a dtype, a kind name
     or a tuple of them)?"""
-    code = to_code(dtype_)
-    if isinstance(kind_, tuple):
-        return any(isdtype(code, k) for k in kind_)
-    if isinstance(kind_, str):
-        k = KIND_NAMES[kind(code)]
-        if kind_ == "integral":
+    code = to_code(dtype)
+    if isinstance(kind, tuple):
+        return _builtins.any(isdtype(code, k) for k in kind)
+    if isinstance(kind, str):
+        k = KIND_NAMES[_kind(code)]
+        if kind == "integral":
             return k in ("signed integer", "unsigned integer")
-        if kind_ == "numeric":
+        if kind == "numeric":
             return k != "bool"
-        if kind_ not in KIND_NAMES.values():
-            raise ValueError(f"unknown dtype kind {kind_!r}")
-        return k == kind_
-    return code == to_code(kind_)
+        if kind not in KIND_NAMES.values():
+            raise ValueError(f"unknown dtype kind {kind!r}")
+        return k == kind
+    return code == to_code(kind)
 
 
-def finfo(type_):
-    """Machine limits of a floating dtype (numpy.finfo)."""
-    code = to_code(type_)
-    if kind(code) not in (_lib.CN_KIND_FLOAT, _lib.CN_KIND_COMPLEX):
+class _Limits:
+    """The Array API's finfo/iinfo object: bits, max, min (and for floats
+    eps, smallest_normal) as Python ints and floats, dtype a dtype; every
+    other attribute of numpy.finfo/iinfo (tiny, resolution, precision...)
+    is numpy's."""
+
+    def __init__(self, info, conv, names):
+        self._info = info
+        self.dtype = _np.dtype(info.dtype)
+        self.bits = int(info.bits)
+        for n in names:
+            setattr(self, n, conv(getattr(info, n)))
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["_info"], name)
+
+    def __repr__(self):
+        return repr(self._info)
+
+
+def finfo(type, /):  # noqa: A002  (the standard's parameter name)
+    """Machine limits of a floating dtype (Array API finfo; numpy.finfo's
+    extra attributes pass through)."""
+    code = to_code(type)
+    if _kind(code) not in (_lib.CN_KIND_FLOAT, _lib.CN_KIND_COMPLEX):
         raise ValueError(f"finfo: {DTYPE_OF[code]} is not a floating dtype")
-    return _np.finfo(DTYPE_OF[code])
+    return _Limits(_np.finfo(DTYPE_OF[code]), float,
+                   ("eps", "max", "min", "smallest_normal"))
 
 
-def iinfo(type_):
-    """Machine limits of an integer dtype (numpy.iinfo)."""
-    code = to_code(type_)
-    if kind(code) not in (_lib.CN_KIND_INT, _lib.CN_KIND_UINT):
+def iinfo(type, /):  # noqa: A002
+    """Machine limits of an integer dtype (Array API iinfo)."""
+    code = to_code(type)
+    if _kind(code) not in (_lib.CN_KIND_INT, _lib.CN_KIND_UINT):
         raise ValueError(f"iinfo: {DTYPE_OF[code]} is not an integer dtype")
-    return _np.iinfo(DTYPE_OF[code])
+    return _Limits(_np.iinfo(DTYPE_OF[code]), int, ("max", "min"))
 
 
 _WEAK = (bool, int, float, complex)

@@ -17,7 +17,7 @@ from ._numerictypes import (_is_inexact, _K_BOOL, _K_COMPLEX, _K_FLOAT, _K_INT,
 from ._reduce import all
 from ._ufunc import (abs, copysign, equal, floor_divide, isfinite, isinf,
                      isnan, logical_and, logical_not, multiply, power,
-                     remainder, signbit, sin, trunc)
+                     remainder, signbit, sin, trunc, ufunc)
 from ._shape import broadcast_shapes
 from ._index import where
 
@@ -236,3 +236,12 @@ def real_if_close(a, tol=100):
     if bool(all(abs(a.imag) < tol)):
         a = a.real
     return a
+
+
+# The composed functions NumPy has as single-output ufuncs are ufunc objects
+# here too, so their methods (reduce, accumulate, reduceat, outer, at) work.
+deg2rad = ufunc("deg2rad", 1, deg2rad, deg2rad.__doc__)
+rad2deg = ufunc("rad2deg", 1, rad2deg, rad2deg.__doc__)
+radians, degrees = deg2rad, rad2deg
+fabs = ufunc("fabs", 1, fabs, fabs.__doc__)
+float_power = ufunc("float_power", 2, float_power, float_power.__doc__)

@@ -12,7 +12,7 @@ from . import _cnlib as _lib
 from ._ndarray import ndarray
 from ._convert import asarray, _on_cpu, zeros
 from ._reduce import any
-from ._ufunc import _ALIASES, UFUNCS
+from ._ufunc import _ALIASES, UFUNCS, ufunc
 from ._shape import ravel, reshape
 from ._creation import arange
 from ._dtypes import DTYPE_OF
@@ -37,6 +37,11 @@ def numpy_ufunc(uf, method, inputs, kwargs):
     out = kwargs.get("out")
     outs = () if out is None else (out if isinstance(out, tuple) else (out,))
     native_out = _builtins.all(isinstance(o, ndarray) for o in outs)
+    if f is None and _is_numpy_ufunc(uf):
+        import cunumpy
+        g = getattr(cunumpy, name, None)
+        if isinstance(g, ufunc):  # a composed op with ufunc methods
+            f = g
     if f is None:
         # ufuncs the engine composes (divmod, modf, fabs, deg2rad...) are
         # plain functions of the namespace: calls only
@@ -56,6 +61,10 @@ def numpy_ufunc(uf, method, inputs, kwargs):
         return f.accumulate(*inputs, **kwargs)
     if method == "outer":
         return f.outer(*inputs, **kwargs)
+    if method == "reduceat":
+        return f.reduceat(*inputs, **kwargs)
+    if method == "at" and isinstance(inputs[0], ndarray):
+        return f.at(*inputs, **kwargs)
     return _numpy_ufunc_fallback(uf, method, inputs, kwargs)
 
 
@@ -123,12 +132,14 @@ def numpy_function(func, types, args, kwargs):
     handed to NumPy (device arrays are never copied silently)."""
     import cunumpy
     module = getattr(func, "__module__", None) or ""
-    # numpy.linalg.X and numpy.fft.X run cunumpy.linalg.X and cunumpy.fft.X
-    space = getattr(cunumpy, module[6:], None) if module in (
-        "numpy.linalg", "numpy.fft") else cunumpy
+    # numpy.linalg and numpy.fft functions go to cunumpy's namespaces of
+    # the same name (numpy.linalg.diagonal is not numpy.diagonal).
+    space = cunumpy.linalg if module.startswith("numpy.linalg") else \
+        cunumpy.fft if module.startswith("numpy.fft") else cunumpy
     mine = getattr(space, func.__name__, None)
-    if mine is not None and callable(mine) and module.startswith("numpy") \
-            and "." not in func.__qualname__:
+    if mine is not None and callable(mine) and \
+            module.startswith("numpy") and \
+            "." not in func.__qualname__ and func.__name__ != "asarray":
         try:
             return mine(*args, **kwargs)
         except NotImplementedError:

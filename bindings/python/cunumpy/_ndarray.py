@@ -220,7 +220,7 @@ class ndarray(_lib.Handle):
 
     def __array_namespace__(self, *, api_version=None):
         if api_version is not None and api_version not in (
-                "2021.12", "2022.12", "2023.12", "2024.12"):
+                "2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
             raise ValueError(f"unsupported API version {api_version!r}")
         import cunumpy
         return cunumpy

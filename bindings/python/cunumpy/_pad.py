@@ -38,10 +38,13 @@ def _pad_pairs(x, ndim, what):
 
 def pad(array, pad_width, mode="constant", **kwargs):
     """NumPy's pad: every named mode runs in C (cn_pad_ext). A callable
-    mode is not supported (NotImplementedError)."""
+    mode is NumPy's: mode(vector, iaxis_pad_width, iaxis, kwargs) is called
+    on every 1-d line of the zero-padded result along each axis in turn and
+    writes its pad regions in place; the lines are NumPy views of host
+    memory (a device array is padded on the host and copied back)."""
     a = asarray(array)
     if callable(mode):
-        raise NotImplementedError("pad with a callable mode")
+        return _pad_callable(a, pad_width, mode, kwargs)
     if mode not in _PAD_KWARGS:
         raise ValueError(f"mode '{mode}' is not supported")
     extra = set(kwargs) - set(_PAD_KWARGS[mode])
@@ -64,3 +67,31 @@ def pad(array, pad_width, mode="constant", **kwargs):
         lengths = lengths.astype(_np.int64).reshape(a.ndim, 2)
     odd = kwargs.get("reflect_type") == "odd"  # NumPy: anything else, even
     return _lib.cn_pad_ext(a, flat, _PAD_MODES[mode], values, lengths, odd)
+
+
+def _pad_callable(a, pad_width, function, kwargs):
+    from ._convert import _on_cpu, to_device
+    widths = _np.broadcast_to(_np.asarray(pad_width), (a.ndim, 2))
+    if widths.dtype.kind not in "iu":
+        raise TypeError("`pad_width` must be of integral type.")
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    flat = [int(w) for w in widths.ravel().tolist()]
+    zeros = _np.zeros((a.ndim, 2))
+    lengths = _np.array([[n, n] for n in a.shape], _np.int64) \
+        .reshape(a.ndim, 2)
+    padded = _lib.cn_pad_ext(a, flat, _PAD_MODES["constant"], zeros, lengths,
+                             False)
+    on_cpu = _on_cpu(padded)
+    host = _np.asarray(memoryview(padded)) if on_cpu else \
+        _np.array(memoryview(_lib.cn_to_host(padded)))
+    if a.ndim == 0:
+        return padded
+    for axis in range(host.ndim):
+        view = _np.moveaxis(host, axis, -1)
+        pw = tuple(int(w) for w in widths[axis])
+        for ind in _np.ndindex(view.shape[:-1]):
+            function(view[ind], pw, axis, kwargs)
+    if on_cpu:
+        return padded
+    return to_device(asarray(host), padded.device)

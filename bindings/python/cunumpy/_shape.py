@@ -80,8 +80,8 @@ def moveaxis(a, source, destination):
     return _lib.cn_permute_dims(a, order)
 
 
-def expand_dims(a, axis):
-    return _lib.cn_expand_dims(a, axis)
+def expand_dims(x, /, axis):
+    return _lib.cn_expand_dims(x, axis)
 
 
 def squeeze(a, axis=None):
@@ -104,8 +104,8 @@ def broadcast_to(array, shape):
     return _lib.cn_broadcast_to(array, shape)
 
 
-def broadcast_arrays(*args):
-    return _lib.cn_broadcast_arrays(args)
+def broadcast_arrays(*arrays):
+    return _lib.cn_broadcast_arrays(arrays)
 
 
 def broadcast_shapes(*shapes):

@@ -52,13 +52,109 @@ def _quantile(fn, a, q, axis, method, keepdims, out):
     return res if out is None else _assign_out(out, res)
 
 
+def _weighted_quantile(a, q, axis, weights, method, keepdims, out, what):
+    """NumPy 2's weighted quantile (method='inverted_cdf' only): in each
+    slice along axis the first sorted value whose cumulative weight
+    reaches q of the total; leading zero weights are skipped, a slice with
+    a NaN gives NaN."""
+    import cunumpy as cn
+    from .exceptions import AxisError
+    if method != "inverted_cdf":
+        raise ValueError(f"Only method 'inverted_cdf' supports weights. "
+                         f"Got: {method}.")
+    a = asarray(a)
+    if a.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    qv = asarray(q)
+    if qv.dtype.kind not in "biuf":
+        raise TypeError("q must be real numbers")
+    qv = cn.astype(qv, cn.result_type(qv.dtype, cn.float64)
+                   if qv.dtype.kind != "f" else qv.dtype)
+    if what == "percentile":
+        qv = qv / 100
+    if qv.size and not bool(cn.all((qv >= 0) & (qv <= 1))):
+        raise ValueError("Percentiles must be in the range [0, 100]"
+                         if what == "percentile" else
+                         "Quantiles must be in the range [0, 1]")
+    w = asarray(weights)
+    nd = a.ndim
+    if axis is None:
+        axes = tuple(range(nd))
+    else:
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        norm = []
+        for ax in axes:
+            if not -nd <= ax < nd:
+                raise AxisError(ax, nd)
+            norm.append(ax % nd)
+        if len(set(norm)) != len(norm):
+            raise ValueError("repeated axis")
+        axes = tuple(norm)
+    if w.shape != a.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and "
+                            "weights differ.")
+        if w.shape != tuple(a.shape[ax] for ax in axes):
+            raise ValueError("Shape of weights must be consistent with shape "
+                             "of a along specified axis.")
+        order = sorted(range(len(axes)), key=lambda i: axes[i])
+        w = cn.reshape(cn.permute_dims(w, tuple(order)) if w.ndim else w,
+                       tuple(s if i in axes else 1
+                             for i, s in enumerate(a.shape)))
+        w = cn.broadcast_to(w, a.shape)
+    if bool(cn.any(w < 0)):
+        raise ValueError("Weights must be non-negative.")
+    rest = tuple(i for i in range(nd) if i not in axes)
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    shape = (n,) + tuple(a.shape[i] for i in rest)
+
+    def front(x):
+        return cn.reshape(cn.permute_dims(x, axes + rest) if nd else x, shape)
+
+    y, wy = front(a), front(w)
+    idx = cn.argsort(y, axis=0)
+    ys = cn.take_along_axis(y, idx, axis=0)
+    ws = cn.take_along_axis(wy, idx, axis=0)
+    cdf = cn.cumsum(ws, axis=0, dtype=cn.float64)
+    with _np.errstate(all="ignore"):
+        cdf = cdf / cdf[-1]
+    if bool(cn.any(cn.isnan(cdf[-1]))):
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    if qv.dtype != cn.float64:
+        cdf = cn.astype(cdf, qv.dtype)
+    # leading zero weights: never the answer, not even for q = 0
+    cdf = cn.where(cdf == 0, -1.0, cdf)
+    k = len(shape) - 1
+    cmp = cn.reshape(cdf, (n,) + (1,) * qv.ndim + shape[1:]) < \
+        cn.reshape(qv, qv.shape + (1,) * k)
+    pick = cn.minimum(cn.sum(cmp, axis=0), n - 1)
+    full = cn.broadcast_to(cn.reshape(ys, (n,) + (1,) * qv.ndim + shape[1:]),
+                           (n,) + qv.shape + shape[1:])
+    res = cn.take_along_axis(full, cn.expand_dims(pick, axis=0), axis=0)[0]
+    if a.dtype.kind == "f":
+        nan_slices = cn.isnan(ys[-1])
+        res = cn.where(nan_slices, cn.asarray(_np.nan, dtype=a.dtype), res)
+    if keepdims:
+        res = cn.reshape(res, qv.shape + tuple(1 if i in axes else a.shape[i]
+                                               for i in range(nd)))
+    return res if out is None else _assign_out(out, res)
+
+
 def percentile(a, q, axis=None, out=None, overwrite_input=False,
-               method="linear", keepdims=False):
+               method="linear", keepdims=False, *, weights=None):
+    if weights is not None:
+        return _weighted_quantile(a, q, axis, weights, method, keepdims, out,
+                                  "percentile")
     return _quantile(_lib.cn_percentile, a, q, axis, method, keepdims, out)
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False,
-             method="linear", keepdims=False):
+             method="linear", keepdims=False, *, weights=None):
+    if weights is not None:
+        return _weighted_quantile(a, q, axis, weights, method, keepdims, out,
+                                  "quantile")
     return _quantile(_lib.cn_quantile, a, q, axis, method, keepdims, out)
 
 

@@ -1,5 +1,9 @@
 """cunumpy.fft: numpy.fft over include/cunumpy/fft.h (FFTW3 on the CPU)."""
 
+import operator as _operator
+
+import numpy as _np
+
 from . import _cnlib as _lib
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn",
@@ -66,12 +70,27 @@ rfft2 = _many(_lib.cn_rfft2, (-2, -1))
 irfft2 = _many(_lib.cn_irfft2, (-2, -1))
 
 
-def fftfreq(n, d=1.0, *, device=None):
-    return _lib.cn_fftfreq(int(n), float(d))
+def _freq(fn, n, d, dtype, device):
+    from ._convert import to_device
+    res = fn(_operator.index(n), float(d))
+    if dtype is not None:
+        if _np.dtype(dtype).kind != "f":
+            raise ValueError(f"dtype must be a real floating-point dtype, "
+                             f"got {_np.dtype(dtype)}")
+        res = _lib.cn_astype(res, dtype, 0)
+    return res if device is None else to_device(res, device)
 
 
-def rfftfreq(n, d=1.0, *, device=None):
-    return _lib.cn_rfftfreq(int(n), float(d))
+def fftfreq(n, /, d=1.0, *, dtype=None, device=None):
+    """Sample frequencies of an n-point DFT with spacing d. The Array API
+    2025.12 signature takes d by keyword only; NumPy's programs pass it
+    positionally (fftfreq(n, 0.1)), and both forms are accepted."""
+    return _freq(_lib.cn_fftfreq, n, d, dtype, device)
+
+
+def rfftfreq(n, /, d=1.0, *, dtype=None, device=None):
+    """Non-negative sample frequencies of an n-point real DFT."""
+    return _freq(_lib.cn_rfftfreq, n, d, dtype, device)
 
 
 def fftshift(x, axes=None):

@@ -177,7 +177,10 @@ def tensorsolve(a, b, axes=None):
 
 
 def lstsq(a, b, rcond=None):
-    return _lib.cn_linalg_lstsq(a, b, -1.0 if rcond is None else float(rcond))
+    x, res, rank, sv = _lib.cn_linalg_lstsq(
+        a, b, -1.0 if rcond is None else float(rcond))
+    # NumPy's rank is an int32 (LAPACK's integer)
+    return x, res, _lib.cn_astype(rank, _lib.CN_INT32, 0), sv
 
 
 def multi_dot(arrays, *, out=None):

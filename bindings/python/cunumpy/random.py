@@ -405,20 +405,20 @@ def randn(*shape, dtype=None):
     return _default().standard_normal(shape, dtype=dtype)
 
 
-def random(size=None):
-    return _default().random(size)
+def random(size=None, dtype=None):
+    return _default().random(size, dtype=dtype)
 
 
-def uniform(low=0.0, high=1.0, size=None):
-    return _default().uniform(low, high, size)
+def uniform(low=0.0, high=1.0, size=None, dtype=None):
+    return _default().uniform(low, high, size, dtype=dtype)
 
 
-def normal(loc=0.0, scale=1.0, size=None):
-    return _default().normal(loc, scale, size)
+def normal(loc=0.0, scale=1.0, size=None, dtype=None):
+    return _default().normal(loc, scale, size, dtype=dtype)
 
 
-def standard_normal(size=None):
-    return _default().standard_normal(size)
+def standard_normal(size=None, dtype=None):
+    return _default().standard_normal(size, dtype=dtype)
 
 
 def integers(low, high=None, size=None, dtype=_np.int64, endpoint=False):
@@ -441,68 +441,68 @@ def shuffle(x):
     _default().shuffle(x)
 
 
-def exponential(scale=1.0, size=None):
-    return _default().exponential(scale, size)
+def exponential(scale=1.0, size=None, dtype=None):
+    return _default().exponential(scale, size, dtype=dtype)
 
 
-def poisson(lam=1.0, size=None):
-    return _default().poisson(lam, size)
+def poisson(lam=1.0, size=None, dtype=None):
+    return _default().poisson(lam, size, dtype=dtype)
 
 
-def binomial(n, p, size=None):
-    return _default().binomial(n, p, size)
+def binomial(n, p, size=None, dtype=None):
+    return _default().binomial(n, p, size, dtype=dtype)
 
 
-def gamma(shape, scale=1.0, size=None):
-    return _default().gamma(shape, scale, size)
+def gamma(shape, scale=1.0, size=None, dtype=None):
+    return _default().gamma(shape, scale, size, dtype=dtype)
 
 
-def beta(a, b, size=None):
-    return _default().beta(a, b, size)
+def beta(a, b, size=None, dtype=None):
+    return _default().beta(a, b, size, dtype=dtype)
 
 
-def lognormal(mean=0.0, sigma=1.0, size=None):
-    return _default().lognormal(mean, sigma, size)
+def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None):
+    return _default().lognormal(mean, sigma, size, dtype=dtype)
 
 
-def laplace(loc=0.0, scale=1.0, size=None):
-    return _default().laplace(loc, scale, size)
+def laplace(loc=0.0, scale=1.0, size=None, dtype=None):
+    return _default().laplace(loc, scale, size, dtype=dtype)
 
 
-def logistic(loc=0.0, scale=1.0, size=None):
-    return _default().logistic(loc, scale, size)
+def logistic(loc=0.0, scale=1.0, size=None, dtype=None):
+    return _default().logistic(loc, scale, size, dtype=dtype)
 
 
-def rayleigh(scale=1.0, size=None):
-    return _default().rayleigh(scale, size)
+def rayleigh(scale=1.0, size=None, dtype=None):
+    return _default().rayleigh(scale, size, dtype=dtype)
 
 
-def weibull(a, size=None):
-    return _default().weibull(a, size)
+def weibull(a, size=None, dtype=None):
+    return _default().weibull(a, size, dtype=dtype)
 
 
-def pareto(a, size=None):
-    return _default().pareto(a, size)
+def pareto(a, size=None, dtype=None):
+    return _default().pareto(a, size, dtype=dtype)
 
 
-def chisquare(df, size=None):
-    return _default().chisquare(df, size)
+def chisquare(df, size=None, dtype=None):
+    return _default().chisquare(df, size, dtype=dtype)
 
 
-def triangular(left, mode, right, size=None):
-    return _default().triangular(left, mode, right, size)
+def triangular(left, mode, right, size=None, dtype=None):
+    return _default().triangular(left, mode, right, size, dtype=dtype)
 
 
-def geometric(p, size=None):
-    return _default().geometric(p, size)
+def geometric(p, size=None, dtype=None):
+    return _default().geometric(p, size, dtype=dtype)
 
 
-def standard_exponential(size=None):
-    return _default().standard_exponential(size)
+def standard_exponential(size=None, dtype=None):
+    return _default().standard_exponential(size, dtype=dtype)
 
 
-def standard_gamma(shape, size=None):
-    return _default().standard_gamma(shape, size)
+def standard_gamma(shape, size=None, dtype=None):
+    return _default().standard_gamma(shape, size, dtype=dtype)
 
 
 def multinomial(n, pvals, size=None):

@@ -4,6 +4,8 @@ template <class T> CN_DEV T k_floordiv(T a, T b) {
   if constexpr (cn_tr<T>::is_float) {
     if (b == 0)
       return a / b;
+    if (isinf(a) || isinf(b)) // the Array API's floor(a / b)
+      return floor(a / b);
     T mod = fmod(a, b);
     T div = (a - mod) / b;
     if (mod != 0 && ((b < 0) != (mod < 0)))

@@ -15,9 +15,11 @@ CN_K1_(k_exp, exp(a), cn_cexp(a))
 CN_K1_(k_exp2, exp2(a),
        cn_cexp(cn_scale(a, R(0.693147180559945309417232121458176568))))
 CN_K1_(k_expm1, expm1(a),
-       T(expm1(a.re) * cos(a.im) -
-             R(2) * sin(a.im * R(0.5)) * sin(a.im * R(0.5)),
-         exp(a.re) * sin(a.im)))
+       (!isfinite(a.re) || !isfinite(a.im))
+           ? T(cn_cexp(a).re - R(1), cn_cexp(a).im) // Annex G, less one
+           : T(expm1(a.re) * cos(a.im) -
+                   R(2) * sin(a.im * R(0.5)) * sin(a.im * R(0.5)),
+               exp(a.re) * sin(a.im)))
 CN_K1_(k_log, log(a), cn_clog(a))
 CN_K1_(k_log1p, log1p(a), cn_clog1p(a))
 CN_K1_(k_log2, log2(a),
