@@ -294,7 +294,7 @@ static cn_status cn_xb_op(cn_xb *b, cn_xt *out, int32_t op, cn_xt *t,
   /* float16 computes in float32 and rounds each op's result, as the
    * ufuncs (core/ufunc.c) and NumPy's float16 loops */
   const cn_dtype rdt = cn_op_out_dtype(op, ct);
-  const bool half = ct == CN_FLOAT16;
+  const bool half = ct == CN_FLOAT16 && !cn_op_float16_loop(op);
   if (half)
     ct = CN_FLOAT32;
   cn_dtype odt = cn_op_out_dtype(op, ct);

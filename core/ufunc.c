@@ -200,6 +200,10 @@ bool cn_op_loop_dtype(cn_loop_class loops, cn_dtype p, cn_dtype *out) {
   return false;
 }
 
+bool cn_op_float16_loop(int32_t op) {
+  return op == CN_OPID_nextafter || op == CN_OPID_spacing;
+}
+
 cn_dtype cn_op_out_dtype(int32_t op, cn_dtype ct) {
   switch (cn_ops[op].out) {
   case CN_OUT_BOOL:
@@ -531,7 +535,7 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
    * element in float32 and round the result, and so does this (the inputs
    * cast to float32, the result cast back by cn_uf_finish) */
   c.rdt = cn_op_out_dtype(op, ct);
-  if (ct == CN_FLOAT16)
+  if (ct == CN_FLOAT16 && !cn_op_float16_loop(op))
     ct = CN_FLOAT32;
   for (int32_t i = 0; i < c.n; i++)
     c.want[i] = ct;

@@ -147,6 +147,8 @@ static const cn_ew_kernel *cn_xc_table(cn_dtype dt) {
   case cdt:                                                                    \
     return cn_ew_kernels_##sfx;
     CN_CPU_DTYPES(CN_XC_TABLE_CASE_)
+  case CN_FLOAT16:
+    return cn_ew_kernels_f16;
 #undef CN_XC_TABLE_CASE_
   default:
     return NULL;
