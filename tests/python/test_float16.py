@@ -436,3 +436,77 @@ def test_buffer_and_dlpack_round_trips():
     v = xp.asarray(memoryview(y))
     y[0] = 7
     assert v.get()[0] == 7
+
+
+# ---- linalg, fft, polynomials, statistics -------------------------------
+
+def test_matmul_and_products():
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(5, 7)).astype(np.float16)
+    y = rng.normal(size=(7, 3)).astype(np.float16)
+    for name, args in (("matmul", (x, y)), ("dot", (x, y)),
+                       ("dot", (x[0], y[:, 0])), ("inner", (x, x)),
+                       ("outer", (x[0], y[0])), ("vdot", (x[0], x[1]))):
+        want = getattr(np, name)(*args)
+        got = getattr(xp, name)(*[xp.asarray(a) for a in args]).get()
+        assert got.dtype == np.float16, name
+        # both accumulate in float32 and round once (summation orders
+        # differ): within an ulp of NumPy
+        assert ulp_distance(got, want).max() <= 1, name
+    out = xp.zeros((5, 3), np.float16)
+    xp.matmul(xp.asarray(x), xp.asarray(y), out=out)
+    assert ulp_distance(out.get(), np.matmul(x, y)).max() <= 1
+    # mixed with float32: float32, as NumPy
+    assert xp.matmul(xp.asarray(x), xp.asarray(y.astype(np.float32))).dtype \
+        == np.float32
+
+
+@pytest.mark.parametrize("name", ["inv", "det", "cholesky", "svd", "eigh",
+                                  "solve", "qr", "eigvals", "slogdet"])
+def test_linalg_refuses_float16(name):
+    x = (np.eye(3) * 2 + 0.5).astype(np.float16)
+    args = (x, x) if name == "solve" else (x,)
+    with pytest.raises(TypeError, match="float16 is unsupported"):
+        getattr(np.linalg, name)(*args)
+    with pytest.raises(TypeError, match="float16 is unsupported"):
+        getattr(xp.linalg, name)(*[xp.asarray(a) for a in args])
+
+
+def test_fft_dtypes():
+    x = np.linspace(-1, 1, 16).astype(np.float16)
+    a = xp.asarray(x)
+    for name in ("fft", "ifft", "rfft", "ihfft", "irfft", "hfft", "fftn"):
+        want = getattr(np.fft, name)(x)
+        got = getattr(xp.fft, name)(a).get()
+        assert got.dtype == want.dtype, name
+        np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-3)
+
+
+def test_polynomials_and_statistics():
+    v = np.array([0.5, -1.25, 2.0, 3.0], np.float16)
+    a = xp.asarray(v)
+    for name, args in (("polyval", (v, v)), ("polymul", (v, v)),
+                       ("polyadd", (v, v)), ("polyder", (v,)),
+                       ("polyint", (v,)), ("poly", (v,)),
+                       ("median", (v,)), ("quantile", (v, 0.3)),
+                       ("percentile", (v, 70)), ("nanmedian", (v,)),
+                       ("average", (v,)), ("sinc", (v,)), ("diff", (v,)),
+                       ("convolve", (v, v)), ("cumprod", (v,))):
+        want = getattr(np, name)(*args)
+        got = getattr(xp, name)(*[xp.asarray(t) if isinstance(t, np.ndarray)
+                                  else t for t in args]).get()
+        assert got.dtype == want.dtype, name
+        np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3)
+    q, r = xp.polydiv(a, a[:2])
+    wq, wr = np.polydiv(v, v[:2])
+    assert q.dtype == wq.dtype and r.dtype == wr.dtype
+    np.testing.assert_allclose(q.get(), wq, rtol=2e-3)
+    # NumPy's sinc guards 0 with the dtype's eps (1e-20 is 0 in float16)
+    same_bits(xp.sinc(xp.asarray(np.float16([0.0]))).get(),
+              np.sinc(np.float16([0.0])))
+    for name, args in (("roots", (v,)), ("polyfit", (v, v, 1))):
+        with pytest.raises(TypeError):
+            getattr(np, name)(*args)
+        with pytest.raises(TypeError):
+            getattr(xp, name)(*[xp.asarray(t) if isinstance(t, np.ndarray)
+                                else t for t in args])

@@ -195,8 +195,11 @@ def fabs(x, out=None):
 
 def sinc(x):
     """sin(pi x) / (pi x), 1 at 0."""
-    x = asarray(x)
-    y = _math.pi * where(equal(x, 0), 1.0e-20, x)
+    x = _math.pi * asarray(x)
+    # NumPy's zero guard: the dtype's eps for floats (1e-20 would round to
+    # 0 in float16), 1e-20 otherwise
+    eps = _np.finfo(x.dtype).eps if x.dtype.kind == "f" else 1.0e-20
+    y = where(equal(x, 0), eps, x)
     return sin(y) / y
 
 
