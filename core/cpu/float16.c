@@ -3,6 +3,7 @@
  * quiets signalling NaNs where NumPy keeps the payload, so blocks holding a
  * NaN are redone by the scalar code: results are identical on every CPU. */
 #include <immintrin.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "float16.h"
@@ -10,10 +11,14 @@
 #define CN_F16_UNLIKELY_(x) __builtin_expect(!!(x), 0)
 
 static bool cn_f16_have_f16c(void) {
-  static int cached = -1; /* benign race: every thread computes the same */
-  if (cached < 0)
-    cached = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
-  return cached != 0;
+  /* every thread computes the same answer: relaxed order suffices */
+  static atomic_int cached = -1;
+  int v = atomic_load_explicit(&cached, memory_order_relaxed);
+  if (v < 0) {
+    v = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+    atomic_store_explicit(&cached, v, memory_order_relaxed);
+  }
+  return v != 0;
 }
 
 __attribute__((target("avx,f16c"))) static void
