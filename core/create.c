@@ -400,7 +400,17 @@ cn_status cn_arange(cn_array *out, double start, double stop, double step,
   if (dtype == CN_BOOL)
     return bool_sequence(out, n, start != 0, second != 0, fn);
   seq_args a = {0};
-  if (dtype == CN_FLOAT32 || dtype == CN_COMPLEX64) {
+  if (dtype == CN_FLOAT16) {
+    /* NumPy's float16 fill: the first two values rounded to float16, the
+     * rest first + i * (second - first) in float32 */
+    char h[2];
+    cn_scalar_to_bytes(h, CN_FLOAT16, cn_scalar_float(start));
+    a.ff = (float)cn_scalar_from_bytes(h, CN_FLOAT16).re;
+    cn_scalar_to_bytes(h, CN_FLOAT16, cn_scalar_float(second));
+    a.fs = (float)cn_scalar_from_bytes(h, CN_FLOAT16).re;
+    a.kind = SEQ_F32;
+    a.fd = a.fs - a.ff;
+  } else if (dtype == CN_FLOAT32 || dtype == CN_COMPLEX64) {
     a.kind = SEQ_F32;
     a.ff = (float)start;
     a.fs = (float)second;

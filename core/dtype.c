@@ -9,12 +9,12 @@
 /* Promotion order; index = position. */
 static const cn_dtype k_dtypes[CN_NUM_DTYPES] = {
     CN_BOOL,   CN_INT8,   CN_INT16,   CN_INT32,     CN_INT64,
-    CN_UINT8,  CN_UINT16, CN_UINT32,  CN_UINT64,    CN_FLOAT32,
+    CN_UINT8,  CN_UINT16, CN_UINT32,  CN_UINT64,    CN_FLOAT16, CN_FLOAT32,
     CN_FLOAT64, CN_COMPLEX64, CN_COMPLEX128};
 
 static const char *const k_names[CN_NUM_DTYPES] = {
     "bool",   "int8",   "int16",   "int32",     "int64",
-    "uint8",  "uint16", "uint32",  "uint64",    "float32",
+    "uint8",  "uint16", "uint32",  "uint64",    "float16", "float32",
     "float64", "complex64", "complex128"};
 
 int cn_dtype_index(cn_dtype dt) {
@@ -28,10 +28,11 @@ int cn_dtype_index(cn_dtype dt) {
   case CN_UINT16: return 6;
   case CN_UINT32: return 7;
   case CN_UINT64: return 8;
-  case CN_FLOAT32: return 9;
-  case CN_FLOAT64: return 10;
-  case CN_COMPLEX64: return 11;
-  case CN_COMPLEX128: return 12;
+  case CN_FLOAT16: return 9;
+  case CN_FLOAT32: return 10;
+  case CN_FLOAT64: return 11;
+  case CN_COMPLEX64: return 12;
+  case CN_COMPLEX128: return 13;
   default: return -1;
   }
 }
@@ -80,7 +81,8 @@ cn_dtype cn_real_dtype(cn_dtype dt) {
 }
 
 cn_dtype cn_complex_dtype(cn_dtype dt) {
-  if (dt == CN_FLOAT32 || dt == CN_COMPLEX64) return CN_COMPLEX64;
+  if (dt == CN_FLOAT16 || dt == CN_FLOAT32 || dt == CN_COMPLEX64)
+    return CN_COMPLEX64;
   return CN_COMPLEX128;
 }
 
@@ -99,7 +101,8 @@ static const struct {
     {"H", CN_UINT16},         {"uint32", CN_UINT32},  {"u4", CN_UINT32},
     {"I", CN_UINT32},         {"uint64", CN_UINT64},  {"u8", CN_UINT64},
     {"L", CN_UINT64},         {"Q", CN_UINT64},       {"uint", CN_UINT64},
-    {"uintp", CN_UINT64},     {"float32", CN_FLOAT32}, {"f4", CN_FLOAT32},
+    {"uintp", CN_UINT64},     {"float16", CN_FLOAT16}, {"f2", CN_FLOAT16},
+    {"e", CN_FLOAT16},        {"half", CN_FLOAT16},   {"float32", CN_FLOAT32}, {"f4", CN_FLOAT32},
     {"f", CN_FLOAT32},        {"single", CN_FLOAT32}, {"float64", CN_FLOAT64},
     {"f8", CN_FLOAT64},       {"d", CN_FLOAT64},      {"float", CN_FLOAT64},
     {"double", CN_FLOAT64},   {"complex64", CN_COMPLEX64}, {"c8", CN_COMPLEX64},
@@ -150,9 +153,10 @@ static cn_dtype int_of_bits(int bits) {
 }
 
 /* Smallest float that holds every value of an integer dtype as NumPy sees
- * it (float16 does not exist here, so 8-bit ints go to float32 too). */
+ * it: 8-bit ints fit float16, 16-bit ones float32, wider ones float64. */
 static cn_dtype float_for_int(cn_dtype dt) {
-  return (dt & 0xff) <= 16 ? CN_FLOAT32 : CN_FLOAT64;
+  int bits = (int)(dt & 0xff);
+  return bits <= 8 ? CN_FLOAT16 : bits <= 16 ? CN_FLOAT32 : CN_FLOAT64;
 }
 
 static cn_dtype promote_rule(cn_dtype a, cn_dtype b) {
@@ -205,9 +209,11 @@ cn_status cn_result_type(cn_dtype *out, cn_dtype a, cn_dtype b) {
 }
 
 /* NumPy's type number order (bool, int8, uint8, int16, uint16, ..., uint64,
- * float32, float64, complex64, complex128). */
+ * float32, float64, complex64, complex128; float16, added to NumPy last,
+ * is NPY_HALF = 23, above them all). */
 static int numpy_type_number(cn_dtype dt) {
   if (dt == CN_BOOL) return 0;
+  if (dt == CN_FLOAT16) return 23;
   int bits = (int)(dt & 0xff);
   int log_bytes = bits >= 64 ? 3 : bits >= 32 ? 2 : bits >= 16 ? 1 : 0;
   if (cn_is_integer(dt))
@@ -312,7 +318,7 @@ cn_status cn_result_type_scalar(cn_dtype *out, cn_dtype array_dtype,
   case CN_SCALAR_COMPLEX:
     if (cn_is_complex(array_dtype))
       r = array_dtype;
-    else if (array_dtype == CN_FLOAT32)
+    else if (array_dtype == CN_FLOAT16 || array_dtype == CN_FLOAT32)
       r = CN_COMPLEX64;
     else
       r = CN_COMPLEX128;

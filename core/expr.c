@@ -291,6 +291,12 @@ static cn_status cn_xb_op(cn_xb *b, cn_xt *out, int32_t op, cn_xt *t,
     st = cn_xb_loop_dtype(b, &ct, op, p);
   if (st != CN_OK)
     return st;
+  /* float16 computes in float32 and rounds each op's result, as the
+   * ufuncs (core/ufunc.c) and NumPy's float16 loops */
+  const cn_dtype rdt = cn_op_out_dtype(op, ct);
+  const bool half = ct == CN_FLOAT16 && !cn_op_float16_loop(op);
+  if (half)
+    ct = CN_FLOAT32;
   cn_dtype odt = cn_op_out_dtype(op, ct);
   /* a weak integer out of range of an integer loop: the ufuncs' rules
    * (core/ufunc.c, cn_uf_weak_ints) */
@@ -345,8 +351,8 @@ static cn_status cn_xb_op(cn_xb *b, cn_xt *out, int32_t op, cn_xt *t,
       }
     }
   memset(out, 0, sizeof *out);
-  out->dt = odt;
-  out->weak = all_weak ? cn_xt_kind_of(odt) : 0;
+  out->dt = rdt;
+  out->weak = all_weak ? cn_xt_kind_of(rdt) : 0;
   bool check_exp = false;
   /* NumPy's power by one value (a scalar exponent) */
   if (op == CN_OPID_power && t[1].known &&
@@ -371,7 +377,8 @@ static cn_status cn_xb_op(cn_xb *b, cn_xt *out, int32_t op, cn_xt *t,
     if (fast >= 0) {
       op = fast;
       n = 1;
-    } else if (cn_is_float(ct) && e >= 3 && e <= 16 && e == (int)e) {
+    } else if (!half && cn_is_float(ct) && e >= 3 && e <= 16 &&
+               e == (int)e) {
       /* numexpr's expansion of a small integer power into products
        * (within a few ulp of pow; a fraction of its cost in a block) */
       int32_t x, acc = -1, sq;
@@ -407,7 +414,12 @@ static cn_status cn_xb_op(cn_xb *b, cn_xt *out, int32_t op, cn_xt *t,
   for (int32_t i = 0; i < n; i++)
     if ((st = cn_xb_as(b, &ins.in[i], &t[i], ct)) != CN_OK)
       return st;
-  return cn_xb_insn(b, ins, odt, &out->reg);
+  if (rdt == odt)
+    return cn_xb_insn(b, ins, odt, &out->reg);
+  cn_xt wide = {0};
+  if ((st = cn_xb_insn(b, ins, odt, &wide.reg)) != CN_OK)
+    return st;
+  return cn_xb_as(b, &out->reg, &wide, rdt);
 }
 
 static cn_status cn_xb_node(cn_xb *b, cn_xt *out, int32_t k, int depth) {

@@ -11,7 +11,7 @@
 typedef enum fft_op { OP_C2C, OP_R2C, OP_C2R } fft_op;
 
 static bool single_precision(cn_dtype dt) {
-  return dt == CN_FLOAT32 || dt == CN_COMPLEX64;
+  return dt == CN_FLOAT16 || dt == CN_FLOAT32 || dt == CN_COMPLEX64;
 }
 
 /* Resolves the axes and lengths of an n-d transform. default_axes2 gives
@@ -241,6 +241,13 @@ static cn_status fft_core(cn_array *out, cn_array a, int32_t ns,
     } else {
       CN_LA_TRY(slot(&d));
     }
+  }
+  if (op == OP_C2R && a->dtype == CN_FLOAT16) {
+    /* NumPy gives a real float16 input's c2r result (irfft, hfft) in
+     * float16: computed in float32, rounded once */
+    cn_array_s *r16 = NULL;
+    CN_LA_TRY(cn_astype(&r16, res, CN_FLOAT16, 1));
+    res = cn_la_keep(&sc, r16);
   }
   cn_array_retain(res);
   *out = res;

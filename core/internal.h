@@ -362,6 +362,10 @@ CN_INTERNAL bool cn_loop_class_has(cn_loop_class lc, cn_dtype dt);
  * (core/ufunc.c, shared by ufuncs and expressions). */
 CN_INTERNAL bool cn_op_loop_dtype(cn_loop_class loops, cn_dtype p,
                                   cn_dtype *out);
+/* 1 for the ops with a float16 loop of their own (nextafter, spacing:
+ * NumPy steps through float16 values there); every other op computes
+ * float16 in float32 and rounds each element (core/ufunc.c). */
+CN_INTERNAL bool cn_op_float16_loop(int32_t op);
 /* The output dtype of op computed in ct: bool for comparisons, the real
  * dtype for the ops that return one, else ct. */
 CN_INTERNAL cn_dtype cn_op_out_dtype(int32_t op, cn_dtype ct);

@@ -126,6 +126,10 @@ cn_status cn_polyval(cn_array *out, cn_array p, cn_array x) {
   /* bools: y * x + c is (y and x) or c, which the integer loop computes
    * exactly (no value exceeds the number of coefficients) */
   cn_dtype wt = cn_is_integer(rt) || rt == CN_BOOL ? CN_UINT64 : rt;
+  /* float16 runs in float32, rounded once at the end (NumPy rounds after
+   * every step: results may differ in the last float16 bit) */
+  if (wt == CN_FLOAT16)
+    wt = CN_FLOAT32;
   cn_array_s *hp = NULL, *hx = NULL, *r = NULL;
   st = cn_host_as(&hp, p, wt);
   if (st == CN_OK)
@@ -299,6 +303,12 @@ cn_status cn_polydiv(cn_array *q, cn_array *r, cn_array u, cn_array v) {
   cn_dtype vt = bv ? inexact_of(bv->dtype) : CN_FLOAT64, wt = CN_FLOAT64;
   if (st == CN_OK)
     st = cn_result_type(&wt, inexact_of(bu->dtype), vt);
+  /* float16 runs in float32 and the results round to float16 */
+  const cn_dtype rt = wt;
+  if (wt == CN_FLOAT16)
+    wt = CN_FLOAT32;
+  if (vt == CN_FLOAT16)
+    vt = CN_FLOAT32;
   cn_array_s *hr = NULL, *hv = NULL, *hvs = NULL, *hq = NULL;
   int64_t m = bu ? bu->size - 1 : 0, n = bv ? bv->size - 1 : 0;
   int64_t nq = m - n + 1 > 1 ? m - n + 1 : 1, lead = 0;
@@ -352,9 +362,9 @@ cn_status cn_polydiv(cn_array *q, cn_array *r, cn_array u, cn_array v) {
     return st;
   }
   cn_array qo = NULL;
-  st = cn_result_to(&qo, hq, like, wt);
+  st = cn_result_to(&qo, hq, like, rt);
   if (st == CN_OK)
-    st = cn_result_to(r, rest, like, wt);
+    st = cn_result_to(r, rest, like, rt);
   else
     cn_array_release(rest);
   cn_array_release(bu);
@@ -526,10 +536,15 @@ static cn_status fit_system_make(fit_system *f, const cn_array_s *x,
                     "length", fn);
   /* numpy.vander builds in promote_types(x.dtype, int): float64 or
    * complex128; x's own float type only sets the default rcond */
+  if (y->dtype == CN_FLOAT16) /* NumPy's lstsq refuses it */
+    return cn_error(CN_ERR_TYPE, "%s: array type float16 is unsupported in "
+                    "linalg", fn);
   cn_dtype xt = inexact_of(x->dtype), yt = inexact_of(y->dtype);
   cn_dtype eps_t = cn_real_dtype(xt);
   xt = cn_is_complex(xt) ? CN_COMPLEX128 : CN_FLOAT64;
   cn_dtype wt = w ? inexact_of(w->dtype) : CN_FLOAT64;
+  if (wt == CN_FLOAT16) /* scales float64 rows: its values, exactly */
+    wt = CN_FLOAT64;
   if (w && cn_is_complex(wt) && (!cn_is_complex(xt) || !cn_is_complex(yt)))
     return cn_error(CN_ERR_TYPE, "%s: complex weights cannot scale real x "
                     "or y in place (NumPy's same_kind casting)", fn);
@@ -597,8 +612,9 @@ static cn_status fit_system_make(fit_system *f, const cn_array_s *x,
     cn_array_release(S);
     return st;
   }
-  double eps = eps_t == CN_FLOAT32 ? (double)FLT_EPSILON
-                                                : DBL_EPSILON;
+  double eps = eps_t == CN_FLOAT16   ? 0x1p-10 /* float16's epsilon */
+               : eps_t == CN_FLOAT32 ? (double)FLT_EPSILON
+                                     : DBL_EPSILON;
   f->lhs = Lt;
   f->rhs = Rt;
   f->scale = S;
@@ -812,6 +828,9 @@ cn_status cn_roots(cn_array *out, cn_array p) {
   CN_CHECK_ARRAY(p, fn, "p");
   if (p->ndim > 1)
     return cn_error(CN_ERR_VALUE, "%s: input must be a rank-1 array", fn);
+  if (p->dtype == CN_FLOAT16) /* NumPy's eigvals refuses it */
+    return cn_error(CN_ERR_TYPE, "%s: array type float16 is unsupported in "
+                    "linalg", fn);
   cn_dtype ct = inexact_of(p->dtype);
   cn_array_s *hp = NULL, *ha = NULL, *hz = NULL;
   cn_status st = cn_host_as(&hp, p, ct);
@@ -946,7 +965,7 @@ cn_status cn_poly(cn_array *out, cn_array seq_of_zeros) {
   if (st != CN_OK)
     return st;
   /* mintypecode: float32, float64 and complex kept, the rest float64 */
-  cn_dtype dt = inexact_of(z->dtype);
+  cn_dtype dt = z->dtype == CN_FLOAT16 ? CN_FLOAT64 : inexact_of(z->dtype);
   int64_t nz = z->size, len = nz + 1;
   cn_array_s *hz = NULL, *hr = NULL, *hc = NULL;
   st = cn_host_as(&hz, z, dt);

@@ -324,6 +324,13 @@ static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
     rdt = kdt;
     break;
   }
+  /* float16 has no kernels: it is reduced in float32 and the result
+   * rounded once (NumPy's float16 sum does the same along a contiguous
+   * axis: a float32 pairwise sum; its mean uses a float32 sum) */
+  if (kdt == CN_FLOAT16)
+    kdt = CN_FLOAT32;
+  if (in_dt == CN_FLOAT16)
+    in_dt = CN_FLOAT32;
   red_shapes s;
   red_shapes_make(&s, a, mask, keepdims != 0);
   if (info->empty_error != NULL && s.nred == 0)
@@ -449,6 +456,15 @@ static cn_status arg_entry(const char *fn, red_op op, cn_array *out, cn_array a,
   cn_array_s *src = a, *res = NULL;
   if (flat && (st = flat_view(&src, a)) != CN_OK)
     return st;
+  if (a->dtype == CN_FLOAT16) { /* no kernels: float32 orders the same */
+    cn_array_s *c;
+    st = cast_copy(&c, src, CN_FLOAT32);
+    if (src != a)
+      cn_array_release(src);
+    if (st != CN_OK)
+      return st;
+    src = c;
+  }
   bool direct;
   /* NaN kinds can fail after writing: they never write into dst directly. */
   st = red_target(&res, &direct, dst, a, &s, mask, CN_INT64, !nan);
@@ -501,8 +517,12 @@ static cn_status scan_entry(const char *fn, red_op op, cn_array *out,
     return st;
   const bool flat = axis == CN_AXIS_NONE;
   const cn_dtype rdt = dtype != CN_DTYPE_DEFAULT ? dtype : wide_dtype(a->dtype);
-  const cn_dtype in_dt =
+  cn_dtype in_dt =
       rdt == a->dtype || rdt == wide_dtype(a->dtype) ? a->dtype : rdt;
+  /* float16 runs in float32 (no kernels), rounded at the end */
+  const cn_dtype kdt = rdt == CN_FLOAT16 ? CN_FLOAT32 : rdt;
+  if (in_dt == CN_FLOAT16)
+    in_dt = CN_FLOAT32;
   red_shapes s;
   s.nd = s.fnd = flat ? 1 : a->ndim;
   for (int d = 0; d < s.nd; d++)
@@ -527,12 +547,12 @@ static cn_status scan_entry(const char *fn, red_op op, cn_array *out,
       return st;
     src = c;
   }
-  bool direct = dst && dst->dtype == rdt && dst->buf != a->buf;
+  bool direct = dst && dst->dtype == kdt && dst->buf != a->buf;
   if (direct) {
     cn_array_retain(dst);
     res = dst;
   } else {
-    st = cn_array_new(&res, be, a->buf->device_id, rdt, s.nd, s.kshape,
+    st = cn_array_new(&res, be, a->buf->device_id, kdt, s.nd, s.kshape,
                       CN_ORDER_C);
   }
   if (st == CN_OK)
@@ -549,6 +569,13 @@ static cn_status scan_entry(const char *fn, red_op op, cn_array *out,
     cn_array_release(res);
     cn_array_retain(dst);
     res = dst;
+  } else if (res->dtype != rdt) {
+    cn_array_s *r2;
+    st = cast_copy(&r2, res, rdt);
+    cn_array_release(res);
+    if (st != CN_OK)
+      return st;
+    res = r2;
   }
   *out = res;
   return CN_OK;

@@ -29,7 +29,7 @@ void cn_scalar_to_bytes(void *dst, cn_dtype dtype, cn_scalar v) {
     return;                                                                    \
   }
   switch (dtype) {
-    CN_CPU_DTYPES(TO_BYTES)
+    CN_CPU_STORAGE_DTYPES(TO_BYTES)
   default:
     return;
   }
@@ -61,6 +61,11 @@ cn_scalar cn_scalar_from_bytes(const void *src, cn_dtype dtype) {
     uint64_t x;
     memcpy(&x, src, sizeof x);
     return x > INT64_MAX ? cn_scalar_uint(x) : cn_scalar_int((int64_t)x);
+  }
+  case CN_FLOAT16: {
+    cn_f16_t x;
+    memcpy(&x, src, sizeof x);
+    return cn_scalar_float(cn_f16_to_f64(x));
   }
   case CN_FLOAT32: {
     float x;

@@ -48,6 +48,19 @@ CN_KEY_FN cn_key_u32 cn_unkey_bits32(cn_key_u64 k) {
   cn_key_u32 kk = (cn_key_u32)k;
   return (kk >> 31) ? (kk & 0x7fffffffu) : (cn_key_u32)~kk;
 }
+/* float16 versions (keys in the low 16 bits). */
+CN_KEY_FN cn_key_u64 cn_key_bits16(cn_key_u32 u, bool canon) {
+  u &= 0xffffu;
+  if ((u & 0x7fffu) > 0x7c00u)
+    return 0xffffu;
+  if (canon && (u & 0x7fffu) == 0)
+    u = 0;
+  return (u >> 15) ? (~u & 0xffffu) : (u | 0x8000u);
+}
+CN_KEY_FN cn_key_u32 cn_unkey_bits16(cn_key_u64 k) {
+  cn_key_u32 kk = (cn_key_u32)k & 0xffffu;
+  return (kk >> 15) ? (kk & 0x7fffu) : (~kk & 0xffffu);
+}
 /* Key of a signed integer of `bits` bits (two's complement, zero-extended
  * into u): the sign bit flipped. Its own inverse. */
 CN_KEY_FN cn_key_u64 cn_key_signed(cn_key_u64 u, int bits) {

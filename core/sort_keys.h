@@ -78,6 +78,11 @@ static inline uint64_t cn_key_of(const void *p, cn_dtype dt, bool canon) {
     memcpy(&v, p, 8);
     return v;
   }
+  case CN_FLOAT16: {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return cn_key_bits16(v, canon);
+  }
   case CN_FLOAT32: {
     float v;
     memcpy(&v, p, 4);
@@ -111,6 +116,11 @@ static inline void cn_unkey_to(void *p, uint64_t k, cn_dtype dt) {
   }
   case CN_UINT16: {
     uint16_t v = (uint16_t)k;
+    memcpy(p, &v, 2);
+    break;
+  }
+  case CN_FLOAT16: {
+    uint16_t v = (uint16_t)cn_unkey_bits16(k);
     memcpy(p, &v, 2);
     break;
   }

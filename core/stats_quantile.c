@@ -267,8 +267,10 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
                 be->compute->quantile_sorted;
   cn_lanes L;
   st = on_dev ? cn_lanes_make_on(&L, a, naxes, axes, keepdims,
-                                 a->dtype == CN_FLOAT32 ? CN_FLOAT32
-                                                        : CN_FLOAT64,
+                                 a->dtype == CN_FLOAT32 ||
+                                         a->dtype == CN_FLOAT16
+                                     ? CN_FLOAT32
+                                     : CN_FLOAT64,
                                  fn)
               : cn_lanes_make(&L, a, naxes, axes, keepdims, fn);
   if (st != CN_OK) {
@@ -321,7 +323,11 @@ static cn_status quantile_impl(cn_array *out, cn_array a, cn_array q,
     }
   }
   free(buf);
-  cn_dtype rdt = a->dtype == CN_FLOAT32 ? CN_FLOAT32 : CN_FLOAT64;
+  /* float32 and float16 keep their dtype (computed in float64, rounded
+   * once), the rest give float64, as NumPy */
+  cn_dtype rdt = a->dtype == CN_FLOAT32 || a->dtype == CN_FLOAT16
+                     ? a->dtype
+                     : CN_FLOAT64;
   if (q &&
       (method == CN_QUANTILE_LOWER || method == CN_QUANTILE_HIGHER ||
        method == CN_QUANTILE_NEAREST || method == CN_QUANTILE_INVERTED_CDF ||

@@ -77,7 +77,8 @@ typedef struct cn_uf_call {
   const char *const *argnames;
   const cn_array_s *in[3];
   cn_dtype want[3]; /* dtype each input is computed in */
-  cn_dtype odt;     /* result dtype */
+  cn_dtype odt;     /* dtype the kernel writes */
+  cn_dtype rdt;     /* result dtype (odt, or float16 computed in float32) */
   cn_array_s *dst;  /* NULL or the caller's destination */
   const cn_backend *be;
   int32_t nd;
@@ -199,6 +200,10 @@ bool cn_op_loop_dtype(cn_loop_class loops, cn_dtype p, cn_dtype *out) {
   return false;
 }
 
+bool cn_op_float16_loop(int32_t op) {
+  return op == CN_OPID_nextafter || op == CN_OPID_spacing;
+}
+
 cn_dtype cn_op_out_dtype(int32_t op, cn_dtype ct) {
   switch (cn_ops[op].out) {
   case CN_OUT_BOOL:
@@ -253,12 +258,12 @@ static cn_status cn_uf_prepare(cn_uf_call *c) {
     if (!cn_array_writeable(dst))
       return cn_error(CN_ERR_VALUE, "%s: argument 'dst' is read-only", c->fn);
     int32_t ok = 0;
-    cn_can_cast(&ok, c->odt, dst->dtype, CN_CAST_SAME_KIND);
+    cn_can_cast(&ok, c->rdt, dst->dtype, CN_CAST_SAME_KIND);
     if (!ok)
       return cn_error(CN_ERR_TYPE,
                       "%s: cannot cast the result from %s to dst's dtype %s "
                       "with casting rule 'same_kind'",
-                      c->fn, cn_dtype_name(c->odt), cn_dtype_name(dst->dtype));
+                      c->fn, cn_dtype_name(c->rdt), cn_dtype_name(dst->dtype));
   }
   /* Inputs: cast in their own shape (cheaper than after broadcasting). */
   for (int32_t i = 0; i < c->n; i++) {
@@ -316,8 +321,21 @@ static cn_status cn_uf_prepare(cn_uf_call *c) {
   return CN_OK;
 }
 
-/* Moves the result to dst when it went through a temporary; sets *out. */
+/* Moves the result to dst when it went through a temporary, or rounds a
+ * float32 result to the float16 the caller gets; sets *out. */
 static cn_status cn_uf_finish(cn_uf_call *c, cn_array *out) {
+  if (c->dst == NULL && c->rdt != c->odt) {
+    cn_array_s *r = NULL;
+    cn_status st = cn_array_new_like(&r, c->target, c->rdt);
+    if (st == CN_OK && (st = c->be->compute->assign(r, c->target)) != CN_OK) {
+      cn_array_release(r);
+      r = NULL;
+    }
+    if (st != CN_OK)
+      return cn_error_prefix(st, c->fn);
+    cn_array_release(c->target);
+    c->target = r;
+  }
   if (c->dst != NULL && c->target != c->dst) {
     cn_status st = c->be->compute->assign(c->dst, c->target);
     if (st != CN_OK)
@@ -513,6 +531,12 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
   if ((st = cn_uf_promote(&p, &c, 0, c.n, true)) != CN_OK ||
       (st = cn_uf_loop_dtype(&ct, op, p, fn)) != CN_OK)
     return st;
+  /* float16 has no loops of its own: NumPy's float16 loops compute each
+   * element in float32 and round the result, and so does this (the inputs
+   * cast to float32, the result cast back by cn_uf_finish) */
+  c.rdt = cn_op_out_dtype(op, ct);
+  if (ct == CN_FLOAT16 && !cn_op_float16_loop(op))
+    ct = CN_FLOAT32;
   for (int32_t i = 0; i < c.n; i++)
     c.want[i] = ct;
   c.odt = cn_op_out_dtype(op, ct);
@@ -613,7 +637,7 @@ cn_status cn_where(cn_array *out, cn_array cond, cn_array x, cn_array y,
   if ((st = cn_uf_promote(&p, &c, 1, 2, false)) != CN_OK)
     return st;
   c.want[0] = CN_BOOL;
-  c.want[1] = c.want[2] = c.odt = p;
+  c.want[1] = c.want[2] = c.odt = c.rdt = p;
   {
     CN_REQUIRE_SLOT(where, c.be, where, fn);
     CN_REQUIRE_SLOT(assign, c.be, assign, fn);

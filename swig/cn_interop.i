@@ -96,7 +96,7 @@ static void cnpy_buffer_release(void *ctx) {
 }
 
 /* dtype of a struct-module format with the exporter's itemsize; -1 when the
- * format has no cunumpy dtype (big-endian, half, records, ...). */
+ * format has no cunumpy dtype (big-endian, records, ...). */
 static int cnpy_dtype_from_format(const char *fmt, Py_ssize_t itemsize,
                                   cn_dtype *dt) {
   if (!fmt)
@@ -134,6 +134,11 @@ static int cnpy_dtype_from_format(const char *fmt, Py_ssize_t itemsize,
   case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N':
     *dt = uints[itemsize - 1];
     return *dt ? 0 : -1;
+  case 'e':
+    if (itemsize != 2)
+      return -1;
+    *dt = CN_FLOAT16;
+    return 0;
   case 'f':
     if (itemsize != 4)
       return -1;

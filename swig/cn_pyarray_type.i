@@ -276,6 +276,12 @@ static PyObject *cnpy_element_to_py(const char *p, cn_dtype dt) {
     CNPY_ELEM(CN_UINT16, uint16_t, PyLong_FromLong(v))
     CNPY_ELEM(CN_UINT32, uint32_t, PyLong_FromUnsignedLong(v))
     CNPY_ELEM(CN_UINT64, uint64_t, PyLong_FromUnsignedLongLong(v))
+  case CN_FLOAT16: {
+    double v = PyFloat_Unpack2(p, 1);
+    if (v == -1.0 && PyErr_Occurred())
+      return NULL;
+    return PyFloat_FromDouble(v);
+  }
     CNPY_ELEM(CN_FLOAT32, float, PyFloat_FromDouble(v))
     CNPY_ELEM(CN_FLOAT64, double, PyFloat_FromDouble(v))
   case CN_COMPLEX64: {

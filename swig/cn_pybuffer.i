@@ -30,6 +30,8 @@ static const char *cnpy_format(cn_dtype dt) {
     return "I";
   case CN_UINT64:
     return sizeof(long) == 8 ? "L" : "Q";
+  case CN_FLOAT16:
+    return "e";
   case CN_FLOAT32:
     return "f";
   case CN_FLOAT64:

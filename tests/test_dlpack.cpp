@@ -671,8 +671,8 @@ TEST_CASE("hostile tensors are rejected; the deleter runs exactly once") {
       uint8_t code, bits;
       uint16_t lanes;
       const char *needle;
-    } cases[] = {{kDLFloat, 16, 1, "code 2, bits 16"},
-                 {kDLBfloat, 16, 1, "code 4, bits 16"},
+    } cases[] = {{kDLBfloat, 16, 1, "code 4, bits 16"},
+                 {kDLFloat, 8, 1, "code 2, bits 8"},
                  {kDLOpaqueHandle, 64, 1, "code 3, bits 64"},
                  {kDLInt, 7, 1, "code 0, bits 7"},
                  {kDLBool, 1, 1, "code 6, bits 1"},

@@ -7,55 +7,58 @@
 #include <cstdint>
 
 namespace {
-static const char *kExpected[13][13] = {
-  {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "complex64", "complex128"},
-  {"int8", "int8", "int16", "int32", "int64", "int16", "int32", "int64", "float64", "float32", "float64", "complex64", "complex128"},
-  {"int16", "int16", "int16", "int32", "int64", "int16", "int32", "int64", "float64", "float32", "float64", "complex64", "complex128"},
-  {"int32", "int32", "int32", "int32", "int64", "int32", "int32", "int64", "float64", "float64", "float64", "complex128", "complex128"},
-  {"int64", "int64", "int64", "int64", "int64", "int64", "int64", "int64", "float64", "float64", "float64", "complex128", "complex128"},
-  {"uint8", "int16", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "complex64", "complex128"},
-  {"uint16", "int32", "int32", "int32", "int64", "uint16", "uint16", "uint32", "uint64", "float32", "float64", "complex64", "complex128"},
-  {"uint32", "int64", "int64", "int64", "int64", "uint32", "uint32", "uint32", "uint64", "float64", "float64", "complex128", "complex128"},
-  {"uint64", "float64", "float64", "float64", "float64", "uint64", "uint64", "uint64", "uint64", "float64", "float64", "complex128", "complex128"},
-  {"float32", "float32", "float32", "float64", "float64", "float32", "float32", "float64", "float64", "float32", "float64", "complex64", "complex128"},
-  {"float64", "float64", "float64", "float64", "float64", "float64", "float64", "float64", "float64", "float64", "float64", "complex128", "complex128"},
-  {"complex64", "complex64", "complex64", "complex128", "complex128", "complex64", "complex64", "complex128", "complex128", "complex64", "complex128", "complex64", "complex128"},
-  {"complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128"},
+static const char *kExpected[14][14] = {
+  {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128"},
+  {"int8", "int8", "int16", "int32", "int64", "int16", "int32", "int64", "float64", "float16", "float32", "float64", "complex64", "complex128"},
+  {"int16", "int16", "int16", "int32", "int64", "int16", "int32", "int64", "float64", "float32", "float32", "float64", "complex64", "complex128"},
+  {"int32", "int32", "int32", "int32", "int64", "int32", "int32", "int64", "float64", "float64", "float64", "float64", "complex128", "complex128"},
+  {"int64", "int64", "int64", "int64", "int64", "int64", "int64", "int64", "float64", "float64", "float64", "float64", "complex128", "complex128"},
+  {"uint8", "int16", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128"},
+  {"uint16", "int32", "int32", "int32", "int64", "uint16", "uint16", "uint32", "uint64", "float32", "float32", "float64", "complex64", "complex128"},
+  {"uint32", "int64", "int64", "int64", "int64", "uint32", "uint32", "uint32", "uint64", "float64", "float64", "float64", "complex128", "complex128"},
+  {"uint64", "float64", "float64", "float64", "float64", "uint64", "uint64", "uint64", "uint64", "float64", "float64", "float64", "complex128", "complex128"},
+  {"float16", "float16", "float32", "float64", "float64", "float16", "float32", "float64", "float64", "float16", "float32", "float64", "complex64", "complex128"},
+  {"float32", "float32", "float32", "float64", "float64", "float32", "float32", "float64", "float64", "float32", "float32", "float64", "complex64", "complex128"},
+  {"float64", "float64", "float64", "float64", "float64", "float64", "float64", "float64", "float64", "float64", "float64", "float64", "complex128", "complex128"},
+  {"complex64", "complex64", "complex64", "complex128", "complex128", "complex64", "complex64", "complex128", "complex128", "complex64", "complex64", "complex128", "complex64", "complex128"},
+  {"complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128", "complex128"},
 };
-static const int kCan_safe[13][13] = {
-  {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-  {0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1},
-  {0, 0, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1},
-  {0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1},
-  {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1},
-  {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-  {0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1},
-  {0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 1, 0, 1},
-  {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1},
-  {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1},
-  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1},
-  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1},
-  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+static const int kCan_safe[14][14] = {
+  {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+  {0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1},
+  {0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1},
+  {0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1},
+  {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1},
+  {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+  {0, 0, 0, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1},
+  {0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1},
+  {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1},
+  {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1},
+  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1},
+  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1},
+  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1},
+  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 };
-static const int kCan_same_kind[13][13] = {
-  {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-  {0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1},
-  {0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1},
-  {0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1},
-  {0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1},
-  {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-  {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-  {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-  {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
-  {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1},
-  {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1},
-  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1},
-  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1},
+static const int kCan_same_kind[14][14] = {
+  {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+  {0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1},
+  {0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1},
+  {0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1},
+  {0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1},
+  {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+  {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+  {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+  {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+  {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1},
+  {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1},
+  {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1},
+  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1},
+  {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1},
 };
 } // namespace
 
 TEST_CASE("dtype enumeration, names and sizes", "[dtype]") {
-  const int64_t sizes[13] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16};
+  const int64_t sizes[14] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
   for (int32_t i = 0; i < CN_NUM_DTYPES; i++) {
     cn_dtype dt;
     CN_REQUIRE_OK(cn_dtype_at(&dt, i));
@@ -68,7 +71,7 @@ TEST_CASE("dtype enumeration, names and sizes", "[dtype]") {
     REQUIRE((int64_t)(dt & 0xff) == sizes[i] * 8);
   }
   cn_dtype dt;
-  CN_REQUIRE_ERR(cn_dtype_at(&dt, 13), CN_ERR_VALUE, "out of range");
+  CN_REQUIRE_ERR(cn_dtype_at(&dt, 14), CN_ERR_VALUE, "out of range");
   CN_REQUIRE_ERR(cn_dtype_at(&dt, -1), CN_ERR_VALUE, "out of range");
   REQUIRE(!cn_dtype_is_valid((cn_dtype)0x0230));
   REQUIRE(cn_dtype_itemsize((cn_dtype)12345) == 0);
@@ -104,8 +107,8 @@ TEST_CASE("dtype names and aliases", "[dtype]") {
 }
 
 TEST_CASE("promotion table equals NumPy 2", "[dtype]") {
-  for (int i = 0; i < 13; i++)
-    for (int j = 0; j < 13; j++) {
+  for (int i = 0; i < CN_NUM_DTYPES; i++)
+    for (int j = 0; j < CN_NUM_DTYPES; j++) {
       cn_dtype a, b, r;
       cn_dtype_at(&a, i);
       cn_dtype_at(&b, j);
@@ -151,8 +154,8 @@ TEST_CASE("result type of several dtypes equals NumPy 2", "[dtype]") {
 }
 
 TEST_CASE("can_cast equals NumPy 2", "[dtype]") {
-  for (int i = 0; i < 13; i++)
-    for (int j = 0; j < 13; j++) {
+  for (int i = 0; i < CN_NUM_DTYPES; i++)
+    for (int j = 0; j < CN_NUM_DTYPES; j++) {
       cn_dtype a, b;
       cn_dtype_at(&a, i);
       cn_dtype_at(&b, j);
@@ -231,4 +234,140 @@ TEST_CASE("status table and last error", "[status]") {
   REQUIRE(cn_last_error_copy(nullptr, 0) == (int64_t)full.size());
   REQUIRE(cn_abi_version() == CUNUMPY_ABI_VERSION);
   REQUIRE(std::string(cn_version()) == "0.1.0");
+}
+
+namespace {
+// float16 value of bits h by its definition: (-1)^s * 2^(e-15) * 1.m, or
+// 2^-14 * 0.m for e == 0 (NaN/inf handled by the callers).
+long double f16_value(uint16_t h) {
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  long double v = e == 0 ? ldexpl((long double)m, -24)
+                         : ldexpl((long double)(1024 + m), e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+bool f16_is_nan(uint16_t h) { return (h & 0x7fff) > 0x7c00; }
+
+// Nearest float16 to x by search over the sorted finite values, ties to
+// the even bit pattern; beyond 65504 + half an ulp (65520) it is inf.
+uint16_t f16_nearest(long double x, const std::vector<long double> &pos) {
+  long double ax = fabsl(x);
+  uint16_t sign = std::signbit((double)x) ? 0x8000 : 0;
+  if (ax >= 65520.0L)
+    return sign | 0x7c00;
+  size_t lo = 0, hi = pos.size() - 1; // pos[k] is the value of bits k
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    (pos[mid] <= ax ? lo : hi) = mid;
+  }
+  long double dl = ax - pos[lo], dh = pos[hi] - ax;
+  size_t k = dl < dh ? lo : dh < dl ? hi : (lo % 2 == 0 ? lo : hi);
+  return sign | (uint16_t)k;
+}
+} // namespace
+
+TEST_CASE("float16 casts equal a naive reference", "[dtype]") {
+  std::vector<uint16_t> all(65536);
+  for (int i = 0; i < 65536; i++)
+    all[i] = (uint16_t)i;
+  Arr h = from_vec(all, {65536}, CN_FLOAT16);
+  // to float64 and float32: exact values, NaN stays NaN with its payload
+  Arr d, f;
+  CN_REQUIRE_OK(cn_astype(d.out(), h, CN_FLOAT64, 1));
+  CN_REQUIRE_OK(cn_astype(f.out(), h, CN_FLOAT32, 1));
+  std::vector<double> dv = to_vec<double>(d);
+  std::vector<float> fv = to_vec<float>(f);
+  for (int i = 0; i < 65536; i++) {
+    INFO("bits " << i);
+    uint16_t b = (uint16_t)i;
+    if (f16_is_nan(b)) {
+      uint64_t u;
+      memcpy(&u, &dv[i], 8);
+      REQUIRE(std::isnan(dv[i]));
+      REQUIRE(((u >> 42) & 0x3ff) == (uint64_t)(b & 0x3ff)); // payload kept
+      REQUIRE(std::isnan(fv[i]));
+    } else if ((b & 0x7fff) == 0x7c00) {
+      REQUIRE(std::isinf(dv[i]));
+      REQUIRE(std::signbit(dv[i]) == ((b & 0x8000) != 0));
+    } else {
+      REQUIRE((long double)dv[i] == f16_value(b));
+      REQUIRE((long double)fv[i] == f16_value(b));
+      REQUIRE(std::signbit(dv[i]) == ((b & 0x8000) != 0)); // -0.0 kept
+    }
+  }
+  // from float64: random values over float16's range, every value and
+  // every midpoint between neighbours (ties) with one double ulp either side
+  std::vector<long double> pos(0x7c00);
+  for (int k = 0; k < 0x7c00; k++)
+    pos[k] = f16_value((uint16_t)k);
+  std::vector<double> src;
+  uint64_t state = 12345;
+  for (int i = 0; i < 100000; i++) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    double u = (double)(state >> 11) / 9007199254740992.0;
+    src.push_back((i % 2 ? -1 : 1) * ldexp(u, (int)(state % 48) - 30));
+  }
+  for (int k = 0; k + 1 < 0x7c00; k++) {
+    double mid = (double)((pos[k] + pos[k + 1]) / 2);
+    src.push_back(mid);
+    src.push_back(std::nextafter(mid, 0.0));
+    src.push_back(-std::nextafter(mid, 1e9));
+    src.push_back((double)pos[k]);
+  }
+  for (double v : {65504.0, 65519.0, 65520.0, 1e300, -0.0, 0.0, 5.9e-8,
+                   2.98e-8, 2.9802322387695312e-08})
+    src.push_back(v);
+  Arr s = from_vec(src, {(int64_t)src.size()}, CN_FLOAT64);
+  Arr r, r2, s32;
+  CN_REQUIRE_OK(cn_astype(r.out(), s, CN_FLOAT16, 1));
+  std::vector<uint16_t> got = to_vec<uint16_t>(r);
+  for (size_t i = 0; i < src.size(); i++) {
+    INFO("value " << src[i]);
+    REQUIRE(got[i] == f16_nearest(src[i], pos));
+  }
+  // from float32 (the values above that float32 holds exactly)
+  std::vector<float> src32;
+  for (double v : src)
+    if ((double)(float)v == v)
+      src32.push_back((float)v);
+  Arr t = from_vec(src32, {(int64_t)src32.size()}, CN_FLOAT32);
+  CN_REQUIRE_OK(cn_astype(r2.out(), t, CN_FLOAT16, 1));
+  std::vector<uint16_t> got32 = to_vec<uint16_t>(r2);
+  REQUIRE(src32.size() > 20000);
+  for (size_t i = 0; i < src32.size(); i++) {
+    INFO("value " << src32[i]);
+    REQUIRE(got32[i] == f16_nearest(src32[i], pos));
+  }
+  // from integers: every int16, rounded as float16 rounds its value
+  std::vector<int16_t> ints(65536);
+  for (int i = 0; i < 65536; i++)
+    ints[i] = (int16_t)(i - 32768);
+  Arr iv = from_vec(ints, {65536}, CN_INT16), ir;
+  CN_REQUIRE_OK(cn_astype(ir.out(), iv, CN_FLOAT16, 1));
+  std::vector<uint16_t> goti = to_vec<uint16_t>(ir);
+  for (int i = 0; i < 65536; i++)
+    REQUIRE(goti[i] == f16_nearest((long double)ints[i], pos));
+}
+
+TEST_CASE("float16 promotion and names", "[dtype]") {
+  for (const char *n : {"float16", "f2", "e", "half", "<f2"}) {
+    cn_dtype dt = CN_BOOL;
+    CN_REQUIRE_OK(cn_dtype_from_name(&dt, n));
+    REQUIRE(dt == CN_FLOAT16);
+  }
+  REQUIRE(cn_dtype_itemsize(CN_FLOAT16) == 2);
+  REQUIRE(std::string(cn_dtype_name(CN_FLOAT16)) == "float16");
+  cn_dtype r;
+  CN_REQUIRE_OK(cn_result_type_scalar(&r, CN_FLOAT16, cn_scalar_float(1e10)));
+  REQUIRE(r == CN_FLOAT16); // weak Python float: the array's float wins
+  CN_REQUIRE_OK(cn_result_type_scalar(&r, CN_FLOAT16, cn_scalar_int(70000)));
+  REQUIRE(r == CN_FLOAT16);
+  CN_REQUIRE_OK(
+      cn_result_type_scalar(&r, CN_FLOAT16, cn_scalar_complex(1, 2)));
+  REQUIRE(r == CN_COMPLEX64);
+  cn_dtype three[3] = {CN_FLOAT16, CN_INT8, CN_UINT8};
+  CN_REQUIRE_OK(cn_result_type_many(&r, 3, three));
+  REQUIRE(r == CN_FLOAT16);
+  three[2] = CN_INT16;
+  CN_REQUIRE_OK(cn_result_type_many(&r, 3, three));
+  REQUIRE(r == CN_FLOAT32);
 }

@@ -437,7 +437,8 @@ TEST_CASE("pad_ext on 2-d, strided, integer and every dtype", "[manip]") {
     CN_REQUIRE_OK(cn_pad_ext(out.out(), x, w, CN_PAD_LINEAR_RAMP, nullptr,
                              nullptr, 0));
     // linspace(0, 3, 2, endpoint=False) reversed: 1.5, 0 (floored for ints).
-    bool real_float = dt == CN_FLOAT32 || dt == CN_FLOAT64 || is_complex(dt);
+    bool real_float = dt == CN_FLOAT16 || dt == CN_FLOAT32 ||
+                      dt == CN_FLOAT64 || is_complex(dt);
     REQUIRE(dvec(out) == V{0, 1, 2, 3, real_float ? 1.5 : 1, 0});
     if (is_complex(dt))
       continue;

@@ -1314,18 +1314,23 @@ TEST_CASE("promotion, weak scalars and loop selection", "[ufunc]") {
   REQUIRE(dt_of(CN_BOOL, CN_BOOL) == CN_BOOL);
   REQUIRE(dt_of(CN_FLOAT32, CN_COMPLEX64) == CN_COMPLEX64);
   REQUIRE(dt_of(CN_INT8, CN_INT8, "divide") == CN_FLOAT64);
-  REQUIRE(dt_of(CN_BOOL, CN_BOOL, "arctan2") == CN_FLOAT32);
+  REQUIRE(dt_of(CN_BOOL, CN_BOOL, "arctan2") == CN_FLOAT16);
   REQUIRE(dt_of(CN_BOOL, CN_BOOL, "floor_divide") == CN_INT8);
   REQUIRE(dt_of(CN_INT16, CN_INT16, "hypot") == CN_FLOAT32);
   REQUIRE(dt_of(CN_INT32, CN_INT32, "hypot") == CN_FLOAT64);
   REQUIRE(dt_of(CN_INT32, CN_INT32, "less") == CN_BOOL);
 
-  // unary inexact ops on integers: float32 for small ints, float64 else
+  // unary inexact ops on integers: float16 for 8-bit ints, float32 for
+  // 16-bit ones, float64 else (NumPy)
   Arr i8 = make1(dt_info(CN_INT8), {4, 9}), i64 = make1(dt_info(CN_INT64), {4});
-  Arr r1, r2;
+  Arr r1, r2, r1f, i16 = make1(dt_info(CN_INT16), {4, 9}), r16;
   CN_REQUIRE_OK(cn_sqrt(r1.out(), i8, nullptr));
-  REQUIRE(dtype_of(r1) == CN_FLOAT32);
-  REQUIRE(read(r1) == std::vector<CL>{2, 3});
+  REQUIRE(dtype_of(r1) == CN_FLOAT16);
+  CN_REQUIRE_OK(cn_astype(r1f.out(), r1, CN_FLOAT32, 1));
+  REQUIRE(read(r1f) == std::vector<CL>{2, 3});
+  CN_REQUIRE_OK(cn_sqrt(r16.out(), i16, nullptr));
+  REQUIRE(dtype_of(r16) == CN_FLOAT32);
+  REQUIRE(read(r16) == std::vector<CL>{2, 3});
   CN_REQUIRE_OK(cn_sqrt(r2.out(), i64, nullptr));
   REQUIRE(dtype_of(r2) == CN_FLOAT64);
 
@@ -1836,10 +1841,25 @@ TEST_CASE("weak integers out of the array dtype's range", "[ufunc]") {
     Arr h;
     cn_array hin[2] = {a, w};
     CN_REQUIRE_OK(cn_ufunc(h.out(), "hypot", 2, hin, nullptr));
-    const DT &ft = dt_info(dtype_of(h));
+    if (dtype_of(h) == CN_FLOAT16) {
+      // 8-bit ints compute in float16 (NumPy): checked through float32,
+      // which holds every float16; a scalar beyond 65504 is inf there
+      Arr h32;
+      CN_REQUIRE_OK(cn_astype(h32.out(), h, CN_FLOAT32, 1));
+      std::vector<CL> hv = read(h32);
+      for (size_t i = 0; i < v.size(); i++) {
+        LD want = std::fabs(s) > 65504 ? (LD)INFINITY
+                                       : std::hypot(v[i].real(), s);
+        if (std::isinf(want))
+          REQUIRE(std::isinf(hv[i].real()));
+        else
+          REQUIRE(std::fabs(hv[i].real() - want) <= 9.8e-4L * want);
+      }
+    }
+    const DT &ft = dt_info(dtype_of(h) == CN_FLOAT16 ? CN_FLOAT32 : dtype_of(h));
     REQUIRE(ft.kind == 'f');
-    std::vector<CL> hv = read(h);
-    for (size_t i = 0; i < v.size(); i++) {
+    std::vector<CL> hv = dtype_of(h) == CN_FLOAT16 ? std::vector<CL>() : read(h);
+    for (size_t i = 0; i < hv.size(); i++) {
       unsigned char buf[8];
       put(ft, buf, CL(s));
       LD sf = get(ft, buf).real(); // the scalar in the float dtype
@@ -1870,13 +1890,18 @@ TEST_CASE("weak integers out of the array dtype's range", "[ufunc]") {
   Arr eq;
   CN_REQUIRE_OK(cn_equal(eq.out(), u64, weak_u(1ull << 63), nullptr));
   REQUIRE(read(eq) == std::vector<CL>{0, 0});
-  // arctan2(uint8, -1) computes in float32: atan2(x, -1)
-  Arr u8 = make1(dt_info(CN_UINT8), {0, 1, 2}), at;
+  // arctan2(uint8, -1) gives float16 (NumPy): atan2(x, -1) in float32,
+  // rounded to float16 (the cast tests of test_dtype.cpp check that one)
+  Arr u8 = make1(dt_info(CN_UINT8), {0, 1, 2}), at, at32, w32, w16, w16f;
   CN_REQUIRE_OK(cn_arctan2(at.out(), u8, weak_i(-1), nullptr));
-  REQUIRE(dtype_of(at) == CN_FLOAT32);
-  std::vector<CL> atv = read(at);
-  for (int i = 0; i < 3; i++)
-    REQUIRE(atv[i].real() == (LD)std::atan2((float)i, -1.0f));
+  REQUIRE(dtype_of(at) == CN_FLOAT16);
+  CN_REQUIRE_OK(cn_astype(at32.out(), at, CN_FLOAT32, 1));
+  w32 = make1(dt_info(CN_FLOAT32), {(LD)std::atan2(0.0f, -1.0f),
+                                    (LD)std::atan2(1.0f, -1.0f),
+                                    (LD)std::atan2(2.0f, -1.0f)});
+  CN_REQUIRE_OK(cn_astype(w16.out(), w32, CN_FLOAT16, 1));
+  CN_REQUIRE_OK(cn_astype(w16f.out(), w16, CN_FLOAT32, 1));
+  REQUIRE(read(at32) == read(w16f));
   // dst of another dtype, broadcasting, empty arrays
   Arr m = make(dt_info(CN_UINT8), {0, 1, 2, 3, 4, 5}, {2, 3});
   Arr d = make(dt_info(CN_INT16), {7, 7, 7, 7, 7, 7}, {2, 3}), rd;

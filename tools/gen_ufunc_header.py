@@ -51,8 +51,10 @@ HEAD = """\
  * are promoted together (cn_result_type; weak scalars from cn_scalar_array
  * follow NEP 50) and computed in the first dtype of the op's loops that the
  * promoted dtype casts to safely. Ops on floats/complex only (sqrt, sin, ...)
- * compute bool, int8, uint8, int16 and uint16 in float32 (NumPy would use
- * float16, which cunumpy does not have) and wider integers in float64;
+ * compute bool, int8 and uint8 in float16, int16 and uint16 in float32 and
+ * wider integers in float64, as NumPy. float16 has no loops of its own:
+ * each element is computed in float32 and rounded to float16 (NumPy's
+ * float16 loops do the same);
  * {float64_ops} every integer input in float64, as NumPy.
  *
  * dst may be NULL (a new array is made on the inputs' device) or an existing

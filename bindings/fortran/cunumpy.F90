@@ -94,6 +94,10 @@ module cunumpy
     module procedure cn_pointer_r4, cn_pointer_r8, cn_pointer_c4, cn_pointer_c8, &
       cn_pointer_i1, cn_pointer_i2, cn_pointer_i4, cn_pointer_i8, cn_pointer_l1
   end interface cn_pointer
+  ! float16 arrays: gfortran has no real kind for binary16, so
+  ! cn_pointer_f2(a, p) gives integer(c_int16_t) pointers onto the bit
+  ! patterns (outside the generic: int16 arrays already take that type).
+  public :: cn_pointer_f2
 
   ! A cn_scalar (the C ABI's host scalar) from a Fortran value.
   interface cn_scalar_of
@@ -510,6 +514,11 @@ contains
 #define CNAME 'cn_f_set_pointer_l1'
 #define FTYPE logical(c_bool)
 #define DTYPE CN_BOOL
+#include "cn_pointer.inc"
+#define PNAME cn_pointer_f2
+#define CNAME 'cn_f_set_pointer_i2'
+#define FTYPE integer(c_int16_t)
+#define DTYPE CN_FLOAT16
 #include "cn_pointer.inc"
 
   ! ---- creation ----------------------------------------------------------

@@ -70,6 +70,7 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_UINT16 = 272
   integer(c_int32_t), parameter :: CN_UINT32 = 288
   integer(c_int32_t), parameter :: CN_UINT64 = 320
+  integer(c_int32_t), parameter :: CN_FLOAT16 = 528
   integer(c_int32_t), parameter :: CN_FLOAT32 = 544
   integer(c_int32_t), parameter :: CN_FLOAT64 = 576
   integer(c_int32_t), parameter :: CN_COMPLEX64 = 1344
@@ -187,7 +188,7 @@ module cunumpy_c
   integer(c_int32_t), parameter :: DLPACK_MINOR_VERSION = 1  ! dlpack.h
   integer(c_int32_t), parameter :: DLPACK_FLAG_BITMASK_READ_ONLY = 1  ! dlpack.h
   integer(c_int32_t), parameter :: DLPACK_FLAG_BITMASK_IS_COPIED = 2  ! dlpack.h
-  integer(c_int32_t), parameter :: CN_NUM_DTYPES = 13  ! dtype.h
+  integer(c_int32_t), parameter :: CN_NUM_DTYPES = 14  ! dtype.h
   integer(c_int64_t), parameter :: CN_FFT_N_NONE = -9223372036854775807_c_int64_t - 1_c_int64_t  ! fft.h
   integer(c_int32_t), parameter :: CN_KERNEL_MAX_PARAMS = 32  ! kernel.h
   integer(c_int32_t), parameter :: CN_KERNEL_ELEMENTWISE = 0  ! kernel.h

@@ -40,20 +40,46 @@ typedef void (*cast_fn)(char *d, int64_t ds, const char *s, int64_t ss,
   CAST_LOOP(dn, TD, DC, u16, uint16_t, ku)                                      \
   CAST_LOOP(dn, TD, DC, u32, uint32_t, ku)                                      \
   CAST_LOOP(dn, TD, DC, u64, uint64_t, ku)                                      \
+  CAST_LOOP(dn, TD, DC, f16, cn_f16_t, kh)                                      \
   CAST_LOOP(dn, TD, DC, f32, float, kf)                                         \
   CAST_LOOP(dn, TD, DC, f64, double, kf)                                        \
   CAST_LOOP(dn, TD, DC, c64, cn_c64_t, kc)                                      \
   CAST_LOOP(dn, TD, DC, c128, cn_c128_t, kc)
 #define CAST_DST(dn, TD, DC, E) CAST_FOR_SRC(dn, TD, DC)
-CN_CPU_DTYPES(CAST_DST)
+CN_CPU_STORAGE_DTYPES(CAST_DST)
 
 #define CAST_ROW(dn, TD, DC, E)                                                \
   {cast_##dn##_b,   cast_##dn##_i8,  cast_##dn##_i16, cast_##dn##_i32,         \
    cast_##dn##_i64, cast_##dn##_u8,  cast_##dn##_u16, cast_##dn##_u32,         \
-   cast_##dn##_u64, cast_##dn##_f32, cast_##dn##_f64, cast_##dn##_c64,         \
-   cast_##dn##_c128},
+   cast_##dn##_u64, cast_##dn##_f16, cast_##dn##_f32, cast_##dn##_f64,         \
+   cast_##dn##_c64, cast_##dn##_c128},
 static const cast_fn k_cast[CN_NUM_DTYPES][CN_NUM_DTYPES] = {
-    CN_CPU_DTYPES(CAST_ROW)};
+    CN_CPU_STORAGE_DTYPES(CAST_ROW)};
+
+/* float16 <-> float32, the casts every float16 op goes through: contiguous
+ * rows take the vector conversions. */
+static void cast_f16_f32_bulk(char *d, int64_t ds, const char *s, int64_t ss,
+                              int64_t n) {
+  if (ds == 2 && ss == 4)
+    cn_f32_to_f16_n((cn_f16_t *)(void *)d, (const float *)(const void *)s, n);
+  else
+    cast_f16_f32(d, ds, s, ss, n);
+}
+static void cast_f32_f16_bulk(char *d, int64_t ds, const char *s, int64_t ss,
+                              int64_t n) {
+  if (ds == 4 && ss == 2)
+    cn_f16_to_f32_n((float *)(void *)d, (const cn_f16_t *)(const void *)s, n);
+  else
+    cast_f32_f16(d, ds, s, ss, n);
+}
+
+static cast_fn cast_for(cn_dtype dst, cn_dtype src) {
+  if (dst == CN_FLOAT16 && src == CN_FLOAT32)
+    return cast_f16_f32_bulk;
+  if (dst == CN_FLOAT32 && src == CN_FLOAT16)
+    return cast_f32_f16_bulk;
+  return k_cast[cn_dtype_index(dst)][cn_dtype_index(src)];
+}
 
 /* Same-dtype copy of one row, by element size (no conversion needed). */
 static void copy_row(char *d, int64_t ds, const char *s, int64_t ss, int64_t n,
@@ -155,9 +181,7 @@ cn_status cn_cpu_assign(cn_array_s *dst, const cn_array_s *src) {
     return CN_OK;
   assign_ctx c;
   c.isz = cn_itemsize(dst->dtype);
-  c.fn = dst->dtype == src->dtype
-             ? NULL
-             : k_cast[cn_dtype_index(dst->dtype)][cn_dtype_index(src->dtype)];
+  c.fn = dst->dtype == src->dtype ? NULL : cast_for(dst->dtype, src->dtype);
   const cn_array_s *ops[2] = {dst, src};
   cn_iter_shape it;
   cn_iter_coalesce(&it, 2, ops);

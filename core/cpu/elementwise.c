@@ -12,6 +12,8 @@ static const cn_ew_kernel *cn_ew_table(cn_dtype dt) {
   case cdt:                                                                    \
     return cn_ew_kernels_##sfx;
     CN_CPU_DTYPES(CN_EW_CASE_)
+  case CN_FLOAT16:
+    return cn_ew_kernels_f16;
 #undef CN_EW_CASE_
   default:
     return NULL;

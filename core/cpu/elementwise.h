@@ -25,6 +25,9 @@ typedef void (*cn_ew_kernel)(int64_t n, char *const *p, const int64_t *s);
   CN_INTERNAL extern const cn_ew_kernel cn_ew_kernels_##sfx[CN_OP_COUNT_];
 CN_CPU_DTYPES(CN_EW_TABLE_DECL_)
 #undef CN_EW_TABLE_DECL_
+/* float16's table: only the ops cn_op_float16_loop names (the others
+ * compute float16 in float32), NULL elsewhere. */
+CN_INTERNAL extern const cn_ew_kernel cn_ew_kernels_f16[CN_OP_COUNT_];
 
 /* SLEEF kernel tables by op id (NULL where an op has none), float64 (_d)
  * and float32 (_f), from core/cpu/elementwise_sleef_<isa>.c; only

@@ -50,21 +50,22 @@ typedef void (*cn_xc_cast_fn)(char *d, int64_t ds, const char *s, int64_t ss,
   CN_XC_CAST(dn, TD, DC, u16, uint16_t, ku)                                    \
   CN_XC_CAST(dn, TD, DC, u32, uint32_t, ku)                                    \
   CN_XC_CAST(dn, TD, DC, u64, uint64_t, ku)                                    \
+  CN_XC_CAST(dn, TD, DC, f16, cn_f16_t, kh)                                    \
   CN_XC_CAST(dn, TD, DC, f32, float, kf)                                       \
   CN_XC_CAST(dn, TD, DC, f64, double, kf)                                      \
   CN_XC_CAST(dn, TD, DC, c64, cn_c64_t, kc)                                    \
   CN_XC_CAST(dn, TD, DC, c128, cn_c128_t, kc)
 #define CN_XC_CAST_DST(dn, TD, DC, E) CN_XC_CAST_SRC(dn, TD, DC)
-CN_CPU_DTYPES(CN_XC_CAST_DST)
+CN_CPU_STORAGE_DTYPES(CN_XC_CAST_DST)
 
 #define CN_XC_CAST_ROW(dn, TD, DC, E)                                          \
   {cn_xc_cast_##dn##_b,   cn_xc_cast_##dn##_i8,  cn_xc_cast_##dn##_i16,        \
    cn_xc_cast_##dn##_i32, cn_xc_cast_##dn##_i64, cn_xc_cast_##dn##_u8,         \
    cn_xc_cast_##dn##_u16, cn_xc_cast_##dn##_u32, cn_xc_cast_##dn##_u64,        \
-   cn_xc_cast_##dn##_f32, cn_xc_cast_##dn##_f64, cn_xc_cast_##dn##_c64,        \
-   cn_xc_cast_##dn##_c128},
+   cn_xc_cast_##dn##_f16, cn_xc_cast_##dn##_f32, cn_xc_cast_##dn##_f64,        \
+   cn_xc_cast_##dn##_c64, cn_xc_cast_##dn##_c128},
 static const cn_xc_cast_fn cn_xc_casts[CN_NUM_DTYPES][CN_NUM_DTYPES] = {
-    CN_CPU_DTYPES(CN_XC_CAST_ROW)};
+    CN_CPU_STORAGE_DTYPES(CN_XC_CAST_ROW)};
 
 /* ---- where and copies, by item size ---------------------------------- */
 
@@ -146,6 +147,8 @@ static const cn_ew_kernel *cn_xc_table(cn_dtype dt) {
   case cdt:                                                                    \
     return cn_ew_kernels_##sfx;
     CN_CPU_DTYPES(CN_XC_TABLE_CASE_)
+  case CN_FLOAT16:
+    return cn_ew_kernels_f16;
 #undef CN_XC_TABLE_CASE_
   default:
     return NULL;

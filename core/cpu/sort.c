@@ -384,6 +384,9 @@ VQ_VALUES(vq_u64, uint64_t, cn_vqsort_u64)
 #define VQ_KEY32(u) ((uint32_t)cn_key_bits32((u), false))
 #define VQ_UNKEY64(k) cn_unkey_bits64(k)
 #define VQ_UNKEY32(k) cn_unkey_bits32(k)
+#define VQ_KEY16(u) ((uint16_t)cn_key_bits16((u), false))
+#define VQ_UNKEY16(k) ((uint16_t)cn_unkey_bits16(k))
+VQ_VALUES_BY(vq_f16, uint16_t, cn_vqsort_u16, VQ_KEY16, VQ_UNKEY16, 1)
 VQ_VALUES_BY(vq_f32, uint32_t, cn_vqsort_u32, VQ_KEY32, VQ_UNKEY32, 1)
 VQ_VALUES_BY(vq_f64, uint64_t, cn_vqsort_u64, VQ_KEY64, VQ_UNKEY64, 1)
 VQ_MERGE(vq_arg64, uint64_t, VQ_LT_PLAIN)
@@ -507,6 +510,9 @@ static void vq_lane(const char *src, int64_t ss, int64_t n, cn_dtype dt,
     break;
   case CN_UINT64:
     vq_u64_values(src, ss, n, dv, ds, va, nth);
+    break;
+  case CN_FLOAT16:
+    vq_f16_values(src, ss, n, dv, ds, va, nth);
     break;
   case CN_FLOAT32:
     vq_f32_values(src, ss, n, dv, ds, va, nth);

@@ -68,6 +68,7 @@ static const dt_info k_dtypes[] = {
     {CN_UINT16, "cn_u16", "u16"},
     {CN_UINT32, "cn_u32", "u32"},
     {CN_UINT64, "cn_u64", "u64"},
+    {CN_FLOAT16, "cn_f16", "f16"},
     {CN_FLOAT32, "float", "f32"},
     {CN_FLOAT64, "double", "f64"},
     {CN_COMPLEX64, "cn_c64", "c64"},

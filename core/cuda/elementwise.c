@@ -102,6 +102,13 @@ cn_status cn_cu_elementwise(int32_t op, cn_dtype compute, int32_t nin,
   if (op < 0 || op >= CN_OP_COUNT_)
     return cn_cu_error(CN_ERR_INTERNAL, "cuda elementwise: bad op %d", (int)op);
   const cn_op_info *info = &cn_cu_svc->op_table()[op];
+  /* the core computes float16 in float32 but for the ops with a float16
+   * loop of their own (nextafter, spacing), which run on the CPU only */
+  if (compute == CN_FLOAT16)
+    return cn_cu_error(CN_ERR_TYPE,
+                       "cuda elementwise: '%s' on float16 runs on the CPU "
+                       "backend only",
+                       info->name);
   if (nin != info->nin || nin < 1 || nin > 3 || cn_cu_ctype(compute) == NULL)
     return cn_cu_error(CN_ERR_INTERNAL,
                        "cuda elementwise: bad arguments for '%s'", info->name);

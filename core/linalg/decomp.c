@@ -18,6 +18,9 @@ static cn_status la_input(cn_array_s **work, cn_lapack_args *args,
                           const char *fn, bool *row) {
   if (!cn_dtype_is_valid(a->dtype))
     return cn_error(CN_ERR_TYPE, "%s: argument 'a' has an invalid dtype", fn);
+  if (a->dtype == CN_FLOAT16) /* NumPy's refusal: LAPACK has no float16 */
+    return cn_error(CN_ERR_TYPE, "%s: array type float16 is unsupported in "
+                    "linalg", fn);
   cn_status st = cn_la_check_matrix(a, square, fn, "a");
   if (st != CN_OK)
     return st;
@@ -350,6 +353,9 @@ cn_status cn_linalg_solve(cn_array *out, cn_array a, cn_array b) {
   st = cn_result_type(&rt, a->dtype, b->dtype);
   if (st != CN_OK)
     return st;
+  if (rt == CN_FLOAT16)
+    return cn_error(CN_ERR_TYPE, "%s: array type float16 is unsupported in "
+                    "linalg", fn);
   rt = cn_la_dtype(rt);
   cn_la_scope sc = {0};
   cn_array_s *A = NULL, *B = NULL, *bm = NULL, *res = NULL;
@@ -505,6 +511,9 @@ cn_status cn_linalg_lstsq(cn_array *x, cn_array *residuals, cn_array *rank,
   st = cn_result_type(&rt, a->dtype, b->dtype);
   if (st != CN_OK)
     return st;
+  if (rt == CN_FLOAT16)
+    return cn_error(CN_ERR_TYPE, "%s: array type float16 is unsupported in "
+                    "linalg", fn);
   rt = cn_la_dtype(rt);
   cn_dtype real = cn_real_dtype(rt);
   int64_t mx = m > n ? m : n, mn = m < n ? m : n;

@@ -78,14 +78,17 @@ static cn_status matmul_impl(cn_array_s **out, const cn_array_s *a,
     }
     CN_LA_TRY(cn_la_same_device(a, dst, fn));
   }
-  /* Operands in the compute dtype, as (batch, rows, cols) views. */
+  /* Operands in the compute dtype, as (batch, rows, cols) views. float16
+   * has no kernels: it is multiplied in float32 and each result rounded
+   * once, as NumPy's float16 matmul accumulates in float32. */
+  const cn_dtype ct = rt == CN_FLOAT16 ? CN_FLOAT32 : rt;
   const cn_array_s *ops[2] = {a, b};
   cn_array_s *views[2];
   for (int t = 0; t < 2; t++) {
     const cn_array_s *x = ops[t];
-    if (x->dtype != rt) {
+    if (x->dtype != ct) {
       cn_array_s *c = NULL;
-      CN_LA_TRY(cn_astype(&c, (cn_array)x, rt, 1));
+      CN_LA_TRY(cn_astype(&c, (cn_array)x, ct, 1));
       x = cn_la_keep(&sc, c);
     }
     int64_t sh[CN_MAX_DIMS], sd[CN_MAX_DIMS];
@@ -110,13 +113,13 @@ static cn_status matmul_impl(cn_array_s **out, const cn_array_s *a,
   }
   /* Destination: dst itself when it has the right dtype and does not share
    * memory with an input, else a fresh array. */
-  bool direct = dst != NULL && dst->dtype == rt && dst->buf != a->buf &&
+  bool direct = dst != NULL && dst->dtype == ct && dst->buf != a->buf &&
                 dst->buf != b->buf;
   cn_array_s *res = NULL;
   if (direct) {
     res = dst;
   } else {
-    CN_LA_TRY(cn_la_new(&res, a, rt, rnd, rshape));
+    CN_LA_TRY(cn_la_new(&res, a, ct, rnd, rshape));
     cn_la_keep(&sc, res);
   }
   int64_t cs[CN_MAX_DIMS];
@@ -131,6 +134,11 @@ static cn_status matmul_impl(cn_array_s **out, const cn_array_s *a,
   CN_LA_TRY(slot(&d));
   if (dst != NULL && !direct)
     CN_LA_TRY(cn_assign(dst, res));
+  if (dst == NULL && ct != rt) {
+    cn_array_s *r16 = NULL;
+    CN_LA_TRY(cn_astype(&r16, res, rt, 1));
+    res = cn_la_keep(&sc, r16);
+  }
   cn_array_s *ret = dst != NULL ? dst : res;
   cn_array_retain(ret);
   *out = ret;

@@ -21,6 +21,7 @@ typedef enum cn_dtype {
   CN_UINT16 = 0x0110,
   CN_UINT32 = 0x0120,
   CN_UINT64 = 0x0140,
+  CN_FLOAT16 = 0x0210,
   CN_FLOAT32 = 0x0220,
   CN_FLOAT64 = 0x0240,
   CN_COMPLEX64 = 0x0540,
@@ -30,7 +31,7 @@ typedef enum cn_dtype {
 
 /* Number of dtypes above; cn_dtype_at(i) for i in [0, CN_NUM_DTYPES)
  * enumerates them in promotion order (bool, ints, uints, floats, complex). */
-#define CN_NUM_DTYPES 13
+#define CN_NUM_DTYPES 14
 
 /* Kinds of dtypes, as the Array API's isdtype names them. */
 typedef enum cn_dtype_kind {
@@ -88,7 +89,7 @@ CN_API const char *cn_dtype_name(cn_dtype dtype);
 CN_API cn_status cn_dtype_get_kind(cn_dtype_kind *out, cn_dtype dtype);
 
 /* Parses a dtype name: canonical names, NumPy's short codes ("f8", "i4",
- * "c16", "?"), and the Python builtins "bool", "int" (int64), "float"
+ * "c16", "?", "f2", "e", "half"), and the Python builtins "bool", "int" (int64), "float"
  * (float64), "complex" (complex128), "double", "single".
  * CN_ERR_TYPE names the unknown string. */
 CN_API cn_status cn_dtype_from_name(cn_dtype *out, const char *name);

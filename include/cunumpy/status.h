@@ -90,7 +90,7 @@ CN_API int32_t cn_log_level(void);
 #define CUNUMPY_VERSION_MAJOR 0
 #define CUNUMPY_VERSION_MINOR 1
 #define CUNUMPY_VERSION_PATCH 0
-#define CUNUMPY_ABI_VERSION 1
+#define CUNUMPY_ABI_VERSION 2
 CN_API const char *cn_version(void);
 CN_API int32_t cn_abi_version(void);
 

@@ -15,9 +15,21 @@ __host__ __device__ inline double cn_host_l2d(long long i) {
   memcpy(&d, &i, 8);
   return d;
 }
+__host__ __device__ inline int cn_host_f2i(float f) {
+  int i;
+  memcpy(&i, &f, 4);
+  return i;
+}
+__host__ __device__ inline long long cn_host_d2l(double d) {
+  long long i;
+  memcpy(&i, &d, 8);
+  return i;
+}
 #define CN_DEV __host__ __device__ inline
 #define CN_SHARED static
 #define CN_SYNC() (void)0
 #define CN_I2F cn_host_i2f
 #define CN_L2D cn_host_l2d
+#define CN_F2I cn_host_f2i
+#define CN_D2L cn_host_d2l
 #endif

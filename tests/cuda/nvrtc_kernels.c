@@ -371,6 +371,17 @@ static void casts(void) {
     snprintf(batch, sizeof batch, "casts_from_%s", cn_dtype_name(k_all[d]));
     run_batch(batch, jobs, n);
   }
+  /* float16 is a storage dtype on the device (the core computes it in
+   * float32): its casts both ways, fill and where */
+  int n = 0;
+  for (int d = 0; d < NDT; d++) {
+    jobs[n++] = (job){.what = JOB_ASSIGN, .a = CN_FLOAT16, .b = k_all[d]};
+    jobs[n++] = (job){.what = JOB_ASSIGN, .a = k_all[d], .b = CN_FLOAT16};
+  }
+  jobs[n++] = (job){.what = JOB_ASSIGN, .a = CN_FLOAT16, .b = CN_FLOAT16};
+  jobs[n++] = (job){.what = JOB_FILL, .a = CN_FLOAT16};
+  jobs[n++] = (job){.what = JOB_WHERE, .a = CN_FLOAT16};
+  run_batch("casts_float16", jobs, n);
 }
 
 /* One program per kind and dtype: the plugin compiles each alone. */

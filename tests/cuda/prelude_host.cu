@@ -229,6 +229,92 @@ template <class From> static void casts_from(cn_dtype from) {
   cast_one<cn_u64, From>(CN_UINT64, from);
 }
 
+// float16: cn_cast from every bit pattern to every dtype and back from
+// each dtype's images of them, against the CPU's cn_astype, bit for bit.
+template <class T> static void half_cast_one(cn_dtype dt, cn_array h) {
+  const int64_t n = 65536;
+  cn_array out = NULL, back = NULL;
+  OK(cn_astype(&out, h, dt, 1));
+  OK(cn_astype(&back, out, CN_FLOAT16, 1));
+  std::vector<cn_u16> bits((size_t)n), bits_back((size_t)n);
+  std::vector<unsigned char> want((size_t)n * sizeof(T));
+  OK(cn_copy_to_buffer(bits.data(), n * 2, h, CN_ORDER_C));
+  OK(cn_copy_to_buffer(want.data(), n * (int64_t)sizeof(T), out, CN_ORDER_C));
+  OK(cn_copy_to_buffer(bits_back.data(), n * 2, back, CN_ORDER_C));
+  g_cases++;
+  int bad = 0;
+  for (int64_t i = 0; i < n; i++) {
+    cn_f16 x = {bits[(size_t)i]};
+    T w;
+    memcpy(&w, &want[(size_t)i * sizeof(T)], sizeof(T));
+    T g = cn_cast<T>(x);
+    cn_f16 r = cn_cast<cn_f16>(w);
+    if ((memcmp(&g, &w, sizeof(T)) != 0 ||
+         r.bits != bits_back[(size_t)i]) &&
+        bad++ < 4)
+      printf("FAIL float16 <-> %s of bits 0x%04x\n", cn_dtype_name(dt),
+             (unsigned)x.bits);
+  }
+  if (bad)
+    g_fail++;
+  cn_array_release(out);
+  cn_array_release(back);
+}
+static void half_casts(void) {
+  std::vector<cn_u16> all(65536);
+  for (int i = 0; i < 65536; i++)
+    all[(size_t)i] = (cn_u16)i;
+  const int64_t n = 65536;
+  cn_array h = NULL;
+  OK(cn_from_host(&h, all.data(), 0, n * 2, 1, &n, NULL, CN_FLOAT16));
+  half_cast_one<bool>(CN_BOOL, h);
+  half_cast_one<cn_i8>(CN_INT8, h);
+  half_cast_one<cn_i16>(CN_INT16, h);
+  half_cast_one<cn_i32>(CN_INT32, h);
+  half_cast_one<cn_i64>(CN_INT64, h);
+  half_cast_one<cn_u8>(CN_UINT8, h);
+  half_cast_one<cn_u16>(CN_UINT16, h);
+  half_cast_one<cn_u32>(CN_UINT32, h);
+  half_cast_one<cn_u64>(CN_UINT64, h);
+  half_cast_one<float>(CN_FLOAT32, h);
+  half_cast_one<double>(CN_FLOAT64, h);
+  half_cast_one<cn_c64>(CN_COMPLEX64, h);
+  half_cast_one<cn_c128>(CN_COMPLEX128, h);
+  // float32 and float64 values between float16's: the rounding itself
+  std::vector<float> f;
+  std::vector<double> d;
+  uint64_t state = 99;
+  for (int i = 0; i < 200000; i++) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    cn_u32 u = (cn_u32)(state >> 32);
+    f.push_back(cn_host_i2f((int)u));
+    d.push_back(cn_host_l2d((long long)((state >> 1) ^ (state << 40))));
+  }
+  const int64_t nf = (int64_t)f.size();
+  cn_array af = NULL, ad = NULL, rf = NULL, rd = NULL;
+  OK(cn_from_host(&af, f.data(), 0, nf * 4, 1, &nf, NULL, CN_FLOAT32));
+  OK(cn_from_host(&ad, d.data(), 0, nf * 8, 1, &nf, NULL, CN_FLOAT64));
+  OK(cn_astype(&rf, af, CN_FLOAT16, 1));
+  OK(cn_astype(&rd, ad, CN_FLOAT16, 1));
+  std::vector<cn_u16> wf((size_t)nf), wd((size_t)nf);
+  OK(cn_copy_to_buffer(wf.data(), nf * 2, rf, CN_ORDER_C));
+  OK(cn_copy_to_buffer(wd.data(), nf * 2, rd, CN_ORDER_C));
+  g_cases++;
+  int bad = 0;
+  for (int64_t i = 0; i < nf; i++)
+    if ((cn_cast<cn_f16>(f[(size_t)i]).bits != wf[(size_t)i] ||
+         cn_cast<cn_f16>(d[(size_t)i]).bits != wd[(size_t)i]) &&
+        bad++ < 4)
+      printf("FAIL float32/float64 -> float16 at %lld\n", (long long)i);
+  if (bad)
+    g_fail++;
+  cn_array_release(h);
+  cn_array_release(af);
+  cn_array_release(ad);
+  cn_array_release(rf);
+  cn_array_release(rd);
+}
+
 // ---- reductions: the accumulators folded as a kernel would ------------------
 
 // Element k to "thread" k % 64 of two warps, then each warp's butterfly
@@ -720,6 +806,7 @@ int main(void) {
   casts_from<float>(CN_FLOAT32);
   casts_from<cn_c128>(CN_COMPLEX128);
   casts_from<cn_c64>(CN_COMPLEX64);
+  half_casts();
   reductions();
   index_fold();
   index_compaction();

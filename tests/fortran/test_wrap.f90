@@ -12,6 +12,7 @@ program test_wrap
   call every_rank()
   call copies_are_independent()
   call pointers_onto_engine_memory()
+  call float16_bits()
   call readonly_views()
   call finish()
 
@@ -278,6 +279,23 @@ contains
     call fill(x)
     call check_close(back, x, "the copy holds the values")
   end subroutine copies_are_independent
+
+  ! float16 elements through their bit patterns: 1.5 is 0x3e00 (15872), -2
+  ! is 0xc000 (-16384 as int16), and 1/3 rounds to 0x3555 (13653).
+  subroutine float16_bits()
+    type(cn_array_t) :: a, w
+    integer(c_int16_t), pointer :: p(:)
+    integer(c_int16_t), pointer :: q(:)
+    call cn_full(a, [3], cn_scalar_of(1.5_real64), dtype=CN_FLOAT16)
+    call cn_pointer_f2(a, p)
+    call check(all(p == 15872_c_int16_t), "float16 1.5 has bits 0x3e00")
+    p(2) = -16384_c_int16_t
+    call cn_sum(a, w)
+    call check_close(cn_item_real64(w), 1.0_real64, "float16 writes reach the engine")
+    call cn_full(w, [2], cn_scalar_of(1.0_real64 / 3.0_real64), dtype=CN_FLOAT16)
+    call cn_pointer_f2(w, q)
+    call check(all(q == 13653_c_int16_t), "float16 1/3 rounds to 0x3555")
+  end subroutine float16_bits
 
   subroutine pointers_onto_engine_memory()
     type(cn_array_t) :: a, t, r, v

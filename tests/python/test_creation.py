@@ -21,8 +21,9 @@ def test_dtype_objects_are_numpys():
                        ("f4", np.float32), ("i2", np.int16), ("?", np.bool_),
                        (np.dtype("uint16"), np.uint16), ("c8", np.complex64)]:
         assert xp.zeros(2, dtype=spec).dtype == want
+    assert xp.zeros(2, dtype="float16").dtype == np.float16
     with pytest.raises(TypeError):
-        xp.zeros(2, dtype="float16")
+        xp.zeros(2, dtype="longdouble")
     with pytest.raises(TypeError):
         xp.zeros(2, dtype="not-a-dtype")
 

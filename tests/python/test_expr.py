@@ -50,7 +50,7 @@ def check_same(got, want, tol=None):
 
 def oracle(fn_np, fn_xp):
     """NumPy's outcome, or, where cunumpy's own ufuncs deliberately differ
-    from NumPy (no float16: float32 instead; bool ** int), theirs: an
+    from NumPy (bool ** int), theirs: an
     expression follows the engine's ufunc rules exactly."""
     want, werr = outcome(fn_np)
     alt, aerr = outcome(fn_xp)

@@ -4,8 +4,7 @@ and a guard that lists every public NumPy callable cunumpy still lacks.
 `check(name, *args)` calls numpy.<name> and cunumpy.<name> with the same
 arguments (NumPy arrays become cunumpy arrays; `Rev(a)` becomes a
 negative-stride view on both sides) and compares results: values, shapes
-and dtypes (NumPy's float16 results are float32 in cunumpy, which has no
-float16), or the exception's builtin type when NumPy raises."""
+and dtypes, or the exception's builtin type when NumPy raises."""
 
 import math
 import warnings
@@ -52,8 +51,7 @@ def to_xp(v):
 
 
 def expect_dtype(dt):
-    dt = np.dtype(dt)
-    return np.dtype(np.float32) if dt == np.float16 else dt
+    return np.dtype(dt)
 
 
 def same(got, exp, rtol=1e-12, atol=0.0, dtype=True):
@@ -1057,9 +1055,9 @@ NOT_PROVIDED = {
     "set_printoptions", "get_printoptions", "printoptions", "seterr",
     "geterr", "seterrcall", "geterrcall", "errstate", "setbufsize",
     "getbufsize",
-    # dtypes the engine does not have (float16, long double, strings,
-    # objects, records)
-    "float16", "half", "float128", "longdouble", "complex256",
+    # dtypes the engine does not have (long double, strings, objects,
+    # records)
+    "float128", "longdouble", "complex256",
     "clongdouble", "bytes_", "str_", "object_", "void", "character",
     "flexible", "record", "recarray",
     # matrix class and its helpers, legacy poly1d class

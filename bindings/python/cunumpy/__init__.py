@@ -94,7 +94,8 @@ bool_ = _np.bool_
 bool = _np.bool_  # noqa: A001  (Array API name)
 int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
 uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
-float32, float64 = _np.float32, _np.float64
+float16, float32, float64 = _np.float16, _np.float32, _np.float64
+half = _np.float16
 complex64, complex128 = _np.complex64, _np.complex128
 intp, uintp = _np.intp, _np.uintp
 # NumPy's C-level names of the same fixed-width types

@@ -29,7 +29,8 @@ __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "nan_to_num",
 
 def _float_result(x, name):
     """x as the floating dtype NumPy's float-only ufuncs compute in (a
-    float32 at least: the engine has no float16); TypeError for complex."""
+    float16 for 8-bit and bool inputs, float32 for 16-bit, float64 for
+    wider ones); TypeError for complex."""
     x = asarray(x)
     k = _kind(x)
     if k == _K_COMPLEX:
@@ -39,7 +40,8 @@ def _float_result(x, name):
                         f"''safe''")
     if k == _K_FLOAT:
         return x
-    code = _lib.CN_FLOAT32 if x.itemsize <= 2 else _lib.CN_FLOAT64
+    code = (_lib.CN_FLOAT16 if x.itemsize == 1 else
+            _lib.CN_FLOAT32 if x.itemsize == 2 else _lib.CN_FLOAT64)
     return _lib.cn_astype(x, code, 0)
 
 
@@ -193,8 +195,11 @@ def fabs(x, out=None):
 
 def sinc(x):
     """sin(pi x) / (pi x), 1 at 0."""
-    x = asarray(x)
-    y = _math.pi * where(equal(x, 0), 1.0e-20, x)
+    x = _math.pi * asarray(x)
+    # NumPy's zero guard: the dtype's eps for floats (1e-20 would round to
+    # 0 in float16), 1e-20 otherwise
+    eps = _np.finfo(x.dtype).eps if x.dtype.kind == "f" else 1.0e-20
+    y = where(equal(x, 0), eps, x)
     return sin(y) / y
 
 

@@ -387,7 +387,7 @@ class _Namespace:
 _REDUCTIONS = {"sum": "sum", "prod": "prod", "min": "min", "max": "max",
                "amin": "min", "amax": "max", "any": "any", "all": "all"}
 _DTYPE_NAMES = {"bool", "bool_", "int8", "int16", "int32", "int64", "uint8",
-                "uint16", "uint32", "uint64", "float32", "float64",
+                "uint16", "uint32", "uint64", "float16", "float32", "float64",
                 "complex64", "complex128", "single", "double"}
 
 

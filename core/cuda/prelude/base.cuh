@@ -14,6 +14,8 @@
 #define CN_SYNC __syncthreads
 #define CN_I2F __int_as_float
 #define CN_L2D __longlong_as_double
+#define CN_F2I __float_as_int
+#define CN_D2L __double_as_longlong
 #endif
 #define CN_MAX_DIMS 32
 

@@ -25,7 +25,29 @@ template <class To> CN_DEV To cn_f2i(double d) {
 }
 
 template <class To, class From> CN_DEV To cn_cast(From x) {
-  if constexpr (cn_tr<To>::is_cplx) {
+  if constexpr (cn_is_half<To>::v) { // as core/cpu/dtypes.h's CN_CONV_kh*
+    if constexpr (cn_is_half<From>::v)
+      return x;
+    else if constexpr (cn_tr<From>::is_cplx)
+      return cn_cast<To>(x.re);
+    else if constexpr (cn_tr<From>::is_float && sizeof(From) == 8)
+      return cn_f16_of_double(x);
+    else
+      return cn_f16_of_float((float)x);
+  } else if constexpr (cn_is_half<From>::v) {
+    if constexpr (cn_tr<To>::is_cplx) {
+      typedef typename cn_tr<To>::real R;
+      return To(cn_cast<R>(x), R(0));
+    } else if constexpr (cn_tr<To>::is_bool) {
+      return (x.bits & 0x7fffu) != 0;
+    } else if constexpr (cn_tr<To>::is_float && sizeof(To) == 8) {
+      return cn_f16_to_double(x);
+    } else if constexpr (cn_tr<To>::is_float) {
+      return cn_f16_to_float(x);
+    } else {
+      return cn_f2i<To>((double)cn_f16_to_float(x));
+    }
+  } else if constexpr (cn_tr<To>::is_cplx) {
     typedef typename cn_tr<To>::real R;
     if constexpr (cn_tr<From>::is_cplx)
       return To((R)x.re, (R)x.im);

@@ -20,6 +20,7 @@ CN_TR_(cn_u8, false, true, false, false, false, cn_u8)
 CN_TR_(cn_u16, false, true, false, false, false, cn_u16)
 CN_TR_(cn_u32, false, true, false, false, false, cn_u32)
 CN_TR_(cn_u64, false, true, false, false, false, cn_u64)
+CN_TR_(cn_f16, false, false, true, true, false, cn_f16)
 CN_TR_(float, false, false, true, true, false, float)
 CN_TR_(double, false, false, true, true, false, double)
 CN_TR_(cn_c64, false, false, true, false, true, float)
@@ -41,6 +42,7 @@ CN_LIM_(cn_u8, 0, 255)
 CN_LIM_(cn_u16, 0, 65535)
 CN_LIM_(cn_u32, 0u, 4294967295u)
 CN_LIM_(cn_u64, 0ull, 18446744073709551615ull)
+CN_LIM_(cn_f16, cn_f16{0xfc00}, cn_f16{0x7c00})
 CN_LIM_(float, -CN_I2F(0x7f800000), CN_I2F(0x7f800000))
 CN_LIM_(double, -CN_L2D(0x7ff0000000000000LL), CN_L2D(0x7ff0000000000000LL))
 CN_LIM_(cn_c64, cn_c64(cn_lim<float>::lo(), cn_lim<float>::lo()),
@@ -53,6 +55,8 @@ template <class T> CN_DEV T cn_nan() {
   if constexpr (cn_tr<T>::is_cplx) {
     typedef typename cn_tr<T>::real R;
     return T(cn_nan<R>(), cn_nan<R>());
+  } else if constexpr (cn_is_half<T>::v) {
+    return cn_f16{0x7e00};
   } else if constexpr (sizeof(T) == 4) {
     return CN_I2F(0x7fc00000);
   } else {

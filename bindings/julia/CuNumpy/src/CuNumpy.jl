@@ -95,7 +95,8 @@ end
 const _DTYPE = Dict{DataType,Int32}(
     Bool => CN_BOOL, Int8 => CN_INT8, Int16 => CN_INT16, Int32 => CN_INT32,
     Int64 => CN_INT64, UInt8 => CN_UINT8, UInt16 => CN_UINT16,
-    UInt32 => CN_UINT32, UInt64 => CN_UINT64, Float32 => CN_FLOAT32,
+    UInt32 => CN_UINT32, UInt64 => CN_UINT64, Float16 => CN_FLOAT16,
+    Float32 => CN_FLOAT32,
     Float64 => CN_FLOAT64, ComplexF32 => CN_COMPLEX64,
     ComplexF64 => CN_COMPLEX128)
 const _ELTYPE = Dict{Int32,DataType}(v => k for (k, v) in _DTYPE)

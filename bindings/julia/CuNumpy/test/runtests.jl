@@ -36,7 +36,7 @@ gamma_like(x) = x + 1
         GC.gc()
         @test Array(b) == zeros(Int32, 5)
         for T in (Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64,
-                  Float32, Float64, ComplexF32, ComplexF64)
+                  Float16, Float32, Float64, ComplexF32, ComplexF64)
             y = rand(T, 2, 3)
             @test Array(CnArray(y)) == y
         end
