@@ -332,7 +332,8 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None,
             for i in range(k + 1):
                 H[i, k] = _dot(V[i], w)
                 w = w - H[i, k] * V[i]
-            H[k + 1, k] = _nrm(w)
+            h_next = _nrm(w)
+            H[k + 1, k] = h_next
             for i in range(k):
                 t = cs[i] * H[i, k] + sn[i] * H[i + 1, k]
                 H[i + 1, k] = -_np.conj(sn[i]) * H[i, k] + cs[i] * H[i + 1, k]
@@ -351,12 +352,9 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None,
             k_used = k + 1
             if callback_type == "pr_norm":
                 callback(abs(g[k + 1]) / bnrm)
-            if abs(g[k + 1]) <= tol or H[k, k] == 0 or k + 1 == restart:
-                break
-            V.append(w / H[k + 1, k] if abs(_np.asarray(H[k + 1, k])) > 0
-                     else w)
-            if abs(g[k + 1]) == 0:
-                break
+            if abs(g[k + 1]) <= tol or h_next == 0 or k + 1 == restart:
+                break  # converged, a lucky breakdown, or the cycle's end
+            V.append(w / h_next)
         y = _np.linalg.solve(_np.triu(H[:k_used, :k_used]), g[:k_used]) \
             if k_used else _np.zeros(0)
         for i in range(k_used):

@@ -752,7 +752,8 @@ class dia_array(_spbase):
             other = coo_array(arg1, shape=shape, dtype=dtype)
         elif dtype is not None:
             other = other.astype(dtype)
-        self._set(_lib.cn_sparse_asformat(other.tocoo()._h, _COO))
+        coo = other.tocoo()  # held while the engine reads its handle
+        self._set(_lib.cn_sparse_asformat(coo._h, _COO))
         self._dia = _coo_to_dia(self)
 
     @classmethod
