@@ -287,6 +287,10 @@ static cn_status check_dims(int64_t nrows, int64_t ncols, const char *fn) {
   if (nrows < 0 || ncols < 0)
     return cn_error(CN_ERR_VALUE, "%s: dimensions must be >= 0, not (%lld, "
                     "%lld)", fn, (long long)nrows, (long long)ncols);
+  /* an index pointer of n + 1 entries must be representable */
+  if (nrows == INT64_MAX || ncols == INT64_MAX)
+    return cn_error(CN_ERR_VALUE, "%s: dimension %lld is too large", fn,
+                    (long long)INT64_MAX);
   return CN_OK;
 }
 

@@ -150,7 +150,9 @@ static int cmp_i64(const void *x, const void *y) {
     const IT *bp = (const IT *)b->indptr->data;                                \
     const IT *bi = (const IT *)b->indices->data;                               \
     int64_t m = a->nrows, n = b->ncols;                                        \
-    int64_t *marks = cn_malloc((size_t)nt * (size_t)n * sizeof *marks);       \
+    int64_t *marks = (uint64_t)n > SIZE_MAX / 16 / (uint64_t)nt                \
+                         ? NULL                                                \
+                         : cn_malloc((size_t)nt * (size_t)n * sizeof *marks); \
     if (n > 0 && !marks)                                                       \
       return cn_error(CN_ERR_MEMORY, "sparse matmul: out of memory");          \
     for (int64_t i = 0; i < (int64_t)nt * n; i++)                              \
@@ -189,8 +191,10 @@ CN_SP_GEMM_COUNT(int64_t)
     const IT *bi = (const IT *)b->indices->data;                               \
     const T *bv = (const T *)b->data->data;                                    \
     int64_t m = a->nrows, n = b->ncols;                                        \
-    int64_t *marks = cn_malloc((size_t)nt * (size_t)n * sizeof *marks);       \
-    T *accs = cn_malloc((size_t)nt * (size_t)n * sizeof *accs);               \
+    bool fits = (uint64_t)n <= SIZE_MAX / 16 / (uint64_t)nt;                   \
+    int64_t *marks =                                                           \
+        fits ? cn_malloc((size_t)nt * (size_t)n * sizeof *marks) : NULL;      \
+    T *accs = fits ? cn_malloc((size_t)nt * (size_t)n * sizeof *accs) : NULL; \
     if (n > 0 && (!marks || !accs)) {                                          \
       free(marks);                                                             \
       free(accs);                                                              \
