@@ -8,32 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-
-#define CN_SPARSE_MAGIC 0x434e5350u /* "CNSP" */
-#define CN_SPARSE_DEAD 0x44454144u
-
-struct cn_sparse_s {
-  uint32_t magic;
-  atomic_int_fast64_t refcount;
-  int32_t format;
-  int64_t nrows, ncols, nnz;
-  /* CSR/CSC: a = indptr, b = indices. COO: a = row, b = col. All 1-d,
-   * C-contiguous host arrays; a and b of one int32/int64 dtype. */
-  cn_array_s *data, *a, *b;
-  bool sorted;    /* CSR/CSC: indices sorted within each major slice */
-  bool canonical; /* sorted without duplicates (COO: by row, then col) */
-};
-
-#define CHECK_SPARSE(s, fn, name)                                              \
-  do {                                                                         \
-    if (CN_UNLIKELY((s) == NULL))                                              \
-      return cn_error(CN_ERR_VALUE, "%s: argument '%s' is NULL", fn, name);    \
-    if (CN_UNLIKELY((s)->magic != CN_SPARSE_MAGIC))                            \
-      return cn_error(CN_ERR_VALUE,                                            \
-                      "%s: argument '%s' is a released or invalid handle", fn, \
-                      name);                                                   \
-  } while (0)
+#include "sparse_internal.h"
 
 static const char *fmt_name(int32_t f) {
   return f == CN_SPARSE_CSR ? "csr" : f == CN_SPARSE_CSC ? "csc" : "coo";
@@ -1193,5 +1168,40 @@ done:
   cn_array_release(d);
   cn_array_release(pn);
   cn_array_release(ixn);
+  return st;
+}
+
+cn_status cn_sparse_csc_canonical(cn_sparse *out, cn_sparse s, cn_dtype dt,
+                                  const char *fn) {
+  cn_sparse c = NULL, k = NULL;
+  cn_status st = as_compressed(&c, s, CN_SPARSE_CSC, fn);
+  if (st == CN_OK)
+    st = compressed_sorted(&k, c, fn);
+  cn_sparse_release(c);
+  c = NULL;
+  if (st == CN_OK)
+    st = compressed_merge(&c, k);
+  cn_sparse_release(k);
+  k = NULL;
+  if (st == CN_OK)
+    st = with_dtype(&k, c, dt);
+  cn_sparse_release(c);
+  if (st != CN_OK)
+    return st;
+  if (k->a->dtype == CN_INT64) {
+    *out = k;
+    return CN_OK;
+  }
+  cn_array_s *p = NULL, *ix = NULL;
+  if ((st = contiguous_as(&p, k->a, CN_INT64)) != CN_OK ||
+      (st = contiguous_as(&ix, k->b, CN_INT64)) != CN_OK) {
+    cn_array_release(p);
+    cn_sparse_release(k);
+    return st;
+  }
+  cn_array_retain(k->data);
+  st = sp_make(out, CN_SPARSE_CSC, k->nrows, k->ncols, k->data, p, ix, true,
+               true);
+  cn_sparse_release(k);
   return st;
 }

@@ -6,7 +6,7 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 APT_PKGS=(build-essential cmake pkg-config gfortran catch2 libopenblas-dev
           liblapacke-dev libfftw3-dev libsleef-dev libhwy-dev swig
-          clang libclang-rt-14-dev llvm)
+          clang libclang-rt-14-dev llvm libsuitesparse-dev)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

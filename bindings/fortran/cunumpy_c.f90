@@ -3649,6 +3649,34 @@ module cunumpy_c
       type(c_ptr), value :: b
       integer(c_int32_t) :: res
     end function c_cn_sparse_matmul
+    ! cn_status cn_sparse_lu_factor(cn_sparse_lu * out, cn_sparse a)
+    function c_cn_sparse_lu_factor(out, a) bind(c, name='cn_sparse_lu_factor') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_lu_factor
+    ! cn_status cn_sparse_lu_solve(cn_array * out, cn_sparse_lu lu, cn_array b)
+    function c_cn_sparse_lu_solve(out, lu, b) bind(c, name='cn_sparse_lu_solve') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: lu
+      type(c_ptr), value :: b
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_lu_solve
+    ! void cn_sparse_lu_release(cn_sparse_lu lu)
+    subroutine c_cn_sparse_lu_release(lu) bind(c, name='cn_sparse_lu_release')
+      import :: c_ptr
+      type(c_ptr), value :: lu
+    end subroutine c_cn_sparse_lu_release
+    ! cn_status cn_sparse_spsolve(cn_array * out, cn_sparse a, cn_array b)
+    function c_cn_sparse_spsolve(out, a, b) bind(c, name='cn_sparse_spsolve') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      type(c_ptr), value :: b
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_spsolve
     ! cn_status cn_median(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t
     !     keepdims)
     function c_cn_median(out, a, naxes, axes, keepdims) bind(c, name='cn_median') result(res)

@@ -133,6 +133,27 @@ CN_API cn_status cn_dense_matmul_sparse(cn_array *out, cn_array x,
  * CN_ERR_SHAPE when a's columns differ from b's rows. */
 CN_API cn_status cn_sparse_matmul(cn_sparse *out, cn_sparse a, cn_sparse b);
 
+/* ---- direct solvers ------------------------------------------------- */
+
+/* Opaque LU factorisation of a square sparse matrix (SuiteSparse UMFPACK),
+ * reference-counted like cn_sparse. */
+typedef struct cn_sparse_lu_s *cn_sparse_lu;
+
+/* Factorises square a (any format; duplicates summed) in float64, or
+ * complex128 for complex a. CN_ERR_SHAPE for a non-square a, CN_ERR_LINALG
+ * ("singular") for a singular one, CN_ERR_UNSUPPORTED when the library was
+ * built without UMFPACK. */
+CN_API cn_status cn_sparse_lu_factor(cn_sparse_lu *out, cn_sparse a);
+/* Solves A x = b for a 1-d b of length n or each column of a 2-d (n, k)
+ * b; x has b's shape, in the factor's dtype (complex128 when b is complex).
+ * CN_ERR_SHAPE for a mismatched b. */
+CN_API cn_status cn_sparse_lu_solve(cn_array *out, cn_sparse_lu lu,
+                                    cn_array b);
+CN_API void cn_sparse_lu_release(cn_sparse_lu lu);
+/* x = A^-1 b through one factorisation (scipy's spsolve with a dense b);
+ * errors as cn_sparse_lu_factor and cn_sparse_lu_solve. */
+CN_API cn_status cn_sparse_spsolve(cn_array *out, cn_sparse a, cn_array b);
+
 #ifdef __cplusplus
 }
 #endif

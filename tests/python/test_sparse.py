@@ -408,3 +408,25 @@ def test_lsqr_and_norm():
         close(spl.norm(a, o, axis=1), ssl.norm(ref, o, axis=1))
     with pytest.raises(TypeError):
         spl.norm(np.ones((2, 2)))
+
+
+def test_spsolve_and_factorized():
+    n = 40
+    ref = (laplacian(n) + ss.eye_array(n) * 0.5).tocsr()
+    a = sp.csr_array(ref)
+    b = np.cos(np.arange(n))
+    close(spl.spsolve(a, b), ssl.spsolve(ref.tocsc(), b), rtol=1e-10)
+    B = np.stack([b, 2 * b + 1], axis=1)
+    close(spl.spsolve(a, B), ssl.spsolve(ref.tocsc(), B), rtol=1e-10)
+    solve = spl.factorized(sp.csc_array(ref))
+    close(solve(b), ssl.spsolve(ref.tocsc(), b), rtol=1e-10)
+    bc = b + 1j * b[::-1]
+    close(spl.spsolve(a, bc), ssl.spsolve(ref.tocsc(), bc), rtol=1e-10)
+    xs = spl.spsolve(a, sp.csc_array(ss.csc_array(B)))
+    assert sp.issparse(xs)
+    close(xs, ssl.spsolve(ref.tocsc(), ss.csc_array(B)), rtol=1e-10)
+    with pytest.raises(ValueError, match="square"):
+        spl.spsolve(sp.csr_array(ss.random_array((3, 4), density=0.5)), b[:3])
+    singular = sp.csr_array(ss.diags_array([1.0, 0.0, 2.0]))
+    with pytest.raises(Exception, match="singular"):
+        spl.spsolve(singular, np.ones(3))

@@ -11,7 +11,12 @@ import math as _math
 import numpy as _np
 
 __all__ = ["LinearOperator", "aslinearoperator", "cg", "bicgstab", "gmres",
-           "minres", "lsqr", "norm"]
+           "minres", "lsqr", "norm", "spsolve", "factorized",
+           "MatrixRankWarning"]
+
+
+class MatrixRankWarning(UserWarning):
+    pass
 
 
 def _xp():
@@ -535,6 +540,54 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None,
             break
     return (x, istop, itn, r1norm, r2norm, anorm, acond, arnorm,
             _nrm(x), None)
+
+
+class _LU:
+    """Owns one cn_sparse_lu (released once)."""
+
+    def __init__(self, h):
+        self.h = h
+
+    def __del__(self):
+        from . import _cnlib
+        h, self.h = self.h, None
+        if h:
+            _cnlib.cn_sparse_lu_release(h)
+
+
+def factorized(A):
+    """A function solving A x = b with one LU factorisation of A (SuiteSparse
+    UMFPACK), as scipy.sparse.linalg.factorized."""
+    from . import _cnlib
+    sp = _sp()
+    a = A if sp.issparse(A) else sp.csc_array(A)
+    a = a if a.format != "dia" else a.tocsc()
+    lu = _LU(_cnlib.cn_sparse_lu_factor(a._h))
+
+    def solve(b):
+        return _cnlib.cn_sparse_lu_solve(lu.h, _xp().asarray(b))
+    return solve
+
+
+def spsolve(A, b, permc_spec=None, use_umfpack=True):
+    """x = A^-1 b for square sparse A and dense b (1-d, or 2-d column by
+    column) through UMFPACK; a sparse b gives a sparse x, as SciPy."""
+    from . import _cnlib
+    sp = _sp()
+    a = A if sp.issparse(A) else sp.csc_array(A)
+    a = a if a.format != "dia" else a.tocsc()
+    if a.shape[0] != a.shape[1]:
+        raise ValueError(f"matrix must be square (has shape {a.shape})")
+    if sp.issparse(b):
+        x = _cnlib.cn_sparse_spsolve(a._h, b.toarray())
+        cls = sp.csc_array if b._is_array or a._is_array else sp.csc_matrix
+        return cls(x if x.ndim == 2 else x.reshape(-1, 1))
+    bb = _xp().asarray(b)
+    if bb.shape[0] != a.shape[0]:
+        raise ValueError(f"matrix - rhs dimension mismatch ({a.shape} - "
+                         f"{bb.shape[0]})")
+    x = _cnlib.cn_sparse_spsolve(a._h, bb)
+    return x.reshape(-1) if bb.ndim == 2 and bb.shape[1] == 1 else x
 
 
 def norm(x, ord=None, axis=None):

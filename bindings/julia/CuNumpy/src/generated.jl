@@ -1716,6 +1716,22 @@ cn_dense_matmul_sparse(out, x, s) =
 cn_sparse_matmul(out, a, b) =
     ccall((:cn_sparse_matmul, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a, b)
 
+# cn_status cn_sparse_lu_factor(cn_sparse_lu * out, cn_sparse a)
+cn_sparse_lu_factor(out, a) =
+    ccall((:cn_sparse_lu_factor, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, a)
+
+# cn_status cn_sparse_lu_solve(cn_array * out, cn_sparse_lu lu, cn_array b)
+cn_sparse_lu_solve(out, lu, b) =
+    ccall((:cn_sparse_lu_solve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, lu, b)
+
+# void cn_sparse_lu_release(cn_sparse_lu lu)
+cn_sparse_lu_release(lu) =
+    ccall((:cn_sparse_lu_release, libcunumpy), Cvoid, (Ptr{Cvoid},), lu)
+
+# cn_status cn_sparse_spsolve(cn_array * out, cn_sparse a, cn_array b)
+cn_sparse_spsolve(out, a, b) =
+    ccall((:cn_sparse_spsolve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a, b)
+
 # cn_status cn_median(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t keepdims)
 cn_median(out, a, naxes, axes, keepdims) =
     ccall((:cn_median, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Int32}, Int32), out, a, naxes, axes, keepdims)
