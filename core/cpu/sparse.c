@@ -140,6 +140,23 @@ static int cmp_i64(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
+/* Sorts a row's columns: insertion sort for the short rows SpGEMM mostly
+ * makes (qsort's calls dominate there), qsort beyond. */
+static void sort_cols(int64_t *c, int64_t n) {
+  if (n > 48) {
+    qsort(c, (size_t)n, sizeof *c, cmp_i64);
+    return;
+  }
+  for (int64_t i = 1; i < n; i++) {
+    int64_t v = c[i], j = i - 1;
+    while (j >= 0 && c[j] > v) {
+      c[j + 1] = c[j];
+      j--;
+    }
+    c[j + 1] = v;
+  }
+}
+
 /* Pass 1: the number of distinct columns of each output row into cnt[r]. */
 #define CN_SP_GEMM_COUNT(IT)                                                   \
   static cn_status gemm_count_##IT(const cn_csr_operand *a,                   \
@@ -222,7 +239,7 @@ CN_SP_GEMM_COUNT(int64_t)
           acc[col] = CN_SP_MULADD(ISBOOL, T, acc[col], aj, bv[q]);             \
         }                                                                      \
       }                                                                        \
-      qsort(cols, (size_t)c, sizeof *cols, cmp_i64);                           \
+      sort_cols(cols, c);                                                      \
       for (int64_t q = 0; q < c; q++)                                          \
         ov[op[r] + q] = acc[cols[q]];                                          \
     }                                                                          \
