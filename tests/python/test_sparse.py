@@ -430,3 +430,20 @@ def test_spsolve_and_factorized():
     singular = sp.csr_array(ss.diags_array([1.0, 0.0, 2.0]))
     with pytest.raises(Exception, match="singular"):
         spl.spsolve(singular, np.ones(3))
+
+
+@pytest.mark.parametrize("which", ["LM", "SA", "LA"])
+def test_eigsh_and_svds(which):
+    ref = laplacian(80)
+    vals, vecs = spl.eigsh(sp.csr_array(ref), k=4, which=which)
+    want = ssl.eigsh(ref, k=4, which=which, return_eigenvectors=False)
+    np.testing.assert_allclose(vals, np.sort(want), rtol=1e-8, atol=1e-10)
+    res = ref @ host(vecs) - host(vecs) * vals
+    assert np.abs(res).max() < 1e-6
+    R = ss.random_array((60, 30), density=0.3, rng=4, format="csr")
+    u, s, vh = spl.svds(sp.csr_array(R), k=3)
+    s_ref = ssl.svds(R, k=3, return_singular_vectors=False)
+    np.testing.assert_allclose(s, np.sort(s_ref), rtol=1e-7)
+    assert np.abs(R @ host(vh).T - host(u) * s).max() < 1e-6
+    with pytest.raises(ValueError):
+        spl.eigsh(sp.csr_array(ref), k=80)

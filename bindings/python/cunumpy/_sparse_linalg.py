@@ -11,8 +11,17 @@ import math as _math
 import numpy as _np
 
 __all__ = ["LinearOperator", "aslinearoperator", "cg", "bicgstab", "gmres",
-           "minres", "lsqr", "norm", "spsolve", "factorized",
-           "MatrixRankWarning"]
+           "minres", "lsqr", "norm", "spsolve", "factorized", "eigsh",
+           "svds", "ArpackNoConvergence", "MatrixRankWarning"]
+
+
+class ArpackNoConvergence(RuntimeError):
+    """Raised when eigsh or svds does not converge (SciPy's name)."""
+
+    def __init__(self, msg, eigenvalues, eigenvectors):
+        super().__init__(msg)
+        self.eigenvalues = eigenvalues
+        self.eigenvectors = eigenvectors
 
 
 class MatrixRankWarning(UserWarning):
@@ -588,6 +597,136 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
                          f"{bb.shape[0]})")
     x = _cnlib.cn_sparse_spsolve(a._h, bb)
     return x.reshape(-1) if bb.ndim == 2 and bb.shape[1] == 1 else x
+
+
+def _lanczos(A, n, m, v0, dt):
+    """m steps of Lanczos with full reorthogonalisation from v0: the basis
+    (n x m, engine array), alpha and beta (host), and the steps done (fewer
+    on an invariant subspace)."""
+    xp = _xp()
+    V = xp.zeros((n, m), dtype=dt)
+    alpha = _np.zeros(m)
+    beta = _np.zeros(m)
+    v = v0 / _nrm(v0)
+    for j in range(m):
+        V[:, j] = v
+        w = A.matvec(v)
+        a = _dot(v, w)
+        alpha[j] = a.real if isinstance(a, complex) else a
+        # two passes of classical Gram-Schmidt against the whole basis
+        for _ in range(2):
+            Vj = V[:, :j + 1]
+            w = w - Vj @ (xp.conjugate(Vj.T) @ w)
+        b = _nrm(w)
+        beta[j] = b
+        if b <= 1e-14 * _bi.max(abs(alpha[j]), 1.0) or j + 1 == m:
+            return V, alpha, beta, j + 1
+        v = w / b
+    return V, alpha, beta, m
+
+
+def _select(vals, k, which):
+    order = {"LM": _np.argsort(-_np.abs(vals), kind="stable"),
+             "SM": _np.argsort(_np.abs(vals), kind="stable"),
+             "LA": _np.argsort(-vals, kind="stable"),
+             "SA": _np.argsort(vals, kind="stable")}
+    if which == "BE":
+        srt = _np.argsort(vals, kind="stable")
+        lo, hi, pick = 0, len(srt) - 1, []
+        for i in range(k):
+            if i % 2 == 0:
+                pick.append(srt[hi])
+                hi -= 1
+            else:
+                pick.append(srt[lo])
+                lo += 1
+        return _np.array(pick)
+    if which not in order:
+        raise ValueError(f"which must be one of LM, SM, LA, SA, BE, not "
+                         f"{which!r}")
+    return order[which][:k]
+
+
+def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None,
+          maxiter=None, tol=0, return_eigenvectors=True, Minv=None,
+          OPinv=None, mode="normal"):
+    """k eigenvalues (and eigenvectors) of Hermitian A by Lanczos with full
+    reorthogonalisation, the subspace grown until the k wanted Ritz pairs
+    have residuals below tol (machine precision for tol=0) times ||A||.
+    Returned as SciPy's: eigenvalues in ascending order. M and sigma
+    (generalised and shift-invert modes) are not supported."""
+    if M is not None or sigma is not None or Minv is not None or \
+            OPinv is not None:
+        raise NotImplementedError("eigsh: M, sigma, Minv and OPinv are not "
+                                  "supported")
+    xp = _xp()
+    A = aslinearoperator(A)
+    n = A.shape[0]
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"expected a square matrix, not {A.shape}")
+    if k <= 0 or k >= n:
+        raise ValueError(f"k must be between 1 and n - 1 = {n - 1}, not {k}")
+    cplx = _np.dtype(A.dtype).kind == "c"
+    dt = _np.complex128 if cplx else _np.float64
+    v = xp.asarray(v0).astype(dt) if v0 is not None else \
+        xp.asarray(_np.random.default_rng(0).standard_normal(n)).astype(dt)
+    m = _bi.min(n, ncv if ncv is not None else _bi.max(2 * k + 1, 20))
+    eps = _np.finfo(_np.float64).eps
+    tol = tol if tol > 0 else eps
+    rounds = maxiter if maxiter is not None else 20
+    for _ in range(_bi.max(1, rounds)):
+        V, alpha, beta, steps = _lanczos(A, n, m, v, dt)
+        T = _np.diag(alpha[:steps]) + _np.diag(beta[:steps - 1], 1) + \
+            _np.diag(beta[:steps - 1], -1)
+        theta, S = _np.linalg.eigh(T)
+        pick = _select(theta, _bi.min(k, steps), which)
+        anorm = _bi.max(_np.abs(theta).max(), 1e-300)
+        resid = _np.abs(beta[steps - 1] * S[steps - 1, pick])
+        if steps < m or _np.all(resid <= tol * anorm * 1e3) or m == n:
+            break
+        m = _bi.min(n, 2 * m)
+    vals = theta[pick]
+    order = _np.argsort(vals, kind="stable")
+    vals = vals[order]
+    if not (steps < m or m == n or _np.all(resid <= tol * anorm * 1e3)):
+        raise ArpackNoConvergence("eigsh: no convergence", vals, None)
+    if not return_eigenvectors:
+        return vals
+    Y = xp.asarray(S[:, pick[order]].astype(dt))
+    return vals, V[:, :steps] @ Y
+
+
+def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None,
+         return_singular_vectors=True, solver="arpack", rng=None,
+         options=None):
+    """k largest (which='LM') or smallest ('SM') singular triplets from
+    eigsh of A^H A (A A^H when A is wide): (u, s, vh) with s ascending, as
+    SciPy."""
+    xp = _xp()
+    op = aslinearoperator(A)
+    m, n = op.shape
+    if k <= 0 or k >= _bi.min(m, n):
+        raise ValueError(f"k must be between 1 and min(A.shape) - 1, not {k}")
+    tall = m >= n
+    if tall:
+        gram = LinearOperator((n, n), matvec=lambda v: op.rmatvec(
+            op.matvec(v)), dtype=op.dtype)
+    else:
+        gram = LinearOperator((m, m), matvec=lambda v: op.matvec(
+            op.rmatvec(v)), dtype=op.dtype)
+    vals, vecs = eigsh(gram, k=k, which="LA" if which == "LM" else "SA",
+                       ncv=ncv, tol=tol, v0=v0, maxiter=maxiter)
+    s = _np.sqrt(_np.clip(vals, 0, None))
+    if not return_singular_vectors:
+        return s
+    safe = _np.where(s > 0, s, 1.0)
+    if tall:
+        v = vecs
+        u = op.matmat(v) / xp.asarray(safe)
+    else:
+        u = vecs
+        v = op.adjoint().matmat(u) / xp.asarray(safe)
+    return u, s, xp.conjugate(v.T)
 
 
 def norm(x, ord=None, axis=None):
