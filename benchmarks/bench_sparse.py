@@ -93,7 +93,7 @@ def main():
     pair(f"cg 200 iterations, Laplacian {grid}x{grid}",
          lambda: spl.cg(A, b, rtol=0.0, atol=0.0, maxiter=200),
          lambda: ssl.cg(L, b_np, rtol=0.0, atol=0.0, maxiter=200),
-         _bi_min(reps, 3), rows)
+         min(reps, 3), rows)
 
     S = laplacian2d(316).tocsc()
     Sc = sp.csc_array(S)
@@ -101,7 +101,7 @@ def main():
     bs = cp.asarray(bs_np)
     pair(f"spsolve 2-D Laplacian {S.shape[0]} rows",
          lambda: spl.spsolve(Sc, bs),
-         lambda: ssl.spsolve(S, bs_np, use_umfpack=False), _bi_min(reps, 3),
+         lambda: ssl.spsolve(S, bs_np, use_umfpack=False), min(reps, 3),
          rows)
 
     print(f"# OMP_NUM_THREADS={os.environ['OMP_NUM_THREADS']}; shared, "
@@ -113,10 +113,6 @@ def main():
     print(f"SpMV bandwidth {spmv_gbs:.1f} GB/s = "
           f"{100 * spmv_gbs / copy_gbs:.0f}% of the copy's {copy_gbs:.1f} "
           "GB/s (read + write)")
-
-
-def _bi_min(a, b):
-    return a if a < b else b
 
 
 if __name__ == "__main__":
