@@ -733,3 +733,165 @@ TEST_CASE("sparse: LU factorisation and spsolve", "[sparse]") {
   make_coo<int64_t>(as, sing);
   CN_REQUIRE_ERR(cn_sparse_lu_factor(&lu, as), CN_ERR_LINALG, "singular");
 }
+
+namespace {
+// Every handle a sparse workload run made, released on every path.
+struct SpOwned {
+  std::vector<cn_array> arrays;
+  std::vector<cn_sparse> mats;
+  ~SpOwned() {
+    for (cn_array a : arrays)
+      cn_array_release(a);
+    for (cn_sparse s : mats)
+      cn_sparse_release(s);
+  }
+};
+
+#define SP_STEP(call)                                                          \
+  do {                                                                         \
+    cn_status st_ = (call);                                                    \
+    if (st_ != CN_OK)                                                          \
+      return st_;                                                              \
+  } while (0)
+
+cn_status sp_keep_a(SpOwned &o, cn_status st, cn_array a) {
+  if (st == CN_OK)
+    o.arrays.push_back(a);
+  return st;
+}
+cn_status sp_keep_s(SpOwned &o, cn_status st, cn_sparse s) {
+  if (st == CN_OK)
+    o.mats.push_back(s);
+  return st;
+}
+#define SP_A(expr)                                                             \
+  do {                                                                         \
+    cn_array r_ = nullptr;                                                     \
+    SP_STEP(sp_keep_a(o, (expr), r_));                                         \
+  } while (0)
+#define SP_S(expr)                                                             \
+  do {                                                                         \
+    cn_sparse r_ = nullptr;                                                    \
+    SP_STEP(sp_keep_s(o, (expr), r_));                                         \
+  } while (0)
+
+cn_status grab(std::vector<double> &res, cn_array a) {
+  cn_array f = nullptr;
+  cn_status st = cn_astype(&f, a, CN_FLOAT64, 1);
+  int64_t n = 0;
+  if (st == CN_OK)
+    st = cn_array_size(&n, f);
+  std::vector<double> v((size_t)n);
+  if (st == CN_OK)
+    st = cn_copy_to_buffer(v.data(), 8 * n, f, CN_ORDER_C);
+  if (st == CN_OK)
+    res.insert(res.end(), v.begin(), v.end());
+  cn_array_release(f);
+  return st;
+}
+
+cn_status sp_values(std::vector<double> &res, cn_sparse s) {
+  cn_array d = nullptr, f = nullptr;
+  cn_status st = cn_sparse_toarray(&d, s);
+  if (st == CN_OK)
+    st = cn_astype(&f, d, CN_FLOAT64, 1);
+  int64_t n = 0;
+  if (st == CN_OK)
+    st = cn_array_size(&n, f);
+  std::vector<double> v((size_t)n);
+  if (st == CN_OK)
+    st = cn_copy_to_buffer(v.data(), 8 * n, f, CN_ORDER_C);
+  if (st == CN_OK)
+    res.insert(res.end(), v.begin(), v.end());
+  cn_array_release(d);
+  cn_array_release(f);
+  return st;
+}
+
+// Construction, every conversion, canonical form, products, LU.
+cn_status sparse_workload(std::vector<double> &res) {
+  SpOwned o;
+  const int64_t n = 6, nnz = 9;
+  double v[nnz] = {4, -1, 4, -1, 4, 2, 4, 0, 4};
+  int32_t r[nnz] = {5, 0, 0, 3, 3, 1, 1, 2, 2};
+  int32_t c[nnz] = {5, 1, 0, 3, 3, 1, 1, 2, 4};
+  int64_t k = nnz;
+  SP_A(cn_from_host(&r_, v, 0, sizeof v, 1, &k, nullptr, CN_FLOAT64));
+  cn_array dv = o.arrays.back();
+  SP_A(cn_from_host(&r_, r, 0, sizeof r, 1, &k, nullptr, CN_INT32));
+  cn_array dr = o.arrays.back();
+  SP_A(cn_from_host(&r_, c, 0, sizeof c, 1, &k, nullptr, CN_INT32));
+  cn_array dc = o.arrays.back();
+  SP_S(cn_sparse_coo(&r_, n, n, dv, dr, dc, 0));
+  cn_sparse coo = o.mats.back();
+  SP_S(cn_sparse_asformat(&r_, coo, CN_SPARSE_CSR));
+  cn_sparse csr = o.mats.back();
+  SP_STEP(sp_values(res, csr));
+  SP_S(cn_sparse_asformat(&r_, csr, CN_SPARSE_CSC));
+  SP_STEP(sp_values(res, o.mats.back()));
+  SP_S(cn_sparse_sort_indices(&r_, coo));
+  SP_S(cn_sparse_sum_duplicates(&r_, coo));
+  SP_S(cn_sparse_eliminate_zeros(&r_, o.mats.back()));
+  SP_STEP(sp_values(res, o.mats.back()));
+  SP_S(cn_sparse_asformat(&r_, csr, CN_SPARSE_COO));
+  SP_S(cn_sparse_astype(&r_, csr, CN_COMPLEX64));
+  SP_S(cn_sparse_copy(&r_, o.mats.back()));
+  SP_STEP(sp_values(res, o.mats.back()));
+  SP_A(cn_sparse_toarray(&r_, csr));
+  SP_S(cn_sparse_from_dense(&r_, o.arrays.back(), CN_SPARSE_CSC));
+  SP_STEP(sp_values(res, o.mats.back()));
+  int64_t n6 = n;
+  SP_A(cn_ones(&r_, 1, &n6, CN_FLOAT64, CN_ORDER_C));
+  cn_array x = o.arrays.back();
+  SP_A(cn_sparse_matmul_dense(&r_, coo, x));
+  SP_STEP(grab(res, o.arrays.back()));
+  SP_A(cn_dense_matmul_sparse(&r_, x, csr));
+  SP_STEP(grab(res, o.arrays.back()));
+  SP_S(cn_sparse_transpose(&r_, csr));
+  SP_S(cn_sparse_matmul(&r_, csr, o.mats.back()));
+  SP_STEP(sp_values(res, o.mats.back()));
+  cn_array sol = nullptr;
+  cn_status st = cn_sparse_spsolve(&sol, csr, x);
+  if (st != CN_ERR_UNSUPPORTED && st != CN_ERR_LINALG) {
+    SP_STEP(sp_keep_a(o, st, sol));
+    SP_STEP(grab(res, sol));
+  }
+  return CN_OK;
+}
+#undef SP_A
+#undef SP_S
+#undef SP_STEP
+} // namespace
+
+TEST_CASE("sparse: every allocation failure is reported and clean",
+          "[sparse][memory]") {
+  std::vector<double> ref;
+  cn_debug_fault_alloc(0);
+  REQUIRE(sparse_workload(ref) == CN_OK);
+  REQUIRE(ref.size() > 100);
+  int64_t points = 0;
+  for (int64_t f = 1;; f++) {
+    std::vector<double> got;
+    cn_debug_fault_alloc(f);
+    cn_status st = sparse_workload(got);
+    int64_t reached = cn_debug_alloc_count();
+    cn_debug_fault_alloc(0);
+    INFO("failing allocation " << f << ": " << cn_status_name(st) << " "
+                               << cn_last_error());
+    if (reached < f) {
+      REQUIRE(st == CN_OK);
+      REQUIRE(got == ref);
+      break;
+    }
+    points++;
+    if (st == CN_OK)
+      REQUIRE(got == ref);
+    else
+      REQUIRE(st == CN_ERR_MEMORY);
+    std::vector<double> again;
+    REQUIRE(sparse_workload(again) == CN_OK);
+    REQUIRE(again == ref);
+    REQUIRE(f < 100000);
+  }
+  REQUIRE(points > 30);
+}

@@ -34,7 +34,7 @@ def _xp():
 
 
 def _sp():
-    from . import sparse
+    from .. import sparse
     return sparse
 
 
@@ -558,7 +558,7 @@ class _LU:
         self.h = h
 
     def __del__(self):
-        from . import _cnlib
+        from .. import _cnlib
         h, self.h = self.h, None
         if h:
             _cnlib.cn_sparse_lu_release(h)
@@ -567,7 +567,7 @@ class _LU:
 def factorized(A):
     """A function solving A x = b with one LU factorisation of A (SuiteSparse
     UMFPACK), as scipy.sparse.linalg.factorized."""
-    from . import _cnlib
+    from .. import _cnlib
     sp = _sp()
     a = A if sp.issparse(A) else sp.csc_array(A)
     a = a if a.format != "dia" else a.tocsc()
@@ -581,7 +581,7 @@ def factorized(A):
 def spsolve(A, b, permc_spec=None, use_umfpack=True):
     """x = A^-1 b for square sparse A and dense b (1-d, or 2-d column by
     column) through UMFPACK; a sparse b gives a sparse x, as SciPy."""
-    from . import _cnlib
+    from .. import _cnlib
     sp = _sp()
     a = A if sp.issparse(A) else sp.csc_array(A)
     a = a if a.format != "dia" else a.tocsc()

@@ -15,12 +15,11 @@ SciPy gives as np.matrix are 2-d arrays).
 """
 
 import builtins as _bi
-import sys as _sys
 
 import numpy as _np
 
-from . import _cnlib as _lib
-from . import _dtypes
+from .. import _cnlib as _lib
+from .. import _dtypes
 
 __all__ = ["csr_array", "csr_matrix", "csc_array", "csc_matrix", "coo_array",
            "coo_matrix", "dia_array", "dia_matrix", "issparse", "isspmatrix",
@@ -1209,7 +1208,7 @@ def random_array(shape, *, density=0.01, format="coo", dtype=None,
     """Random sparse array: exactly round(density * m * n) distinct
     positions drawn with the engine's generator, values uniform in
     [0, 1) (data_sampler(size) when given)."""
-    from . import random as _random
+    from .. import random as _random
     xp = _xp()
     m, n = shape
     if density < 0 or density > 1:
@@ -1401,5 +1400,4 @@ for _name in ("arcsin", "arcsinh", "arctan", "arctanh", "ceil", "deg2rad",
     setattr(_spbase, _name, _ufunc_method(_name))
 del _name
 
-from . import _sparse_linalg as linalg  # noqa: E402
-_sys.modules[__name__ + ".linalg"] = linalg
+from . import linalg  # noqa: E402
