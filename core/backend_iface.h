@@ -34,6 +34,15 @@ typedef struct cn_gemm_desc cn_gemm_desc;     /* core/linalg/descriptors.h */
 typedef struct cn_lapack_args cn_lapack_args; /* core/linalg/descriptors.h */
 typedef struct cn_fft_desc cn_fft_desc;       /* core/linalg/descriptors.h */
 typedef struct cn_expr_program cn_expr_program; /* core/expr_program.h */
+/* A CSR matrix handed to the sparse slots: indptr (nrows + 1) and indices
+ * (nnz) of one dtype, int32 or int64, data (nnz) of the compute dtype, all
+ * 1-d, C-contiguous, on the backend, validated (indptr monotone from 0,
+ * indices in [0, ncols), any order, duplicates allowed). A CSC matrix is
+ * the CSR matrix of its transpose. */
+typedef struct cn_csr_operand {
+  int64_t nrows, ncols;
+  const cn_array_s *indptr, *indices, *data;
+} cn_csr_operand;
 /* The expr slot's type (core/expr.c reads it). */
 typedef cn_status (*cn_expr_slot_fn)(const cn_expr_program *prog,
                                      const cn_array_s *const *in,
@@ -186,6 +195,22 @@ typedef struct cn_backend_compute {
    * are exact; the order of the float additions is the backend's. */
   cn_status (*scatter_add)(cn_array_s *out, const cn_array_s *idx,
                            const cn_array_s *w);
+  /* Sparse kernels (cunumpy/sparse.h). spmm: out = a @ x for x of shape
+   * (a->ncols, k) (any strides) and out (a->nrows, k) C-contiguous, both of
+   * a->data's dtype (bool: or of ands). */
+  cn_status (*spmm)(const cn_csr_operand *a, const cn_array_s *x,
+                    cn_array_s *out);
+  /* SpGEMM: a @ b (a->ncols == b->nrows, one data dtype) into three new
+   * arrays: int64 indptr and indices with sorted rows, duplicates summed,
+   * and data of that dtype. */
+  cn_status (*spgemm)(const cn_csr_operand *a, const cn_csr_operand *b,
+                      cn_array_s **indptr, cn_array_s **indices,
+                      cn_array_s **data);
+  /* csr2csc: the CSR arrays of a's transpose into indptr (a->ncols + 1),
+   * indices and data (nnz), preallocated of a's dtypes; rows come out
+   * sorted, duplicates kept, entries of equal index in a's order. */
+  cn_status (*sparse_transpose)(const cn_csr_operand *a, cn_array_s *indptr,
+                                cn_array_s *indices, cn_array_s *data);
   /* Optional. Runs an expression program (core/expr_program.h) in one
    * fused pass: in[i] is the program's input i broadcast to out's shape,
    * in its own dtype; out has the result dtype and the broadcast shape, or,

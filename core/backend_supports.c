@@ -22,6 +22,7 @@ static const struct {
     CN_SLOT(rng_fill),      CN_SLOT(matmul),
     CN_SLOT(lapack),     CN_SLOT(fft),
     CN_SLOT(scatter_add),
+    CN_SLOT(spmm),       CN_SLOT(spgemm),        CN_SLOT(sparse_transpose),
     CN_SLOT(expr),
 };
 #undef CN_SLOT
@@ -190,6 +191,10 @@ static const struct capability {
      * neighbouring nodes taken, NumPy's formula and special cases
      * elementwise */
     {"interp", "searchsorted take elementwise assign fill", false, NULL},
+    /* sparse matrices (core/sparse.c): products and CSR <-> CSC through
+     * the sparse kernels; the structure is built and canonicalised on the
+     * host */
+    {"sparse", "spmm spgemm sparse_transpose", false, NULL},
 };
 #define CN_NCAPS (sizeof g_caps / sizeof g_caps[0])
 /* What every elementwise op needs (casting inputs, weak scalars). */

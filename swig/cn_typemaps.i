@@ -586,6 +586,9 @@ CNPY_OPAQUE(cn_event)
 /* Random generators travel as ints like streams; cunumpy.random.Generator
  * owns one and releases it once. */
 CNPY_OPAQUE(cn_rng)
+/* Sparse matrices likewise; cunumpy.sparse's classes own one each. */
+CNPY_OPAQUE(cn_sparse)
+CNPY_OPAQUE(cn_sparse_lu)
 
 /* cn_rng_spawn(n, parent) -> list of n new generator handles. */
 %typemap(in) (cn_rng *outs, int32_t n) (cn_rng *tmp = NULL) {

@@ -74,6 +74,7 @@
 #include "cunumpy/random.h"
 #include "cunumpy/kernel.h"
 #include "cunumpy/expr.h"
+#include "cunumpy/sparse.h"
 %}
 
 /* SWIG's parser does not know GCC attributes (CN_API uses one). */
@@ -112,6 +113,7 @@
 %ignore cn_release_fn;
 %ignore cn_tensordot;
 %ignore cn_rng_retain;
+%ignore cn_sparse_retain;
 %ignore DLPackVersion;
 %ignore DLDevice;
 %ignore DLDataType;
@@ -142,6 +144,7 @@
 %include "cn_kernel.i"
 %include "cn_pyexpr.i"
 %include "cunumpy/expr.h"
+%include "cunumpy/sparse.h"
 
 %init %{
   if (PyType_Ready(&cnpy_array_type) < 0)

@@ -142,6 +142,11 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_PAD_MEDIAN = 9
   integer(c_int32_t), parameter :: CN_PAD_EMPTY = 10
 
+  ! enum cn_sparse_format (sparse.h)
+  integer(c_int32_t), parameter :: CN_SPARSE_CSR = 0
+  integer(c_int32_t), parameter :: CN_SPARSE_CSC = 1
+  integer(c_int32_t), parameter :: CN_SPARSE_COO = 2
+
   ! enum cn_quantile_method (stats.h)
   integer(c_int32_t), parameter :: CN_QUANTILE_LINEAR = 0
   integer(c_int32_t), parameter :: CN_QUANTILE_LOWER = 1
@@ -3518,6 +3523,258 @@ module cunumpy_c
       type(c_ptr), value :: b
       integer(c_int32_t) :: res
     end function c_cn_setdiff1d
+    ! cn_status cn_sparse_retain(cn_sparse s)
+    function c_cn_sparse_retain(s) bind(c, name='cn_sparse_retain') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_retain
+    ! void cn_sparse_release(cn_sparse s)
+    subroutine c_cn_sparse_release(s) bind(c, name='cn_sparse_release')
+      import :: c_ptr
+      type(c_ptr), value :: s
+    end subroutine c_cn_sparse_release
+    ! cn_status cn_sparse_compressed(cn_sparse * out, cn_sparse_format format, int64_t nrows,
+    !     int64_t ncols, cn_array data, cn_array indices, cn_array indptr, int32_t index_base)
+    function c_cn_sparse_compressed(out, format, nrows, ncols, data, indices, indptr, &
+        index_base) bind(c, name='cn_sparse_compressed') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: out(*)
+      integer(c_int32_t), value :: format
+      integer(c_int64_t), value :: nrows
+      integer(c_int64_t), value :: ncols
+      type(c_ptr), value :: data
+      type(c_ptr), value :: indices
+      type(c_ptr), value :: indptr
+      integer(c_int32_t), value :: index_base
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_compressed
+    ! cn_status cn_sparse_coo(cn_sparse * out, int64_t nrows, int64_t ncols, cn_array data, cn_array
+    !     row, cn_array col, int32_t index_base)
+    function c_cn_sparse_coo(out, nrows, ncols, data, row, col, index_base) bind(c, &
+        name='cn_sparse_coo') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: out(*)
+      integer(c_int64_t), value :: nrows
+      integer(c_int64_t), value :: ncols
+      type(c_ptr), value :: data
+      type(c_ptr), value :: row
+      type(c_ptr), value :: col
+      integer(c_int32_t), value :: index_base
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_coo
+    ! cn_status cn_sparse_from_dense(cn_sparse * out, cn_array a, cn_sparse_format format)
+    function c_cn_sparse_from_dense(out, a, format) bind(c, name='cn_sparse_from_dense') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: format
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_from_dense
+    ! cn_status cn_sparse_get_format(int32_t * out, cn_sparse s)
+    function c_cn_sparse_get_format(out, s) bind(c, name='cn_sparse_get_format') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_get_format
+    ! cn_status cn_sparse_nrows(int64_t * out, cn_sparse s)
+    function c_cn_sparse_nrows(out, s) bind(c, name='cn_sparse_nrows') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      integer(c_int64_t) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_nrows
+    ! cn_status cn_sparse_ncols(int64_t * out, cn_sparse s)
+    function c_cn_sparse_ncols(out, s) bind(c, name='cn_sparse_ncols') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      integer(c_int64_t) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_ncols
+    ! cn_status cn_sparse_nnz(int64_t * out, cn_sparse s)
+    function c_cn_sparse_nnz(out, s) bind(c, name='cn_sparse_nnz') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      integer(c_int64_t) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_nnz
+    ! cn_status cn_sparse_dtype(cn_dtype * out, cn_sparse s)
+    function c_cn_sparse_dtype(out, s) bind(c, name='cn_sparse_dtype') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_dtype
+    ! cn_status cn_sparse_index_dtype(cn_dtype * out, cn_sparse s)
+    function c_cn_sparse_index_dtype(out, s) bind(c, name='cn_sparse_index_dtype') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_index_dtype
+    ! cn_status cn_sparse_has_canonical_format(int32_t * out, cn_sparse s)
+    function c_cn_sparse_has_canonical_format(out, s) bind(c, &
+        name='cn_sparse_has_canonical_format') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_has_canonical_format
+    ! cn_status cn_sparse_has_sorted_indices(int32_t * out, cn_sparse s)
+    function c_cn_sparse_has_sorted_indices(out, s) bind(c, &
+        name='cn_sparse_has_sorted_indices') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_has_sorted_indices
+    ! cn_status cn_sparse_data(cn_array * out, cn_sparse s)
+    function c_cn_sparse_data(out, s) bind(c, name='cn_sparse_data') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_data
+    ! cn_status cn_sparse_indices(cn_array * out, cn_sparse s)
+    function c_cn_sparse_indices(out, s) bind(c, name='cn_sparse_indices') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_indices
+    ! cn_status cn_sparse_indptr(cn_array * out, cn_sparse s)
+    function c_cn_sparse_indptr(out, s) bind(c, name='cn_sparse_indptr') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_indptr
+    ! cn_status cn_sparse_row(cn_array * out, cn_sparse s)
+    function c_cn_sparse_row(out, s) bind(c, name='cn_sparse_row') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_row
+    ! cn_status cn_sparse_col(cn_array * out, cn_sparse s)
+    function c_cn_sparse_col(out, s) bind(c, name='cn_sparse_col') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_col
+    ! cn_status cn_sparse_asformat(cn_sparse * out, cn_sparse s, cn_sparse_format format)
+    function c_cn_sparse_asformat(out, s, format) bind(c, name='cn_sparse_asformat') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t), value :: format
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_asformat
+    ! cn_status cn_sparse_toarray(cn_array * out, cn_sparse s)
+    function c_cn_sparse_toarray(out, s) bind(c, name='cn_sparse_toarray') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_toarray
+    ! cn_status cn_sparse_sum_duplicates(cn_sparse * out, cn_sparse s)
+    function c_cn_sparse_sum_duplicates(out, s) bind(c, name='cn_sparse_sum_duplicates') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_sum_duplicates
+    ! cn_status cn_sparse_sort_indices(cn_sparse * out, cn_sparse s)
+    function c_cn_sparse_sort_indices(out, s) bind(c, name='cn_sparse_sort_indices') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_sort_indices
+    ! cn_status cn_sparse_eliminate_zeros(cn_sparse * out, cn_sparse s)
+    function c_cn_sparse_eliminate_zeros(out, s) bind(c, &
+        name='cn_sparse_eliminate_zeros') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_eliminate_zeros
+    ! cn_status cn_sparse_transpose(cn_sparse * out, cn_sparse s)
+    function c_cn_sparse_transpose(out, s) bind(c, name='cn_sparse_transpose') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_transpose
+    ! cn_status cn_sparse_astype(cn_sparse * out, cn_sparse s, cn_dtype dtype)
+    function c_cn_sparse_astype(out, s, dtype) bind(c, name='cn_sparse_astype') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t), value :: dtype
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_astype
+    ! cn_status cn_sparse_copy(cn_sparse * out, cn_sparse s)
+    function c_cn_sparse_copy(out, s) bind(c, name='cn_sparse_copy') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_copy
+    ! cn_status cn_sparse_matmul_dense(cn_array * out, cn_sparse s, cn_array x)
+    function c_cn_sparse_matmul_dense(out, s, x) bind(c, name='cn_sparse_matmul_dense') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      type(c_ptr), value :: x
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_matmul_dense
+    ! cn_status cn_dense_matmul_sparse(cn_array * out, cn_array x, cn_sparse s)
+    function c_cn_dense_matmul_sparse(out, x, s) bind(c, name='cn_dense_matmul_sparse') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_dense_matmul_sparse
+    ! cn_status cn_sparse_matmul(cn_sparse * out, cn_sparse a, cn_sparse b)
+    function c_cn_sparse_matmul(out, a, b) bind(c, name='cn_sparse_matmul') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      type(c_ptr), value :: b
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_matmul
+    ! cn_status cn_sparse_lu_factor(cn_sparse_lu * out, cn_sparse a)
+    function c_cn_sparse_lu_factor(out, a) bind(c, name='cn_sparse_lu_factor') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_lu_factor
+    ! cn_status cn_sparse_lu_solve(cn_array * out, cn_sparse_lu lu, cn_array b)
+    function c_cn_sparse_lu_solve(out, lu, b) bind(c, name='cn_sparse_lu_solve') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: lu
+      type(c_ptr), value :: b
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_lu_solve
+    ! void cn_sparse_lu_release(cn_sparse_lu lu)
+    subroutine c_cn_sparse_lu_release(lu) bind(c, name='cn_sparse_lu_release')
+      import :: c_ptr
+      type(c_ptr), value :: lu
+    end subroutine c_cn_sparse_lu_release
+    ! cn_status cn_sparse_spsolve(cn_array * out, cn_sparse a, cn_array b)
+    function c_cn_sparse_spsolve(out, a, b) bind(c, name='cn_sparse_spsolve') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      type(c_ptr), value :: b
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_spsolve
     ! cn_status cn_median(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t
     !     keepdims)
     function c_cn_median(out, a, naxes, axes, keepdims) bind(c, name='cn_median') result(res)

@@ -69,6 +69,8 @@ CN_INTERNAL void cn_cpu_linalg_fill(cn_backend_compute *t);
 CN_INTERNAL void cn_cpu_fft_fill(cn_backend_compute *t);
 /* scatter_add (core/cpu/scatter_add.c). */
 CN_INTERNAL void cn_cpu_scatter_add_fill(cn_backend_compute *t);
+/* spmm, spgemm, sparse_transpose (core/cpu/sparse.c). */
+CN_INTERNAL void cn_cpu_sparse_fill(cn_backend_compute *t);
 /* expr (core/cpu/expr.c). */
 CN_INTERNAL void cn_cpu_expr_fill(cn_backend_compute *t);
 CN_INTERNAL cn_status cn_cpu_matmul(const cn_gemm_desc *d);

@@ -74,9 +74,9 @@ CN_API const char *cn_backend_alias(int32_t i);
  *     "moments", "take", "put", "take_along", "put_along", "flatnonzero",
  *     "mask_compress", "index_normalize", "sort", "searchsorted",
  *     "quantile_sorted", "rng_fill" (alias "rng"), "matmul", "lapack",
- *     "fft", "scatter_add";
+ *     "fft", "scatter_add", "spmm", "spgemm", "sparse_transpose";
  *   - a domain: "ufunc", "reduction", "linalg", "fft", "random", "sort",
- *     "index", "stats";
+ *     "index", "stats", "sparse";
  *   - a sorting or searching function: "argsort", "lexsort",
  *     "partition" (kernels only; "searchsorted" is the name of its
  *     kernel); the set functions "unique", "union1d", "intersect1d",

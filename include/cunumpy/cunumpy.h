@@ -23,6 +23,7 @@
 #include "cunumpy/poly.h"
 #include "cunumpy/linalg.h"
 #include "cunumpy/fft.h"
+#include "cunumpy/sparse.h"
 #include "cunumpy/kernel.h"
 #include "cunumpy/expr.h"
 

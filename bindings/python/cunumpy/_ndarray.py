@@ -281,6 +281,8 @@ class ndarray(_lib.Handle):
         return (other // self, other % self)
 
     def __matmul__(self, other):
+        if getattr(other, "_cn_sparse", False):
+            return NotImplemented  # cunumpy.sparse's __rmatmul__
         return F.matmul(self, other)
 
     def __rmatmul__(self, other):

@@ -132,6 +132,11 @@ const CN_PAD_MEAN = Int32(8)
 const CN_PAD_MEDIAN = Int32(9)
 const CN_PAD_EMPTY = Int32(10)
 
+# enum cn_sparse_format (sparse.h)
+const CN_SPARSE_CSR = Int32(0)
+const CN_SPARSE_CSC = Int32(1)
+const CN_SPARSE_COO = Int32(2)
+
 # enum cn_quantile_method (stats.h)
 const CN_QUANTILE_LINEAR = Int32(0)
 const CN_QUANTILE_LOWER = Int32(1)
@@ -1658,6 +1663,138 @@ cn_union1d(out, a, b) =
 # cn_status cn_setdiff1d(cn_array * out, cn_array a, cn_array b)
 cn_setdiff1d(out, a, b) =
     ccall((:cn_setdiff1d, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a, b)
+
+# cn_status cn_sparse_retain(cn_sparse s)
+cn_sparse_retain(s) =
+    ccall((:cn_sparse_retain, libcunumpy), Int32, (Ptr{Cvoid},), s)
+
+# void cn_sparse_release(cn_sparse s)
+cn_sparse_release(s) =
+    ccall((:cn_sparse_release, libcunumpy), Cvoid, (Ptr{Cvoid},), s)
+
+# cn_status cn_sparse_compressed(cn_sparse * out, cn_sparse_format format, int64_t nrows, int64_t ncols, cn_array data, cn_array indices, cn_array indptr, int32_t index_base)
+cn_sparse_compressed(out, format, nrows, ncols, data, indices, indptr, index_base) =
+    ccall((:cn_sparse_compressed, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int32, Int64, Int64, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Int32), out, format, nrows, ncols, data, indices, indptr, index_base)
+
+# cn_status cn_sparse_coo(cn_sparse * out, int64_t nrows, int64_t ncols, cn_array data, cn_array row, cn_array col, int32_t index_base)
+cn_sparse_coo(out, nrows, ncols, data, row, col, index_base) =
+    ccall((:cn_sparse_coo, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int64, Int64, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Int32), out, nrows, ncols, data, row, col, index_base)
+
+# cn_status cn_sparse_from_dense(cn_sparse * out, cn_array a, cn_sparse_format format)
+cn_sparse_from_dense(out, a, format) =
+    ccall((:cn_sparse_from_dense, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, format)
+
+# cn_status cn_sparse_get_format(int32_t * out, cn_sparse s)
+cn_sparse_get_format(out, s) =
+    ccall((:cn_sparse_get_format, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_nrows(int64_t * out, cn_sparse s)
+cn_sparse_nrows(out, s) =
+    ccall((:cn_sparse_nrows, libcunumpy), Int32, (Ptr{Int64}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_ncols(int64_t * out, cn_sparse s)
+cn_sparse_ncols(out, s) =
+    ccall((:cn_sparse_ncols, libcunumpy), Int32, (Ptr{Int64}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_nnz(int64_t * out, cn_sparse s)
+cn_sparse_nnz(out, s) =
+    ccall((:cn_sparse_nnz, libcunumpy), Int32, (Ptr{Int64}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_dtype(cn_dtype * out, cn_sparse s)
+cn_sparse_dtype(out, s) =
+    ccall((:cn_sparse_dtype, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_index_dtype(cn_dtype * out, cn_sparse s)
+cn_sparse_index_dtype(out, s) =
+    ccall((:cn_sparse_index_dtype, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_has_canonical_format(int32_t * out, cn_sparse s)
+cn_sparse_has_canonical_format(out, s) =
+    ccall((:cn_sparse_has_canonical_format, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_has_sorted_indices(int32_t * out, cn_sparse s)
+cn_sparse_has_sorted_indices(out, s) =
+    ccall((:cn_sparse_has_sorted_indices, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_data(cn_array * out, cn_sparse s)
+cn_sparse_data(out, s) =
+    ccall((:cn_sparse_data, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_indices(cn_array * out, cn_sparse s)
+cn_sparse_indices(out, s) =
+    ccall((:cn_sparse_indices, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_indptr(cn_array * out, cn_sparse s)
+cn_sparse_indptr(out, s) =
+    ccall((:cn_sparse_indptr, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_row(cn_array * out, cn_sparse s)
+cn_sparse_row(out, s) =
+    ccall((:cn_sparse_row, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_col(cn_array * out, cn_sparse s)
+cn_sparse_col(out, s) =
+    ccall((:cn_sparse_col, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_asformat(cn_sparse * out, cn_sparse s, cn_sparse_format format)
+cn_sparse_asformat(out, s, format) =
+    ccall((:cn_sparse_asformat, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, s, format)
+
+# cn_status cn_sparse_toarray(cn_array * out, cn_sparse s)
+cn_sparse_toarray(out, s) =
+    ccall((:cn_sparse_toarray, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_sum_duplicates(cn_sparse * out, cn_sparse s)
+cn_sparse_sum_duplicates(out, s) =
+    ccall((:cn_sparse_sum_duplicates, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_sort_indices(cn_sparse * out, cn_sparse s)
+cn_sparse_sort_indices(out, s) =
+    ccall((:cn_sparse_sort_indices, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_eliminate_zeros(cn_sparse * out, cn_sparse s)
+cn_sparse_eliminate_zeros(out, s) =
+    ccall((:cn_sparse_eliminate_zeros, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_transpose(cn_sparse * out, cn_sparse s)
+cn_sparse_transpose(out, s) =
+    ccall((:cn_sparse_transpose, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_astype(cn_sparse * out, cn_sparse s, cn_dtype dtype)
+cn_sparse_astype(out, s, dtype) =
+    ccall((:cn_sparse_astype, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, s, dtype)
+
+# cn_status cn_sparse_copy(cn_sparse * out, cn_sparse s)
+cn_sparse_copy(out, s) =
+    ccall((:cn_sparse_copy, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_matmul_dense(cn_array * out, cn_sparse s, cn_array x)
+cn_sparse_matmul_dense(out, s, x) =
+    ccall((:cn_sparse_matmul_dense, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, s, x)
+
+# cn_status cn_dense_matmul_sparse(cn_array * out, cn_array x, cn_sparse s)
+cn_dense_matmul_sparse(out, x, s) =
+    ccall((:cn_dense_matmul_sparse, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, s)
+
+# cn_status cn_sparse_matmul(cn_sparse * out, cn_sparse a, cn_sparse b)
+cn_sparse_matmul(out, a, b) =
+    ccall((:cn_sparse_matmul, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a, b)
+
+# cn_status cn_sparse_lu_factor(cn_sparse_lu * out, cn_sparse a)
+cn_sparse_lu_factor(out, a) =
+    ccall((:cn_sparse_lu_factor, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, a)
+
+# cn_status cn_sparse_lu_solve(cn_array * out, cn_sparse_lu lu, cn_array b)
+cn_sparse_lu_solve(out, lu, b) =
+    ccall((:cn_sparse_lu_solve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, lu, b)
+
+# void cn_sparse_lu_release(cn_sparse_lu lu)
+cn_sparse_lu_release(lu) =
+    ccall((:cn_sparse_lu_release, libcunumpy), Cvoid, (Ptr{Cvoid},), lu)
+
+# cn_status cn_sparse_spsolve(cn_array * out, cn_sparse a, cn_array b)
+cn_sparse_spsolve(out, a, b) =
+    ccall((:cn_sparse_spsolve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a, b)
 
 # cn_status cn_median(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t keepdims)
 cn_median(out, a, naxes, axes, keepdims) =

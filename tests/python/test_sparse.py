@@ -1,0 +1,449 @@
+"""cunumpy.sparse and cunumpy.sparse.linalg against scipy.sparse."""
+import numpy as np
+import pytest
+import scipy.sparse as ss
+import scipy.sparse.linalg as ssl
+
+import cunumpy as cp
+import cunumpy.sparse as sp
+from cunumpy.sparse import linalg as spl
+
+FORMATS = ["csr", "csc", "coo"]
+DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
+          np.uint16, np.uint32, np.uint64, np.float32, np.float64,
+          np.complex64, np.complex128]
+
+
+def host(x):
+    if sp.issparse(x):
+        return x.toarray().get()
+    if isinstance(x, cp.ndarray):
+        return x.get()
+    return np.asarray(x)
+
+
+def ref_dense(x):
+    return x.toarray() if ss.issparse(x) else np.asarray(x)
+
+
+def close(a, b, **kw):
+    np.testing.assert_allclose(host(a), ref_dense(b), **kw)
+
+
+def messy(m=9, n=7, nnz=30, seed=0, dtype=np.float64):
+    """COO triplets with duplicates, unsorted order and explicit zeros."""
+    g = np.random.default_rng(seed)
+    row = g.integers(0, m, nnz)
+    col = g.integers(0, n, nnz)
+    val = g.integers(-5, 6, nnz).astype(dtype)
+    val[::7] = 0
+    return val, row, col, (m, n)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("idx", [np.int32, np.int64])
+def test_construct_from_triplets_and_scipy(fmt, idx):
+    val, row, col, shape = messy()
+    ref = ss.coo_array((val, (row, col)), shape=shape).asformat(fmt)
+    cls = getattr(sp, f"{fmt}_array")
+    a = cls(sp.coo_array((val, (row.astype(idx), col.astype(idx))),
+                         shape=shape))
+    close(a, ref)
+    b = cls(ref)
+    close(b, ref)
+    assert b.format == fmt and b.shape == shape
+    assert b.nnz == ref.nnz
+    back = b.get()
+    assert type(back) is type(ref)
+    close(back.toarray(), ref)
+
+
+def test_zero_copy_from_scipy_and_index_width():
+    ref = ss.random_array((50, 40), density=0.1, format="csr", rng=1)
+    a = sp.csr_array(ref)
+    assert np.shares_memory(np.asarray(a.data), ref.data)
+    assert a.indices.dtype == ref.indices.dtype
+    big = ss.csr_array((ref.data, ref.indices.astype(np.int64),
+                        ref.indptr.astype(np.int64)), shape=ref.shape)
+    b = sp.csr_array(big)
+    assert b.indices.dtype == np.int64
+    # new structures pick int32 when everything fits
+    assert (b @ b.T).indices.dtype == np.int32
+    close(b, big)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_conversions_and_canonical_form(fmt):
+    val, row, col, shape = messy(seed=3)
+    ref = ss.coo_array((val, (row, col)), shape=shape)
+    a = sp.coo_array((val, (row, col)), shape=shape).asformat(fmt)
+    for target in ["csr", "csc", "coo", "dia"]:
+        close(a.asformat(target), ref)
+        assert a.asformat(target).format == target
+    close(a.toarray(), ref)
+    c = sp.csr_array((ref.tocsr().data, ref.tocsr().indices,
+                      ref.tocsr().indptr), shape=shape)
+    r = ref.tocsr()
+    c.sum_duplicates()
+    r.sum_duplicates()
+    assert c.nnz == r.nnz and c.has_canonical_format
+    np.testing.assert_array_equal(c.indices.get(), r.indices)
+    np.testing.assert_array_equal(c.indptr.get(), r.indptr)
+    c.eliminate_zeros()
+    r.eliminate_zeros()
+    assert c.nnz == r.nnz
+    np.testing.assert_array_equal(c.data.get(), r.data)
+    close(a.T, ref.T)
+    close(a.transpose(), ref.T)
+    assert a.copy().nnz == a.nnz
+
+
+def test_unsorted_indices_and_sort():
+    data = np.array([1.0, 2.0, 3.0, 4.0])
+    indices = np.array([2, 0, 1, 1], dtype=np.int32)
+    indptr = np.array([0, 2, 4], dtype=np.int32)
+    a = sp.csr_array((data, indices, indptr), shape=(2, 3))
+    ref = ss.csr_array((data, indices, indptr), shape=(2, 3))
+    assert not a.has_sorted_indices
+    a.sort_indices()
+    ref.sort_indices()
+    assert a.has_sorted_indices
+    np.testing.assert_array_equal(a.indices.get(), ref.indices)
+    np.testing.assert_array_equal(a.data.get(), ref.data)
+    close(a, ref)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dtypes(dtype):
+    val, row, col, shape = messy(seed=5, dtype=np.float64)
+    val = np.abs(val).astype(dtype)
+    ref = ss.coo_array((val, (row, col)), shape=shape).tocsr()
+    a = sp.csr_array(ref)
+    assert a.dtype == ref.dtype
+    close(a, ref)
+    x = np.arange(1, shape[1] + 1).astype(dtype)
+    close(a @ cp.asarray(x), ref @ x)
+    close(a @ a.T, ref @ ref.T)
+    close(a.astype(np.float64), ref.astype(np.float64))
+    close(a.sum(axis=0), ref.sum(axis=0))
+    assert host(a.sum()) == ref.sum()
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_products(fmt):
+    g = np.random.default_rng(7)
+    ref = ss.random_array((40, 30), density=0.15, format=fmt, rng=7)
+    a = getattr(sp, f"{fmt}_array")(ref)
+    x = g.standard_normal(30)
+    X = g.standard_normal((30, 5))
+    W = g.standard_normal((4, 40))
+    close(a @ cp.asarray(x), ref @ x, rtol=1e-12)
+    close(a @ cp.asarray(X), ref @ X, rtol=1e-12)
+    close(a @ cp.asarray(X[:, ::-1]), ref @ X[:, ::-1], rtol=1e-12)
+    close(cp.asarray(W) @ a, W @ ref, rtol=1e-12)
+    close(W @ a, W @ ref, rtol=1e-12)
+    close(cp.asarray(W[0]) @ a, W[0] @ ref, rtol=1e-12)
+    close(a @ a.T, ref @ ref.T, rtol=1e-12)
+    close(a.T @ a, ref.T @ ref, rtol=1e-12)
+    with pytest.raises(ValueError, match="dimension mismatch"):
+        a @ cp.ones(29)
+    with pytest.raises(ValueError, match="Scalar operands"):
+        a @ 2.0
+
+
+def test_matrix_vs_array_star():
+    ref = ss.random_array((6, 6), density=0.4, rng=2, format="csr")
+    am, aa = sp.csr_matrix(ref), sp.csr_array(ref)
+    rm = ss.csr_matrix(ref)
+    close(am * am, rm * rm)          # matrix product
+    close(aa * aa, ref * ref)        # elementwise
+    close(am ** 2, rm ** 2)
+    close(aa ** 2, ref ** 2)
+    assert sp.isspmatrix_csr(am) and not sp.isspmatrix(aa)
+    assert sp.issparse(aa) and sp.issparse(am)
+    assert repr(am) == repr(rm)
+    assert repr(aa) == repr(ref)
+    assert repr(sp.coo_array(ref)) == repr(ref.tocoo())
+    assert str(aa) == str(ref)
+
+
+def test_elementwise():
+    r1 = ss.random_array((8, 9), density=0.3, rng=4, format="csr")
+    r2 = ss.random_array((8, 9), density=0.3, rng=5, format="csr")
+    r2 = r2 - r1.multiply(r2 != 0)  # some cancellations
+    a, b = sp.csr_array(r1), sp.csr_array(r2)
+    close(a + b, r1 + r2)
+    close(a - b, r1 - r2)
+    assert (a - a).nnz == (r1 - r1).nnz == 0
+    close(a.multiply(b), r1.multiply(r2))
+    close(a.maximum(b), r1.maximum(r2))
+    close(a.minimum(b), r1.minimum(r2))
+    close(a * 3, r1 * 3)
+    close(2 * a, 2 * r1)
+    close(a / 4, r1 / 4)
+    close(-a, -r1)
+    close(abs(b), abs(r2))
+    d = np.arange(72.0).reshape(8, 9)
+    close(a + cp.asarray(d), r1 + d)
+    close(a.multiply(cp.asarray(d)), r1.multiply(d))
+    close(a.power(3), r1.power(3))
+    for name in ["sqrt", "sign", "sin", "tanh", "expm1", "floor", "ceil",
+                 "log1p", "arctan", "rint", "trunc"]:
+        close(getattr(abs(b), name)(), getattr(abs(r2), name)(), rtol=1e-12)
+    close(a.maximum(-1.0), r1.maximum(-1.0))
+    with pytest.raises(NotImplementedError):
+        a + 1.0
+    with pytest.raises(NotImplementedError):
+        a.power(0)
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        a + sp.csr_array(ss.eye_array(3))
+
+
+def test_reductions():
+    val, row, col, shape = messy(seed=11)
+    ref = ss.coo_array((val, (row, col)), shape=shape).tocsr()
+    a = sp.csr_array(ref)
+    assert host(a.sum()) == pytest.approx(ref.sum())
+    for ax in (0, 1, -1):
+        close(a.sum(axis=ax), ref.sum(axis=ax))
+        close(a.mean(axis=ax), ref.mean(axis=ax))
+        close(a.max(axis=ax), ref.max(axis=ax).toarray())
+        close(a.min(axis=ax), ref.min(axis=ax).toarray())
+        close(a.argmax(axis=ax), ref.argmax(axis=ax))
+    assert host(a.mean()) == pytest.approx(ref.mean())
+    assert host(a.max()) == ref.max() and host(a.min()) == ref.min()
+    assert a.argmax() == ref.argmax() and a.argmin() == ref.argmin()
+    neg = sp.csr_array(-abs(ref))
+    rneg = -abs(ref)
+    assert neg.argmax() == rneg.argmax() and host(neg.max()) == rneg.max()
+    assert a.count_nonzero() == ref.count_nonzero()
+    for k in (-3, 0, 2):
+        close(a.diagonal(k), ref.diagonal(k))
+    assert host(a.trace()) == ref.trace()
+    m = sp.csr_matrix(ref)
+    assert m.sum(axis=1).shape == (shape[0], 1)
+    close(m.sum(axis=1), ss.csr_matrix(ref).sum(axis=1))
+    with pytest.raises(ValueError):
+        sp.csr_array((0, 3)).max()
+
+
+def test_indexing():
+    ref = ss.random_array((10, 8), density=0.3, rng=9, format="csr")
+    a = sp.csr_array(ref)
+    assert a[2, 3] == ref[2, 3]
+    assert a[-1, -2] == ref[-1, -2]
+    close(a[2:5], ref[2:5])
+    close(a[::-2], ref[::-2])
+    close(a[[4, 1, 1]], ref[[4, 1, 1]])
+    close(a[:, 1:6], ref[:, 1:6])
+    close(a[:, [7, 0]], ref[:, [7, 0]])
+    close(a[1:9:3, [2, 5]], ref[1:9:3][:, [2, 5]])
+    mask = np.arange(10) % 3 == 0
+    close(a[mask], ref[mask])
+    m = sp.csr_matrix(ref)
+    close(m[3], ss.csr_matrix(ref)[3])
+    with pytest.raises(IndexError):
+        a[10, 0]
+    with pytest.raises(NotImplementedError, match="1-d sparse"):
+        a[3]
+    b = a.copy()
+    r = ref.copy()
+    b[1, 1] = 7.0
+    r[1, 1] = 7.0
+    nz = ref.tocoo()
+    i, j = int(nz.row[0]), int(nz.col[0])
+    b[i, j] = -2.0
+    r[i, j] = -2.0
+    close(b, r)
+
+
+def test_constructors():
+    close(sp.eye(5, 4, k=1), ss.eye(5, 4, k=1))
+    assert sp.eye(3).format == ss.eye(3).format
+    assert sp.isspmatrix(sp.identity(4))
+    close(sp.identity(4, format="csr"), ss.identity(4, format="csr"))
+    close(sp.diags([1, -2, 1], [-1, 0, 1], shape=(6, 6)),
+          ss.diags([1, -2, 1], [-1, 0, 1], shape=(6, 6)))
+    close(sp.diags([np.arange(1.0, 5.0)], [1]),
+          ss.diags([np.arange(1.0, 5.0)], [1]))
+    d = np.arange(12.0).reshape(3, 4)
+    close(sp.spdiags(d, [0, -1, 2], 4, 4), ss.spdiags(d, [0, -1, 2], 4, 4))
+    r = sp.random(30, 20, density=0.1, random_state=3)
+    assert r.nnz == 60 and r.shape == (30, 20) and r.format == "coo"
+    assert sp.random(5, 5, density=0.0).nnz == 0
+    A = ss.random_array((3, 4), density=0.5, rng=1)
+    B = ss.random_array((2, 3), density=0.5, rng=2)
+    a, b = sp.coo_array(A), sp.coo_array(B)
+    close(sp.kron(a, b), ss.kron(A, B))
+    close(sp.hstack([a, sp.coo_array(ss.eye_array(3, 2))]),
+          ss.hstack([A, ss.eye_array(3, 2)]))
+    close(sp.vstack([a, a]), ss.vstack([A, A]))
+    close(sp.block_diag([a, b]), ss.block_diag([A, B]))
+    close(sp.bmat([[a, None], [None, b]]), ss.bmat([[A, None], [None, B]]))
+    close(sp.tril(a, -1), ss.tril(A, -1))
+    close(sp.triu(a, 1), ss.triu(A, 1))
+    with pytest.raises(ValueError):
+        sp.bmat([[a, None], [None, None]])
+
+
+def test_dia_format():
+    data = np.arange(1.0, 13.0).reshape(3, 4)
+    offsets = np.array([0, -1, 2])
+    ref = ss.dia_array((data, offsets), shape=(4, 4))
+    a = sp.dia_array((data, offsets), shape=(4, 4))
+    close(a, ref)
+    close(a.tocsr(), ref.tocsr())
+    close(a @ cp.ones(4), ref @ np.ones(4))
+    back = sp.csr_array(ref).todia()
+    close(back, ref)
+    assert back.get().format == "dia"
+    with pytest.raises(ValueError, match="duplicate"):
+        sp.dia_array((data, np.array([0, 0, 1])), shape=(4, 4))
+
+
+def test_empty_and_zero_nnz():
+    for fmt in FORMATS:
+        cls = getattr(sp, f"{fmt}_array")
+        z = cls((3, 4))
+        assert z.nnz == 0 and z.shape == (3, 4)
+        close(z, np.zeros((3, 4)))
+        close(z @ cp.ones(4), np.zeros(3))
+        close(z @ z.T, np.zeros((3, 3)))
+        e = cls((0, 0))
+        assert e.toarray().shape == (0, 0)
+        close(e @ cp.ones(0), np.zeros(0))
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="indptr"):
+        sp.csr_array((np.ones(2), np.array([0, 1]), np.array([0, 2, 1])),
+                     shape=(2, 2))
+    with pytest.raises(ValueError, match="out of range"):
+        sp.csr_array((np.ones(2), np.array([0, 5]), np.array([0, 1, 2])),
+                     shape=(2, 2))
+    with pytest.raises(ValueError, match="differ in length"):
+        sp.coo_array((np.ones(3), (np.array([0, 1]), np.array([0, 1]))),
+                     shape=(2, 2))
+    with pytest.raises(TypeError, match="integer"):
+        sp.coo_array((np.ones(2), (np.array([0.0, 1]), np.array([0, 1]))),
+                     shape=(2, 2))
+    with pytest.raises(ValueError, match="length"):
+        sp.csr_array((np.ones(1), np.array([0]), np.array([0, 1])),
+                     shape=(3, 3))
+
+
+def test_save_load_npz(tmp_path):
+    ref = ss.random_array((7, 5), density=0.3, rng=3, format="csr")
+    for obj, sref in [(sp.csr_array(ref), ref),
+                      (sp.csc_matrix(ref), ss.csc_matrix(ref)),
+                      (sp.coo_array(ref), ref.tocoo())]:
+        f = tmp_path / f"{obj.format}.npz"
+        sp.save_npz(f, obj)
+        loaded = ss.load_npz(f)  # SciPy reads ours
+        assert type(loaded) is type(sref)
+        close(loaded.toarray(), sref)
+        g = tmp_path / f"{obj.format}_scipy.npz"
+        ss.save_npz(g, sref)
+        mine = sp.load_npz(g)  # we read SciPy's
+        assert mine.format == obj.format and mine._is_array == obj._is_array
+        close(mine, sref)
+
+
+def laplacian(n):
+    return ss.diags_array([-1.0, 2.0, -1.0], offsets=[-1, 0, 1],
+                          shape=(n, n), format="csr")
+
+
+def test_linear_operator():
+    ref = ss.random_array((6, 6), density=0.5, rng=1, format="csr")
+    op = spl.aslinearoperator(sp.csr_array(ref))
+    x = np.arange(6.0)
+    close(op.matvec(x), ref @ x)
+    close(op.rmatvec(x), ref.T @ x)
+    close(op @ np.eye(6), ref @ np.eye(6))
+    custom = spl.LinearOperator((6, 6), matvec=lambda v: 2 * v,
+                                dtype=np.float64)
+    close((custom * 3).matvec(x), 6 * x)
+    close((op + custom).matvec(x), ref @ x + 2 * x)
+
+
+@pytest.mark.parametrize("solver", ["cg", "bicgstab", "gmres", "minres"])
+def test_krylov_solvers(solver):
+    n = 60
+    ref = laplacian(n)
+    a = sp.csr_array(ref)
+    b = np.linspace(-1, 1, n)
+    calls = []
+    x, info = getattr(spl, solver)(a, b, rtol=1e-10,
+                                   callback=lambda *_: calls.append(1),
+                                   maxiter=2000)
+    assert info == 0 and calls
+    xr, _ = getattr(ssl, solver)(ref, b, rtol=1e-10, maxiter=2000)
+    np.testing.assert_allclose(host(x), xr, rtol=1e-6, atol=1e-6)
+    # maxiter stops early and says so
+    _, info = getattr(spl, solver)(a, b, rtol=1e-14, maxiter=2)
+    assert info > 0
+    # a preconditioner (Jacobi), and atol alone where SciPy takes one
+    Minv = sp.diags([0.5 * np.ones(n)], [0], format="csr")
+    tols = dict(rtol=1e-10) if solver == "minres" else dict(rtol=0.0,
+                                                          atol=1e-8)
+    x2, info = getattr(spl, solver)(a, b, M=Minv, maxiter=2000, **tols)
+    assert info == 0
+    np.testing.assert_allclose(host(x2), xr, rtol=1e-5, atol=1e-5)
+
+
+def test_lsqr_and_norm():
+    ref = ss.random_array((30, 10), density=0.5, rng=2, format="csr")
+    b = np.arange(30.0)
+    mine = spl.lsqr(sp.csr_array(ref), b, atol=1e-12, btol=1e-12)
+    theirs = ssl.lsqr(ref, b, atol=1e-12, btol=1e-12)
+    np.testing.assert_allclose(host(mine[0]), theirs[0], rtol=1e-6,
+                               atol=1e-8)
+    assert mine[1] in (1, 2) and len(mine) == 10
+    a = sp.csr_array(ref)
+    for o in [None, "fro", 1, -1, np.inf, -np.inf]:
+        assert spl.norm(a, o) == pytest.approx(ssl.norm(ref, o))
+    for o in [None, 1, np.inf]:
+        close(spl.norm(a, o, axis=0), ssl.norm(ref, o, axis=0))
+        close(spl.norm(a, o, axis=1), ssl.norm(ref, o, axis=1))
+    with pytest.raises(TypeError):
+        spl.norm(np.ones((2, 2)))
+
+
+def test_spsolve_and_factorized():
+    n = 40
+    ref = (laplacian(n) + ss.eye_array(n) * 0.5).tocsr()
+    a = sp.csr_array(ref)
+    b = np.cos(np.arange(n))
+    close(spl.spsolve(a, b), ssl.spsolve(ref.tocsc(), b), rtol=1e-10)
+    B = np.stack([b, 2 * b + 1], axis=1)
+    close(spl.spsolve(a, B), ssl.spsolve(ref.tocsc(), B), rtol=1e-10)
+    solve = spl.factorized(sp.csc_array(ref))
+    close(solve(b), ssl.spsolve(ref.tocsc(), b), rtol=1e-10)
+    bc = b + 1j * b[::-1]
+    close(spl.spsolve(a, bc), ssl.spsolve(ref.tocsc(), bc), rtol=1e-10)
+    xs = spl.spsolve(a, sp.csc_array(ss.csc_array(B)))
+    assert sp.issparse(xs)
+    close(xs, ssl.spsolve(ref.tocsc(), ss.csc_array(B)), rtol=1e-10)
+    with pytest.raises(ValueError, match="square"):
+        spl.spsolve(sp.csr_array(ss.random_array((3, 4), density=0.5)), b[:3])
+    singular = sp.csr_array(ss.diags_array([1.0, 0.0, 2.0]))
+    with pytest.raises(Exception, match="singular"):
+        spl.spsolve(singular, np.ones(3))
+
+
+@pytest.mark.parametrize("which", ["LM", "SA", "LA"])
+def test_eigsh_and_svds(which):
+    ref = laplacian(80)
+    vals, vecs = spl.eigsh(sp.csr_array(ref), k=4, which=which)
+    want = ssl.eigsh(ref, k=4, which=which, return_eigenvectors=False)
+    np.testing.assert_allclose(vals, np.sort(want), rtol=1e-8, atol=1e-10)
+    res = ref @ host(vecs) - host(vecs) * vals
+    assert np.abs(res).max() < 1e-6
+    R = ss.random_array((60, 30), density=0.3, rng=4, format="csr")
+    u, s, vh = spl.svds(sp.csr_array(R), k=3)
+    s_ref = ssl.svds(R, k=3, return_singular_vectors=False)
+    np.testing.assert_allclose(s, np.sort(s_ref), rtol=1e-7)
+    assert np.abs(R @ host(vh).T - host(u) * s).max() < 1e-6
+    with pytest.raises(ValueError):
+        spl.eigsh(sp.csr_array(ref), k=80)
