@@ -23,5 +23,6 @@
 #include "cunumpy/fft.h"
 #include "cunumpy/kernel.h"
 #include "cunumpy/expr.h"
+#include "cunumpy/signal.h"
 
 #endif

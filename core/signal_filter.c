@@ -1,0 +1,518 @@
+/* Recursive filters (lfilter, sosfilt) and rank filters (order_filter) of
+ * include/cunumpy/signal.h, on host lanes: the filtered axis moved last
+ * and made contiguous, one lane per channel, channels shared by the
+ * OpenMP threads. */
+#include "cunumpy/signal.h"
+
+#include <complex.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cunumpy/manip.h"
+#include "cunumpy/view.h"
+#include "stats_util.h"
+
+/* The result dtype of a filter: double precision unless every input is
+ * single precision, complex when any is. */
+static cn_status filter_dtype(cn_dtype *rt, cn_dtype wt_in) {
+  if (wt_in == CN_COMPLEX64 || wt_in == CN_COMPLEX128)
+    *rt = wt_in;
+  else if (wt_in == CN_FLOAT32)
+    *rt = CN_FLOAT32;
+  else if (cn_is_complex(wt_in))
+    *rt = CN_COMPLEX128;
+  else
+    *rt = CN_FLOAT64;
+  return CN_OK;
+}
+
+/* a with axis moved last, as a host C-contiguous copy in dt. */
+static cn_status lanes_of(cn_array_s **out, const cn_array_s *a, int32_t axis,
+                          cn_dtype dt) {
+  cn_array_s *m = NULL;
+  int32_t src = axis, dst = -1;
+  cn_status st = cn_moveaxis(&m, (cn_array)a, 1, &src, &dst);
+  if (st == CN_OK)
+    st = cn_host_as(out, m, dt);
+  cn_array_release(m);
+  return st;
+}
+
+/* A host lanes array h (axis last) back to like's device as dtype rt,
+ * the last axis moved to axis. */
+static cn_status lanes_back(cn_array *out, cn_array_s *h, int32_t axis,
+                            const cn_array_s *like, cn_dtype rt) {
+  cn_array_s *m = NULL, *c = NULL;
+  int32_t src = -1, dst = axis;
+  cn_status st = cn_moveaxis(&m, h, 1, &src, &dst);
+  cn_array_release(h);
+  if (st == CN_OK)
+    st = cn_copy(&c, m, CN_ORDER_C);
+  cn_array_release(m);
+  if (st != CN_OK)
+    return st;
+  return cn_result_to(out, c, like, rt);
+}
+
+/* zi broadcast to shape (nd, shape) then moved to lanes; CN_ERR_VALUE
+ * naming the expected shape when it does not fit. */
+static cn_status state_lanes(cn_array_s **out, const cn_array_s *zi,
+                             int32_t nd, const int64_t *shape, int32_t axis,
+                             cn_dtype wt, const char *fn) {
+  bool fits = zi->ndim == nd;
+  for (int32_t d = 0; fits && d < nd; d++)
+    fits = zi->shape[d] == shape[d] || zi->shape[d] == 1;
+  if (!fits) {
+    char buf[256];
+    int len = 0;
+    for (int32_t d = 0; d < nd && len < (int)sizeof buf - 24; d++)
+      len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%lld",
+                      d ? ", " : "", (long long)shape[d]);
+    if (nd == 0)
+      buf[0] = 0;
+    return cn_error(CN_ERR_VALUE, "%s: expected zi of shape (%s)", fn, buf);
+  }
+  cn_array_s *b = NULL;
+  cn_status st = cn_broadcast_to(&b, (cn_array)zi, nd, shape);
+  if (st == CN_OK)
+    st = lanes_of(out, b, axis, wt);
+  cn_array_release(b);
+  return st;
+}
+
+/* ---- lfilter ------------------------------------------------------------- */
+
+/* One channel: b, a of length n normalised by a[0]; z (n - 1 delays)
+ * updated in place. */
+#define LFILTER_LANE(NAME, T)                                                  \
+  static void NAME(T *y, const T *x, int64_t len, const T *b, const T *a,      \
+                   int64_t n, T *z) {                                          \
+    if (n == 1) {                                                              \
+      for (int64_t i = 0; i < len; i++)                                        \
+        y[i] = b[0] * x[i];                                                    \
+      return;                                                                  \
+    }                                                                          \
+    for (int64_t i = 0; i < len; i++) {                                        \
+      const T xi = x[i];                                                       \
+      const T yi = b[0] * xi + z[0];                                           \
+      for (int64_t k = 0; k + 2 < n; k++)                                      \
+        z[k] = b[k + 1] * xi + z[k + 1] - a[k + 1] * yi;                       \
+      z[n - 2] = b[n - 1] * xi - a[n - 1] * yi;                                \
+      y[i] = yi;                                                               \
+    }                                                                          \
+  }
+LFILTER_LANE(lfilter_lane_f64, double)
+LFILTER_LANE(lfilter_lane_c128, double complex)
+
+/* b or a as a host vector of length n (zero-padded) in wt. */
+static cn_status coef_vector(void **out, const cn_array_s *c, int64_t n,
+                             cn_dtype wt) {
+  cn_array_s *h = NULL;
+  cn_status st = cn_host_as(&h, c, wt);
+  if (st != CN_OK)
+    return st;
+  size_t isz = wt == CN_COMPLEX128 ? sizeof(double complex) : sizeof(double);
+  void *v = calloc((size_t)n, isz);
+  if (!v) {
+    cn_array_release(h);
+    return cn_error(CN_ERR_MEMORY, "out of memory");
+  }
+  memcpy(v, h->data, (size_t)c->size * isz);
+  cn_array_release(h);
+  *out = v;
+  return CN_OK;
+}
+
+cn_status cn_lfilter(cn_array *y, cn_array *zf, cn_array b, cn_array a,
+                     cn_array x, int32_t axis, cn_array zi) {
+  const char *fn = "cn_lfilter";
+  CN_CHECK_OUT(y, fn);
+  CN_CHECK_ARRAY(b, fn, "b");
+  CN_CHECK_ARRAY(a, fn, "a");
+  CN_CHECK_ARRAY(x, fn, "x");
+  if (zi)
+    CN_CHECK_ARRAY(zi, fn, "zi");
+  if (b->ndim > 1 || b->size == 0)
+    return cn_error(CN_ERR_VALUE, "%s: parameter b is not a non-empty 1d "
+                    "array", fn);
+  if (a->ndim > 1 || a->size == 0)
+    return cn_error(CN_ERR_VALUE, "%s: parameter a is not a non-empty 1d "
+                    "array", fn);
+  if (x->ndim == 0)
+    return cn_error(CN_ERR_VALUE, "%s: x must have at least one axis", fn);
+  int32_t ax;
+  cn_status st = cn_normalize_axis(&ax, axis, x->ndim, fn);
+  if (st != CN_OK)
+    return st;
+  const cn_array_s *devs[4] = {b, a, x, zi};
+  if ((st = cn_same_device(zi ? 4 : 3, devs, fn)) != CN_OK)
+    return st;
+  cn_dtype pt, rt;
+  cn_dtype dts[4] = {b->dtype, a->dtype, x->dtype, zi ? zi->dtype : x->dtype};
+  if ((st = cn_result_type_many(&pt, 4, dts)) != CN_OK)
+    return st;
+  filter_dtype(&rt, pt);
+  const bool cplx = cn_is_complex(rt);
+  const cn_dtype wt = cplx ? CN_COMPLEX128 : CN_FLOAT64;
+  const size_t isz = cplx ? sizeof(double complex) : sizeof(double);
+  const int64_t n = a->size > b->size ? a->size : b->size;
+  int64_t zshape[CN_MAX_DIMS];
+  memcpy(zshape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  zshape[ax] = n - 1;
+
+  void *bv = NULL, *av = NULL;
+  cn_array_s *hx = NULL, *hz = NULL, *hy = NULL;
+  st = coef_vector(&bv, b, n, wt);
+  if (st == CN_OK)
+    st = coef_vector(&av, a, n, wt);
+  if (st == CN_OK) {
+    bool zero = cplx ? ((double complex *)av)[0] == 0
+                     : ((double *)av)[0] == 0;
+    if (zero)
+      st = cn_error(CN_ERR_VALUE, "%s: filter coefficient a[0] == 0 is not "
+                    "supported", fn);
+  }
+  if (st == CN_OK && zi)
+    st = state_lanes(&hz, zi, x->ndim, zshape, ax, wt, fn);
+  if (st == CN_OK && !zi) {
+    int64_t ms[CN_MAX_DIMS];
+    for (int32_t d = 0, k = 0; d < x->ndim; d++)
+      if (d != ax)
+        ms[k++] = x->shape[d];
+    ms[x->ndim - 1] = n - 1;
+    st = cn_host_new(&hz, wt, x->ndim, ms);
+    if (st == CN_OK)
+      memset(hz->data, 0, (size_t)hz->size * isz);
+  }
+  if (st == CN_OK)
+    st = lanes_of(&hx, x, ax, wt);
+  if (st == CN_OK)
+    st = cn_host_new(&hy, wt, hx->ndim, hx->shape);
+  if (st == CN_OK) {
+    /* normalise by a[0] */
+    if (cplx) {
+      double complex *bc = bv, *ac = av, a0 = ac[0];
+      for (int64_t k = 0; k < n; k++)
+        bc[k] /= a0, ac[k] /= a0;
+    } else {
+      double *bd = bv, *ad = av, a0 = ad[0];
+      for (int64_t k = 0; k < n; k++)
+        bd[k] /= a0, ad[k] /= a0;
+    }
+    const int64_t len = x->shape[ax];
+    const int64_t nl = len ? hx->size / len : 0;
+    const double work = (double)hx->size * (double)n;
+#pragma omp parallel for schedule(dynamic, 1) if (nl > 1 && work >= 1e5)
+    for (int64_t l = 0; l < nl; l++) {
+      if (cplx)
+        lfilter_lane_c128((double complex *)hy->data + l * len,
+                          (const double complex *)hx->data + l * len, len, bv,
+                          av, n, (double complex *)hz->data + l * (n - 1));
+      else
+        lfilter_lane_f64((double *)hy->data + l * len,
+                         (const double *)hx->data + l * len, len, bv, av, n,
+                         (double *)hz->data + l * (n - 1));
+    }
+  }
+  free(bv);
+  free(av);
+  cn_array_release(hx);
+  cn_array yo = NULL, zo = NULL;
+  if (st == CN_OK) {
+    st = lanes_back(&yo, hy, ax, x, rt);
+    hy = NULL;
+  }
+  if (st == CN_OK && zf) {
+    st = lanes_back(&zo, hz, ax, x, rt);
+    hz = NULL;
+  }
+  cn_array_release(hy);
+  cn_array_release(hz);
+  if (st != CN_OK) {
+    cn_array_release(yo);
+    return cn_error_prefix(st, fn);
+  }
+  *y = yo;
+  if (zf)
+    *zf = zo;
+  return CN_OK;
+}
+
+/* ---- sosfilt ------------------------------------------------------------- */
+
+/* One channel through ns sections; z holds (ns, 2) delays. */
+#define SOSFILT_LANE(NAME, T)                                                  \
+  static void NAME(T *y, const T *x, int64_t len, const T *sos, int64_t ns,    \
+                   T *z) {                                                     \
+    for (int64_t i = 0; i < len; i++) {                                        \
+      T v = x[i];                                                              \
+      for (int64_t s = 0; s < ns; s++) {                                       \
+        const T *c = sos + 6 * s;                                              \
+        T *zs = z + 2 * s;                                                     \
+        const T o = c[0] * v + zs[0];                                          \
+        zs[0] = c[1] * v - c[4] * o + zs[1];                                   \
+        zs[1] = c[2] * v - c[5] * o;                                           \
+        v = o;                                                                 \
+      }                                                                        \
+      y[i] = v;                                                                \
+    }                                                                          \
+  }
+SOSFILT_LANE(sosfilt_lane_f64, double)
+SOSFILT_LANE(sosfilt_lane_c128, double complex)
+
+cn_status cn_sosfilt(cn_array *y, cn_array *zf, cn_array sos, cn_array x,
+                     int32_t axis, cn_array zi) {
+  const char *fn = "cn_sosfilt";
+  CN_CHECK_OUT(y, fn);
+  CN_CHECK_ARRAY(sos, fn, "sos");
+  CN_CHECK_ARRAY(x, fn, "x");
+  if (zi)
+    CN_CHECK_ARRAY(zi, fn, "zi");
+  if (sos->ndim != 2)
+    return cn_error(CN_ERR_VALUE, "%s: sos array must be 2D", fn);
+  if (sos->shape[1] != 6 || sos->shape[0] < 1)
+    return cn_error(CN_ERR_VALUE, "%s: sos array must be shape "
+                    "(n_sections, 6)", fn);
+  if (x->ndim == 0)
+    return cn_error(CN_ERR_VALUE, "%s: x must have at least one axis", fn);
+  if (x->ndim + 1 > CN_MAX_DIMS)
+    return cn_error(CN_ERR_VALUE, "%s: x has too many dimensions", fn);
+  int32_t ax;
+  cn_status st = cn_normalize_axis(&ax, axis, x->ndim, fn);
+  if (st != CN_OK)
+    return st;
+  const cn_array_s *devs[3] = {sos, x, zi};
+  if ((st = cn_same_device(zi ? 3 : 2, devs, fn)) != CN_OK)
+    return st;
+  cn_dtype pt, rt;
+  cn_dtype dts[3] = {sos->dtype, x->dtype, zi ? zi->dtype : x->dtype};
+  if ((st = cn_result_type_many(&pt, 3, dts)) != CN_OK)
+    return st;
+  filter_dtype(&rt, pt);
+  const bool cplx = cn_is_complex(rt);
+  const cn_dtype wt = cplx ? CN_COMPLEX128 : CN_FLOAT64;
+  const size_t isz = cplx ? sizeof(double complex) : sizeof(double);
+  const int64_t ns = sos->shape[0];
+  cn_array_s *hs = NULL, *hx = NULL, *hz = NULL, *hy = NULL;
+  st = cn_host_as(&hs, sos, wt);
+  for (int64_t s = 0; st == CN_OK && s < ns; s++) {
+    bool one = cplx ? ((double complex *)hs->data)[6 * s + 3] == 1
+                    : ((double *)hs->data)[6 * s + 3] == 1;
+    if (!one)
+      st = cn_error(CN_ERR_VALUE, "%s: sos[:, 3] should be all ones", fn);
+  }
+  /* state as (lanes..., ns, 2): zi's leading section axis moved to just
+   * before the state axis */
+  int64_t zshape[CN_MAX_DIMS];
+  zshape[0] = ns;
+  memcpy(zshape + 1, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  zshape[ax + 1] = 2;
+  if (st == CN_OK && zi) {
+    cn_array_s *zl = NULL, *zm = NULL;
+    st = state_lanes(&zl, zi, x->ndim + 1, zshape, ax + 1, wt, fn);
+    int32_t src = 0, dst = -2;
+    if (st == CN_OK)
+      st = cn_moveaxis(&zm, zl, 1, &src, &dst);
+    if (st == CN_OK)
+      st = cn_copy(&hz, zm, CN_ORDER_C);
+    cn_array_release(zl);
+    cn_array_release(zm);
+  }
+  if (st == CN_OK && !zi) {
+    int64_t ms[CN_MAX_DIMS];
+    int32_t k = 0;
+    for (int32_t d = 0; d < x->ndim; d++)
+      if (d != ax)
+        ms[k++] = x->shape[d];
+    ms[k++] = ns;
+    ms[k++] = 2;
+    st = cn_host_new(&hz, wt, k, ms);
+    if (st == CN_OK)
+      memset(hz->data, 0, (size_t)hz->size * isz);
+  }
+  if (st == CN_OK)
+    st = lanes_of(&hx, x, ax, wt);
+  if (st == CN_OK)
+    st = cn_host_new(&hy, wt, hx->ndim, hx->shape);
+  if (st == CN_OK) {
+    const int64_t len = x->shape[ax];
+    const int64_t nl = len ? hx->size / len : 0;
+    const double work = (double)hx->size * (double)ns;
+#pragma omp parallel for schedule(dynamic, 1) if (nl > 1 && work >= 1e5)
+    for (int64_t l = 0; l < nl; l++) {
+      if (cplx)
+        sosfilt_lane_c128((double complex *)hy->data + l * len,
+                          (const double complex *)hx->data + l * len, len,
+                          (const void *)hs->data, ns,
+                          (double complex *)hz->data + l * 2 * ns);
+      else
+        sosfilt_lane_f64((double *)hy->data + l * len,
+                         (const double *)hx->data + l * len, len, (const void *)hs->data, ns,
+                         (double *)hz->data + l * 2 * ns);
+    }
+  }
+  cn_array_release(hs);
+  cn_array_release(hx);
+  cn_array yo = NULL, zo = NULL;
+  if (st == CN_OK) {
+    st = lanes_back(&yo, hy, ax, x, rt);
+    hy = NULL;
+  }
+  if (st == CN_OK && zf) {
+    /* (lanes..., ns, 2) -> (ns, ..., 2 at axis, ...) */
+    cn_array_s *m = NULL, *c = NULL;
+    int32_t src[2] = {-2, -1}, dst[2] = {0, ax + 1};
+    st = cn_moveaxis(&m, hz, 2, src, dst);
+    if (st == CN_OK)
+      st = cn_copy(&c, m, CN_ORDER_C);
+    cn_array_release(m);
+    if (st == CN_OK)
+      st = cn_result_to(&zo, c, x, rt);
+  }
+  cn_array_release(hy);
+  cn_array_release(hz);
+  if (st != CN_OK) {
+    cn_array_release(yo);
+    return cn_error_prefix(st, fn);
+  }
+  *y = yo;
+  if (zf)
+    *zf = zo;
+  return CN_OK;
+}
+
+/* ---- order_filter ---------------------------------------------------------
+ */
+
+/* Total order with NaN after every number. */
+static inline bool rank_less(double p, double q) {
+  return p < q || (q != q && p == p);
+}
+
+/* The rank-th smallest of v[0..n) (reorders v), Hoare quickselect. */
+static double select_rank(double *v, int64_t n, int64_t rank) {
+  int64_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    double pivot = v[lo + (hi - lo) / 2];
+    int64_t i = lo, j = hi;
+    while (i <= j) {
+      while (rank_less(v[i], pivot))
+        i++;
+      while (rank_less(pivot, v[j]))
+        j--;
+      if (i <= j) {
+        double t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (rank <= j)
+      hi = j;
+    else if (rank >= i)
+      lo = i;
+    else
+      return v[rank];
+  }
+  return v[rank];
+}
+
+cn_status cn_order_filter(cn_array *out, cn_array in_, cn_array domain,
+                          int64_t rank) {
+  const char *fn = "cn_order_filter";
+  CN_CHECK_OUT(out, fn);
+  CN_CHECK_ARRAY(in_, fn, "a");
+  CN_CHECK_ARRAY(domain, fn, "domain");
+  if (cn_is_complex(in_->dtype) || in_->dtype == CN_BOOL)
+    return cn_error(CN_ERR_TYPE, "%s: input dtype %s is not supported", fn,
+                    cn_dtype_name(in_->dtype));
+  if (domain->ndim != in_->ndim)
+    return cn_error(CN_ERR_VALUE, "%s: domain and input arrays must have "
+                    "the same number of dimensions", fn);
+  for (int32_t d = 0; d < domain->ndim; d++)
+    if (domain->shape[d] % 2 != 1)
+      return cn_error(CN_ERR_VALUE, "%s: each dimension of domain argument "
+                      "should have an odd number of elements", fn);
+  const cn_array_s *devs[2] = {in_, domain};
+  cn_status st = cn_same_device(2, devs, fn);
+  if (st != CN_OK)
+    return st;
+  const int32_t nd = in_->ndim;
+  cn_array_s *hd = NULL, *hx = NULL, *hr = NULL;
+  int64_t *offs = NULL, nnz = 0;
+  st = cn_host_f64(&hd, domain);
+  if (st == CN_OK) {
+    offs = malloc(sizeof(int64_t) * (size_t)(hd->size * (nd ? nd : 1) + 1));
+    if (!offs)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  }
+  /* the nonzero domain entries as offsets from its centre, per axis */
+  for (int64_t i = 0; st == CN_OK && i < hd->size; i++) {
+    if (((const double *)hd->data)[i] == 0)
+      continue;
+    int64_t r = i;
+    for (int32_t d = nd - 1; d >= 0; d--) {
+      offs[nnz * nd + d] = r % domain->shape[d] - domain->shape[d] / 2;
+      r /= domain->shape[d];
+    }
+    nnz++;
+  }
+  if (st == CN_OK && (rank < 0 || rank >= nnz))
+    st = cn_error(CN_ERR_VALUE, "%s: rank %lld is out of range for a domain "
+                  "with %lld nonzero entries", fn, (long long)rank,
+                  (long long)nnz);
+  if (st == CN_OK)
+    st = cn_host_f64(&hx, in_);
+  if (st == CN_OK)
+    st = cn_host_new(&hr, CN_FLOAT64, nd, in_->shape);
+  if (st == CN_OK && hr->size > 0) {
+    const double *xv = (const void *)hx->data;
+    double *rv = (void *)hr->data;
+    const int64_t *shape = in_->shape;
+    const int64_t total = hr->size;
+    bool failed = false;
+#pragma omp parallel if (total * nnz >= 100000)
+    {
+      double *buf = malloc(sizeof(double) * (size_t)nnz);
+      if (!buf) {
+#pragma omp atomic write
+        failed = true;
+      }
+#pragma omp for schedule(static)
+      for (int64_t i = 0; i < total; i++) {
+        if (!buf)
+          continue;
+        int64_t idx[CN_MAX_DIMS], r = i;
+        for (int32_t d = nd - 1; d >= 0; d--) {
+          idx[d] = r % shape[d];
+          r /= shape[d];
+        }
+        for (int64_t k = 0; k < nnz; k++) {
+          int64_t flat = 0;
+          bool inside = true;
+          for (int32_t d = 0; d < nd; d++) {
+            int64_t p = idx[d] + offs[k * nd + d];
+            inside = inside && p >= 0 && p < shape[d];
+            flat = flat * shape[d] + p;
+          }
+          buf[k] = inside ? xv[flat] : 0.0;
+        }
+        rv[i] = select_rank(buf, nnz, rank);
+      }
+      free(buf);
+    }
+    if (failed)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  }
+  free(offs);
+  cn_array_release(hd);
+  cn_array_release(hx);
+  if (st != CN_OK) {
+    cn_array_release(hr);
+    return st;
+  }
+  return cn_result_to(out, hr, in_, in_->dtype);
+}
