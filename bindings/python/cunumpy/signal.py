@@ -1,0 +1,505 @@
+"""cunumpy.signal: scipy.signal's names and semantics on the engine.
+
+Convolution, correlation, lfilter, sosfilt and order_filter run in C
+(include/cunumpy/signal.h); the compositions here (filtfilt, medfilt,
+hilbert, detrend, ...) are engine array operations. Coefficient design
+(lfilter_zi, sosfilt_zi, savgol_coeffs, windows) is small float64 math
+done on the host with NumPy. Windows live in cunumpy.signal.windows.
+"""
+
+import operator as _operator
+import sys as _sys
+
+import numpy as _np
+
+from . import _cnlib as _lib
+from . import _signal_windows as windows
+from ._signal_windows import get_window
+from ._backend import to_numpy as _to_numpy
+from ._convert import asarray as _asarray
+
+import cunumpy as _cn
+
+_sys.modules[__name__ + ".windows"] = windows
+
+__all__ = ["convolve", "correlate", "fftconvolve", "oaconvolve",
+           "convolve2d", "correlate2d", "lfilter", "lfilter_zi", "filtfilt",
+           "sosfilt", "sosfilt_zi", "sosfiltfilt", "order_filter", "medfilt",
+           "medfilt2d", "hilbert", "detrend", "savgol_coeffs",
+           "savgol_filter", "get_window", "windows"]
+
+_MODES = {"full": 0, "same": 1, "valid": 2}
+_METHODS = {"auto": 0, "direct": 1, "fft": 2}
+
+
+def _mode(mode):
+    if mode not in _MODES:
+        raise ValueError("Acceptable mode flags are 'valid', 'same', or "
+                         "'full'.")
+    return _MODES[mode]
+
+
+def _method(method):
+    if method not in _METHODS:
+        raise ValueError("Acceptable method flags are 'auto', 'direct', or "
+                         "'fft'.")
+    return _METHODS[method]
+
+
+# ---- convolution ----------------------------------------------------------
+
+
+def convolve(in1, in2, mode="full", method="auto"):
+    """N-d convolution (scipy.signal.convolve)."""
+    return _lib.cn_signal_convolve(in1, in2, _mode(mode), _method(method))
+
+
+def correlate(in1, in2, mode="full", method="auto"):
+    """N-d cross-correlation (scipy.signal.correlate)."""
+    return _lib.cn_signal_correlate(in1, in2, _mode(mode), _method(method))
+
+
+def fftconvolve(in1, in2, mode="full", axes=None):
+    """Convolution by an FFT product over axes (scipy.signal.fftconvolve)."""
+    return _lib.cn_fftconvolve(in1, in2, _mode(mode), axes)
+
+
+def oaconvolve(in1, in2, mode="full", axes=None):
+    """scipy.signal.oaconvolve's results; computed as one FFT product of
+    the padded size (no overlap-add blocking)."""
+    return _lib.cn_fftconvolve(in1, in2, _mode(mode), axes)
+
+
+_BOUNDARIES = {"fill": "constant", "pad": "constant", "wrap": "wrap",
+               "circular": "wrap", "symm": "symmetric",
+               "symmetric": "symmetric"}
+
+
+def _conv2d(in1, in2, mode, boundary, fillvalue, name, corr=False):
+    in1 = _asarray(in1)
+    in2 = _asarray(in2)
+    if in1.ndim != 2 or in2.ndim != 2:
+        raise ValueError(f"{name} inputs must both be 2-D arrays")
+    m = _mode(mode)
+    if boundary not in _BOUNDARIES:
+        raise ValueError("Acceptable boundary flags are 'fill', 'wrap' (or "
+                         "'circular'), \n and 'symm' (or 'symmetric').")
+    if _np.iscomplexobj(fillvalue) and not _cn.iscomplexobj(in1):
+        raise ValueError("Cannot use a complex fillvalue with real input")
+    if m == 2 or in1.size == 0 or in2.size == 0 or (
+            boundary in ("fill", "pad") and fillvalue == 0 and
+            not (corr and m == 1)):
+        return convolve(in1, in2, mode, "direct")
+    kh, kw = in2.shape
+    if m == 0:
+        pads = ((kh - 1, kh - 1), (kw - 1, kw - 1))
+    elif corr:  # SciPy centres a correlation's even kernel the other way
+        pads = (((kh - 1) // 2, kh // 2), ((kw - 1) // 2, kw // 2))
+    else:
+        pads = ((kh // 2, (kh - 1) // 2), (kw // 2, (kw - 1) // 2))
+    pmode = _BOUNDARIES[boundary]
+    if pmode == "constant":
+        padded = _cn.pad(in1, pads, mode="constant",
+                         constant_values=fillvalue)
+    else:
+        padded = _cn.pad(in1, pads, mode=pmode)
+    return convolve(padded, in2, "valid", "direct")
+
+
+def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """2-d convolution with a boundary rule (scipy.signal.convolve2d)."""
+    return _conv2d(in1, in2, mode, boundary, fillvalue, "convolve2d")
+
+
+def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """2-d correlation with a boundary rule (scipy.signal.correlate2d)."""
+    in1 = _asarray(in1)
+    in2 = _asarray(in2)
+    if in1.ndim != 2 or in2.ndim != 2:
+        raise ValueError("correlate2d inputs must both be 2-D arrays")
+    swap = mode == "valid" and any(
+        a < b for a, b in zip(in1.shape, in2.shape))
+    if swap:  # SciPy correlates in2 with in1 and flips the result
+        out = _conv2d(in2, _cn.conj(in1[::-1, ::-1]), mode, boundary,
+                      fillvalue, "correlate2d")
+        return _cn.ascontiguousarray(out[::-1, ::-1])
+    return _conv2d(in1, _cn.conj(in2[::-1, ::-1]), mode, boundary, fillvalue,
+                   "correlate2d", corr=True)
+
+
+# ---- linear filters -----------------------------------------------------
+
+
+def lfilter(b, a, x, axis=-1, zi=None):
+    """IIR/FIR filter along axis (scipy.signal.lfilter); returns y, or
+    (y, zf) when zi is given."""
+    y, zf = _lib.cn_lfilter(b, a, x, axis, zi)
+    return y if zi is None else (y, zf)
+
+
+def _host_coefs(c, name):
+    c = _np.atleast_1d(_np.asarray(_to_numpy(c)))
+    if c.ndim != 1 or c.size == 0:
+        raise ValueError(f"Parameter {name} is not a non-empty 1d array")
+    return c
+
+
+def _lfilter_zi_host(b, a):
+    b = _host_coefs(b, "b")
+    a = _host_coefs(a, "a")
+    a = _np.trim_zeros(a, "f") if a[0] == 0 else a
+    if a.size == 0 or a[0] == 0:
+        raise ValueError("There must be at least one nonzero `a` "
+                         "coefficient.")
+    b = b / a[0]
+    a = a / a[0]
+    n = max(a.size, b.size)
+    a = _np.r_[a, _np.zeros(n - a.size)]
+    b = _np.r_[b, _np.zeros(n - b.size)]
+    if n == 1:
+        return _np.zeros(0, dtype=_np.result_type(a, b))
+    # steady state of the transposed direct form for a unit step:
+    # (I - A) zi = B with A the companion matrix of a
+    comp = _np.zeros((n - 1, n - 1), dtype=a.dtype)
+    comp[0, :] = -a[1:]
+    comp[1:, :-1] += _np.eye(n - 2)
+    i_minus_a = _np.eye(n - 1) - comp.T
+    rhs = b[1:] - a[1:] * b[0]
+    return _np.linalg.solve(i_minus_a, rhs)
+
+
+def lfilter_zi(b, a):
+    """lfilter's initial state for a unit step's steady state
+    (scipy.signal.lfilter_zi)."""
+    return _asarray(_lfilter_zi_host(b, a))
+
+
+def sosfilt(sos, x, axis=-1, zi=None):
+    """Cascade of second-order sections along axis (scipy.signal.sosfilt);
+    returns y, or (y, zf) when zi is given."""
+    y, zf = _lib.cn_sosfilt(sos, x, axis, zi)
+    return y if zi is None else (y, zf)
+
+
+def _sos_host(sos):
+    sos = _np.atleast_2d(_np.asarray(_to_numpy(sos)))
+    if sos.ndim != 2:
+        raise ValueError("sos array must be 2D")
+    if sos.shape[1] != 6:
+        raise ValueError("sos array must be shape (n_sections, 6)")
+    if not (sos[:, 3] == 1).all():
+        raise ValueError("sos[:, 3] should be all ones")
+    return sos
+
+
+def sosfilt_zi(sos):
+    """sosfilt's initial state for a unit step's steady state
+    (scipy.signal.sosfilt_zi)."""
+    sos = _sos_host(sos)
+    zi = _np.empty((sos.shape[0], 2), dtype=_np.result_type(sos, 1.0))
+    scale = 1.0
+    for s in range(sos.shape[0]):
+        b, a = sos[s, :3], sos[s, 3:]
+        zi[s] = scale * _lfilter_zi_host(b, a)
+        scale *= b.sum() / a.sum()
+    return _asarray(zi)
+
+
+def _axis_slice(a, start=None, stop=None, step=None, axis=-1):
+    sl = [slice(None)] * a.ndim
+    sl[axis] = slice(start, stop, step)
+    return a[tuple(sl)]
+
+
+def _ext(x, n, axis, kind):
+    if n < 1:
+        return x
+    if n > x.shape[axis] - 1:
+        raise ValueError(f"The extension length n ({n}) is too big. It must "
+                         f"not exceed x.shape[axis]-1, which is "
+                         f"{x.shape[axis] - 1}.")
+    left_end = _axis_slice(x, 0, 1, axis=axis)
+    right_end = _axis_slice(x, -1, None, axis=axis)
+    if kind == "constant":
+        return _cn.concatenate(
+            (_cn.repeat(left_end, n, axis=axis), x,
+             _cn.repeat(right_end, n, axis=axis)), axis=axis)
+    left = _axis_slice(x, n, 0, -1, axis=axis)
+    right = _axis_slice(x, -2, -(n + 2), -1, axis=axis)
+    if kind == "odd":
+        left = 2 * left_end - left
+        right = 2 * right_end - right
+    return _cn.concatenate((left, x, right), axis=axis)
+
+
+def _pad_for_filtfilt(x, axis, padtype, padlen, ntaps):
+    if padtype not in ("even", "odd", "constant", None):
+        raise ValueError(f"Unknown value '{padtype}' given to padtype. "
+                         "padtype must be 'even', 'odd', 'constant', or "
+                         "None.")
+    edge = 0 if padtype is None else (3 * ntaps if padlen is None
+                                      else padlen)
+    if x.shape[axis] <= edge:
+        raise ValueError("The length of the input vector x must be greater "
+                         f"than padlen, which is {edge}.")
+    return edge, (_ext(x, edge, axis, padtype) if edge > 0 else x)
+
+
+def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad",
+             irlen=None):
+    """Forward-backward lfilter, zero phase (scipy.signal.filtfilt;
+    method='pad' only)."""
+    if method != "pad":
+        raise NotImplementedError("filtfilt: only method='pad' is supported")
+    b = _host_coefs(b, "b")
+    a = _host_coefs(a, "a")
+    x = _asarray(x)
+    if x.ndim == 0:
+        raise ValueError("x must have at least one axis")
+    axis = _operator.index(axis)
+    if not -x.ndim <= axis < x.ndim:
+        raise _cn.AxisError(f"axis {axis} is out of bounds for array of "
+                            f"dimension {x.ndim}")
+    axis %= x.ndim
+    edge, ext = _pad_for_filtfilt(x, axis, padtype, padlen,
+                                  max(len(a), len(b)))
+    zi = _lfilter_zi_host(b, a)
+    zshape = [1] * x.ndim
+    zshape[axis] = zi.size
+    zi = _asarray(zi.reshape(zshape))
+    x0 = _axis_slice(ext, 0, 1, axis=axis)
+    y, _ = lfilter(b, a, ext, axis, zi * x0)
+    y0 = _axis_slice(y, -1, None, axis=axis)
+    y, _ = lfilter(b, a, _axis_slice(y, None, None, -1, axis=axis), axis,
+                   zi * y0)
+    y = _axis_slice(y, None, None, -1, axis=axis)
+    if edge > 0:
+        y = _axis_slice(y, edge, -edge, axis=axis)
+    return _cn.ascontiguousarray(y)
+
+
+def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
+    """Forward-backward sosfilt, zero phase (scipy.signal.sosfiltfilt)."""
+    sos = _sos_host(sos)
+    x = _asarray(x)
+    if x.ndim == 0:
+        raise ValueError("x must have at least one axis")
+    axis = _operator.index(axis)
+    if not -x.ndim <= axis < x.ndim:
+        raise _cn.AxisError(f"axis {axis} is out of bounds for array of "
+                            f"dimension {x.ndim}")
+    axis %= x.ndim
+    ns = sos.shape[0]
+    ntaps = 2 * ns + 1 - min(int((sos[:, 2] == 0).sum()),
+                             int((sos[:, 5] == 0).sum()))
+    edge, ext = _pad_for_filtfilt(x, axis, padtype, padlen, ntaps)
+    zi = _to_numpy(sosfilt_zi(sos))
+    zshape = [1] * x.ndim
+    zshape[axis] = 2
+    zi = _asarray(zi.reshape([ns] + zshape))
+    x0 = _axis_slice(ext, 0, 1, axis=axis)
+    y, _ = sosfilt(sos, ext, axis, zi * x0)
+    y0 = _axis_slice(y, -1, None, axis=axis)
+    y, _ = sosfilt(sos, _axis_slice(y, None, None, -1, axis=axis), axis,
+                   zi * y0)
+    y = _axis_slice(y, None, None, -1, axis=axis)
+    if edge > 0:
+        y = _axis_slice(y, edge, -edge, axis=axis)
+    return _cn.ascontiguousarray(y)
+
+
+# ---- rank filters ---------------------------------------------------------
+
+
+def order_filter(a, domain, rank):
+    """N-d rank filter (scipy.signal.order_filter)."""
+    return _lib.cn_order_filter(a, domain, _operator.index(rank))
+
+
+def _kernel_sizes(kernel_size, ndim):
+    if kernel_size is None:
+        kernel_size = [3] * ndim
+    ks = _np.asarray(kernel_size)
+    if ks.shape == ():
+        ks = _np.repeat(ks.item(), ndim)
+    ks = [int(k) for k in ks]
+    if len(ks) != ndim:
+        raise ValueError("kernel_size must have one entry per dimension")
+    for k in ks:
+        if k % 2 != 1:
+            raise ValueError("Each element of kernel_size should be odd.")
+    return ks
+
+
+def medfilt(volume, kernel_size=None):
+    """N-d median filter, zero outside the input (scipy.signal.medfilt)."""
+    volume = _asarray(volume)
+    ks = _kernel_sizes(kernel_size, volume.ndim)
+    domain = _np.ones(ks)
+    return order_filter(volume, domain, domain.size // 2)
+
+
+def medfilt2d(input, kernel_size=3):
+    """2-d median filter (scipy.signal.medfilt2d)."""
+    input = _asarray(input)
+    if input.ndim != 2:
+        raise ValueError("medfilt2d: input must be 2-D")
+    return medfilt(input, _kernel_sizes(kernel_size, 2))
+
+
+# ---- spectral helpers and detrending ---------------------------------------
+
+
+def hilbert(x, N=None, axis=-1):
+    """Analytic signal by the FFT (scipy.signal.hilbert)."""
+    x = _asarray(x)
+    if _cn.iscomplexobj(x):
+        raise ValueError("x must be real.")
+    if N is None:
+        N = x.shape[axis]
+    if N <= 0:
+        raise ValueError("N must be positive.")
+    Xf = _cn.fft.fft(x, N, axis=axis)
+    h = _np.zeros(N)
+    if N % 2 == 0:
+        h[0] = h[N // 2] = 1
+        h[1:N // 2] = 2
+    else:
+        h[0] = 1
+        h[1:(N + 1) // 2] = 2
+    if x.ndim > 1:
+        shape = [1] * x.ndim
+        shape[axis] = N
+        h = h.reshape(shape)
+    return _cn.fft.ifft(Xf * _asarray(h), axis=axis)
+
+
+def _detrend_linear(seg, axis):
+    n = seg.shape[axis]
+    shape = [1] * seg.ndim
+    shape[axis] = n
+    t = _np.arange(n, dtype=_np.float64)
+    t -= t.mean()
+    tt = _asarray(t.reshape(shape))
+    centred = seg - _cn.mean(seg, axis=axis, keepdims=True)
+    den = float((t * t).sum())
+    if den == 0:
+        return centred
+    slope = _cn.sum(tt * centred, axis=axis, keepdims=True) / den
+    return centred - slope * tt
+
+
+def detrend(data, axis=-1, type="linear", bp=0, overwrite_data=False):
+    """Removes the mean or a (piecewise) least-squares line along axis
+    (scipy.signal.detrend)."""
+    if type not in ("linear", "l", "constant", "c"):
+        raise ValueError("Trend type must be 'linear' or 'constant'.")
+    data = _asarray(data)
+    if data.dtype.char not in "dfDF":
+        data = data.astype(_np.float64)
+    if type in ("constant", "c"):
+        return data - _cn.mean(data, axis=axis, keepdims=True)
+    n = data.shape[axis]
+    bps = _np.sort(_np.unique(_np.r_[0, bp, n]))
+    if _np.any(bps > n):
+        raise ValueError("Breakpoints must be less than length of data "
+                         "along given axis.")
+    parts = [_detrend_linear(_axis_slice(data, int(lo), int(hi), axis=axis),
+                             axis)
+             for lo, hi in zip(bps[:-1], bps[1:]) if hi > lo]
+    if not parts:
+        return data.copy()
+    return _cn.concatenate(parts, axis=axis).astype(data.dtype)
+
+
+# ---- Savitzky-Golay -------------------------------------------------------
+
+
+def savgol_coeffs(window_length, polyorder, deriv=0, delta=1.0, pos=None,
+                  use="conv"):
+    """Savitzky-Golay FIR coefficients (scipy.signal.savgol_coeffs): the
+    least-squares polynomial fit's value (or deriv-th derivative) at pos,
+    as a linear function of the window's samples."""
+    if polyorder >= window_length:
+        raise ValueError("polyorder must be less than window_length.")
+    halflen, rem = divmod(window_length, 2)
+    if pos is None:
+        pos = halflen - 0.5 if rem == 0 else halflen
+    if not 0 <= pos < window_length:
+        raise ValueError("pos must be nonnegative and less than "
+                         "window_length.")
+    if use not in ("conv", "dot"):
+        raise ValueError("`use` must be 'conv' or 'dot'")
+    if deriv > polyorder:
+        return _asarray(_np.zeros(window_length))
+    x = _np.arange(-pos, window_length - pos, dtype=float)
+    if use == "conv":
+        x = x[::-1]
+    order = _np.arange(polyorder + 1).reshape(-1, 1)
+    A = x ** order
+    y = _np.zeros(polyorder + 1)
+    y[deriv] = _np.prod(_np.arange(1, deriv + 1)) / (delta ** deriv)
+    coeffs, _, _, _ = _np.linalg.lstsq(A, y, rcond=None)
+    return _asarray(coeffs)
+
+
+def _savgol_edge_fit(x, window_length, polyorder, deriv, delta, axis, y):
+    """mode='interp': the outputs within half a window of an edge come from
+    a polynomial fit to the first / last window_length samples."""
+    n = x.shape[axis]
+    half = window_length // 2
+    xs = _np.moveaxis(_np.asarray(_to_numpy(x), dtype=_np.float64), axis,
+                      -1)
+    ys = _np.moveaxis(_np.array(_to_numpy(y)), axis, -1)
+    t = _np.arange(window_length, dtype=float)
+    for lo, idx in ((0, _np.arange(half)),
+                    (n - window_length, _np.arange(n - half, n))):
+        win = xs[..., lo:lo + window_length].reshape(-1, window_length)
+        poly = _np.polynomial.polynomial
+        coef = poly.polyder(poly.polyfit(t, win.T, polyorder), deriv)
+        vals = poly.polyval(idx - lo, coef)
+        vals = vals.reshape(ys.shape[:-1] + (idx.size,)) / delta ** deriv
+        ys[..., idx] = vals
+    return _asarray(_np.moveaxis(ys, -1, axis))
+
+
+def savgol_filter(x, window_length, polyorder, deriv=0, delta=1.0, axis=-1,
+                  mode="interp", cval=0.0):
+    """Savitzky-Golay filter (scipy.signal.savgol_filter): the coefficients
+    correlated along axis, edges by mode."""
+    if mode not in ("mirror", "constant", "nearest", "interp", "wrap"):
+        raise ValueError("mode must be 'mirror', 'constant', 'nearest' "
+                         "'wrap' or 'interp'.")
+    x = _asarray(x)
+    if x.dtype.char not in "df":
+        x = x.astype(_np.float64)
+    coeffs = savgol_coeffs(window_length, polyorder, deriv=deriv,
+                           delta=delta)
+    n = x.shape[axis]
+    if mode == "interp":
+        if window_length > n:
+            raise ValueError("If mode is 'interp', window_length must be "
+                             "less than or equal to the size of x.")
+        pmode = None
+    else:
+        pmode = {"mirror": "reflect", "constant": "constant",
+                 "nearest": "edge", "wrap": "wrap"}[mode]
+    shape = [1] * x.ndim
+    shape[axis] = window_length
+    kern = coeffs.reshape(shape)
+    # SciPy's convolve1d origin: an even window reaches one sample further
+    # right than left
+    pads = [(0, 0)] * x.ndim
+    pads[axis] = ((window_length - 1) // 2, window_length // 2)
+    if pmode is None:
+        padded = _cn.pad(x, pads)
+    elif pmode == "reflect" and n == 1:
+        padded = _cn.repeat(x, window_length, axis=axis)
+    else:
+        kw = {"constant_values": cval} if pmode == "constant" else {}
+        padded = _cn.pad(x, pads, mode=pmode, **kw)
+    y = convolve(padded, kern, "valid")
+    if pmode is None:
+        y = _savgol_edge_fit(x, window_length, polyorder, deriv, delta, axis,
+                             y)
+    return y.astype(x.dtype)
