@@ -174,8 +174,15 @@ cn_status cn_lfilter(cn_array *y, cn_array *zf, cn_array b, cn_array a,
       st = cn_error(CN_ERR_VALUE, "%s: filter coefficient a[0] == 0 is not "
                     "supported", fn);
   }
-  if (st == CN_OK && zi)
-    st = state_lanes(&hz, zi, x->ndim, zshape, ax, wt, fn);
+  if (st == CN_OK && zi) {
+    /* a private copy: the recursion updates the delays in place, and a
+     * contiguous host zi could be returned as is */
+    cn_array_s *zl = NULL;
+    st = state_lanes(&zl, zi, x->ndim, zshape, ax, wt, fn);
+    if (st == CN_OK)
+      st = cn_copy(&hz, zl, CN_ORDER_C);
+    cn_array_release(zl);
+  }
   if (st == CN_OK && !zi) {
     int64_t ms[CN_MAX_DIMS];
     for (int32_t d = 0, k = 0; d < x->ndim; d++)

@@ -319,6 +319,12 @@ def get_window(window, Nx, fftbins=True):
     """A window by name (or (name, parameters...) tuple, or a float: the
     Kaiser beta); fftbins=True gives the periodic form."""
     sym = not fftbins
+    try:
+        nx = _operator.index(Nx)
+    except TypeError:
+        nx = -1
+    if nx <= 0:
+        raise ValueError(f"Parameter Nx={Nx!r} is not a positive integer")
     if isinstance(window, (int, float)) and not isinstance(window, bool):
         return kaiser(Nx, window, sym=sym)
     if isinstance(window, tuple):

@@ -1,0 +1,511 @@
+"""cunumpy.signal against scipy.signal: convolution and correlation (every
+mode and method, n-d, dtypes, strided inputs, boundaries), linear filters
+(lfilter / sosfilt with state and axis, zero-phase forms), rank filters,
+hilbert, detrend, Savitzky-Golay, windows; and the errors."""
+import numpy as np
+import pytest
+
+scipy_signal = pytest.importorskip("scipy.signal")
+
+import cunumpy as cn  # noqa: E402
+import cunumpy.signal as cs  # noqa: E402
+from cunumpy.signal import windows as cw  # noqa: E402
+
+ss = scipy_signal
+MODES = ["full", "same", "valid"]
+
+
+def host(a):
+    return cn.to_numpy(a)
+
+
+def tol(dt):
+    return 2e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-10
+
+
+def values(rng, shape, dt):
+    dt = np.dtype(dt)
+    if dt == np.bool_:
+        return rng.integers(0, 2, shape).astype(bool)
+    if dt.kind == "c":
+        return (rng.standard_normal(shape) +
+                1j * rng.standard_normal(shape)).astype(dt)
+    if dt.kind in "ui":
+        return rng.integers(0 if dt.kind == "u" else -20, 20,
+                            shape).astype(dt)
+    return rng.standard_normal(shape).astype(dt)
+
+
+def close(got, want, dt=np.float64, dtype=True):
+    got = host(got)
+    want = np.asarray(want)
+    assert got.shape == want.shape
+    if dtype:
+        assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    scale = max(1.0, float(np.max(np.abs(want)))) if want.size else 1.0
+    np.testing.assert_allclose(got, want, rtol=tol(dt), atol=tol(dt) * scale)
+
+
+# ---- convolve / correlate ----------------------------------------------
+
+
+SHAPES = [((7,), (3,)), ((3,), (7,)), ((8,), (4,)), ((1,), (1,)),
+          ((5, 6), (2, 3)), ((2, 3), (5, 6)), ((6, 5), (3, 4)),
+          ((4, 3, 5), (2, 3, 2)), ((40,), (9,))]
+
+
+@pytest.mark.parametrize("method", ["auto", "direct", "fft"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("s1,s2", SHAPES)
+def test_convolve_correlate_nd(s1, s2, mode, method):
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal(s1)
+    b = rng.standard_normal(s2)
+    if mode == "valid" and not (all(i >= j for i, j in zip(s1, s2)) or
+                                all(j >= i for i, j in zip(s1, s2))):
+        return
+    close(cs.convolve(a, b, mode, method), ss.convolve(a, b, mode, method))
+    close(cs.correlate(a, b, mode, method), ss.correlate(a, b, mode, method))
+
+
+@pytest.mark.parametrize("dt", [np.bool_, np.int8, np.uint8, np.int32,
+                                np.int64, np.float32, np.float64,
+                                np.complex64, np.complex128])
+@pytest.mark.parametrize("method", ["direct", "auto"])
+def test_convolve_dtypes(dt, method):
+    rng = np.random.default_rng(2)
+    a = values(rng, (9, 4), dt)
+    b = values(rng, (3, 2), dt)
+    if dt == np.bool_:  # SciPy's n-d sum has no bool loop: or of ands
+        ai, bi = a.astype(int), b.astype(int)
+        for mode in MODES:
+            close(cs.convolve(a, b, mode, method),
+                  ss.convolve(ai, bi, mode, "direct") != 0)
+            close(cs.correlate(a, b, mode, method),
+                  ss.correlate(ai, bi, mode, "direct") != 0)
+        return
+    for mode in MODES:
+        close(cs.convolve(a, b, mode, method),
+              ss.convolve(a, b, mode, method), dt)
+        close(cs.correlate(a, b, mode, method),
+              ss.correlate(a, b, mode, method), dt)
+
+
+def test_convolve_int_fft_rounds_back():
+    rng = np.random.default_rng(3)
+    a = rng.integers(-50, 50, 30)
+    b = rng.integers(-50, 50, 7)
+    got = cs.convolve(a, b, method="fft")
+    assert host(got).dtype == np.int64
+    np.testing.assert_array_equal(host(got), ss.convolve(a, b, method="fft"))
+
+
+def test_convolve_complex_swapped_valid():
+    rng = np.random.default_rng(4)
+    a = values(rng, (3, 3), np.complex128)
+    b = values(rng, (4, 5), np.complex128)
+    for method in ("direct", "fft"):
+        close(cs.correlate(a, b, "valid", method),
+              ss.correlate(a, b, "valid", method))
+        close(cs.convolve(a, b, "valid", method),
+              ss.convolve(a, b, "valid", method))
+
+
+def test_convolve_strided_and_negative_strides():
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((10, 12))
+    b = rng.standard_normal((4, 6))
+    ca = cn.asarray(a)[::2, ::-1]
+    cb = cn.asarray(b)[:, ::2]
+    for mode in MODES:
+        close(cs.convolve(ca, cb, mode), ss.convolve(a[::2, ::-1], b[:, ::2],
+                                                     mode))
+
+
+def test_convolve_auto_large_uses_fft_values():
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal(5000)
+    b = rng.standard_normal(600)
+    close(cs.convolve(a, b), ss.convolve(a, b, method="direct"))
+    close(cs.convolve(a, b, "same"), ss.convolve(a, b, "same"))
+
+
+def test_convolve_nonfinite_stays_local():
+    a = np.ones(3000)
+    a[10] = np.nan
+    a[2000] = np.inf
+    b = np.ones(500)
+    got = host(cs.convolve(a, b))
+    want = ss.convolve(a, b, method="direct")
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    fin = np.isfinite(want)
+    np.testing.assert_allclose(got[fin], want[fin], rtol=1e-9)
+
+
+def test_convolve_edge_shapes():
+    assert host(cs.convolve(np.float64(2.0), np.float64(3.0))) == 6.0
+    c = host(cs.correlate(np.complex128(2j), np.complex128(1j)))
+    assert c == ss.correlate(np.complex128(2j), np.complex128(1j))
+    e = host(cs.convolve(np.ones((0, 3)), np.ones((2, 2))))
+    assert e.size == 0
+
+
+def test_convolve_errors():
+    with pytest.raises(ValueError):
+        cs.convolve(np.ones(3), np.ones(2), mode="bad")
+    with pytest.raises(ValueError):
+        cs.convolve(np.ones(3), np.ones(2), method="bad")
+    with pytest.raises(ValueError):
+        cs.convolve(np.ones((2, 3)), np.ones(3))
+    with pytest.raises(ValueError):
+        cs.convolve(np.ones((2, 3)), np.ones((3, 2)), "valid")
+    with pytest.raises(ValueError):
+        cs.fftconvolve(np.ones((2, 3)), np.ones((3, 2)), "valid")
+    with pytest.raises(ValueError):
+        cs.convolve(np.ones(3, bool), np.ones(2, bool), method="fft")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fftconvolve_axes(mode):
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((4, 30))
+    b = rng.standard_normal((1, 7))
+    close(cs.fftconvolve(a, b, mode, axes=1), ss.fftconvolve(a, b, mode,
+                                                             axes=1))
+    close(cs.fftconvolve(a, b, mode), ss.fftconvolve(a, b, mode))
+    close(cs.oaconvolve(a, b, mode, axes=[-1]),
+          ss.oaconvolve(a, b, mode, axes=[-1]))
+    c = rng.standard_normal((4, 30)) + 1j * rng.standard_normal((4, 30))
+    close(cs.fftconvolve(c, b, mode, axes=1), ss.fftconvolve(c, b, mode,
+                                                             axes=1))
+    f = a.astype(np.float32)
+    close(cs.fftconvolve(f, b.astype(np.float32), mode),
+          ss.fftconvolve(f, b.astype(np.float32), mode), np.float32)
+    with pytest.raises(ValueError):
+        cs.fftconvolve(np.ones((3, 4)), np.ones((2, 3)), axes=1)
+    with pytest.raises(np.exceptions.AxisError if hasattr(np, "exceptions")
+                       else Exception):
+        cs.fftconvolve(a, b, axes=5)
+
+
+@pytest.mark.parametrize("boundary", ["fill", "wrap", "symm"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("kshape", [(3, 4), (5, 3), (8, 9)])
+def test_convolve2d_correlate2d(boundary, mode, kshape):
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((6, 7))
+    k = rng.standard_normal(kshape)
+    if mode == "valid" and kshape == (8, 9):
+        a = rng.standard_normal((4, 5))
+    for fv in (0, 1.5):
+        close(cs.convolve2d(a, k, mode, boundary, fv),
+              ss.convolve2d(a, k, mode, boundary, fv))
+        close(cs.correlate2d(a, k, mode, boundary, fv),
+              ss.correlate2d(a, k, mode, boundary, fv))
+
+
+def test_convolve2d_complex_and_errors():
+    rng = np.random.default_rng(9)
+    a = values(rng, (5, 4), np.complex128)
+    k = values(rng, (2, 3), np.complex128)
+    for mode in MODES:
+        close(cs.convolve2d(a, k, mode, "wrap"),
+              ss.convolve2d(a, k, mode, "wrap"))
+        close(cs.correlate2d(a, k, mode, "symm"),
+              ss.correlate2d(a, k, mode, "symm"))
+    with pytest.raises(ValueError):
+        cs.convolve2d(np.ones(3), np.ones(2))
+    with pytest.raises(ValueError):
+        cs.convolve2d(np.ones((3, 3)), np.ones((2, 2)), boundary="nope")
+    with pytest.raises(ValueError):
+        cs.correlate2d(np.ones((3, 3)), np.ones((2, 2)), mode="nope")
+
+
+# ---- linear filters ---------------------------------------------------
+
+
+FILTERS = [([1.0], [1.0]), ([0.5, 0.25], [1.0]), ([1.0], [1.0, -0.5]),
+           ([0.2, 0.3, 0.1], [2.0, -0.4, 0.1]),
+           tuple(ss.butter(8, 0.2)), tuple(ss.cheby1(5, 1, 0.3)),
+           ([1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 0.1])]
+
+
+@pytest.mark.parametrize("b,a", FILTERS)
+@pytest.mark.parametrize("axis", [-1, 0, 1])
+def test_lfilter(b, a, axis):
+    rng = np.random.default_rng(10)
+    x = rng.standard_normal((6, 50, 3))
+    close(cs.lfilter(b, a, x, axis=axis), ss.lfilter(b, a, x, axis=axis))
+    n = max(len(a), len(b)) - 1
+    zshape = list(x.shape)
+    zshape[axis] = n
+    zi = rng.standard_normal(zshape)
+    zi_before = zi.copy()
+    y, zf = cs.lfilter(b, a, x, axis=axis, zi=zi)
+    np.testing.assert_array_equal(zi, zi_before)  # inputs stay untouched
+    wy, wzf = ss.lfilter(b, a, x, axis=axis, zi=zi)
+    close(y, wy)
+    close(zf, wzf)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex64,
+                                np.complex128])
+def test_lfilter_dtypes(dt):
+    rng = np.random.default_rng(11)
+    b = values(rng, 3, dt)
+    a = np.array([1.0, -0.3, 0.1]).astype(dt)
+    x = values(rng, (2, 40), dt)
+    close(cs.lfilter(b, a, x), ss.lfilter(b, a, x), dt)
+    # strided, reversed input
+    close(cs.lfilter(b, a, cn.asarray(x)[:, ::-2]),
+          ss.lfilter(b, a, x[:, ::-2]), dt)
+    xi = np.arange(10)
+    close(cs.lfilter([1.0, 1.0], [1.0], xi), ss.lfilter([1.0, 1.0], [1.0],
+                                                        xi.astype(float)))
+
+
+def test_lfilter_edges_and_errors():
+    close(cs.lfilter([1.0, 2.0], [1.0, 0.5], np.zeros(0)),
+          ss.lfilter([1.0, 2.0], [1.0, 0.5], np.zeros(0)))
+    close(cs.lfilter([1.0, 2.0], [1.0], np.ones(1)),
+          ss.lfilter([1.0, 2.0], [1.0], np.ones(1)))
+    x = np.array([1.0, np.nan, 2.0, 3.0])
+    close(cs.lfilter([1.0], [1.0, 0.5], x), ss.lfilter([1.0], [1.0, 0.5], x))
+    # a broadcast zi (extent 1 on the other axes)
+    x = np.ones((3, 8))
+    zi = np.array([[0.5, 0.25]])
+    y, zf = cs.lfilter([1.0, 1.0, 1.0], [1.0], x, zi=zi)
+    wy, wzf = ss.lfilter([1.0, 1.0, 1.0], [1.0], x,
+                         zi=np.broadcast_to(zi, (3, 2)))
+    close(y, wy)
+    close(zf, wzf)
+    with pytest.raises(ValueError):
+        cs.lfilter([], [1.0], np.ones(3))
+    with pytest.raises(ValueError):
+        cs.lfilter([1.0], [0.0, 1.0], np.ones(3))
+    with pytest.raises(ValueError):
+        cs.lfilter([1.0, 1.0], [1.0], np.ones(3), zi=np.ones(3))
+    with pytest.raises(ValueError):
+        cs.lfilter(np.ones((2, 2)), [1.0], np.ones(3))
+    with pytest.raises(Exception):
+        cs.lfilter([1.0], [1.0], np.ones(3), axis=2)
+
+
+@pytest.mark.parametrize("order,wn", [(1, 0.3), (4, 0.2), (8, 0.05)])
+@pytest.mark.parametrize("axis", [0, -1])
+def test_sosfilt(order, wn, axis):
+    sos = ss.butter(order, wn, output="sos")
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((5, 64))
+    close(cs.sosfilt(sos, x, axis=axis), ss.sosfilt(sos, x, axis=axis))
+    zshape = [sos.shape[0]] + list(x.shape)
+    zshape[axis % 2 + 1] = 2
+    zi = rng.standard_normal(zshape)
+    zi_before = zi.copy()
+    y, zf = cs.sosfilt(sos, x, axis=axis, zi=zi)
+    np.testing.assert_array_equal(zi, zi_before)
+    wy, wzf = ss.sosfilt(sos, x, axis=axis, zi=zi)
+    close(y, wy)
+    close(zf, wzf)
+    xf = x.astype(np.float32)
+    close(cs.sosfilt(sos.astype(np.float32), xf, axis=axis),
+          ss.sosfilt(sos.astype(np.float32), xf, axis=axis), np.float32)
+    xc = values(rng, (3, 20), np.complex128)
+    close(cs.sosfilt(sos, xc), ss.sosfilt(sos, xc))
+
+
+def test_sosfilt_errors():
+    with pytest.raises(ValueError):
+        cs.sosfilt(np.ones((2, 5)), np.ones(4))
+    with pytest.raises(ValueError):
+        cs.sosfilt(np.ones(6), np.ones(4)) if False else \
+            cs.sosfilt(np.ones((1, 2, 6)), np.ones(4))
+    sos = np.array([[1.0, 0, 0, 2.0, 0, 0]])
+    with pytest.raises(ValueError):
+        cs.sosfilt(sos, np.ones(4))
+    with pytest.raises(ValueError):
+        cs.sosfilt(ss.butter(2, 0.2, output="sos"), np.ones(4),
+                   zi=np.zeros((1, 3)))
+
+
+def test_filter_state_design():
+    for b, a in FILTERS[1:]:
+        close(cs.lfilter_zi(b, a), ss.lfilter_zi(b, a))
+    sos = ss.cheby2(6, 40, 0.25, output="sos")
+    close(cs.sosfilt_zi(sos), ss.sosfilt_zi(sos))
+
+
+@pytest.mark.parametrize("padtype", ["odd", "even", "constant", None])
+@pytest.mark.parametrize("axis", [0, -1])
+def test_filtfilt_sosfiltfilt(padtype, axis):
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal((40, 60))
+    b, a = ss.butter(4, 0.15)
+    close(cs.filtfilt(b, a, x, axis=axis, padtype=padtype),
+          ss.filtfilt(b, a, x, axis=axis, padtype=padtype))
+    close(cs.filtfilt(b, a, x, axis=axis, padtype=padtype, padlen=5),
+          ss.filtfilt(b, a, x, axis=axis, padtype=padtype, padlen=5))
+    sos = ss.butter(6, 0.3, output="sos")
+    close(cs.sosfiltfilt(sos, x, axis=axis, padtype=padtype),
+          ss.sosfiltfilt(sos, x, axis=axis, padtype=padtype))
+
+
+def test_filtfilt_errors():
+    b, a = ss.butter(4, 0.15)
+    with pytest.raises(ValueError):
+        cs.filtfilt(b, a, np.ones(10))  # padlen 15 >= 10
+    with pytest.raises(ValueError):
+        cs.filtfilt(b, a, np.ones(100), padtype="bogus")
+    with pytest.raises(ValueError):
+        cs.sosfiltfilt(ss.butter(4, 0.1, output="sos"), np.ones(10))
+
+
+# ---- rank filters ------------------------------------------------------
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int16,
+                                np.uint8])
+def test_order_filter_medfilt(dt):
+    rng = np.random.default_rng(14)
+    x = values(rng, (9, 11), dt)
+    dom = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 1]])
+    for rank in (0, 2, 5):
+        close(cs.order_filter(x, dom, rank), ss.order_filter(x, dom, rank),
+              dt)
+    close(cs.medfilt(x, [3, 5]), ss.medfilt(x, [3, 5]), dt)
+    close(cs.medfilt(x), ss.medfilt(x), dt)
+    if dt in (np.float64, np.float32, np.uint8):
+        close(cs.medfilt2d(x, 5), ss.medfilt2d(x, 5), dt)
+    v = values(rng, 50, dt)
+    close(cs.medfilt(v, 7), ss.medfilt(v, 7), dt)
+    close(cs.medfilt(cn.asarray(v)[::-3], 3), ss.medfilt(v[::-3], 3), dt)
+
+
+def test_order_filter_errors():
+    with pytest.raises(ValueError):
+        cs.order_filter(np.ones(5), np.ones(2), 0)
+    with pytest.raises(ValueError):
+        cs.order_filter(np.ones(5), np.ones(3), 3)
+    with pytest.raises(ValueError):
+        cs.order_filter(np.ones(5), np.ones((3, 3)), 0)
+    with pytest.raises(ValueError):
+        cs.medfilt(np.ones(5), 4)
+    with pytest.raises(TypeError):
+        cs.order_filter(np.ones(5, complex), np.ones(3), 0)
+
+
+# ---- hilbert, detrend, Savitzky-Golay ----------------------------------
+
+
+def test_hilbert():
+    rng = np.random.default_rng(15)
+    x = rng.standard_normal((3, 21))
+    close(cs.hilbert(x), ss.hilbert(x))
+    close(cs.hilbert(x, N=32), ss.hilbert(x, N=32))
+    close(cs.hilbert(x, axis=0), ss.hilbert(x, axis=0))
+    close(cs.hilbert(x[0, :1]), ss.hilbert(x[0, :1]))
+    with pytest.raises(ValueError):
+        cs.hilbert(x + 1j)
+    with pytest.raises(ValueError):
+        cs.hilbert(x, N=0)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int32])
+def test_detrend(dt):
+    rng = np.random.default_rng(16)
+    x = (rng.standard_normal((4, 30)) * 10).astype(dt)
+    for axis in (0, -1):
+        close(cs.detrend(x, axis=axis), ss.detrend(x, axis=axis), dt)
+        close(cs.detrend(x, axis=axis, type="constant"),
+              ss.detrend(x, axis=axis, type="constant"), dt)
+    close(cs.detrend(x, bp=[7, 19]), ss.detrend(x, bp=[7, 19]), dt)
+    with pytest.raises(ValueError):
+        cs.detrend(x, type="quadratic")
+
+
+@pytest.mark.parametrize("wl,po", [(5, 2), (6, 3), (7, 0), (9, 4)])
+@pytest.mark.parametrize("mode", ["interp", "mirror", "nearest", "constant",
+                                  "wrap"])
+def test_savgol(wl, po, mode):
+    rng = np.random.default_rng(17)
+    x = rng.standard_normal((3, 30))
+    for deriv in (0, 1):
+        for axis in (-1, 0):
+            if mode == "interp" and x.shape[axis] < wl:
+                continue
+            close(cs.savgol_filter(x, wl, po, deriv=deriv, delta=0.5,
+                                   axis=axis, mode=mode, cval=0.5),
+                  ss.savgol_filter(x, wl, po, deriv=deriv, delta=0.5,
+                                   axis=axis, mode=mode, cval=0.5))
+    close(cs.savgol_coeffs(wl, po), ss.savgol_coeffs(wl, po))
+    close(cs.savgol_coeffs(wl, po, deriv=1, pos=1, use="dot"),
+          ss.savgol_coeffs(wl, po, deriv=1, pos=1, use="dot"))
+
+
+def test_savgol_errors():
+    with pytest.raises(ValueError):
+        cs.savgol_coeffs(3, 3)
+    with pytest.raises(ValueError):
+        cs.savgol_filter(np.ones(10), 5, 2, mode="bogus")
+    with pytest.raises(ValueError):
+        cs.savgol_filter(np.ones(4), 5, 2)
+
+
+# ---- windows -------------------------------------------------------------
+
+
+WINDOWS = [("boxcar",), ("triang",), ("bartlett",), ("hann",), ("hamming",),
+           ("blackman",), ("blackmanharris",), ("nuttall",), ("flattop",),
+           ("kaiser", 8.6), ("gaussian", 2.5), ("general_gaussian", 1.5, 7),
+           ("tukey", 0.3), ("cosine",), ("exponential", None, 3.0),
+           ("chebwin", 60), ("dpss", 2.5)]
+
+
+@pytest.mark.parametrize("spec", WINDOWS, ids=lambda s: s[0])
+@pytest.mark.parametrize("M", [0, 1, 2, 7, 16, 51])
+def test_windows(spec, M):
+    name, args = spec[0], spec[1:]
+    if name == "chebwin" and M < 2 or name == "dpss" and M <= 2 * args[0]:
+        return
+    for sym in (True, False):
+        close(getattr(cw, name)(M, *args, sym=sym),
+              getattr(ss.windows, name)(M, *args, sym=sym))
+    if M == 0:
+        with pytest.raises(ValueError):
+            cs.get_window(name if not args else (name,) + args, M)
+        return
+    if name == "exponential":
+        args = (None, 3.0)
+        close(cs.get_window(("exponential",) + args, M),
+              ss.get_window(("exponential",) + args, M))
+        return
+    for fftbins in (True, False):
+        w = (name,) + args if args else name
+        close(cs.get_window(w, M, fftbins=fftbins),
+              ss.get_window(w, M, fftbins=fftbins))
+
+
+def test_windows_extra():
+    close(cw.tukey(20, 0), ss.windows.tukey(20, 0))
+    close(cw.tukey(20, 1.0), ss.windows.tukey(20, 1.0))
+    close(cw.dpss(32, 3, Kmax=4), ss.windows.dpss(32, 3, Kmax=4))
+    close(cw.dpss(33, 3, Kmax=3, sym=False),
+          ss.windows.dpss(33, 3, Kmax=3, sym=False))
+    close(cw.dpss(32, 2, norm="subsample"),
+          ss.windows.dpss(32, 2, norm="subsample"))
+    w, r = cw.dpss(40, 4, Kmax=3, return_ratios=True)
+    ww, wr = ss.windows.dpss(40, 4, Kmax=3, return_ratios=True)
+    close(w, ww)
+    close(r, wr)
+    close(cs.get_window(8.6, 16), ss.get_window(8.6, 16))
+    close(cs.get_window("hann", 9), ss.get_window("hann", 9))
+    with pytest.raises(ValueError):
+        cs.get_window("kaiser", 16)
+    with pytest.raises(ValueError):
+        cs.get_window("nosuch", 16)
+    with pytest.raises(ValueError):
+        cw.hann(-1)
+    with pytest.raises(ValueError):
+        cw.exponential(10, center=3, sym=True)
+    with pytest.raises(ValueError):
+        cw.dpss(10, 6)
