@@ -523,3 +523,98 @@ cn_status cn_order_filter(cn_array *out, cn_array in_, cn_array domain,
   }
   return cn_result_to(out, hr, in_, in_->dtype);
 }
+
+/* ---- upfirdn ------------------------------------------------------------- */
+
+/* Outputs [m0, m1) of one lane: y[m] = sum_k h[k] x[(m * down - k) / up]
+ * over the k with m * down - k a multiple of up that indexes x. */
+#define UPFIRDN_LANE(NAME, T)                                                  \
+  static void NAME(T *y, int64_t m0, int64_t m1, const T *x, int64_t nx,      \
+                   const T *h, int64_t nh, int64_t up, int64_t down) {         \
+    for (int64_t m = m0; m < m1; m++) {                                        \
+      const int64_t n = m * down;                                              \
+      int64_t k = n % up, i = n / up; /* x index of tap k */                   \
+      if (i >= nx) { /* taps whose x index lies past the end */               \
+        const int64_t skip = i - nx + 1;                                       \
+        k += skip * up;                                                        \
+        i -= skip;                                                             \
+      }                                                                        \
+      T s = 0;                                                                 \
+      for (; k < nh && i >= 0; k += up, i--)                                   \
+        s += h[k] * x[i];                                                      \
+      y[m] = s;                                                                \
+    }                                                                          \
+  }
+UPFIRDN_LANE(upfirdn_lane_f64, double)
+UPFIRDN_LANE(upfirdn_lane_c128, double complex)
+
+cn_status cn_upfirdn(cn_array *out, cn_array h, cn_array x, int64_t up,
+                     int64_t down, int32_t axis) {
+  const char *fn = "cn_upfirdn";
+  CN_CHECK_OUT(out, fn);
+  CN_CHECK_ARRAY(h, fn, "h");
+  CN_CHECK_ARRAY(x, fn, "x");
+  if (h->ndim != 1 || h->size == 0)
+    return cn_error(CN_ERR_VALUE, "%s: h must be 1-D with non-zero length",
+                    fn);
+  if (up < 1 || down < 1)
+    return cn_error(CN_ERR_VALUE, "%s: up and down must be >= 1", fn);
+  if (x->ndim == 0)
+    return cn_error(CN_ERR_VALUE, "%s: x must have at least one axis", fn);
+  int32_t ax;
+  cn_status st = cn_normalize_axis(&ax, axis, x->ndim, fn);
+  if (st != CN_OK)
+    return st;
+  const cn_array_s *devs[2] = {h, x};
+  if ((st = cn_same_device(2, devs, fn)) != CN_OK)
+    return st;
+  cn_dtype pt, rt;
+  if ((st = cn_result_type(&pt, h->dtype, x->dtype)) != CN_OK)
+    return st;
+  filter_dtype(&rt, pt);
+  const bool cplx = cn_is_complex(rt);
+  const cn_dtype wt = cplx ? CN_COMPLEX128 : CN_FLOAT64;
+  const int64_t nx = x->shape[ax], nh = h->size;
+  if (nx > (INT64_MAX - nh) / up)
+    return cn_error(CN_ERR_VALUE, "%s: output too large", fn);
+  const int64_t ny = nx ? ((nx - 1) * up + nh - 1) / down + 1 : 0;
+  cn_array_s *hh = NULL, *hx = NULL, *hy = NULL;
+  st = cn_host_as(&hh, h, wt);
+  if (st == CN_OK)
+    st = lanes_of(&hx, x, ax, wt);
+  if (st == CN_OK) {
+    int64_t shape[CN_MAX_DIMS];
+    memcpy(shape, hx->shape, sizeof(int64_t) * (size_t)hx->ndim);
+    shape[hx->ndim - 1] = ny;
+    st = cn_host_new(&hy, wt, hx->ndim, shape);
+  }
+  if (st == CN_OK && hy->size > 0) {
+    const int64_t nl = hy->size / ny;
+    /* lanes, and chunks of long lanes, share the threads */
+    const int64_t chunk = 1 << 14;
+    const int64_t nc = (ny + chunk - 1) / chunk;
+    const double work = (double)hy->size * (double)nh / (double)up;
+#pragma omp parallel for schedule(dynamic, 1) if (work >= 1e5)
+    for (int64_t w = 0; w < nl * nc; w++) {
+      const int64_t l = w / nc, m0 = (w % nc) * chunk;
+      const int64_t len = ny - m0 < chunk ? ny - m0 : chunk;
+      const int64_t m1 = m0 + len;
+      if (cplx)
+        upfirdn_lane_c128((double complex *)(void *)hy->data + l * ny, m0, m1,
+                          (const double complex *)(const void *)hx->data +
+                              l * nx,
+                          nx, (const void *)hh->data, nh, up, down);
+      else
+        upfirdn_lane_f64((double *)(void *)hy->data + l * ny, m0, m1,
+                         (const double *)(const void *)hx->data + l * nx, nx,
+                         (const void *)hh->data, nh, up, down);
+    }
+  }
+  cn_array_release(hh);
+  cn_array_release(hx);
+  if (st != CN_OK) {
+    cn_array_release(hy);
+    return st;
+  }
+  return lanes_back(out, hy, ax, x, rt);
+}

@@ -3380,6 +3380,18 @@ module cunumpy_c
       integer(c_int64_t), value :: rank
       integer(c_int32_t) :: res
     end function c_cn_order_filter
+    ! cn_status cn_upfirdn(cn_array * out, cn_array h, cn_array x, int64_t up, int64_t down, int32_t
+    !     axis)
+    function c_cn_upfirdn(out, h, x, up, down, axis) bind(c, name='cn_upfirdn') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: h
+      type(c_ptr), value :: x
+      integer(c_int64_t), value :: up
+      integer(c_int64_t), value :: down
+      integer(c_int32_t), value :: axis
+      integer(c_int32_t) :: res
+    end function c_cn_upfirdn
     ! cn_status cn_sort(cn_array * out, cn_array a, int32_t axis)
     function c_cn_sort(out, a, axis) bind(c, name='cn_sort') result(res)
       import :: c_int32_t, c_ptr

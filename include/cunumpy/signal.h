@@ -85,6 +85,15 @@ CN_API cn_status cn_sosfilt(cn_array *y, cn_array *zf, cn_array sos,
 CN_API cn_status cn_order_filter(cn_array *out, cn_array in_, cn_array domain,
                                  int64_t rank);
 
+/* scipy.signal.upfirdn: x upsampled by up (zeros inserted), filtered by
+ * the 1-d FIR h, downsampled by down, along axis (zero outside x): ((n -
+ * 1) * up + len(h) - 1) / down + 1 outputs per lane, only those computed
+ * (polyphase). Dtype as cn_lfilter (float32 / complex64 when h and x are
+ * single precision). CN_ERR_VALUE for an empty or >1-d h, up or down <
+ * 1; CN_ERR_AXIS for a bad axis. */
+CN_API cn_status cn_upfirdn(cn_array *out, cn_array h, cn_array x, int64_t up,
+                            int64_t down, int32_t axis);
+
 #ifdef __cplusplus
 }
 #endif

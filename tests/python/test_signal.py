@@ -509,3 +509,173 @@ def test_windows_extra():
         cw.exponential(10, center=3, sym=True)
     with pytest.raises(ValueError):
         cw.dpss(10, 6)
+
+
+# ---- resampling -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("up,down", [(1, 1), (3, 2), (2, 3), (1, 4), (5, 1),
+                                     (4, 6)])
+def test_upfirdn_resample_poly(up, down):
+    rng = np.random.default_rng(18)
+    x = rng.standard_normal((3, 41))
+    h = rng.standard_normal(9)
+    for axis in (0, 1, -1):
+        close(cs.upfirdn(h, x, up, down, axis=axis),
+              ss.upfirdn(h, x, up, down, axis=axis))
+        close(cs.resample_poly(x, up, down, axis=axis),
+              ss.resample_poly(x, up, down, axis=axis))
+    xc = values(rng, (2, 30), np.complex128)
+    close(cs.upfirdn(h, xc, up, down), ss.upfirdn(h, xc, up, down))
+    xf = x.astype(np.float32)
+    close(cs.upfirdn(h.astype(np.float32), xf, up, down),
+          ss.upfirdn(h.astype(np.float32), xf, up, down), np.float32)
+    close(cs.resample_poly(x.T, up, down, window=np.hanning(15)),
+          ss.resample_poly(x.T, up, down, window=np.hanning(15)))
+    close(cs.upfirdn(h, x[:, :1], up, down), ss.upfirdn(h, x[:, :1], up,
+                                                        down))
+
+
+def test_upfirdn_errors():
+    with pytest.raises(ValueError):
+        cs.upfirdn([], np.ones(4))
+    with pytest.raises(ValueError):
+        cs.upfirdn(np.ones((2, 2)), np.ones(4))
+    with pytest.raises(ValueError):
+        cs.upfirdn([1.0], np.ones(4), 0, 1)
+    with pytest.raises(ValueError):
+        cs.resample_poly(np.ones(4), 0, 1)
+
+
+@pytest.mark.parametrize("num", [7, 8, 50, 51, 100, 151])
+def test_resample(num):
+    rng = np.random.default_rng(19)
+    x = rng.standard_normal((3, 100))
+    xc = x + 1j * x[::-1]
+    w = rng.random(100)
+    close(cs.resample(x, num, axis=1), ss.resample(x, num, axis=1))
+    close(cs.resample(xc, num, axis=1), ss.resample(xc, num, axis=1))
+    close(cs.resample(x.T, num, window=w), ss.resample(x.T, num, window=w))
+    close(cs.resample(xc, num, axis=-1, window="hann"),
+          ss.resample(xc, num, axis=-1, window="hann"))
+    t = np.arange(100) * 0.1
+    y, nt = cs.resample(x, num, t=t, axis=1)
+    wy, wnt = ss.resample(x, num, t=t, axis=1)
+    close(y, wy)
+    close(nt, wnt)
+
+
+@pytest.mark.parametrize("ftype", ["iir", "fir"])
+@pytest.mark.parametrize("zero_phase", [True, False])
+def test_decimate(ftype, zero_phase):
+    rng = np.random.default_rng(20)
+    x = rng.standard_normal((2, 300))
+    for q in (2, 3, 5):
+        close(cs.decimate(x, q, ftype=ftype, zero_phase=zero_phase),
+              ss.decimate(x, q, ftype=ftype, zero_phase=zero_phase))
+        close(cs.decimate(x.T, q, ftype=ftype, zero_phase=zero_phase,
+                          axis=0),
+              ss.decimate(x.T, q, ftype=ftype, zero_phase=zero_phase,
+                          axis=0))
+    close(cs.decimate(x, 4, n=4), ss.decimate(x, 4, n=4))
+
+
+# ---- filter design and responses -----------------------------------------
+
+
+def test_firwin_firwin2():
+    cases = [((31, 0.3), {}), ((31, [0.2, 0.5]), {"pass_zero": False}),
+             ((31, 0.4), {"pass_zero": "highpass", "width": 0.1}),
+             ((41, [0.1, 0.3, 0.6]), {"pass_zero": False,
+                                      "window": ("kaiser", 6.0)}),
+             ((33, [200, 400]), {"pass_zero": "bandstop", "fs": 2000}),
+             ((16, 0.3), {"scale": False, "window": "hann"})]
+    for args, kw in cases:
+        close(cs.firwin(*args, **kw), ss.firwin(*args, **kw))
+    close(cs.firwin2(31, [0, 0.3, 0.5, 1], [1, 1, 0, 0]),
+          ss.firwin2(31, [0, 0.3, 0.5, 1], [1, 1, 0, 0]))
+    close(cs.firwin2(30, [0, 0.4, 0.4, 1], [1, 1, 0, 0]),
+          ss.firwin2(30, [0, 0.4, 0.4, 1], [1, 1, 0, 0]))
+    close(cs.firwin2(31, [0, 100, 500], [0, 1, 0], fs=1000,
+                     antisymmetric=True),
+          ss.firwin2(31, [0, 100, 500], [0, 1, 0], fs=1000,
+                     antisymmetric=True))
+    with pytest.raises(ValueError):
+        cs.firwin(30, 0.4, pass_zero=False)  # even taps, gain at Nyquist
+    with pytest.raises(ValueError):
+        cs.firwin(31, 1.2)
+    with pytest.raises(ValueError):
+        cs.firwin(31, [0.5, 0.2])
+    with pytest.raises(ValueError):
+        cs.firwin2(30, [0, 0.5, 1], [1, 1, 1])
+
+
+@pytest.mark.parametrize("ftype", ["butter", "cheby1", "cheby2"])
+@pytest.mark.parametrize("btype,wn", [("low", 0.3), ("high", 0.2),
+                                      ("bandpass", [0.2, 0.5]),
+                                      ("bandstop", [0.1, 0.6])])
+@pytest.mark.parametrize("N", [1, 4, 5])
+def test_iir_design(ftype, btype, wn, N):
+    args = {"butter": (), "cheby1": (1.0,), "cheby2": (40.0,)}[ftype]
+    b, a = getattr(cs, ftype)(N, *args, wn, btype=btype)
+    wb, wa = getattr(ss, ftype)(N, *args, wn, btype=btype)
+    close(b, wb)
+    close(a, wa)
+    z, p, k = getattr(cs, ftype)(N, *args, wn, btype=btype, output="zpk")
+    wz, wp, wk = getattr(ss, ftype)(N, *args, wn, btype=btype, output="zpk")
+    np.testing.assert_allclose(np.sort_complex(host(p)), np.sort_complex(wp),
+                               atol=1e-10)
+    np.testing.assert_allclose(np.sort_complex(host(z)), np.sort_complex(wz),
+                               atol=1e-8)
+    assert abs(k - wk) <= 1e-10 * abs(wk)
+    # the sections may be paired otherwise; the cascade must filter alike
+    sos = getattr(cs, ftype)(N, *args, wn, btype=btype, output="sos")
+    wsos = getattr(ss, ftype)(N, *args, wn, btype=btype, output="sos")
+    x = np.random.default_rng(21).standard_normal(200)
+    close(cs.sosfilt(sos, x), ss.sosfilt(wsos, x))
+    # analog designs and fs in Hz
+    b, a = getattr(cs, ftype)(N, *args, 100.0 if np.ndim(wn) == 0 else
+                              [100.0, 300.0], btype=btype, analog=True)
+    wb, wa = getattr(ss, ftype)(N, *args, 100.0 if np.ndim(wn) == 0 else
+                                [100.0, 300.0], btype=btype, analog=True)
+    close(b, wb)
+    close(a, wa)
+    fs = 1000.0
+    w_hz = np.asarray(wn) * fs / 2
+    b, a = getattr(cs, ftype)(N, *args, w_hz, btype=btype, fs=fs)
+    wb, wa = getattr(ss, ftype)(N, *args, w_hz, btype=btype, fs=fs)
+    close(b, wb)
+    close(a, wa)
+
+
+def test_iir_design_errors():
+    with pytest.raises(ValueError):
+        cs.butter(4, 1.2)
+    with pytest.raises(ValueError):
+        cs.butter(4, [0.2], btype="bandpass")
+    with pytest.raises(ValueError):
+        cs.butter(4, 0.2, btype="nope")
+    with pytest.raises(ValueError):
+        cs.iirfilter(4, 0.2, ftype="cheby1")  # no rp
+    with pytest.raises(ValueError):
+        cs.butter(4, 0.2, output="xyz")
+    with pytest.raises(NotImplementedError):
+        cs.iirfilter(4, 0.2, rp=1, rs=40, ftype="ellip")
+
+
+def test_freqz_sosfreqz():
+    b, a = ss.butter(4, 0.3)
+    for kw in ({}, {"worN": 64, "whole": True}, {"worN": 100, "fs": 500},
+               {"worN": np.linspace(0, 3, 17)},
+               {"worN": 33, "include_nyquist": True}):
+        w, h = cs.freqz(b, a, **kw)
+        ww, wh = ss.freqz(b, a, **kw)
+        close(w, ww)
+        close(h, wh)
+    sos = ss.cheby1(6, 1, 0.2, output="sos")
+    w, h = cs.sosfreqz(sos, worN=200)
+    ww, wh = ss.sosfreqz(sos, worN=200)
+    close(w, ww)
+    close(h, wh)
+    close(cs.zpk2tf(*ss.butter(3, 0.2, output="zpk"))[1],
+          ss.zpk2tf(*ss.butter(3, 0.2, output="zpk"))[1])

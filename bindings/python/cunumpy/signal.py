@@ -15,6 +15,9 @@ import numpy as _np
 from . import _cnlib as _lib
 from . import _signal_windows as windows
 from ._signal_windows import get_window
+from ._signal_design import *  # noqa: F401,F403
+from ._signal_design import __all__ as _design_all
+from ._signal_design import firwin as _firwin, cheby1 as _cheby1
 from ._backend import to_numpy as _to_numpy
 from ._convert import asarray as _asarray
 
@@ -26,7 +29,8 @@ __all__ = ["convolve", "correlate", "fftconvolve", "oaconvolve",
            "convolve2d", "correlate2d", "lfilter", "lfilter_zi", "filtfilt",
            "sosfilt", "sosfilt_zi", "sosfiltfilt", "order_filter", "medfilt",
            "medfilt2d", "hilbert", "detrend", "savgol_coeffs",
-           "savgol_filter", "get_window", "windows"]
+           "savgol_filter", "get_window", "windows", "upfirdn",
+           "resample", "resample_poly", "decimate"] + list(_design_all)
 
 _MODES = {"full": 0, "same": 1, "valid": 2}
 _METHODS = {"auto": 0, "direct": 1, "fft": 2}
@@ -503,3 +507,176 @@ def savgol_filter(x, window_length, polyorder, deriv=0, delta=1.0, axis=-1,
         y = _savgol_edge_fit(x, window_length, polyorder, deriv, delta, axis,
                              y)
     return y.astype(x.dtype)
+
+
+# ---- resampling -------------------------------------------------------------
+
+
+def upfirdn(h, x, up=1, down=1, axis=-1, mode="constant", cval=0):
+    """Upsample, FIR filter, downsample (scipy.signal.upfirdn; zero
+    padding only)."""
+    if mode != "constant" or cval != 0:
+        raise NotImplementedError("upfirdn: only mode='constant' with "
+                                  "cval=0 is supported")
+    return _lib.cn_upfirdn(h, x, _operator.index(up), _operator.index(down),
+                           axis)
+
+
+def _output_len(len_h, in_len, up, down):
+    return (((in_len - 1) * up + len_h) - 1) // down + 1
+
+
+def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0),
+                  padtype="constant", cval=None):
+    """Polyphase resampling by up / down (scipy.signal.resample_poly;
+    padtype 'constant' with cval None or 0)."""
+    if padtype != "constant" or cval not in (None, 0):
+        raise NotImplementedError("resample_poly: only padtype='constant' "
+                                  "with zero padding is supported")
+    x = _asarray(x)
+    if up != int(up) or down != int(down):
+        raise ValueError("up and down must be integers")
+    up, down = int(up), int(down)
+    if up < 1 or down < 1:
+        raise ValueError("up and down must be >= 1")
+    if x.ndim == 0:
+        raise ValueError("x must have at least one axis")
+    g = _np.gcd(up, down)
+    up //= g
+    down //= g
+    if up == down == 1:
+        return x.copy()
+    n_in = x.shape[axis]
+    n_out = n_in * up
+    n_out = n_out // down + bool(n_out % down)
+    if isinstance(window, (list, _np.ndarray)) or hasattr(window, "ndim"):
+        h = _np.asarray(_to_numpy(window), dtype=float)
+        if h.ndim > 1:
+            raise ValueError("window must be 1-D")
+        half_len = (h.size - 1) // 2
+        h = h.copy()
+    else:
+        max_rate = max(up, down)
+        f_c = 1. / max_rate
+        half_len = 10 * max_rate
+        h = _to_numpy(_firwin(2 * half_len + 1, f_c, window=window))
+    h = h * up
+    n_pre_pad = down - half_len % down
+    n_post_pad = 0
+    n_pre_remove = (half_len + n_pre_pad) // down
+    while _output_len(len(h) + n_pre_pad + n_post_pad, n_in, up,
+                      down) < n_out + n_pre_remove:
+        n_post_pad += 1
+    h = _np.concatenate((_np.zeros(n_pre_pad, dtype=h.dtype), h,
+                         _np.zeros(n_post_pad, dtype=h.dtype)))
+    y = upfirdn(h, x, up, down, axis=axis)
+    y = _axis_slice(y, n_pre_remove, n_pre_remove + n_out, axis=axis)
+    return _cn.ascontiguousarray(y)
+
+
+def resample(x, num, t=None, axis=0, window=None, domain="time"):
+    """Fourier resampling to num samples (scipy.signal.resample; domain
+    'time', window None or an array/name, t None or sample points)."""
+    if domain != "time":
+        raise NotImplementedError("resample: only domain='time'")
+    x = _asarray(x)
+    num = _operator.index(num)
+    if num < 0:
+        raise ValueError("Number of samples must be non-negative.")
+    n = x.shape[axis]
+    real = not _cn.iscomplexobj(x)
+    X = _cn.fft.rfft(x, axis=axis) if real else _cn.fft.fft(x, axis=axis)
+    if window is not None:
+        if callable(window):
+            W = _np.asarray(window(_np.fft.fftfreq(n)))
+        elif isinstance(window, (_np.ndarray, list)) or \
+                hasattr(window, "ndim"):
+            W = _np.asarray(_to_numpy(window))
+            if W.shape != (n,):
+                raise ValueError("window must have the same length as data")
+        else:
+            W = _np.fft.ifftshift(_to_numpy(get_window(window, n)))
+        shape = [1] * x.ndim
+        if real:  # the half spectrum takes the mean of +f and -f weights
+            W = _np.array(W, dtype=float)
+            W[1:] = 0.5 * (W[1:] + W[-1:0:-1])
+            W = W[:n // 2 + 1]
+            shape[axis] = W.size
+        else:
+            shape[axis] = n
+        X = X * _asarray(W.reshape(shape))
+    newshape = list(x.shape)
+    if real:
+        newshape[axis] = num // 2 + 1
+    else:
+        newshape[axis] = num
+    Y = _cn.zeros(newshape, dtype=X.dtype)
+    N = min(num, n)
+    nyq = N // 2 + 1
+    if real:
+        Y[_slc(x.ndim, axis, 0, nyq)] = X[_slc(x.ndim, axis, 0, nyq)]
+    else:
+        Y[_slc(x.ndim, axis, 0, nyq)] = X[_slc(x.ndim, axis, 0, nyq)]
+        if N > 2:
+            Y[_slc(x.ndim, axis, nyq - N, None)] = \
+                X[_slc(x.ndim, axis, nyq - N, None)]
+    if N % 2 == 0 and N > 0:
+        # the Nyquist bin of the shorter length is split (or folded)
+        if num < n:
+            if real:
+                Y[_slc(x.ndim, axis, N // 2, N // 2 + 1)] = \
+                    Y[_slc(x.ndim, axis, N // 2, N // 2 + 1)] * 2.0
+            else:
+                sl = _slc(x.ndim, axis, N // 2, N // 2 + 1)
+                Y[sl] = Y[sl] + X[_slc(x.ndim, axis, n - N // 2,
+                                       n - N // 2 + 1)]
+        elif num > n:
+            sl = _slc(x.ndim, axis, N // 2, N // 2 + 1)
+            Y[sl] = Y[sl] * 0.5
+            if not real:
+                Y[_slc(x.ndim, axis, num - N // 2, num - N // 2 + 1)] = \
+                    Y[sl]
+    if real:
+        y = _cn.fft.irfft(Y, num, axis=axis)
+    else:
+        y = _cn.fft.ifft(Y, axis=axis)
+    y = y * (float(num) / float(n))
+    if t is None:
+        return y
+    t = _np.asarray(_to_numpy(t))
+    new_t = _np.arange(0, num) * (t[1] - t[0]) * n / float(num) + t[0]
+    return y, _asarray(new_t)
+
+
+def _slc(ndim, axis, start, stop):
+    sl = [slice(None)] * ndim
+    sl[axis] = slice(start, stop)
+    return tuple(sl)
+
+
+def decimate(x, q, n=None, ftype="iir", axis=-1, zero_phase=True):
+    """Anti-aliasing filter then downsampling by q (scipy.signal.decimate:
+    a Chebyshev I IIR of order 8 or a Hamming FIR of 20 q + 1 taps)."""
+    x = _asarray(x)
+    q = _operator.index(q)
+    if q < 1:
+        raise ValueError("q must be a positive integer")
+    if n is not None:
+        n = _operator.index(n)
+    if ftype == "fir":
+        if n is None:
+            n = 2 * 10 * q
+        b = _to_numpy(_firwin(n + 1, 1. / q, window="hamming"))
+        if zero_phase:
+            return resample_poly(x, 1, q, axis=axis, window=b)
+        n_out = x.shape[axis] // q + bool(x.shape[axis] % q)
+        y = upfirdn(b, x, 1, q, axis=axis)
+        return _cn.ascontiguousarray(_axis_slice(y, None, n_out, axis=axis))
+    if ftype != "iir":
+        raise ValueError("invalid ftype")
+    if n is None:
+        n = 8
+    sos = _cheby1(n, 0.05, 0.8 / q, output="sos")
+    y = sosfiltfilt(sos, x, axis=axis) if zero_phase else \
+        sosfilt(sos, x, axis=axis)
+    return _cn.ascontiguousarray(_axis_slice(y, None, None, q, axis=axis))

@@ -1577,6 +1577,10 @@ cn_sosfilt(y, zf, sos, x, axis, zi) =
 cn_order_filter(out, in_, domain, rank) =
     ccall((:cn_order_filter, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int64), out, in_, domain, rank)
 
+# cn_status cn_upfirdn(cn_array * out, cn_array h, cn_array x, int64_t up, int64_t down, int32_t axis)
+cn_upfirdn(out, h, x, up, down, axis) =
+    ccall((:cn_upfirdn, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int64, Int64, Int32), out, h, x, up, down, axis)
+
 # cn_status cn_sort(cn_array * out, cn_array a, int32_t axis)
 cn_sort(out, a, axis) =
     ccall((:cn_sort, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, axis)
