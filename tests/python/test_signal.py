@@ -679,3 +679,92 @@ def test_freqz_sosfreqz():
     close(h, wh)
     close(cs.zpk2tf(*ss.butter(3, 0.2, output="zpk"))[1],
           ss.zpk2tf(*ss.butter(3, 0.2, output="zpk"))[1])
+
+
+# ---- spectral analysis ----------------------------------------------------
+
+
+WELCH_KW = [{}, {"nperseg": 100, "noverlap": 30, "nfft": 128},
+            {"detrend": "linear", "scaling": "spectrum"},
+            {"average": "median"}, {"return_onesided": False},
+            {"window": "hamming", "nperseg": 64, "nfft": 129},
+            {"window": np.hanning(50), "detrend": False}]
+
+
+@pytest.mark.parametrize("kw", WELCH_KW)
+def test_welch_csd_periodogram(kw):
+    rng = np.random.default_rng(22)
+    x = rng.standard_normal((3, 700))
+    y = rng.standard_normal((3, 700))
+    f, p = cs.welch(x, fs=10.0, **kw)
+    wf, wp = ss.welch(x, fs=10.0, **kw)
+    close(f, wf)
+    close(p, wp)
+    f, p = cs.csd(x, y, **kw)
+    wf, wp = ss.csd(x, y, **kw)
+    close(p, wp)
+    close(cs.welch(x.T, axis=0, **kw)[1], ss.welch(x.T, axis=0, **kw)[1])
+
+
+def test_spectral_dtypes_and_forms():
+    rng = np.random.default_rng(23)
+    x = rng.standard_normal((2, 600))
+    y = rng.standard_normal((2, 600))
+    xf = x.astype(np.float32)
+    close(cs.welch(xf, nperseg=64)[1], ss.welch(xf, nperseg=64)[1],
+          np.float32)
+    z = x + 1j * y
+    close(cs.welch(z, nperseg=64)[1], ss.welch(z, nperseg=64)[1])
+    close(cs.welch(np.arange(300), nperseg=64)[1],
+          ss.welch(np.arange(300), nperseg=64)[1])
+    for kw in ({}, {"nfft": 500, "window": "hann"}, {"nfft": 900},
+               {"scaling": "spectrum", "detrend": False}):
+        close(cs.periodogram(x, **kw)[1], ss.periodogram(x, **kw)[1])
+    close(cs.coherence(x, y, nperseg=128)[1],
+          ss.coherence(x, y, nperseg=128)[1])
+    with pytest.warns(UserWarning):
+        f, p = cs.welch(x[:, :100])
+    close(p, ss.welch(x[:, :100], nperseg=100)[1])
+    with pytest.raises(ValueError):
+        cs.welch(x, nperseg=64, noverlap=64)
+    with pytest.raises(ValueError):
+        cs.welch(x, nperseg=64, nfft=32)
+    with pytest.raises(ValueError):
+        cs.welch(x, average="mode")
+    with pytest.raises(ValueError):
+        cs.welch(x, scaling="nope")
+
+
+@pytest.mark.parametrize("mode", ["psd", "complex", "magnitude", "angle",
+                                  "phase"])
+def test_spectrogram(mode):
+    rng = np.random.default_rng(24)
+    x = rng.standard_normal((3, 1000))
+    f, t, s = cs.spectrogram(x, fs=4.0, mode=mode)
+    wf, wt, wsx = ss.spectrogram(x, fs=4.0, mode=mode)
+    close(f, wf)
+    close(t, wt)
+    close(s, wsx)
+    close(cs.spectrogram(x.T, axis=0, nperseg=64, mode=mode)[2],
+          ss.spectrogram(x.T, axis=0, nperseg=64, mode=mode)[2])
+    with pytest.raises(ValueError):
+        cs.spectrogram(x, mode="bogus")
+
+
+@pytest.mark.parametrize("kw", [{}, {"nperseg": 100, "noverlap": 40},
+                                {"boundary": None, "padded": False},
+                                {"boundary": "even"}, {"scaling": "psd"},
+                                {"nfft": 300, "boundary": "odd"},
+                                {"boundary": "constant", "detrend":
+                                 "constant"}])
+def test_stft(kw):
+    rng = np.random.default_rng(25)
+    x = rng.standard_normal((3, 1000))
+    f, t, z = cs.stft(x, **kw)
+    wf, wt, wz = ss.stft(x, **kw)
+    close(f, wf)
+    close(t, wt)
+    close(z, wz)
+    close(cs.stft(x.T, axis=0, **kw)[2], ss.stft(x.T, axis=0, **kw)[2])
+    with pytest.raises(ValueError):
+        cs.stft(x, boundary="bogus")

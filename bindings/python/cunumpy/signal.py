@@ -30,7 +30,9 @@ __all__ = ["convolve", "correlate", "fftconvolve", "oaconvolve",
            "sosfilt", "sosfilt_zi", "sosfiltfilt", "order_filter", "medfilt",
            "medfilt2d", "hilbert", "detrend", "savgol_coeffs",
            "savgol_filter", "get_window", "windows", "upfirdn",
-           "resample", "resample_poly", "decimate"] + list(_design_all)
+           "resample", "resample_poly", "decimate", "csd", "welch",
+           "periodogram", "coherence", "spectrogram",
+           "stft"] + list(_design_all)
 
 _MODES = {"full": 0, "same": 1, "valid": 2}
 _METHODS = {"auto": 0, "direct": 1, "fft": 2}
@@ -680,3 +682,314 @@ def decimate(x, q, n=None, ftype="iir", axis=-1, zero_phase=True):
     y = sosfiltfilt(sos, x, axis=axis) if zero_phase else \
         sosfilt(sos, x, axis=axis)
     return _cn.ascontiguousarray(_axis_slice(y, None, None, q, axis=axis))
+
+
+# ---- spectral analysis ----------------------------------------------------
+
+
+def _window_array(window, nperseg):
+    if isinstance(window, str) or isinstance(window, tuple):
+        return _np.asarray(_to_numpy(get_window(window, nperseg)))
+    win = _np.asarray(_to_numpy(window))
+    if win.ndim != 1:
+        raise ValueError("window must be 1-D")
+    if win.shape[0] != nperseg:
+        raise ValueError("value specified for nperseg is different from "
+                         "length of window")
+    return win
+
+
+def _segments(x, nperseg, step):
+    """(..., nseg, nperseg) windows of the last axis, start every step."""
+    n = x.shape[-1]
+    nseg = (n - nperseg) // step + 1
+    idx = (_np.arange(nseg)[:, None] * step + _np.arange(nperseg)[None, :])
+    return _cn.take(x, _asarray(idx), axis=-1), nseg
+
+
+def _detrend_segments(seg, detrend):
+    if detrend is False or detrend is None:
+        return seg
+    if callable(detrend):
+        return _asarray(detrend(seg))
+    if detrend in ("constant", "c"):
+        return seg - _cn.mean(seg, axis=-1, keepdims=True)
+    if detrend in ("linear", "l"):
+        return _detrend_linear(seg, -1)
+    raise ValueError("Trend type must be 'linear' or 'constant'.")
+
+
+def _spectral(x, y, fs, window, nperseg, noverlap, nfft, detrend,
+              return_onesided, scaling, axis, mode, boundary=None,
+              padded=False):
+    """Segment spectra with time last: freqs, times, (..., nfreq, nseg).
+    mode 'psd' forms conj(X) Y, 'stft' the scaled transforms."""
+    if mode not in ("psd", "stft"):
+        raise ValueError(f"Unknown value for mode {mode}, must be one of: "
+                         "{'psd', 'stft'}")
+    if scaling not in ("density", "spectrum"):
+        raise ValueError(f"Unknown scaling: {scaling!r}")
+    same = y is None
+    x = _asarray(x)
+    y = x if same else _asarray(y)
+    if x.ndim == 0 or x.size == 0:
+        raise ValueError("x must be a non-empty array with an axis")
+    axis = _operator.index(axis)
+    x = _cn.moveaxis(x, axis, -1)
+    if not same:
+        y = _cn.moveaxis(y, axis, -1)
+        if x.shape[-1] != y.shape[-1]:
+            raise ValueError("x and y must be equal length along axis")
+        shape = _np.broadcast_shapes(x.shape[:-1], y.shape[:-1])
+        x = _cn.broadcast_to(x, shape + (x.shape[-1],))
+        y = _cn.broadcast_to(y, shape + (y.shape[-1],))
+    if x.dtype.char not in "fdFD":
+        x = x.astype(_np.float64)
+        y = x if same else y.astype(_np.float64)
+    n = x.shape[-1]
+    if nperseg is not None:
+        nperseg = _operator.index(nperseg)
+        if nperseg < 1:
+            raise ValueError("nperseg must be a positive integer")
+    win_given = not (isinstance(window, (str, tuple)))
+    if win_given:
+        win_len = len(_to_numpy(window))
+        if nperseg is None:
+            nperseg = win_len
+    elif nperseg is None:
+        nperseg = 256
+    if boundary is not None:
+        ext = {"even": "even", "odd": "odd", "constant": "constant",
+               "zeros": None}
+        if boundary not in ext:
+            raise ValueError(f"Unknown boundary option '{boundary}', must "
+                             "be one of: ['even', 'odd', 'constant', "
+                             "'zeros', None]")
+        half = nperseg // 2
+        if ext[boundary] is None:
+            pads = [(0, 0)] * x.ndim
+            pads[-1] = (half, half)
+            x = _cn.pad(x, pads)
+            y = x if same else _cn.pad(y, pads)
+        else:
+            x = _ext(x, half, -1, ext[boundary])
+            y = x if same else _ext(y, half, -1, ext[boundary])
+        n = x.shape[-1]
+    if nperseg > n and not win_given:
+        import warnings
+        warnings.warn(f"nperseg = {nperseg:d} is greater than input length "
+                      f" = {n:d}, using nperseg = {n:d}", stacklevel=3)
+        nperseg = n
+    win = _window_array(window, nperseg)
+    if nfft is None:
+        nfft = nperseg
+    elif nfft < nperseg:
+        raise ValueError("nfft must be greater than or equal to nperseg.")
+    if noverlap is None:
+        noverlap = nperseg // 2
+    if noverlap >= nperseg:
+        raise ValueError("noverlap must be less than nperseg.")
+    step = nperseg - noverlap
+    if padded:
+        nadd = (-(n - nperseg) % step) % nperseg
+        if nadd:
+            pads = [(0, 0)] * x.ndim
+            pads[-1] = (0, nadd)
+            x = _cn.pad(x, pads)
+            y = x if same else _cn.pad(y, pads)
+            n = x.shape[-1]
+    if scaling == "density":
+        scale = 1.0 / (fs * (win * win).sum())
+    else:
+        scale = 1.0 / win.sum() ** 2
+    if mode == "stft":
+        scale = _np.sqrt(scale)
+    cplx = _cn.iscomplexobj(x) or _cn.iscomplexobj(y) or \
+        _np.iscomplexobj(win)
+    sides = "twosided" if (cplx or not return_onesided) else "onesided"
+    wdt = _np.float32 if x.dtype.char in "fF" else _np.float64
+    wa = _asarray(win.astype(wdt) if not _np.iscomplexobj(win) else win)
+
+    def spectra(v):
+        seg, _ = _segments(v, nperseg, step)
+        seg = _detrend_segments(seg, detrend) * wa
+        return (_cn.fft.rfft(seg, nfft, axis=-1) if sides == "onesided"
+                else _cn.fft.fft(seg, nfft, axis=-1))
+
+    fx = spectra(x)
+    if mode == "stft":
+        res = fx * scale
+    else:
+        fy = fx if same else spectra(y)
+        res = _cn.conj(fx) * fy * scale
+        if sides == "onesided":
+            last = -1 if nfft % 2 == 0 else None
+            sl = (Ellipsis, slice(1, last))
+            res[sl] = res[sl] * 2
+    if sides == "onesided":
+        freqs = _np.fft.rfftfreq(nfft, 1 / fs)
+    else:
+        freqs = _np.fft.fftfreq(nfft, 1 / fs)
+    nseg = res.shape[-2]
+    times = (_np.arange(nseg) * step + nperseg / 2) / float(fs)
+    if boundary is not None:
+        times = times - (nperseg / 2) / fs
+    if x.dtype.char in "fF" and res.dtype.char == "D":
+        res = res.astype(_np.complex64)
+    res = _cn.moveaxis(res, -1, -2)  # (..., nfreq, nseg)
+    return freqs, times, res
+
+
+def _finish_avg(p, average, axis, nd):
+    """Mean (or median) over the segment axis, the frequency axis moved
+    back to axis."""
+    if p.shape[-1] > 1:
+        if average == "median":
+            # the median of chi-square(2) values over-estimates the mean
+            ii = 2 * _np.arange(1., (p.shape[-1] - 1) // 2 + 1)
+            bias = 1 + _np.sum(1. / (ii + 1) - 1. / ii)
+            if _cn.iscomplexobj(p):
+                p = (_cn.median(_cn.real(p), axis=-1) +
+                     1j * _cn.median(_cn.imag(p), axis=-1))
+            else:
+                p = _cn.median(p, axis=-1)
+            p = p / bias
+        elif average == "mean":
+            p = _cn.mean(p, axis=-1)
+        else:
+            raise ValueError(f'average must be "median" or "mean", got '
+                             f'{average}')
+    else:
+        p = p[..., 0]
+    if nd > 1:
+        p = _cn.moveaxis(p, -1, axis)
+    return _cn.ascontiguousarray(p)
+
+
+def csd(x, y, fs=1.0, window="hann", nperseg=None, noverlap=None, nfft=None,
+        detrend="constant", return_onesided=True, scaling="density",
+        axis=-1, average="mean"):
+    """Cross spectral density by Welch's method (scipy.signal.csd)."""
+    if average not in ("mean", "median"):
+        raise ValueError(f'average must be "median" or "mean", got '
+                         f'{average}')
+    f, _, p = _spectral(x, y, fs, window, nperseg, noverlap, nfft, detrend,
+                        return_onesided, scaling, axis, "psd")
+    nd = max(_asarray(x).ndim, _asarray(y).ndim)
+    return _asarray(f), _finish_avg(p, average, axis, nd)
+
+
+def welch(x, fs=1.0, window="hann", nperseg=None, noverlap=None, nfft=None,
+          detrend="constant", return_onesided=True, scaling="density",
+          axis=-1, average="mean"):
+    """Power spectral density by Welch's method (scipy.signal.welch)."""
+    if average not in ("mean", "median"):
+        raise ValueError(f'average must be "median" or "mean", got '
+                         f'{average}')
+    f, _, p = _spectral(x, None, fs, window, nperseg, noverlap, nfft,
+                        detrend, return_onesided, scaling, axis, "psd")
+    p = _finish_avg(p, average, axis, _asarray(x).ndim)
+    return _asarray(f), _cn.real(p)
+
+
+def periodogram(x, fs=1.0, window="boxcar", nfft=None, detrend="constant",
+                return_onesided=True, scaling="density", axis=-1):
+    """Power spectral density by one windowed segment
+    (scipy.signal.periodogram)."""
+    x = _asarray(x)
+    if x.size == 0:
+        return _asarray(_np.empty(x.shape)), _asarray(_np.empty(x.shape))
+    n = x.shape[axis]
+    if window is None:
+        window = "boxcar"
+    if nfft is None:
+        nperseg = n
+    elif nfft == n:
+        nperseg = nfft
+    elif nfft > n:
+        nperseg = n
+    else:
+        x = _axis_slice(x, None, nfft, axis=axis)
+        nperseg = nfft
+        nfft = None
+    return welch(x, fs=fs, window=window, nperseg=nperseg, noverlap=0,
+                 nfft=nfft, detrend=detrend, return_onesided=return_onesided,
+                 scaling=scaling, axis=axis)
+
+
+def coherence(x, y, fs=1.0, window="hann", nperseg=None, noverlap=None,
+              nfft=None, detrend="constant", axis=-1):
+    """Magnitude-squared coherence |Pxy|^2 / (Pxx Pyy)
+    (scipy.signal.coherence)."""
+    freqs, Pxx = welch(x, fs=fs, window=window, nperseg=nperseg,
+                       noverlap=noverlap, nfft=nfft, detrend=detrend,
+                       axis=axis)
+    _, Pyy = welch(y, fs=fs, window=window, nperseg=nperseg,
+                   noverlap=noverlap, nfft=nfft, detrend=detrend, axis=axis)
+    _, Pxy = csd(x, y, fs=fs, window=window, nperseg=nperseg,
+                 noverlap=noverlap, nfft=nfft, detrend=detrend, axis=axis)
+    return freqs, _cn.abs(Pxy) ** 2 / Pxx / Pyy
+
+
+def _time_axis_back(s, axis, nd):
+    """(..., nfreq, nseg) with the frequency axis at axis, time last, as
+    SciPy returns spectrograms of an axis other than the last."""
+    if nd > 1 and axis % nd != nd - 1:
+        s = _cn.moveaxis(s, -2, axis)
+    return s
+
+
+def spectrogram(x, fs=1.0, window=("tukey", .25), nperseg=None,
+                noverlap=None, nfft=None, detrend="constant",
+                return_onesided=True, scaling="density", axis=-1,
+                mode="psd"):
+    """Spectrogram of consecutive segments (scipy.signal.spectrogram;
+    modes psd, complex, magnitude, angle, phase)."""
+    modes = ("psd", "complex", "magnitude", "angle", "phase")
+    if mode not in modes:
+        raise ValueError(f"unknown value for mode {mode}, must be one of "
+                         f"{modes}")
+    x = _asarray(x)
+    if nperseg is None and isinstance(window, (str, tuple)):
+        nperseg = 256
+    if nperseg is not None and nperseg > x.shape[axis] and \
+            isinstance(window, (str, tuple)):
+        import warnings
+        warnings.warn(f"nperseg = {nperseg:d} is greater than input length "
+                      f" = {x.shape[axis]:d}, using nperseg = "
+                      f"{x.shape[axis]:d}", stacklevel=2)
+        nperseg = x.shape[axis]
+    if noverlap is None:
+        n = nperseg if nperseg is not None else len(_to_numpy(window))
+        noverlap = n // 8
+    if mode == "psd":
+        f, t, s = _spectral(x, None, fs, window, nperseg, noverlap, nfft,
+                            detrend, return_onesided, scaling, axis, "psd")
+        s = _cn.real(s)
+    else:
+        f, t, s = _spectral(x, None, fs, window, nperseg, noverlap, nfft,
+                            detrend, return_onesided, scaling, axis, "stft")
+        if mode == "magnitude":
+            s = _cn.abs(s)
+        elif mode in ("angle", "phase"):
+            s = _cn.angle(s)
+            if mode == "phase":
+                s = _asarray(_np.unwrap(_to_numpy(s), axis=-2))
+    s = _time_axis_back(s, axis, x.ndim)
+    return _asarray(f), _asarray(t), _cn.ascontiguousarray(s)
+
+
+def stft(x, fs=1.0, window="hann", nperseg=256, noverlap=None, nfft=None,
+         detrend=False, return_onesided=True, boundary="zeros", padded=True,
+         axis=-1, scaling="spectrum"):
+    """Short-time Fourier transform (scipy.signal.stft)."""
+    if scaling == "psd":
+        scaling = "density"
+    elif scaling != "spectrum":
+        raise ValueError(f"Parameter {scaling=} not in ['spectrum', 'psd']!")
+    x = _asarray(x)
+    f, t, z = _spectral(x, None, fs, window, nperseg, noverlap, nfft,
+                        detrend, return_onesided, scaling, axis, "stft",
+                        boundary=boundary, padded=padded)
+    z = _time_axis_back(z, axis, x.ndim)
+    return _asarray(f), _asarray(t), _cn.ascontiguousarray(z)
