@@ -768,3 +768,90 @@ def test_stft(kw):
     close(cs.stft(x.T, axis=0, **kw)[2], ss.stft(x.T, axis=0, **kw)[2])
     with pytest.raises(ValueError):
         cs.stft(x, boundary="bogus")
+
+
+@pytest.mark.parametrize("kw", [{}, {"nperseg": 256, "noverlap": 200},
+                                {"nperseg": 101, "noverlap": 50},
+                                {"scaling": "psd", "window": "hamming"}])
+def test_istft(kw):
+    rng = np.random.default_rng(26)
+    x = rng.standard_normal((2, 500))
+    skw = {k: v for k, v in kw.items()}
+    z = ss.stft(x, **skw)[2]
+    t, y = cs.istft(z, **kw)
+    wt, wy = ss.istft(z, **kw)
+    close(t, wt)
+    close(y, wy)
+    z0 = ss.stft(x.T, axis=0)[2]
+    t, y = cs.istft(z0, time_axis=-1, freq_axis=0)
+    wt, wy = ss.istft(z0, time_axis=-1, freq_axis=0)
+    close(y, wy)
+    with pytest.raises(ValueError):
+        cs.istft(z, time_axis=0, freq_axis=0)
+    with pytest.raises(ValueError):
+        cs.istft(z[0, 0])
+
+
+def test_wiener():
+    rng = np.random.default_rng(27)
+    im = rng.standard_normal((20, 30))
+    close(cs.wiener(im), ss.wiener(im))
+    close(cs.wiener(im, [3, 5], 0.5), ss.wiener(im, [3, 5], 0.5))
+    v = rng.standard_normal(50)
+    close(cs.wiener(v, 5), ss.wiener(v, 5))
+
+
+# ---- peaks --------------------------------------------------------------
+
+
+PEAK_KW = [{}, {"height": 1}, {"height": (0, 5)}, {"threshold": 0.2},
+           {"distance": 7.5}, {"prominence": 2},
+           {"prominence": (1, 4), "wlen": 50}, {"width": 3},
+           {"width": (2, 10), "rel_height": 0.8}, {"plateau_size": 2},
+           {"height": np.zeros(600), "distance": 3, "prominence": 1,
+            "width": 1, "threshold": (0, 3), "plateau_size": (1, 3)}]
+
+
+@pytest.mark.parametrize("kw", PEAK_KW, ids=lambda k: "-".join(k) or "none")
+def test_find_peaks(kw):
+    rng = np.random.default_rng(28)
+    x = np.round(rng.standard_normal(600).cumsum() * 3) / 3
+    x[100:104] = 50  # a plateau
+    x[300] = np.nan
+    p, props = cs.find_peaks(x, **kw)
+    wp, wprops = ss.find_peaks(x, **kw)
+    np.testing.assert_array_equal(host(p), wp)
+    assert set(props) == set(wprops)
+    for k in wprops:
+        np.testing.assert_allclose(host(props[k]), wprops[k], rtol=1e-12)
+
+
+def test_peak_properties_and_argrel():
+    rng = np.random.default_rng(29)
+    x = rng.standard_normal(300).cumsum()
+    peaks, _ = ss.find_peaks(x)
+    for got, want in zip(cs.peak_prominences(x, peaks, wlen=30),
+                         ss.peak_prominences(x, peaks, wlen=30)):
+        np.testing.assert_allclose(host(got), want)
+    for got, want in zip(cs.peak_widths(x, peaks, rel_height=1.0),
+                         ss.peak_widths(x, peaks, rel_height=1.0)):
+        np.testing.assert_allclose(host(got), want)
+    assert host(cs.find_peaks(np.ones(2))[0]).size == 0
+    assert host(cs.find_peaks(np.zeros(0))[0]).size == 0
+    with pytest.raises(ValueError):
+        cs.find_peaks(np.ones((3, 3)))
+    with pytest.raises(ValueError):
+        cs.find_peaks(x, distance=0.5)
+    with pytest.raises(ValueError):
+        cs.find_peaks(x, prominence=1, wlen=1)
+    with pytest.raises(ValueError):
+        cs.peak_widths(x, peaks, rel_height=-1)
+    d = rng.standard_normal((5, 30))
+    for name in ("argrelmax", "argrelmin"):
+        for kw in ({}, {"axis": 1, "order": 3}, {"mode": "wrap"}):
+            got = getattr(cs, name)(d, **kw)
+            want = getattr(ss, name)(d, **kw)
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(host(g), w)
+    with pytest.raises(ValueError):
+        cs.argrelmax(d, order=0)

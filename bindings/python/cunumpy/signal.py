@@ -18,6 +18,8 @@ from ._signal_windows import get_window
 from ._signal_design import *  # noqa: F401,F403
 from ._signal_design import __all__ as _design_all
 from ._signal_design import firwin as _firwin, cheby1 as _cheby1
+from ._signal_peaks import (find_peaks, peak_prominences, peak_widths,
+                            argrelmax, argrelmin, argrelextrema)
 from ._backend import to_numpy as _to_numpy
 from ._convert import asarray as _asarray
 
@@ -32,7 +34,9 @@ __all__ = ["convolve", "correlate", "fftconvolve", "oaconvolve",
            "savgol_filter", "get_window", "windows", "upfirdn",
            "resample", "resample_poly", "decimate", "csd", "welch",
            "periodogram", "coherence", "spectrogram",
-           "stft"] + list(_design_all)
+           "stft", "istft", "wiener", "find_peaks", "peak_prominences",
+           "peak_widths", "argrelmax", "argrelmin",
+           "argrelextrema"] + list(_design_all)
 
 _MODES = {"full": 0, "same": 1, "valid": 2}
 _METHODS = {"auto": 0, "direct": 1, "fft": 2}
@@ -993,3 +997,96 @@ def stft(x, fs=1.0, window="hann", nperseg=256, noverlap=None, nfft=None,
                         boundary=boundary, padded=padded)
     z = _time_axis_back(z, axis, x.ndim)
     return _asarray(f), _asarray(t), _cn.ascontiguousarray(z)
+
+
+def istft(Zxx, fs=1.0, window="hann", nperseg=None, noverlap=None,
+          nfft=None, input_onesided=True, boundary=True, time_axis=-1,
+          freq_axis=-2, scaling="spectrum"):
+    """Inverse short-time Fourier transform by weighted overlap-add
+    (scipy.signal.istft)."""
+    Z = _asarray(Zxx)
+    if Z.ndim < 2:
+        raise ValueError("Input stft must be at least 2d!")
+    if freq_axis % Z.ndim == time_axis % Z.ndim:
+        raise ValueError("Must specify differing time and frequency axes!")
+    if scaling not in ("spectrum", "psd"):
+        raise ValueError(f"Parameter {scaling=} not in ['spectrum', 'psd']!")
+    nseg = Z.shape[time_axis]
+    n_default = 2 * (Z.shape[freq_axis] - 1) if input_onesided else \
+        Z.shape[freq_axis]
+    nperseg = n_default if nperseg is None else _operator.index(nperseg)
+    if nperseg < 1:
+        raise ValueError("nperseg must be a positive integer")
+    if nfft is None:
+        nfft = nperseg if input_onesided and nperseg == n_default + 1 \
+            else n_default
+    elif nfft < nperseg:
+        raise ValueError("nfft must be greater than or equal to nperseg.")
+    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
+    if noverlap >= nperseg:
+        raise ValueError("noverlap must be less than nperseg.")
+    nstep = nperseg - noverlap
+    fa, ta = freq_axis % Z.ndim, time_axis % Z.ndim
+    Z = _cn.moveaxis(Z, (fa, ta), (-2, -1))
+    win = _window_array(window, nperseg)
+    xsubs = (_cn.fft.irfft(Z, nfft, axis=-2) if input_onesided
+             else _cn.fft.ifft(Z, nfft, axis=-2))[..., :nperseg, :]
+    if scaling == "spectrum":
+        xsubs = xsubs * float(win.sum())
+    else:
+        xsubs = xsubs * float(_np.sqrt(fs * (win * win).sum()))
+    wa = _asarray(win.reshape(-1, 1))
+    seg = _cn.moveaxis(xsubs * wa, -1, -2)  # (..., nseg, nperseg)
+    outlen = nperseg + (nseg - 1) * nstep
+    lead = tuple(seg.shape[:-2])
+    # segments m apart never overlap: each residue class is one reshape
+    m = -(-nperseg // nstep)
+    x = _cn.zeros(lead + (outlen + m * nstep,), dtype=seg.dtype)
+    for r in range(min(m, nseg)):
+        g = seg[..., r::m, :]
+        ng = g.shape[-2]
+        pads = [(0, 0)] * g.ndim
+        pads[-1] = (0, m * nstep - nperseg)
+        flat = _cn.reshape(_cn.pad(g, pads), lead + (ng * m * nstep,))
+        sl = (Ellipsis, slice(r * nstep, r * nstep + ng * m * nstep))
+        x[sl] = x[sl] + flat
+    x = x[..., :outlen]
+    norm = _np.zeros(outlen)
+    w2 = win.real ** 2 if _np.iscomplexobj(win) else win ** 2
+    for ii in range(nseg):
+        norm[ii * nstep:ii * nstep + nperseg] += w2
+    if boundary:
+        h = nperseg // 2
+        x = x[..., h:-h] if h else x
+        norm = norm[h:-h] if h else norm
+    if _np.sum(norm > 1e-10) != len(norm):
+        import warnings
+        warnings.warn("NOLA condition failed, STFT may not be invertible.",
+                      stacklevel=2)
+    x = x / _asarray(_np.where(norm > 1e-10, norm, 1.0))
+    if input_onesided:
+        x = _cn.real(x)
+    if x.ndim > 1 and ta != Z.ndim - 1:
+        t_ax = ta - 1 if fa < ta else ta
+        x = _cn.moveaxis(x, -1, t_ax)
+    time = _np.arange(x.shape[0]) / float(fs)  # SciPy counts axis 0
+    return _asarray(time), _cn.ascontiguousarray(x)
+
+
+def wiener(im, mysize=None, noise=None):
+    """Wiener filter from the local mean and variance
+    (scipy.signal.wiener)."""
+    im = _asarray(im)
+    if mysize is None:
+        mysize = [3] * im.ndim
+    mysize = _np.asarray(mysize)
+    if mysize.shape == ():
+        mysize = _np.repeat(mysize.item(), im.ndim)
+    size = int(_np.prod(mysize))
+    ones = _np.ones(tuple(int(v) for v in mysize))
+    lmean = correlate(im, ones, "same") / size
+    lvar = correlate(im ** 2, ones, "same") / size - lmean ** 2
+    if noise is None:
+        noise = _cn.mean(_cn.ravel(lvar), axis=0)
+    res = (im - lmean) * (1 - noise / lvar) + lmean
+    return _cn.where(lvar < noise, lmean, res)
