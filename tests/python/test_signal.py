@@ -610,13 +610,14 @@ def test_firwin_firwin2():
         cs.firwin2(30, [0, 0.5, 1], [1, 1, 1])
 
 
-@pytest.mark.parametrize("ftype", ["butter", "cheby1", "cheby2"])
+@pytest.mark.parametrize("ftype", ["butter", "cheby1", "cheby2", "bessel"])
 @pytest.mark.parametrize("btype,wn", [("low", 0.3), ("high", 0.2),
                                       ("bandpass", [0.2, 0.5]),
                                       ("bandstop", [0.1, 0.6])])
 @pytest.mark.parametrize("N", [1, 4, 5])
 def test_iir_design(ftype, btype, wn, N):
-    args = {"butter": (), "cheby1": (1.0,), "cheby2": (40.0,)}[ftype]
+    args = {"butter": (), "cheby1": (1.0,), "cheby2": (40.0,),
+            "bessel": ()}[ftype]
     b, a = getattr(cs, ftype)(N, *args, wn, btype=btype)
     wb, wa = getattr(ss, ftype)(N, *args, wn, btype=btype)
     close(b, wb)
@@ -644,6 +645,20 @@ def test_iir_design(ftype, btype, wn, N):
     w_hz = np.asarray(wn) * fs / 2
     b, a = getattr(cs, ftype)(N, *args, w_hz, btype=btype, fs=fs)
     wb, wa = getattr(ss, ftype)(N, *args, w_hz, btype=btype, fs=fs)
+    close(b, wb)
+    close(a, wa)
+
+
+@pytest.mark.parametrize("norm", ["phase", "delay", "mag"])
+def test_besselap(norm):
+    for N in (1, 2, 3, 5, 8, 12):
+        z, p, k = cs.besselap(N, norm)
+        wz, wp, wk = ss.besselap(N, norm)
+        np.testing.assert_allclose(np.sort_complex(host(p)),
+                                   np.sort_complex(wp), atol=1e-10)
+        assert abs(k - wk) <= 1e-9 * abs(wk)
+    b, a = cs.bessel(4, [0.2, 0.4], "bandstop", norm=norm)
+    wb, wa = ss.bessel(4, [0.2, 0.4], "bandstop", norm=norm)
     close(b, wb)
     close(a, wa)
 

@@ -1,5 +1,6 @@
 """Filter design for cunumpy.signal (scipy.signal's names): FIR windows
-(firwin, firwin2) and IIR prototypes (Butterworth, Chebyshev I and II)
+(firwin, firwin2) and IIR prototypes (Butterworth, Chebyshev I and II,
+Bessel)
 through the analog transforms and the bilinear map, in ba, zpk and sos
 forms; frequency responses (freqz, sosfreqz). The design math is small
 float64 work on the host (NumPy); results are cunumpy arrays.
@@ -17,7 +18,8 @@ from . import _signal_windows as _windows
 __all__ = ["firwin", "firwin2", "kaiser_beta", "kaiser_atten",
            "kaiserord", "buttap", "cheb1ap", "cheb2ap", "zpk2tf", "tf2zpk",
            "zpk2sos", "bilinear_zpk", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk",
-           "lp2bs_zpk", "iirfilter", "butter", "cheby1", "cheby2", "freqz",
+           "lp2bs_zpk", "iirfilter", "butter", "cheby1", "cheby2", "bessel",
+           "besselap", "freqz",
            "sosfreqz", "freqz_sos"]
 
 
@@ -238,6 +240,51 @@ def cheb2ap(N, rs):
     return z, p, k
 
 
+def besselap(N, norm="phase"):
+    """Bessel-Thomson prototype: the roots of the reverse Bessel
+    polynomial, scaled for norm 'phase' (asymptotes of a Butterworth),
+    'delay' (unit group delay) or 'mag' (-3 dB at 1 rad/s)."""
+    if abs(int(N)) != N:
+        raise ValueError("Filter order must be a nonnegative integer")
+    N = int(N)
+    if N == 0:
+        return _np.array([]), _np.array([]), 1.0
+    # theta_N(s) = sum_k (N + k)! / (2^k k! (N - k)!) s^(N - k)
+    c = [_math.factorial(N + k) // (2 ** k * _math.factorial(k) *
+                                    _math.factorial(N - k))
+         for k in range(N + 1)]
+    p = _np.roots(_np.array(c, dtype=float)).astype(complex)
+    # polish the roots by Newton steps on the exact polynomial
+    for _ in range(3):
+        p = p - _np.polyval(c, p) / _np.polyval(_np.polyder(c), p)
+    p = p[_np.lexsort((p.imag, p.real))]
+    a_last = float(c[-1])
+    if norm == "phase":
+        p = p * 10 ** (-_math.log10(a_last) / N)
+        k = 1.0
+    elif norm == "delay":
+        k = a_last
+    elif norm == "mag":
+        # the -3 dB frequency of the delay-normalised filter, by bisection
+        def mag(w):
+            return abs(a_last / _np.prod(1j * w - p))
+        lo, hi = 0.0, 1.0
+        while mag(hi) > 1 / _np.sqrt(2):
+            hi *= 2
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            if mag(mid) > 1 / _np.sqrt(2):
+                lo = mid
+            else:
+                hi = mid
+        w3 = 0.5 * (lo + hi)
+        p = p / w3
+        k = w3 ** -N * a_last
+    else:
+        raise ValueError("normalization not understood")
+    return _np.array([]), p, k
+
+
 def _relative_degree(z, p):
     degree = len(p) - len(z)
     if degree < 0:
@@ -415,9 +462,9 @@ _FILTER_TYPES = {"butter": "butter", "butterworth": "butter",
 
 
 def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False,
-              ftype="butter", output="ba", fs=None):
+              ftype="butter", output="ba", fs=None, bessel_norm="phase"):
     """IIR design from an analog prototype (scipy.signal.iirfilter):
-    Butterworth, Chebyshev I and II; the bilinear map for digital
+    Butterworth, Chebyshev I and II, Bessel; the bilinear map for digital
     filters."""
     ftype, btype, output = [x.lower() for x in (ftype, btype, output)]
     Wn = _np.asarray(Wn, dtype=float)
@@ -445,6 +492,8 @@ def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False,
             raise ValueError("passband ripple (rp) must be provided to "
                              "design a Chebyshev I filter.")
         z, p, k = cheb1ap(N, rp)
+    elif ftype == "bessel":
+        z, p, k = besselap(N, norm=bessel_norm)
     elif ftype == "cheby2":
         if rs is None:
             raise ValueError("stopband attenuation (rs) must be provided to "
@@ -504,6 +553,12 @@ def butter(N, Wn, btype="low", analog=False, output="ba", fs=None):
 def cheby1(N, rp, Wn, btype="low", analog=False, output="ba", fs=None):
     return iirfilter(N, Wn, rp=rp, btype=btype, analog=analog,
                      output=output, ftype="cheby1", fs=fs)
+
+
+def bessel(N, Wn, btype="low", analog=False, output="ba", norm="phase",
+           fs=None):
+    return iirfilter(N, Wn, btype=btype, analog=analog, output=output,
+                     ftype="bessel", fs=fs, bessel_norm=norm)
 
 
 def cheby2(N, rs, Wn, btype="low", analog=False, output="ba", fs=None):
