@@ -314,3 +314,42 @@ TEST_CASE("order_filter: ranks of the masked neighbourhood") {
   CN_REQUIRE_ERR(cn_order_filter(&out, cx, d3, 0), CN_ERR_TYPE, "");
   REQUIRE(out == nullptr);
 }
+
+TEST_CASE("upfirdn: zero insertion, FIR, decimation against the naive form") {
+  std::mt19937_64 g(13);
+  for (int64_t up : {1, 2, 3})
+    for (int64_t down : {1, 2, 5})
+      for (int64_t nh : {1, 4, 9}) {
+        const int64_t nx = 11;
+        auto h = randn(g, (size_t)nh);
+        auto x = randn(g, (size_t)(2 * nx));
+        Arr hh = f64(h, {nh}), hx = f64(x, {2, nx}), r;
+        CN_REQUIRE_OK(cn_upfirdn(r.out(), hh, hx, up, down, 1));
+        const int64_t ny = ((nx - 1) * up + nh - 1) / down + 1;
+        REQUIRE(shape_of(r) == std::vector<int64_t>{2, ny});
+        auto got = dvec(r);
+        for (int64_t l = 0; l < 2; l++) {
+          // upsample, full convolution, keep every down-th sample
+          std::vector<long double> xu((size_t)((nx - 1) * up + 1), 0.0L);
+          for (int64_t i = 0; i < nx; i++)
+            xu[(size_t)(i * up)] = x[(size_t)(l * nx + i)];
+          for (int64_t m = 0; m < ny; m++) {
+            long double s = 0;
+            for (int64_t k = 0; k < nh; k++) {
+              int64_t n = m * down - k;
+              if (n >= 0 && n < (int64_t)xu.size())
+                s += (long double)h[(size_t)k] * xu[(size_t)n];
+            }
+            INFO("up " << up << " down " << down << " nh " << nh);
+            REQUIRE(std::fabs(got[(size_t)(l * ny + m)] - (double)s) <=
+                    1e-12 * (1 + std::fabs((double)s)));
+          }
+        }
+      }
+  Arr h = f64({1, 2}, {2}), x = f64({1, 2, 3}, {3}), e = f64({}, {0});
+  cn_array out = nullptr;
+  CN_REQUIRE_ERR(cn_upfirdn(&out, e, x, 1, 1, 0), CN_ERR_VALUE, "h");
+  CN_REQUIRE_ERR(cn_upfirdn(&out, h, x, 0, 1, 0), CN_ERR_VALUE, ">= 1");
+  CN_REQUIRE_ERR(cn_upfirdn(&out, h, x, 1, 1, 2), CN_ERR_AXIS, "");
+  REQUIRE(out == nullptr);
+}
