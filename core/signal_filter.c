@@ -85,15 +85,23 @@ static cn_status state_lanes(cn_array_s **out, const cn_array_s *zi,
 /* ---- lfilter ------------------------------------------------------------- */
 
 /* One channel: b, a of length n normalised by a[0]; z (n - 1 delays)
- * updated in place. */
+ * updated in place. The delays live in a local copy while the lane runs
+ * (up to LANE_STATE of them), so the compiler keeps them in registers
+ * rather than reloading them after every store to y. */
+#define LANE_STATE 32
 #define LFILTER_LANE(NAME, T)                                                  \
-  static void NAME(T *y, const T *x, int64_t len, const T *b, const T *a,      \
-                   int64_t n, T *z) {                                          \
+  static void NAME(T *restrict y, const T *restrict x, int64_t len,           \
+                   const T *restrict b, const T *restrict a, int64_t n,       \
+                   T *restrict zio) {                                          \
     if (n == 1) {                                                              \
       for (int64_t i = 0; i < len; i++)                                        \
         y[i] = b[0] * x[i];                                                    \
       return;                                                                  \
     }                                                                          \
+    T zl[LANE_STATE];                                                          \
+    T *z = n - 1 <= LANE_STATE ? zl : zio;                                     \
+    if (z == zl)                                                               \
+      memcpy(zl, zio, sizeof(T) * (size_t)(n - 1));                            \
     for (int64_t i = 0; i < len; i++) {                                        \
       const T xi = x[i];                                                       \
       const T yi = b[0] * xi + z[0];                                           \
@@ -102,6 +110,8 @@ static cn_status state_lanes(cn_array_s **out, const cn_array_s *zi,
       z[n - 2] = b[n - 1] * xi - a[n - 1] * yi;                                \
       y[i] = yi;                                                               \
     }                                                                          \
+    if (z == zl)                                                               \
+      memcpy(zio, zl, sizeof(T) * (size_t)(n - 1));                            \
   }
 LFILTER_LANE(lfilter_lane_f64, double)
 LFILTER_LANE(lfilter_lane_c128, double complex)
@@ -249,10 +259,15 @@ cn_status cn_lfilter(cn_array *y, cn_array *zf, cn_array b, cn_array a,
 
 /* ---- sosfilt ------------------------------------------------------------- */
 
-/* One channel through ns sections; z holds (ns, 2) delays. */
+/* One channel through ns sections; z holds (ns, 2) delays, kept in a
+ * local copy while the lane runs (up to LANE_STATE / 2 sections). */
 #define SOSFILT_LANE(NAME, T)                                                  \
-  static void NAME(T *y, const T *x, int64_t len, const T *sos, int64_t ns,    \
-                   T *z) {                                                     \
+  static void NAME(T *restrict y, const T *restrict x, int64_t len,           \
+                   const T *restrict sos, int64_t ns, T *restrict zio) {      \
+    T zl[LANE_STATE];                                                          \
+    T *z = 2 * ns <= LANE_STATE ? zl : zio;                                    \
+    if (z == zl)                                                               \
+      memcpy(zl, zio, sizeof(T) * (size_t)(2 * ns));                           \
     for (int64_t i = 0; i < len; i++) {                                        \
       T v = x[i];                                                              \
       for (int64_t s = 0; s < ns; s++) {                                       \
@@ -265,6 +280,8 @@ cn_status cn_lfilter(cn_array *y, cn_array *zf, cn_array b, cn_array a,
       }                                                                        \
       y[i] = v;                                                                \
     }                                                                          \
+    if (z == zl)                                                               \
+      memcpy(zio, zl, sizeof(T) * (size_t)(2 * ns));                           \
   }
 SOSFILT_LANE(sosfilt_lane_f64, double)
 SOSFILT_LANE(sosfilt_lane_c128, double complex)
@@ -427,6 +444,50 @@ static double select_rank(double *v, int64_t n, int64_t rank) {
   return v[rank];
 }
 
+/* First position p in v[0..n) with !(v[p] < key) in the rank order. */
+static int64_t rank_lower_bound(const double *v, int64_t n, double key) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (rank_less(v[mid], key))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* A window of the last axis, all ones: outputs [j0, j1) of one row of
+ * length n by a sorted window of k = 2 h + 1 values slid one sample at a
+ * time (one removal and one insertion, each a binary search and a short
+ * move), zeros outside the row. */
+static void rank_row_sliding(double *o, const double *x, int64_t n,
+                             int64_t h, int64_t rank, int64_t j0, int64_t j1,
+                             double *win) {
+  const int64_t k = 2 * h + 1;
+  int64_t cnt = 0;
+  for (int64_t t = j0 - h; t <= j0 + h; t++) {
+    double v = t >= 0 && t < n ? x[t] : 0.0;
+    int64_t p = rank_lower_bound(win, cnt, v);
+    memmove(win + p + 1, win + p, sizeof(double) * (size_t)(cnt - p));
+    win[p] = v;
+    cnt++;
+  }
+  for (int64_t j = j0; j < j1; j++) {
+    o[j] = win[rank];
+    if (j + 1 == j1)
+      break;
+    const int64_t to = j - h, ti = j + h + 1;
+    double vo = to >= 0 && to < n ? x[to] : 0.0;
+    double vi = ti >= 0 && ti < n ? x[ti] : 0.0;
+    int64_t p = rank_lower_bound(win, k, vo);
+    memmove(win + p, win + p + 1, sizeof(double) * (size_t)(k - 1 - p));
+    int64_t q = rank_lower_bound(win, k - 1, vi);
+    memmove(win + q + 1, win + q, sizeof(double) * (size_t)(k - 1 - q));
+    win[q] = vi;
+  }
+}
+
 cn_status cn_order_filter(cn_array *out, cn_array in_, cn_array domain,
                           int64_t rank) {
   const char *fn = "cn_order_filter";
@@ -458,7 +519,7 @@ cn_status cn_order_filter(cn_array *out, cn_array in_, cn_array domain,
   }
   /* the nonzero domain entries as offsets from its centre, per axis */
   for (int64_t i = 0; st == CN_OK && i < hd->size; i++) {
-    if (((const double *)hd->data)[i] == 0)
+    if (((const double *)(const void *)hd->data)[i] == 0)
       continue;
     int64_t r = i;
     for (int32_t d = nd - 1; d >= 0; d--) {
@@ -466,6 +527,20 @@ cn_status cn_order_filter(cn_array *out, cn_array in_, cn_array domain,
       r /= domain->shape[d];
     }
     nnz++;
+  }
+  /* the same offsets flattened into in_'s C order, for the outputs whose
+   * whole domain lies inside in_ */
+  int64_t *flat_offs = NULL;
+  if (st == CN_OK) {
+    flat_offs = malloc(sizeof(int64_t) * (size_t)(nnz ? nnz : 1));
+    if (!flat_offs)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+    for (int64_t k = 0; st == CN_OK && k < nnz; k++) {
+      int64_t f = 0;
+      for (int32_t d = 0; d < nd; d++)
+        f = f * in_->shape[d] + offs[k * nd + d];
+      flat_offs[k] = f;
+    }
   }
   if (st == CN_OK && (rank < 0 || rank >= nnz))
     st = cn_error(CN_ERR_VALUE, "%s: rank %lld is out of range for a domain "
@@ -475,7 +550,37 @@ cn_status cn_order_filter(cn_array *out, cn_array in_, cn_array domain,
     st = cn_host_f64(&hx, in_);
   if (st == CN_OK)
     st = cn_host_new(&hr, CN_FLOAT64, nd, in_->shape);
-  if (st == CN_OK && hr->size > 0) {
+  /* a domain of ones along the last axis only: the sliding window */
+  bool sliding = st == CN_OK && nd >= 1 && nnz == hd->size;
+  for (int32_t d = 0; sliding && d < nd - 1; d++)
+    sliding = domain->shape[d] == 1;
+  if (st == CN_OK && sliding && hr->size > 0) {
+    const double *xv = (const void *)hx->data;
+    double *rv = (void *)hr->data;
+    const int64_t n = in_->shape[nd - 1], rows = hr->size / n;
+    const int64_t h = domain->shape[nd - 1] / 2, chunk = 1 << 14;
+    const int64_t nc = (n + chunk - 1) / chunk;
+    bool failed = false;
+#pragma omp parallel if (hr->size * nnz >= 100000)
+    {
+      double *win = malloc(sizeof(double) * (size_t)nnz);
+      if (!win) {
+#pragma omp atomic write
+        failed = true;
+      }
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t w = 0; w < rows * nc; w++) {
+        if (!win)
+          continue;
+        const int64_t r = w / nc, j0 = (w % nc) * chunk;
+        const int64_t j1 = j0 + chunk < n ? j0 + chunk : n;
+        rank_row_sliding(rv + r * n, xv + r * n, n, h, rank, j0, j1, win);
+      }
+      free(win);
+    }
+    if (failed)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  } else if (st == CN_OK && hr->size > 0) {
     const double *xv = (const void *)hx->data;
     double *rv = (void *)hr->data;
     const int64_t *shape = in_->shape;
@@ -493,9 +598,18 @@ cn_status cn_order_filter(cn_array *out, cn_array in_, cn_array domain,
         if (!buf)
           continue;
         int64_t idx[CN_MAX_DIMS], r = i;
+        bool interior = true;
         for (int32_t d = nd - 1; d >= 0; d--) {
           idx[d] = r % shape[d];
           r /= shape[d];
+          const int64_t half = domain->shape[d] / 2;
+          interior = interior && idx[d] >= half && idx[d] + half < shape[d];
+        }
+        if (interior) {
+          for (int64_t k = 0; k < nnz; k++)
+            buf[k] = xv[i + flat_offs[k]];
+          rv[i] = select_rank(buf, nnz, rank);
+          continue;
         }
         for (int64_t k = 0; k < nnz; k++) {
           int64_t flat = 0;
@@ -515,6 +629,7 @@ cn_status cn_order_filter(cn_array *out, cn_array in_, cn_array domain,
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   }
   free(offs);
+  free(flat_offs);
   cn_array_release(hd);
   cn_array_release(hx);
   if (st != CN_OK) {
@@ -527,22 +642,33 @@ cn_status cn_order_filter(cn_array *out, cn_array in_, cn_array domain,
 /* ---- upfirdn ------------------------------------------------------------- */
 
 /* Outputs [m0, m1) of one lane: y[m] = sum_k h[k] x[(m * down - k) / up]
- * over the k with m * down - k a multiple of up that indexes x. */
+ * over the k with m * down - k a multiple of up that indexes x. The taps
+ * come split into up phases (hr: phase ph's taps reversed, lmax apart,
+ * lens[ph] of them), so each output is one contiguous dot product with x;
+ * four partial sums break the chain of additions. */
 #define UPFIRDN_LANE(NAME, T)                                                  \
-  static void NAME(T *y, int64_t m0, int64_t m1, const T *x, int64_t nx,      \
-                   const T *h, int64_t nh, int64_t up, int64_t down) {         \
+  static void NAME(T *restrict y, int64_t m0, int64_t m1,                      \
+                   const T *restrict x, int64_t nx, const T *restrict hr,     \
+                   const int64_t *lens, int64_t lmax, int64_t up,              \
+                   int64_t down) {                                             \
     for (int64_t m = m0; m < m1; m++) {                                        \
-      const int64_t n = m * down;                                              \
-      int64_t k = n % up, i = n / up; /* x index of tap k */                   \
-      if (i >= nx) { /* taps whose x index lies past the end */               \
-        const int64_t skip = i - nx + 1;                                       \
-        k += skip * up;                                                        \
-        i -= skip;                                                             \
+      const int64_t n = m * down, ph = n % up, L = lens[ph];                   \
+      const int64_t j0 = n / up - (L - 1); /* x index of tap t = 0 */          \
+      const int64_t tlo = j0 < 0 ? -j0 : 0;                                    \
+      const int64_t thi = nx - j0 < L ? nx - j0 : L;                           \
+      const int64_t cnt = thi - tlo;                                           \
+      const T *hp = hr + ph * lmax + tlo, *xp = x + (j0 + tlo);                \
+      T s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                        \
+      int64_t t = 0;                                                           \
+      for (; t + 4 <= cnt; t += 4) {                                           \
+        s0 += hp[t] * xp[t];                                                   \
+        s1 += hp[t + 1] * xp[t + 1];                                           \
+        s2 += hp[t + 2] * xp[t + 2];                                           \
+        s3 += hp[t + 3] * xp[t + 3];                                           \
       }                                                                        \
-      T s = 0;                                                                 \
-      for (; k < nh && i >= 0; k += up, i--)                                   \
-        s += h[k] * x[i];                                                      \
-      y[m] = s;                                                                \
+      for (; t < cnt; t++)                                                     \
+        s0 += hp[t] * xp[t];                                                   \
+      y[m] = (s0 + s1) + (s2 + s3);                                            \
     }                                                                          \
   }
 UPFIRDN_LANE(upfirdn_lane_f64, double)
@@ -579,7 +705,24 @@ cn_status cn_upfirdn(cn_array *out, cn_array h, cn_array x, int64_t up,
     return cn_error(CN_ERR_VALUE, "%s: output too large", fn);
   const int64_t ny = nx ? ((nx - 1) * up + nh - 1) / down + 1 : 0;
   cn_array_s *hh = NULL, *hx = NULL, *hy = NULL;
+  const int64_t lmax = (nh + up - 1) / up;
+  const size_t isz = cplx ? sizeof(double complex) : sizeof(double);
+  void *hr = NULL;
+  int64_t *lens = NULL;
   st = cn_host_as(&hh, h, wt);
+  if (st == CN_OK) {
+    hr = calloc((size_t)(up * lmax), isz);
+    lens = calloc((size_t)up, sizeof(int64_t));
+    if (!hr || !lens)
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  }
+  for (int64_t ph = 0; st == CN_OK && ph < up; ph++) {
+    const int64_t L = ph < nh ? (nh - ph + up - 1) / up : 0;
+    lens[ph] = L;
+    for (int64_t t = 0; t < L; t++)
+      memcpy((char *)hr + (size_t)(ph * lmax + t) * isz,
+             hh->data + (size_t)(ph + (L - 1 - t) * up) * isz, isz);
+  }
   if (st == CN_OK)
     st = lanes_of(&hx, x, ax, wt);
   if (st == CN_OK) {
@@ -603,13 +746,15 @@ cn_status cn_upfirdn(cn_array *out, cn_array h, cn_array x, int64_t up,
         upfirdn_lane_c128((double complex *)(void *)hy->data + l * ny, m0, m1,
                           (const double complex *)(const void *)hx->data +
                               l * nx,
-                          nx, (const void *)hh->data, nh, up, down);
+                          nx, hr, lens, lmax, up, down);
       else
         upfirdn_lane_f64((double *)(void *)hy->data + l * ny, m0, m1,
                          (const double *)(const void *)hx->data + l * nx, nx,
-                         (const void *)hh->data, nh, up, down);
+                         hr, lens, lmax, up, down);
     }
   }
+  free(hr);
+  free(lens);
   cn_array_release(hh);
   cn_array_release(hx);
   if (st != CN_OK) {
