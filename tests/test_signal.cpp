@@ -353,3 +353,29 @@ TEST_CASE("upfirdn: zero insertion, FIR, decimation against the naive form") {
   CN_REQUIRE_ERR(cn_upfirdn(&out, h, x, 1, 1, 2), CN_ERR_AXIS, "");
   REQUIRE(out == nullptr);
 }
+
+TEST_CASE("order_filter along the last axis: long rows across work chunks") {
+  std::mt19937_64 g(17);
+  const int64_t n = 40000;
+  auto x = randn(g, (size_t)(2 * n));
+  for (size_t i = 0; i < x.size(); i += 997)
+    x[i] = NAN;
+  Arr hx = f64(x, {2, n}), dom = f64(std::vector<double>(7, 1.0), {1, 7}), r;
+  CN_REQUIRE_OK(cn_order_filter(r.out(), hx, dom, 3));
+  auto got = dvec(r);
+  for (int64_t row = 0; row < 2; row++)
+    for (int64_t j = 0; j < n; j += (j % 16384 < 8 || j % 16384 > 16376)
+                                         ? 1
+                                         : 37) {
+      std::vector<double> v;
+      for (int64_t t = j - 3; t <= j + 3; t++)
+        v.push_back(t >= 0 && t < n ? x[(size_t)(row * n + t)] : 0.0);
+      // NaN last, as the header states
+      std::sort(v.begin(), v.end(), [](double p, double q) {
+        return p < q || (q != q && p == p);
+      });
+      double w = v[3], gv = got[(size_t)(row * n + j)];
+      INFO("row " << row << " j " << j);
+      REQUIRE(((std::isnan(w) && std::isnan(gv)) || w == gv));
+    }
+}
