@@ -15,7 +15,7 @@ from ._backend import to_numpy as _to_numpy
 from ._convert import asarray as _asarray
 from . import _signal_windows as _windows
 
-__all__ = ["firwin", "firwin2", "kaiser_beta", "kaiser_atten",
+_PUBLIC = ["firwin", "firwin2", "kaiser_beta", "kaiser_atten",
            "kaiserord", "buttap", "cheb1ap", "cheb2ap", "zpk2tf", "tf2zpk",
            "zpk2sos", "bilinear_zpk", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk",
            "lp2bs_zpk", "iirfilter", "butter", "cheby1", "cheby2", "bessel",

@@ -11,7 +11,7 @@ import numpy as _np
 from ._backend import to_numpy as _to_numpy
 from ._convert import asarray as _asarray
 
-__all__ = ["find_peaks", "peak_prominences", "peak_widths", "argrelmax",
+_PUBLIC = ["find_peaks", "peak_prominences", "peak_widths", "argrelmax",
            "argrelmin", "argrelextrema", "PeakPropertyWarning"]
 
 

@@ -13,7 +13,7 @@ import numpy as _np
 
 from ._convert import asarray as _asarray
 
-__all__ = ["general_cosine", "boxcar", "triang", "bartlett", "hann",
+_PUBLIC = ["general_cosine", "boxcar", "triang", "bartlett", "hann",
            "hamming", "general_hamming", "blackman", "blackmanharris",
            "nuttall", "flattop", "kaiser", "gaussian", "general_gaussian",
            "tukey", "cosine", "exponential", "chebwin", "dpss",

@@ -15,8 +15,7 @@ import numpy as _np
 from . import _cnlib as _lib
 from . import _signal_windows as windows
 from ._signal_windows import get_window
-from ._signal_design import *  # noqa: F401,F403
-from ._signal_design import __all__ as _design_all
+from . import _signal_design
 from ._signal_design import firwin as _firwin, cheby1 as _cheby1
 from ._signal_peaks import (find_peaks, peak_prominences, peak_widths,
                             argrelmax, argrelmin, argrelextrema)
@@ -26,6 +25,10 @@ from ._convert import asarray as _asarray
 import cunumpy as _cn
 
 _sys.modules[__name__ + ".windows"] = windows
+# the design functions are this module's names
+for _name in _signal_design._PUBLIC:
+    globals()[_name] = getattr(_signal_design, _name)
+del _name
 
 __all__ = ["convolve", "correlate", "fftconvolve", "oaconvolve",
            "convolve2d", "correlate2d", "lfilter", "lfilter_zi", "filtfilt",
@@ -36,7 +39,7 @@ __all__ = ["convolve", "correlate", "fftconvolve", "oaconvolve",
            "periodogram", "coherence", "spectrogram",
            "stft", "istft", "wiener", "find_peaks", "peak_prominences",
            "peak_widths", "argrelmax", "argrelmin",
-           "argrelextrema"] + list(_design_all)
+           "argrelextrema"] + list(_signal_design._PUBLIC)
 
 _MODES = {"full": 0, "same": 1, "valid": 2}
 _METHODS = {"auto": 0, "direct": 1, "fft": 2}
