@@ -228,9 +228,10 @@ static cn_status conv_fft(cn_array_s **out, const cn_array_s *x,
 
 /* Products of the direct sum against butterflies of three FFTs of the
  * padded size. On the CPU the two cost the same near direct = 2.5 *
- * fft_cost (benchmarks/bench_signal.py, 1-d and 2-d); the FFT is taken
- * from 4 * fft_cost, since its rounding error grows with the largest
- * values where the direct sum's does not. */
+ * fft_cost for 1-d inputs (benchmarks/bench_signal.py); n-d inputs use
+ * the same ratio, not measured separately. The FFT is taken from 4 *
+ * fft_cost, since its rounding error grows with the largest values where
+ * the direct sum's does not. */
 static bool fft_pays(const conv_geom *g, bool cplx) {
   double direct = 1, L = 1;
   for (int32_t d = 0; d < g->nd; d++) {

@@ -25,8 +25,8 @@ extern "C" {
 #define CN_SIGNAL_SAME 1
 #define CN_SIGNAL_VALID 2
 /* Methods (method=): auto picks the cheaper by a cost model (direct
- * products against FFT work, measured on the CPU), and the direct sum for
- * integers, bools and non-finite values. */
+ * products against FFT work, its ratio measured on the CPU for 1-d
+ * inputs), and the direct sum for integers, bools and non-finite values. */
 #define CN_SIGNAL_AUTO 0
 #define CN_SIGNAL_DIRECT 1
 #define CN_SIGNAL_FFT 2

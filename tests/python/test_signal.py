@@ -610,14 +610,15 @@ def test_firwin_firwin2():
         cs.firwin2(30, [0, 0.5, 1], [1, 1, 1])
 
 
-@pytest.mark.parametrize("ftype", ["butter", "cheby1", "cheby2", "bessel"])
+@pytest.mark.parametrize("ftype", ["butter", "cheby1", "cheby2", "bessel",
+                                   "ellip"])
 @pytest.mark.parametrize("btype,wn", [("low", 0.3), ("high", 0.2),
                                       ("bandpass", [0.2, 0.5]),
                                       ("bandstop", [0.1, 0.6])])
 @pytest.mark.parametrize("N", [1, 4, 5])
 def test_iir_design(ftype, btype, wn, N):
     args = {"butter": (), "cheby1": (1.0,), "cheby2": (40.0,),
-            "bessel": ()}[ftype]
+            "bessel": (), "ellip": (1.0, 40.0)}[ftype]
     b, a = getattr(cs, ftype)(N, *args, wn, btype=btype)
     wb, wa = getattr(ss, ftype)(N, *args, wn, btype=btype)
     close(b, wb)
@@ -663,6 +664,20 @@ def test_besselap(norm):
     close(a, wa)
 
 
+def test_ellipap():
+    for N in (1, 2, 3, 4, 5, 8):
+        for rp, rs in ((1, 40), (0.1, 80), (3, 20)):
+            z, p, k = cs.ellipap(N, rp, rs)
+            wz, wp, wk = ss.ellipap(N, rp, rs)
+            np.testing.assert_allclose(np.sort_complex(np.atleast_1d(p)),
+                                       np.sort_complex(np.atleast_1d(wp)),
+                                       atol=1e-9)
+            np.testing.assert_allclose(np.sort_complex(np.atleast_1d(z)),
+                                       np.sort_complex(np.atleast_1d(wz)),
+                                       atol=1e-8)
+            assert abs(k - wk) <= 1e-9 * abs(wk)
+
+
 def test_iir_design_errors():
     with pytest.raises(ValueError):
         cs.butter(4, 1.2)
@@ -674,8 +689,10 @@ def test_iir_design_errors():
         cs.iirfilter(4, 0.2, ftype="cheby1")  # no rp
     with pytest.raises(ValueError):
         cs.butter(4, 0.2, output="xyz")
-    with pytest.raises(NotImplementedError):
-        cs.iirfilter(4, 0.2, rp=1, rs=40, ftype="ellip")
+    with pytest.raises(ValueError):
+        cs.iirfilter(4, 0.2, rp=1, ftype="ellip")  # no rs
+    with pytest.raises(ValueError):
+        cs.iirfilter(4, 0.2, ftype="nosuch")
 
 
 def test_freqz_sosfreqz():

@@ -1,6 +1,6 @@
 """Filter design for cunumpy.signal (scipy.signal's names): FIR windows
 (firwin, firwin2) and IIR prototypes (Butterworth, Chebyshev I and II,
-Bessel)
+Bessel, elliptic)
 through the analog transforms and the bilinear map, in ba, zpk and sos
 forms; frequency responses (freqz, sosfreqz). The design math is small
 float64 work on the host (NumPy); results are cunumpy arrays.
@@ -19,7 +19,7 @@ _PUBLIC = ["firwin", "firwin2", "kaiser_beta", "kaiser_atten",
            "kaiserord", "buttap", "cheb1ap", "cheb2ap", "zpk2tf", "tf2zpk",
            "zpk2sos", "bilinear_zpk", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk",
            "lp2bs_zpk", "iirfilter", "butter", "cheby1", "cheby2", "bessel",
-           "besselap", "freqz",
+           "besselap", "ellip", "ellipap", "freqz",
            "sosfreqz", "freqz_sos"]
 
 
@@ -285,6 +285,137 @@ def besselap(N, norm="phase"):
     return _np.array([]), p, k
 
 
+# ---- elliptic (Cauer) prototype: complete integrals and Jacobi functions
+# by the arithmetic-geometric mean, the degree equation by nome series ----
+
+
+def _agm(a, b):
+    for _ in range(64):
+        if abs(a - b) <= 1e-16 * abs(a):
+            break
+        a, b = 0.5 * (a + b), _np.sqrt(a * b)
+    return a
+
+
+def _ellipk(m):
+    """K(m) = pi / (2 agm(1, sqrt(1 - m)))."""
+    return _np.pi / (2 * _agm(1.0, _np.sqrt(1.0 - m)))
+
+
+def _ellipkm1(p):
+    """K(1 - p), accurate for small p."""
+    return _np.pi / (2 * _agm(1.0, _np.sqrt(p)))
+
+
+def _ellipj(u, m):
+    """Jacobi sn, cn, dn of u (array) for parameter m in [0, 1), by the
+    descending Landen / AGM scheme."""
+    u = _np.asarray(u, dtype=float)
+    a, b, c = [1.0], [_np.sqrt(1.0 - m)], [_np.sqrt(m)]
+    while abs(c[-1]) > 1e-16 and len(a) < 64:
+        a.append(0.5 * (a[-1] + b[-1]))
+        b.append(_np.sqrt(a[-2] * b[-1]))
+        c.append(0.5 * (a[-2] - b[-2]))
+    n = len(a) - 1
+    phi = (2.0 ** n) * a[n] * u
+    phis = [phi]
+    for i in range(n, 0, -1):
+        phi = 0.5 * (phi + _np.arcsin(c[i] / a[i] * _np.sin(phi)))
+        phis.append(phi)
+    phi0 = phis[-1]
+    phi1 = phis[-2] if len(phis) > 1 else phi0
+    sn, cn = _np.sin(phi0), _np.cos(phi0)
+    dn = cn / _np.cos(phi1 - phi0) if n else _np.ones_like(u)
+    return sn, cn, dn
+
+
+def _pow10m1(x):
+    return _np.expm1(x * _np.log(10))
+
+
+def _ellipdeg(n, m1):
+    """The parameter m of an order-n elliptic filter with degree m1 (the
+    nome of m is the n-th root of m1's)."""
+    K1 = _ellipk(m1)
+    K1p = _ellipkm1(m1)
+    q1 = _np.exp(-_np.pi * K1p / K1)
+    q = q1 ** (1.0 / n)
+    mnum = sum(q ** (j * (j + 1)) for j in range(8))
+    mden = 1 + 2 * sum(q ** (j * j) for j in range(1, 8))
+    return 16 * q * (mnum / mden) ** 4
+
+
+def _arc_jac_sn(w, m):
+    """Inverse Jacobi sn for complex w by ascending Landen steps."""
+    def comp(kx):
+        return ((1 - kx) * (1 + kx)) ** 0.5
+    k = m ** 0.5
+    if k > 1:
+        return _np.nan
+    if k == 1:
+        return _np.arctanh(w)
+    ks = [k]
+    while ks[-1] != 0:
+        kp = comp(ks[-1])
+        ks.append((1 - kp) / (1 + kp))
+        if len(ks) > 12:
+            raise ValueError("Landen transformation not converging")
+    K = _np.prod(1 + _np.array(ks[1:])) * _np.pi / 2
+    wn = w
+    for kn, knext in zip(ks[:-1], ks[1:]):
+        wn = 2 * wn / ((1 + knext) * (1 + comp(kn * wn)))
+    return K * (2 / _np.pi * _np.arcsin(wn))
+
+
+def _arc_jac_sc1(w, m):
+    z = _arc_jac_sn(1j * w, m)
+    if abs(z.real) > 1e-14:
+        raise ValueError("arc_jac_sc1 failed: the result is not imaginary")
+    return z.imag
+
+
+def ellipap(N, rp, rs):
+    """Elliptic (Cauer) analog prototype of order N, passband ripple rp dB,
+    stopband attenuation rs dB."""
+    if abs(int(N)) != N:
+        raise ValueError("Filter order must be a nonnegative integer")
+    N = int(N)
+    if N == 0:
+        return _np.array([]), _np.array([]), 10 ** (-rp / 20)
+    if N == 1:
+        p = -_np.sqrt(1.0 / _pow10m1(0.1 * rp))
+        return _np.array([]), _np.array([p]), -p
+    eps_sq = _pow10m1(0.1 * rp)
+    eps = _np.sqrt(eps_sq)
+    ck1_sq = eps_sq / _pow10m1(0.1 * rs)
+    if ck1_sq == 0:
+        raise ValueError("Cannot design a filter with given rp and rs "
+                         "specifications.")
+    K1 = _ellipk(ck1_sq)
+    m = _ellipdeg(N, ck1_sq)
+    capk = _ellipk(m)
+    j = _np.arange(1 - N % 2, N, 2)
+    s, c, d = _ellipj(j * capk / N, m)
+    snew = s[_np.abs(s) > 2e-16]
+    z = 1j / (_np.sqrt(m) * snew)
+    z = _np.concatenate((z, _np.conjugate(z)))
+    r = _arc_jac_sc1(1. / eps, ck1_sq)
+    v0 = capk * r / (N * K1)
+    sv, cv, dv = _ellipj(_np.array([v0]), 1 - m)
+    sv, cv, dv = sv[0], cv[0], dv[0]
+    p = -(c * d * sv * cv + 1j * s * dv) / (1 - (d * sv) ** 2.0)
+    if N % 2:
+        keep = _np.abs(p.imag) > 2e-16 * _np.sqrt(_np.sum(
+            p * _np.conjugate(p)).real)
+        p = _np.concatenate((p, _np.conjugate(p[keep])))
+    else:
+        p = _np.concatenate((p, _np.conjugate(p)))
+    k = (_np.prod(-p) / _np.prod(-z)).real
+    if N % 2 == 0:
+        k = k / _np.sqrt(1 + eps_sq)
+    return z, p, k
+
+
 def _relative_degree(z, p):
     degree = len(p) - len(z)
     if degree < 0:
@@ -464,8 +595,8 @@ _FILTER_TYPES = {"butter": "butter", "butterworth": "butter",
 def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False,
               ftype="butter", output="ba", fs=None, bessel_norm="phase"):
     """IIR design from an analog prototype (scipy.signal.iirfilter):
-    Butterworth, Chebyshev I and II, Bessel; the bilinear map for digital
-    filters."""
+    Butterworth, Chebyshev I and II, Bessel, elliptic; the bilinear map for
+    digital filters."""
     ftype, btype, output = [x.lower() for x in (ftype, btype, output)]
     Wn = _np.asarray(Wn, dtype=float)
     if fs is not None:
@@ -494,14 +625,16 @@ def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False,
         z, p, k = cheb1ap(N, rp)
     elif ftype == "bessel":
         z, p, k = besselap(N, norm=bessel_norm)
+    elif ftype == "ellip":
+        if rs is None or rp is None:
+            raise ValueError("Both rp and rs must be provided to design an "
+                             "elliptic filter.")
+        z, p, k = ellipap(N, rp, rs)
     elif ftype == "cheby2":
         if rs is None:
             raise ValueError("stopband attenuation (rs) must be provided to "
                              "design an Chebyshev II filter.")
         z, p, k = cheb2ap(N, rs)
-    else:
-        raise NotImplementedError(f"'{ftype}' filters are not implemented "
-                                  "in cunumpy.signal")
     if not analog:
         if _np.any(Wn >= 1):
             if fs is not None:
@@ -553,6 +686,11 @@ def butter(N, Wn, btype="low", analog=False, output="ba", fs=None):
 def cheby1(N, rp, Wn, btype="low", analog=False, output="ba", fs=None):
     return iirfilter(N, Wn, rp=rp, btype=btype, analog=analog,
                      output=output, ftype="cheby1", fs=fs)
+
+
+def ellip(N, rp, rs, Wn, btype="low", analog=False, output="ba", fs=None):
+    return iirfilter(N, Wn, rs=rs, rp=rp, btype=btype, analog=analog,
+                     output=output, ftype="elliptic", fs=fs)
 
 
 def bessel(N, Wn, btype="low", analog=False, output="ba", norm="phase",
