@@ -144,6 +144,16 @@ static const struct capability {
      * of finite values (checked with a reduction) an FFT product */
     {"convolve", "elementwise assign fill reduce fft", false, NULL},
     {"correlate", "elementwise assign fill reduce fft", false, NULL},
+    /* signal processing (include/cunumpy/signal.h): the direct sums,
+     * recursive filters, rank filters and upfirdn compute on host copies;
+     * fftconvolve (and convolve's FFT method) is an FFT product of engine
+     * ops where the data lives */
+    {"signal_convolve", "elementwise assign fill reduce fft", true, NULL},
+    {"fftconvolve", "elementwise assign fill fft", false, NULL},
+    {"lfilter", "", true, NULL},
+    {"sosfilt", "", true, NULL},
+    {"order_filter", "", true, NULL},
+    {"upfirdn", "", true, NULL},
     /* cov / corrcoef (core/stats_moments.c): means, centring and the
      * product with the conjugate transpose through matmul; the 1-d
      * weights are validated and summed on the host */

@@ -19,6 +19,7 @@
 #include "cunumpy/view.h"
 #include "cunumpy/ufunc.h"
 #include "cunumpy/view.h"
+#include "signal_util.h"
 #include "stats_util.h"
 
 /* ---- convolution ----------------------------------------------------------
@@ -333,25 +334,6 @@ static cn_status conv_direct_composed(cn_array_s **out, const cn_array_s *x,
   return CN_OK;
 }
 
-/* Smallest 2^a 3^b 5^c >= n: sizes every FFT library does fast. */
-static int64_t fft_good_size(int64_t n) {
-  int64_t best = INT64_MAX;
-  for (int64_t p5 = 1; p5 < best; p5 *= 5) {
-    for (int64_t p35 = p5; p35 < best; p35 *= 3) {
-      int64_t v = p35;
-      while (v < n)
-        v *= 2;
-      if (v < best)
-        best = v;
-      if (p35 >= n)
-        break;
-    }
-    if (p5 >= n)
-      break;
-  }
-  return best;
-}
-
 /* The full linear convolution of x with y reversed by an FFT product of
  * length L (rfft/irfft for real, fft/ifft for complex, in float64 /
  * complex128 on x's device), the plan's outputs sliced from it, cast to
@@ -360,7 +342,7 @@ static cn_status conv_fft(cn_array_s **out, const cn_array_s *x,
                           const cn_array_s *y, conv_plan p, cn_dtype rt) {
   bool cplx = cn_is_complex(rt);
   cn_dtype wt = cplx ? CN_COMPLEX128 : CN_FLOAT64;
-  int64_t L = fft_good_size(p.n1 + p.n2 - 1);
+  int64_t L = cn_fft_good_size(p.n1 + p.n2 - 1);
   cn_array_s *xw = NULL, *g = NULL, *gw = NULL, *fx = NULL, *fg = NULL,
              *prod = NULL, *full = NULL, *part = NULL, *r = NULL;
   cn_status st = cn_astype(&xw, (cn_array)x, wt, 0);
@@ -398,22 +380,6 @@ static cn_status conv_fft(cn_array_s **out, const cn_array_s *x,
   return CN_OK;
 }
 
-/* 1 when every value of a is finite (one bool read back). */
-static cn_status all_finite(bool *out, const cn_array_s *a) {
-  cn_array_s *f = NULL, *all = NULL;
-  cn_status st = cn_isfinite(&f, (cn_array)a, NULL);
-  if (st == CN_OK)
-    st = cn_all(&all, f, CN_ALL_AXES, NULL, 0, CN_DTYPE_DEFAULT, NULL);
-  cn_scalar s = {0};
-  if (st == CN_OK)
-    st = cn_item(&s, all);
-  cn_array_release(f);
-  cn_array_release(all);
-  if (st == CN_OK)
-    *out = s.i != 0;
-  return st;
-}
-
 /* Whether the FFT product is worth its rounding: only where the direct
  * sum costs far more. On the CPU (benchmarks/bench_signal.py) the two
  * take the same time at about direct = 2.5 * fft_cost (1e5 values, 150
@@ -421,7 +387,7 @@ static cn_status all_finite(bool *out, const cn_array_s *a) {
  * sum as two ops per tap, so there the FFT takes over from 32 taps
  * (not measured on a GPU yet). */
 static bool conv_fft_pays(conv_plan p, bool on_cpu, bool cplx) {
-  double L = (double)fft_good_size(p.n1 + p.n2 - 1);
+  double L = (double)cn_fft_good_size(p.n1 + p.n2 - 1);
   double fft_cost = 3.0 * L * log2(L) * (cplx ? 2.0 : 1.0);
   double direct = conv_direct_cost(p) * (cplx ? 4.0 : 1.0);
   if (on_cpu)
@@ -501,9 +467,9 @@ static cn_status conv_impl(cn_array *out, cn_array a, cn_array v, int32_t mode,
                                     conv_fft_pays(p, on_cpu, cplx)))) {
     /* one inf or NaN would spread over every FFT output */
     bool fx = false, fy = false;
-    st = all_finite(&fx, x);
+    st = cn_all_finite(&fx, x);
     if (st == CN_OK)
-      st = all_finite(&fy, y);
+      st = cn_all_finite(&fy, y);
     fft = fx && fy;
   }
   if (st == CN_OK) {

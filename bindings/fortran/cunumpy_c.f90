@@ -203,6 +203,12 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_RNG_STATE_WORDS = 8  ! random.h
   integer(c_int32_t), parameter :: CN_ALL_AXES = -1  ! reduce.h
   integer(c_int32_t), parameter :: CN_AXIS_NONE = -2147483647 - 1  ! reduce.h
+  integer(c_int32_t), parameter :: CN_SIGNAL_FULL = 0  ! signal.h
+  integer(c_int32_t), parameter :: CN_SIGNAL_SAME = 1  ! signal.h
+  integer(c_int32_t), parameter :: CN_SIGNAL_VALID = 2  ! signal.h
+  integer(c_int32_t), parameter :: CN_SIGNAL_AUTO = 0  ! signal.h
+  integer(c_int32_t), parameter :: CN_SIGNAL_DIRECT = 1  ! signal.h
+  integer(c_int32_t), parameter :: CN_SIGNAL_FFT = 2  ! signal.h
   integer(c_int32_t), parameter :: CN_SIDE_LEFT = 0  ! sort.h
   integer(c_int32_t), parameter :: CN_SIDE_RIGHT = 1  ! sort.h
   integer(c_int32_t), parameter :: CN_CONV_FULL = 0  ! stats.h
@@ -3406,6 +3412,89 @@ module cunumpy_c
       type(c_ptr), value :: dst
       integer(c_int32_t) :: res
     end function c_cn_cumprod
+    ! cn_status cn_signal_convolve(cn_array * out, cn_array in1, cn_array in2, int32_t mode, int32_t
+    !     method)
+    function c_cn_signal_convolve(out, in1, in2, mode, method) bind(c, &
+        name='cn_signal_convolve') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: in1
+      type(c_ptr), value :: in2
+      integer(c_int32_t), value :: mode
+      integer(c_int32_t), value :: method
+      integer(c_int32_t) :: res
+    end function c_cn_signal_convolve
+    ! cn_status cn_signal_correlate(cn_array * out, cn_array in1, cn_array in2, int32_t mode,
+    !     int32_t method)
+    function c_cn_signal_correlate(out, in1, in2, mode, method) bind(c, &
+        name='cn_signal_correlate') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: in1
+      type(c_ptr), value :: in2
+      integer(c_int32_t), value :: mode
+      integer(c_int32_t), value :: method
+      integer(c_int32_t) :: res
+    end function c_cn_signal_correlate
+    ! cn_status cn_fftconvolve(cn_array * out, cn_array in1, cn_array in2, int32_t mode, int32_t
+    !     naxes, const int32_t * axes)
+    function c_cn_fftconvolve(out, in1, in2, mode, naxes, axes) bind(c, &
+        name='cn_fftconvolve') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: in1
+      type(c_ptr), value :: in2
+      integer(c_int32_t), value :: mode
+      integer(c_int32_t), value :: naxes
+      integer(c_int32_t), intent(in), optional :: axes(*)
+      integer(c_int32_t) :: res
+    end function c_cn_fftconvolve
+    ! cn_status cn_lfilter(cn_array * y, cn_array * zf, cn_array b, cn_array a, cn_array x, int32_t
+    !     axis, cn_array zi)
+    function c_cn_lfilter(y, zf, b, a, x, axis, zi) bind(c, name='cn_lfilter') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: y(*)
+      type(c_ptr) :: zf(*)
+      type(c_ptr), value :: b
+      type(c_ptr), value :: a
+      type(c_ptr), value :: x
+      integer(c_int32_t), value :: axis
+      type(c_ptr), value :: zi
+      integer(c_int32_t) :: res
+    end function c_cn_lfilter
+    ! cn_status cn_sosfilt(cn_array * y, cn_array * zf, cn_array sos, cn_array x, int32_t axis,
+    !     cn_array zi)
+    function c_cn_sosfilt(y, zf, sos, x, axis, zi) bind(c, name='cn_sosfilt') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: y(*)
+      type(c_ptr) :: zf(*)
+      type(c_ptr), value :: sos
+      type(c_ptr), value :: x
+      integer(c_int32_t), value :: axis
+      type(c_ptr), value :: zi
+      integer(c_int32_t) :: res
+    end function c_cn_sosfilt
+    ! cn_status cn_order_filter(cn_array * out, cn_array in_, cn_array domain, int64_t rank)
+    function c_cn_order_filter(out, in_, domain, rank) bind(c, name='cn_order_filter') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: in_
+      type(c_ptr), value :: domain
+      integer(c_int64_t), value :: rank
+      integer(c_int32_t) :: res
+    end function c_cn_order_filter
+    ! cn_status cn_upfirdn(cn_array * out, cn_array h, cn_array x, int64_t up, int64_t down, int32_t
+    !     axis)
+    function c_cn_upfirdn(out, h, x, up, down, axis) bind(c, name='cn_upfirdn') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: h
+      type(c_ptr), value :: x
+      integer(c_int64_t), value :: up
+      integer(c_int64_t), value :: down
+      integer(c_int32_t), value :: axis
+      integer(c_int32_t) :: res
+    end function c_cn_upfirdn
     ! cn_status cn_sort(cn_array * out, cn_array a, int32_t axis)
     function c_cn_sort(out, a, axis) bind(c, name='cn_sort') result(res)
       import :: c_int32_t, c_ptr

@@ -26,5 +26,6 @@
 #include "cunumpy/sparse.h"
 #include "cunumpy/kernel.h"
 #include "cunumpy/expr.h"
+#include "cunumpy/signal.h"
 
 #endif

@@ -193,6 +193,12 @@ const CN_KERNEL_SOURCE_CUDA = Int32(1)  # kernel.h
 const CN_RNG_STATE_WORDS = Int32(8)  # random.h
 const CN_ALL_AXES = Int32(-1)  # reduce.h
 const CN_AXIS_NONE = Int32(-2147483648)  # reduce.h
+const CN_SIGNAL_FULL = Int32(0)  # signal.h
+const CN_SIGNAL_SAME = Int32(1)  # signal.h
+const CN_SIGNAL_VALID = Int32(2)  # signal.h
+const CN_SIGNAL_AUTO = Int32(0)  # signal.h
+const CN_SIGNAL_DIRECT = Int32(1)  # signal.h
+const CN_SIGNAL_FFT = Int32(2)  # signal.h
 const CN_SIDE_LEFT = Int32(0)  # sort.h
 const CN_SIDE_RIGHT = Int32(1)  # sort.h
 const CN_CONV_FULL = Int32(0)  # stats.h
@@ -1615,6 +1621,34 @@ cn_cumsum(out, a, axis, dtype, dst) =
 # cn_status cn_cumprod(cn_array * out, cn_array a, int32_t axis, cn_dtype dtype, cn_array dst)
 cn_cumprod(out, a, axis, dtype, dst) =
     ccall((:cn_cumprod, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Int32, Ptr{Cvoid}), out, a, axis, dtype, dst)
+
+# cn_status cn_signal_convolve(cn_array * out, cn_array in1, cn_array in2, int32_t mode, int32_t method)
+cn_signal_convolve(out, in1, in2, mode, method) =
+    ccall((:cn_signal_convolve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Int32), out, in1, in2, mode, method)
+
+# cn_status cn_signal_correlate(cn_array * out, cn_array in1, cn_array in2, int32_t mode, int32_t method)
+cn_signal_correlate(out, in1, in2, mode, method) =
+    ccall((:cn_signal_correlate, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Int32), out, in1, in2, mode, method)
+
+# cn_status cn_fftconvolve(cn_array * out, cn_array in1, cn_array in2, int32_t mode, int32_t naxes, const int32_t * axes)
+cn_fftconvolve(out, in1, in2, mode, naxes, axes) =
+    ccall((:cn_fftconvolve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Int32, Ptr{Int32}), out, in1, in2, mode, naxes, axes)
+
+# cn_status cn_lfilter(cn_array * y, cn_array * zf, cn_array b, cn_array a, cn_array x, int32_t axis, cn_array zi)
+cn_lfilter(y, zf, b, a, x, axis, zi) =
+    ccall((:cn_lfilter, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Ptr{Cvoid}), y, zf, b, a, x, axis, zi)
+
+# cn_status cn_sosfilt(cn_array * y, cn_array * zf, cn_array sos, cn_array x, int32_t axis, cn_array zi)
+cn_sosfilt(y, zf, sos, x, axis, zi) =
+    ccall((:cn_sosfilt, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Ptr{Cvoid}), y, zf, sos, x, axis, zi)
+
+# cn_status cn_order_filter(cn_array * out, cn_array in_, cn_array domain, int64_t rank)
+cn_order_filter(out, in_, domain, rank) =
+    ccall((:cn_order_filter, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int64), out, in_, domain, rank)
+
+# cn_status cn_upfirdn(cn_array * out, cn_array h, cn_array x, int64_t up, int64_t down, int32_t axis)
+cn_upfirdn(out, h, x, up, down, axis) =
+    ccall((:cn_upfirdn, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int64, Int64, Int32), out, h, x, up, down, axis)
 
 # cn_status cn_sort(cn_array * out, cn_array a, int32_t axis)
 cn_sort(out, a, axis) =
