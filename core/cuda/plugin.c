@@ -15,7 +15,6 @@
 #include "cuda_internal.h"
 #include "nvrtc_compile.h"
 
-const cn_plugin_services *cn_cu_svc;
 
 static __thread const char *tl_last_launch;
 
