@@ -16,8 +16,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 PY=${PYTHON:-python3}
-PIP_PKGS=("numpy>=2" pytest hypothesis scikit-build-core "libclang==18.1.1" tree-sitter tree-sitter-julia)
-if ! "$PY" -c "import numpy, pytest, hypothesis, scikit_build_core, clang.cindex, tree_sitter_julia; assert int(numpy.__version__.split('.')[0]) >= 2" 2>/dev/null; then
+PIP_PKGS=("numpy>=2" pytest hypothesis scikit-build-core "libclang==18.1.1" tree-sitter tree-sitter-julia scipy mpmath)
+if ! "$PY" -c "import numpy, pytest, hypothesis, scikit_build_core, clang.cindex, tree_sitter_julia, scipy, mpmath; assert int(numpy.__version__.split('.')[0]) >= 2" 2>/dev/null; then
   "$PY" -m pip install -q --disable-pip-version-check "${PIP_PKGS[@]}"
 fi
 # Optional BLAS provider (cmake -DCUNUMPY_BLAS=scipy-openblas): the

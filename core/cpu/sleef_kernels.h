@@ -173,7 +173,9 @@
   X(cbrt, 1, cbrt, u10)                                                        \
   X(power, 2, pow, u10)                                                        \
   X(arctan2, 2, atan2, u10)                                                    \
-  X(hypot, 2, hypot, u05)
+  X(hypot, 2, hypot, u05)                                                      \
+  X(special_erf, 1, erf, u10)                                                  \
+  X(special_erfc, 1, erfc, u15)
 
 #define CN_SL_KERNELS(op, nin, fn, u)                                          \
   CN_SL_LOOP##nin(cn_sl_##op##_d, double, CN_SL_VD, CN_SL_WD, CN_SL_LOADD,     \

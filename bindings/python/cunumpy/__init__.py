@@ -63,7 +63,7 @@ _cnlib._set_fast(_dtypes.DTYPE_OF, {"empty": _creation._empty_py,
                                     "asarray": _convert._asarray_py,
                                     "reshape": _shape._reshape_method})
 
-from . import exceptions, fft, linalg, random
+from . import exceptions, fft, linalg, random, special
 from .exceptions import AxisError
 from ._kernel import ElementwiseKernel, ReductionKernel  # noqa: F401
 
