@@ -1,8 +1,9 @@
 // Tests of cunumpy/special.h through the C ABI: the special_* ops of the op
 // table against long double oracles (glibc's erfl, tgammal, lgammal, j0l,
 // ..., and closed forms computed in long double here), dtype rules,
-// strided and broadcast operands, dst, and the error paths. SciPy and
-// mpmath check the accuracy bounds (tests/python/test_special.py).
+// strided and broadcast operands, dst, and the error paths; the
+// reductions logsumexp, softmax and log_softmax against long double sums.
+// SciPy and mpmath check the accuracy bounds (tests/python/test_special.py).
 #include "testutil.hpp"
 
 #include <algorithm>
@@ -237,4 +238,79 @@ TEST_CASE("special ops: dtypes, dst and error paths", "[special]") {
   REQUIRE(to_vec<double>(r)[0] == 0.5);
   CN_REQUIRE_ERR(cn_ufunc(&o, "ndtr", 1, in, nullptr), CN_ERR_VALUE,
                  "unknown op 'ndtr'");
+}
+
+TEST_CASE("logsumexp, softmax and log_softmax against long double",
+          "[special]") {
+  // 2 x 3, one row far beyond exp's range
+  std::vector<double> v = {800.0, 801.5, 799.0, -3.0, 0.5, 2.0};
+  Arr a = from_vec(v, {2, 3}, CN_FLOAT64), r;
+  int32_t ax = 1;
+  CN_REQUIRE_OK(cn_special_logsumexp(r.out(), a, 1, &ax, 0));
+  REQUIRE(shape_of(r) == std::vector<int64_t>{2});
+  std::vector<double> got = to_vec<double>(r);
+  for (int i = 0; i < 2; i++) {
+    LD m = v[3 * i + 1], s = 0;
+    for (int j = 0; j < 3; j++)
+      s += std::exp((LD)v[3 * i + j] - m);
+    INFO("row " << i << ": " << got[i]);
+    REQUIRE(ulps(got[i], m + std::log(s)) <= 4);
+  }
+  // all axes with keepdims
+  CN_REQUIRE_OK(cn_special_logsumexp(r.out(), a, CN_ALL_AXES, nullptr, 1));
+  REQUIRE(shape_of(r) == std::vector<int64_t>{1, 1});
+  // softmax rows sum to 1; log_softmax is its log
+  Arr sm, lsm;
+  CN_REQUIRE_OK(cn_special_softmax(sm.out(), a, 1));
+  CN_REQUIRE_OK(cn_special_log_softmax(lsm.out(), a, -1));
+  std::vector<double> p = to_vec<double>(sm), lp = to_vec<double>(lsm);
+  for (int i = 0; i < 2; i++) {
+    LD m = v[3 * i + 1], s = 0;
+    for (int j = 0; j < 3; j++)
+      s += std::exp((LD)v[3 * i + j] - m);
+    for (int j = 0; j < 3; j++) {
+      LD want = (LD)v[3 * i + j] - m - std::log(s);
+      REQUIRE(std::fabs(lp[3 * i + j] - want) <= 1e-13L);
+      REQUIRE(ulps(p[3 * i + j], std::exp(want)) <= 64);
+    }
+  }
+  // special values: an all -inf row gives -inf, an inf gives inf
+  Arr e = f64({-INFINITY, -INFINITY}), ri;
+  CN_REQUIRE_OK(cn_special_logsumexp(ri.out(), e, CN_ALL_AXES, nullptr, 0));
+  REQUIRE(to_vec<double>(ri)[0] == -INFINITY);
+  Arr f = f64({INFINITY, 1.0});
+  CN_REQUIRE_OK(cn_special_logsumexp(ri.out(), f, CN_ALL_AXES, nullptr, 0));
+  REQUIRE(to_vec<double>(ri)[0] == INFINITY);
+  // integers compute in float64
+  Arr i = from_vec(std::vector<int32_t>{0, 1, 2}, {3}, CN_INT32);
+  CN_REQUIRE_OK(cn_special_logsumexp(ri.out(), i, CN_ALL_AXES, nullptr, 0));
+  cn_dtype dt;
+  CN_REQUIRE_OK(cn_array_dtype(&dt, ri));
+  REQUIRE(dt == CN_FLOAT64);
+  REQUIRE(ulps(to_vec<double>(ri)[0],
+               std::log(1 + std::exp((LD)1) + std::exp((LD)2))) <= 4);
+}
+
+TEST_CASE("logsumexp and softmax error paths", "[special]") {
+  Arr a = f64({1.0, 2.0});
+  cn_array o = nullptr;
+  CN_REQUIRE_ERR(cn_special_logsumexp(nullptr, a, CN_ALL_AXES, nullptr, 0),
+                 CN_ERR_VALUE, "cn_special_logsumexp: output pointer");
+  CN_REQUIRE_ERR(cn_special_softmax(&o, nullptr, 0), CN_ERR_VALUE,
+                 "cn_special_softmax: argument 'a' is NULL");
+  Arr z = from_vec(std::vector<double>{1.0, 0.0}, {1}, CN_COMPLEX128);
+  CN_REQUIRE_ERR(cn_special_log_softmax(&o, z, 0), CN_ERR_TYPE,
+                 "cn_special_log_softmax: complex");
+  int64_t zero = 0;
+  Arr empty;
+  CN_REQUIRE_OK(cn_zeros(empty.out(), 1, &zero, CN_FLOAT64, CN_ORDER_C));
+  CN_REQUIRE_ERR(cn_special_logsumexp(&o, empty, CN_ALL_AXES, nullptr, 0),
+                 CN_ERR_VALUE, "zero-size");
+  int32_t bad = 3;
+  cn_status st = cn_special_logsumexp(&o, a, 1, &bad, 0);
+  REQUIRE(st != CN_OK);
+  REQUIRE(o == nullptr);
+  REQUIRE(cn_special_softmax(&o, a, 2) != CN_OK);
+  REQUIRE(o == nullptr);
+  REQUIRE(to_vec<double>(a) == std::vector<double>{1.0, 2.0});
 }

@@ -3683,6 +3683,35 @@ module cunumpy_c
       type(c_ptr), value :: dst
       integer(c_int32_t) :: res
     end function c_cn_special_expi
+    ! cn_status cn_special_logsumexp(cn_array * out, cn_array a, int32_t naxes, const int32_t *
+    !     axes, int32_t keepdims)
+    function c_cn_special_logsumexp(out, a, naxes, axes, keepdims) bind(c, &
+        name='cn_special_logsumexp') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: naxes
+      integer(c_int32_t), intent(in), optional :: axes(*)
+      integer(c_int32_t), value :: keepdims
+      integer(c_int32_t) :: res
+    end function c_cn_special_logsumexp
+    ! cn_status cn_special_softmax(cn_array * out, cn_array a, int32_t axis)
+    function c_cn_special_softmax(out, a, axis) bind(c, name='cn_special_softmax') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: axis
+      integer(c_int32_t) :: res
+    end function c_cn_special_softmax
+    ! cn_status cn_special_log_softmax(cn_array * out, cn_array a, int32_t axis)
+    function c_cn_special_log_softmax(out, a, axis) bind(c, &
+        name='cn_special_log_softmax') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: axis
+      integer(c_int32_t) :: res
+    end function c_cn_special_log_softmax
     ! cn_status cn_median(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t
     !     keepdims)
     function c_cn_median(out, a, naxes, axes, keepdims) bind(c, name='cn_median') result(res)

@@ -222,7 +222,8 @@ NAMES = sorted(ULP64)
 
 
 def test_exports():
-    assert sorted(cs.__all__) == sorted(NAMES + ["digamma"])
+    assert sorted(cs.__all__) == sorted(NAMES + [
+        "digamma", "logsumexp", "softmax", "log_softmax"])
     assert cs.digamma is cs.psi
     for n in NAMES:
         assert isinstance(getattr(cs, n), xp.ufunc), n
@@ -421,3 +422,102 @@ def test_c_names():
         assert callable(getattr(lib, "cn_special_" + n)), n
     names = [lib.cn_op_name(i) for i in range(lib.cn_op_count())]
     assert {"special_" + n for n in NAMES} <= set(names)
+
+
+# ---- logsumexp, softmax, log_softmax ----------------------------------
+
+
+def _lse_ref(a, axis=None, keepdims=False):
+    """logsumexp with mpmath at 50 digits along axis (None or an int)."""
+    a = np.asarray(a, np.float64)
+    if axis is None:
+        a2 = a.reshape(1, -1)
+        ax = 1
+    else:
+        ax = axis % a.ndim
+        a2 = np.moveaxis(a, ax, -1).reshape(-1, a.shape[ax])
+    with mp.workdps(50):
+        r = np.array([float(mp.log(mp.fsum(mp.exp(mp.mpf(float(v)))
+                                           for v in row))) for row in a2])
+    if axis is None:
+        r = r.reshape(())
+    else:
+        r = r.reshape(np.moveaxis(a, ax, -1).shape[:-1])
+    if keepdims:
+        r = np.expand_dims(r, tuple(range(a.ndim)) if axis is None else ax)
+    return r
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_logsumexp(dt):
+    r = np.random.default_rng(11)
+    a = (r.standard_normal((4, 5, 6)) * 30).astype(dt)
+    a[0, 0, :] += 700  # exp overflows without the shift
+    for axis in (None, 0, 1, -1, (0, 2)):
+        for keepdims in (False, True):
+            got = cs.logsumexp(xp.asarray(a), axis=axis, keepdims=keepdims)
+            ref = sp.logsumexp(a, axis=axis, keepdims=keepdims)
+            assert got.dtype == ref.dtype and got.shape == ref.shape
+            np.testing.assert_allclose(xp.to_numpy(got), ref,
+                                       rtol=8 * np.finfo(dt).eps)
+    # against mpmath in float64: 4 ulp
+    a64 = a.astype(np.float64)
+    got = xp.to_numpy(cs.logsumexp(xp.asarray(a64), axis=1))
+    ref = _lse_ref(a64, axis=1)
+    assert np.all(np.abs(got - ref) <= 4 * np.spacing(np.abs(ref)))
+    # a result near 0: 4 eps times the maximum instead
+    near = np.array([[np.log(0.5), np.log(0.5)], [1e-3, -30.0],
+                     [-1e-3, np.log1p(-np.exp(-1e-3))]])
+    got = xp.to_numpy(cs.logsumexp(xp.asarray(near), axis=1))
+    ref = _lse_ref(near, axis=1)
+    tol = 4 * np.spacing(np.abs(ref)) + \
+        4 * np.finfo(float).eps * np.abs(near).max(axis=1)
+    assert np.all(np.abs(got - ref) <= tol), (got, ref)
+    # strided input, special values, integers
+    v = xp.asarray(a64)[::-1, ::2]
+    np.testing.assert_allclose(xp.to_numpy(cs.logsumexp(v, axis=0)),
+                               sp.logsumexp(a64[::-1, ::2], axis=0),
+                               rtol=1e-15)
+    e = np.array([[-np.inf, -np.inf], [np.inf, 1.0], [np.nan, 1.0],
+                  [-np.inf, 2.0]])
+    with np.errstate(all="ignore"):
+        ref = sp.logsumexp(e, axis=1)
+    np.testing.assert_array_equal(
+        xp.to_numpy(cs.logsumexp(xp.asarray(e), axis=1)), ref)
+    got = cs.logsumexp(xp.asarray(np.arange(5)))
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(float(got), sp.logsumexp(np.arange(5)),
+                               rtol=1e-15)
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_softmax(name, dt):
+    r = np.random.default_rng(12)
+    a = (r.standard_normal((3, 7)) * 20).astype(dt)
+    a[1] += 800
+    for axis in (None, 0, 1, -1):
+        got = getattr(cs, name)(xp.asarray(a), axis=axis)
+        ref = getattr(sp, name)(a, axis=axis)
+        assert got.dtype == ref.dtype and got.shape == ref.shape
+        np.testing.assert_allclose(xp.to_numpy(got), ref,
+                                   rtol=16 * np.finfo(dt).eps,
+                                   atol=np.finfo(dt).tiny)
+    if name == "softmax":
+        s = xp.to_numpy(cs.softmax(xp.asarray(a), axis=1)).sum(axis=1)
+        np.testing.assert_allclose(s, 1, rtol=8 * np.finfo(dt).eps)
+    assert getattr(cs, name)(xp.asarray(np.zeros((0, 3))), axis=1).shape \
+        == (0, 3)
+
+
+def test_reduction_errors():
+    with pytest.raises(TypeError):
+        cs.logsumexp(xp.asarray(np.array([1j])))
+    with pytest.raises(TypeError):
+        cs.softmax(xp.asarray(np.array([1j])))
+    with pytest.raises(ValueError):
+        cs.logsumexp(xp.asarray(np.zeros(0)))
+    with pytest.raises(Exception):
+        cs.logsumexp(xp.asarray(np.ones((2, 2))), axis=5)
+    with pytest.raises(NotImplementedError):
+        cs.logsumexp(xp.asarray(np.ones(2)), b=np.ones(2))

@@ -25,3 +25,30 @@ del _op, _u, _name
 
 digamma = psi  # noqa: F821 (SciPy's two names of one ufunc)
 __all__.append("digamma")
+
+
+def _array(a):
+    from ._convert import asarray
+    return asarray(a)
+
+
+def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+    """log(sum(exp(a))) over axis (an int, a tuple or None), without
+    overflow (SciPy's logsumexp; b= and return_sign= are not supported)."""
+    if b is not None or return_sign:
+        raise NotImplementedError("cunumpy.special.logsumexp: b= and "
+                                  "return_sign=")
+    return _lib.cn_special_logsumexp(_array(a), axis, bool(keepdims))
+
+
+def softmax(x, axis=None):
+    """exp(x) / sum(exp(x)) along axis (None: over all elements)."""
+    return _lib.cn_special_softmax(_array(x), axis)
+
+
+def log_softmax(x, axis=None):
+    """log(softmax(x, axis)) computed as x - logsumexp(x, axis)."""
+    return _lib.cn_special_log_softmax(_array(x), axis)
+
+
+__all__ += ["logsumexp", "softmax", "log_softmax"]

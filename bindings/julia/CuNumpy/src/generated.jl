@@ -1723,6 +1723,18 @@ cn_special_exp1(out, x, dst) =
 cn_special_expi(out, x, dst) =
     ccall((:cn_special_expi, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
 
+# cn_status cn_special_logsumexp(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t keepdims)
+cn_special_logsumexp(out, a, naxes, axes, keepdims) =
+    ccall((:cn_special_logsumexp, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Int32}, Int32), out, a, naxes, axes, keepdims)
+
+# cn_status cn_special_softmax(cn_array * out, cn_array a, int32_t axis)
+cn_special_softmax(out, a, axis) =
+    ccall((:cn_special_softmax, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, axis)
+
+# cn_status cn_special_log_softmax(cn_array * out, cn_array a, int32_t axis)
+cn_special_log_softmax(out, a, axis) =
+    ccall((:cn_special_log_softmax, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, axis)
+
 # cn_status cn_median(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t keepdims)
 cn_median(out, a, naxes, axes, keepdims) =
     ccall((:cn_median, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Int32}, Int32), out, a, naxes, axes, keepdims)
