@@ -521,3 +521,19 @@ def test_reduction_errors():
         cs.logsumexp(xp.asarray(np.ones((2, 2))), axis=5)
     with pytest.raises(NotImplementedError):
         cs.logsumexp(xp.asarray(np.ones(2)), b=np.ones(2))
+
+
+def test_gammaln_near_zeros_and_scaled_bessel_far_out():
+    """The header's other bounds: gammaln within 1e-16 absolute on
+    [0.9, 2.5] (its zeros 1 and 2), i0e and i1e within 8 ulp up to
+    1e300."""
+    r = np.random.default_rng(9)
+    x = r.uniform(0.9, 2.5, 100)
+    got = xp.to_numpy(cs.gammaln(xp.asarray(x)))
+    ref = np.array([reference("gammaln", v) for v in x])
+    assert np.max(np.abs(got - ref)) <= 1e-16
+    x = _logu(r, 700, 1e300, 60)
+    for name in ("i0e", "i1e"):
+        got = xp.to_numpy(getattr(cs, name)(xp.asarray(x)))
+        err = ulp_errors(name, (x,), got)
+        assert err.max() <= ULP64[name], name
