@@ -129,6 +129,7 @@
 %include "cunumpy/backend.h"
 %include "cunumpy/memory.h"
 %include "cunumpy/ufunc.h"
+%include "cunumpy/special.h"
 %include "cunumpy/reduce.h"
 %include "cunumpy/index.h"
 %include "cunumpy/linalg.h"

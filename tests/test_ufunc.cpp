@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -1098,10 +1099,17 @@ Arr weak_f(double v) {
 } // namespace
 
 TEST_CASE("the op table and the test's spec agree", "[ufunc]") {
-  REQUIRE(cn_op_count() == (int32_t)(sizeof kOps / sizeof kOps[0]));
+  // the special_* ops (cunumpy/special.h) are tests/test_special.cpp's
+  int32_t special = 0;
+  for (int32_t i = 0; i < cn_op_count(); i++)
+    special += std::strncmp(cn_op_name(i), "special_", 8) == 0;
+  REQUIRE(cn_op_count() - special ==
+          (int32_t)(sizeof kOps / sizeof kOps[0]));
   for (int32_t i = 0; i < cn_op_count(); i++) {
     const char *name = cn_op_name(i);
     REQUIRE(name != nullptr);
+    if (std::strncmp(name, "special_", 8) == 0)
+      continue;
     const OpSpec *s = spec(name);
     INFO(name);
     REQUIRE(s != nullptr);

@@ -220,7 +220,7 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CUNUMPY_VERSION_MAJOR = 0  ! status.h
   integer(c_int32_t), parameter :: CUNUMPY_VERSION_MINOR = 1  ! status.h
   integer(c_int32_t), parameter :: CUNUMPY_VERSION_PATCH = 0  ! status.h
-  integer(c_int32_t), parameter :: CUNUMPY_ABI_VERSION = 1  ! status.h
+  integer(c_int32_t), parameter :: CUNUMPY_ABI_VERSION = 2  ! status.h
   integer(c_int64_t), parameter :: CN_SLICE_NONE = -9223372036854775807_c_int64_t - 1_c_int64_t  ! view.h
 
   ! struct cn_scalar, passed by value
@@ -3864,6 +3864,298 @@ module cunumpy_c
       type(c_ptr), value :: b
       integer(c_int32_t) :: res
     end function c_cn_sparse_spsolve
+    ! cn_status cn_special_erf(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_erf(out, x, dst) bind(c, name='cn_special_erf') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_erf
+    ! cn_status cn_special_erfc(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_erfc(out, x, dst) bind(c, name='cn_special_erfc') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_erfc
+    ! cn_status cn_special_erfcx(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_erfcx(out, x, dst) bind(c, name='cn_special_erfcx') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_erfcx
+    ! cn_status cn_special_erfinv(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_erfinv(out, x, dst) bind(c, name='cn_special_erfinv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_erfinv
+    ! cn_status cn_special_erfcinv(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_erfcinv(out, x, dst) bind(c, name='cn_special_erfcinv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_erfcinv
+    ! cn_status cn_special_ndtr(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_ndtr(out, x, dst) bind(c, name='cn_special_ndtr') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_ndtr
+    ! cn_status cn_special_ndtri(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_ndtri(out, x, dst) bind(c, name='cn_special_ndtri') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_ndtri
+    ! cn_status cn_special_log_ndtr(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_log_ndtr(out, x, dst) bind(c, name='cn_special_log_ndtr') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_log_ndtr
+    ! cn_status cn_special_expit(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_expit(out, x, dst) bind(c, name='cn_special_expit') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_expit
+    ! cn_status cn_special_logit(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_logit(out, x, dst) bind(c, name='cn_special_logit') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_logit
+    ! cn_status cn_special_log_expit(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_log_expit(out, x, dst) bind(c, name='cn_special_log_expit') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_log_expit
+    ! cn_status cn_special_xlogy(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_xlogy(out, x1, x2, dst) bind(c, name='cn_special_xlogy') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_xlogy
+    ! cn_status cn_special_xlog1py(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_xlog1py(out, x1, x2, dst) bind(c, name='cn_special_xlog1py') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_xlog1py
+    ! cn_status cn_special_entr(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_entr(out, x, dst) bind(c, name='cn_special_entr') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_entr
+    ! cn_status cn_special_rel_entr(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_rel_entr(out, x1, x2, dst) bind(c, name='cn_special_rel_entr') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_rel_entr
+    ! cn_status cn_special_kl_div(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_kl_div(out, x1, x2, dst) bind(c, name='cn_special_kl_div') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_kl_div
+    ! cn_status cn_special_huber(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_huber(out, x1, x2, dst) bind(c, name='cn_special_huber') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_huber
+    ! cn_status cn_special_pseudo_huber(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_pseudo_huber(out, x1, x2, dst) bind(c, &
+        name='cn_special_pseudo_huber') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_pseudo_huber
+    ! cn_status cn_special_gamma(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_gamma(out, x, dst) bind(c, name='cn_special_gamma') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_gamma
+    ! cn_status cn_special_gammaln(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_gammaln(out, x, dst) bind(c, name='cn_special_gammaln') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_gammaln
+    ! cn_status cn_special_rgamma(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_rgamma(out, x, dst) bind(c, name='cn_special_rgamma') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_rgamma
+    ! cn_status cn_special_j0(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_j0(out, x, dst) bind(c, name='cn_special_j0') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_j0
+    ! cn_status cn_special_j1(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_j1(out, x, dst) bind(c, name='cn_special_j1') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_j1
+    ! cn_status cn_special_y0(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_y0(out, x, dst) bind(c, name='cn_special_y0') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_y0
+    ! cn_status cn_special_y1(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_y1(out, x, dst) bind(c, name='cn_special_y1') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_y1
+    ! cn_status cn_special_psi(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_psi(out, x, dst) bind(c, name='cn_special_psi') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_psi
+    ! cn_status cn_special_i0(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_i0(out, x, dst) bind(c, name='cn_special_i0') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_i0
+    ! cn_status cn_special_i0e(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_i0e(out, x, dst) bind(c, name='cn_special_i0e') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_i0e
+    ! cn_status cn_special_i1(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_i1(out, x, dst) bind(c, name='cn_special_i1') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_i1
+    ! cn_status cn_special_i1e(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_i1e(out, x, dst) bind(c, name='cn_special_i1e') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_i1e
+    ! cn_status cn_special_exp1(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_exp1(out, x, dst) bind(c, name='cn_special_exp1') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_exp1
+    ! cn_status cn_special_expi(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_expi(out, x, dst) bind(c, name='cn_special_expi') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_expi
+    ! cn_status cn_special_logsumexp(cn_array * out, cn_array a, int32_t naxes, const int32_t *
+    !     axes, int32_t keepdims)
+    function c_cn_special_logsumexp(out, a, naxes, axes, keepdims) bind(c, &
+        name='cn_special_logsumexp') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: naxes
+      integer(c_int32_t), intent(in), optional :: axes(*)
+      integer(c_int32_t), value :: keepdims
+      integer(c_int32_t) :: res
+    end function c_cn_special_logsumexp
+    ! cn_status cn_special_softmax(cn_array * out, cn_array a, int32_t axis)
+    function c_cn_special_softmax(out, a, axis) bind(c, name='cn_special_softmax') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: axis
+      integer(c_int32_t) :: res
+    end function c_cn_special_softmax
+    ! cn_status cn_special_log_softmax(cn_array * out, cn_array a, int32_t axis)
+    function c_cn_special_log_softmax(out, a, axis) bind(c, &
+        name='cn_special_log_softmax') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: axis
+      integer(c_int32_t) :: res
+    end function c_cn_special_log_softmax
     ! cn_status cn_median(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t
     !     keepdims)
     function c_cn_median(out, a, naxes, axes, keepdims) bind(c, name='cn_median') result(res)

@@ -619,4 +619,37 @@ CN_K_FLOAT_MORE(double, f64, )
 #define k_logaddexp2(a, b) _Generic((a), CN_KG_F(k_logaddexp2))(a, b)
 #define k_heaviside(a, b) _Generic((a), CN_KG_F(k_heaviside))(a, b)
 
+/* ---- special functions (core/special_scalar.h) -------------------------- */
+
+#include "../special_scalar.h"
+
+/* erf and erfc are libm's in each precision; the others compute in float64
+ * (float32 rounds the result). */
+static inline float k_erf_f32(float a) { return erff(a); }
+static inline double k_erf_f64(double a) { return erf(a); }
+static inline float k_erfc_f32(float a) { return erfcf(a); }
+static inline double k_erfc_f64(double a) { return erfc(a); }
+#define k_erf(a) _Generic((a), CN_KG_F(k_erf))(a)
+#define k_erfc(a) _Generic((a), CN_KG_F(k_erfc))(a)
+#define CN_K_SP1(fn)                                                           \
+  static inline float k_##fn##_f32(float a) {                                  \
+    return (float)cn_sp_##fn((double)a);                                       \
+  }                                                                            \
+  static inline double k_##fn##_f64(double a) { return cn_sp_##fn(a); }
+#define CN_K_SP2(fn)                                                           \
+  static inline float k_##fn##_f32(float a, float b) {                         \
+    return (float)cn_sp_##fn((double)a, (double)b);                            \
+  }                                                                            \
+  static inline double k_##fn##_f64(double a, double b) {                      \
+    return cn_sp_##fn(a, b);                                                   \
+  }
+CN_SP_UNARY(CN_K_SP1)
+CN_SP_BINARY(CN_K_SP2)
+#undef CN_K_SP1
+#undef CN_K_SP2
+#define k_sp1(fn, a)                                                           \
+  _Generic((a), float : k_##fn##_f32, double : k_##fn##_f64)(a)
+#define k_sp2(fn, a, b)                                                        \
+  _Generic((a), float : k_##fn##_f32, double : k_##fn##_f64)(a, b)
+
 #endif

@@ -174,7 +174,9 @@
   X(cbrt, 1, cbrt, u10)                                                        \
   X(power, 2, pow, u10)                                                        \
   X(arctan2, 2, atan2, u10)                                                    \
-  X(hypot, 2, hypot, u05)
+  X(hypot, 2, hypot, u05)                                                      \
+  X(special_erf, 1, erf, u10)                                                  \
+  X(special_erfc, 1, erfc, u15)
 
 #define CN_SL_KERNELS(op, nin, fn, u)                                          \
   CN_SL_LOOP##nin(cn_sl_##op##_d, double, CN_SL_VD, CN_SL_WD, CN_SL_LOADD,     \
@@ -186,6 +188,20 @@
                       CN_SL_FN(fn, f, CN_SL_WF, u, CN_SL_SLEEF_ISA),           \
                       cn_sl_special_f, k_##fn##_f32)
 CN_SL_OPS(CN_SL_KERNELS)
+
+/* expit as 1 / (1 + exp(-x)) on SLEEF's vector exp: within 2 ulp like the
+ * scalar cn_sp_expit (core/special_scalar.h), and the lanes where exp(-x)
+ * overflows (x < -709, a 0 result) are recomputed by the scalar code. */
+static inline CN_SL_VD cn_sl_expit_vd(CN_SL_VD x) {
+  return 1.0 / (1.0 + CN_SL_FN(exp, d, CN_SL_WD, u10, CN_SL_SLEEF_ISA)(-x));
+}
+static inline CN_SL_VF cn_sl_expit_vf(CN_SL_VF x) {
+  return 1.0f / (1.0f + CN_SL_FN(exp, f, CN_SL_WF, u10, CN_SL_SLEEF_ISA)(-x));
+}
+CN_SL_LOOP1(cn_sl_special_expit_d, double, CN_SL_VD, CN_SL_WD, CN_SL_LOADD,
+            CN_SL_STORED, cn_sl_expit_vd, cn_sl_special_d, k_expit_f64)
+CN_SL_LOOP1(cn_sl_special_expit_f, float, CN_SL_VF, CN_SL_WF, CN_SL_LOADF,
+            CN_SL_STOREF, cn_sl_expit_vf, cn_sl_special_f, k_expit_f32)
 
 CN_SL_LOOP1(cn_sl_sqrt_d, double, CN_SL_VD, CN_SL_WD, CN_SL_LOADD,
             CN_SL_STORED, CN_SL_SQRTD, cn_sl_special_d, k_sqrt_f64)
@@ -249,8 +265,10 @@ const cn_ew_kernel CN_SL_CAT(CN_SL_CAT(cn_sl_, CN_SL_ISA), _cabs_f) =
 #define CN_SL_ENTRY_d(op, nin, fn, u) [CN_OPID_##op] = cn_sl_##op##_d,
 #define CN_SL_ENTRY_f(op, nin, fn, u) [CN_OPID_##op] = cn_sl_##op##_f,
 const cn_ew_kernel CN_SL_CAT(CN_SL_CAT(cn_sl_, CN_SL_ISA), _d)[CN_OP_COUNT_] = {
-    [CN_OPID_sqrt] = cn_sl_sqrt_d, CN_SL_OPS(CN_SL_ENTRY_d)};
+    [CN_OPID_sqrt] = cn_sl_sqrt_d,
+    [CN_OPID_special_expit] = cn_sl_special_expit_d, CN_SL_OPS(CN_SL_ENTRY_d)};
 const cn_ew_kernel CN_SL_CAT(CN_SL_CAT(cn_sl_, CN_SL_ISA), _f)[CN_OP_COUNT_] = {
-    [CN_OPID_sqrt] = cn_sl_sqrt_f, CN_SL_OPS(CN_SL_ENTRY_f)};
+    [CN_OPID_sqrt] = cn_sl_sqrt_f,
+    [CN_OPID_special_expit] = cn_sl_special_expit_f, CN_SL_OPS(CN_SL_ENTRY_f)};
 
 #endif

@@ -9,6 +9,7 @@
 #include "cunumpy/backend.h"
 #include "cunumpy/memory.h"
 #include "cunumpy/ufunc.h"
+#include "cunumpy/special.h"
 #include "cunumpy/reduce.h"
 #include "cunumpy/dlpack.h"
 /* CUDA devices, streams, events, pools (forwarders in the core) */

@@ -11,6 +11,8 @@
 // tile counts, Hillis-Steele steps, scan levels from index_plan.c and
 // scatter) against a naive loop over strided inputs.
 // The integer matmul's accumulation is checked the same way.
+// The special functions (core/special_scalar.h through prelude/special.cuh)
+// against the CPU's cn_special_* on special and ordinary values.
 // What this cannot see: the GPU's own libm (sin, exp, ... run on the host
 // here) and the kernels' launch geometry; tests/gpu/run.sh covers those.
 #include <cmath>
@@ -787,6 +789,104 @@ template <class T> static void matmul_one(cn_dtype dt) {
   cn_array_release(C);
 }
 
+// The special ops: the prelude's k_* against the CPU's cn_special_* over
+// k_vals and arguments inside (0, 1) and (0, 2) (the inverse functions'
+// domains), pairs of them for the binary ops. Both run the same scalar
+// code; the tolerance covers only contraction differences between the two
+// host compilers.
+template <class R> static bool same_real(R g, R c, double eps) {
+  if (std::isnan((double)c) || std::isnan((double)g))
+    return std::isnan((double)c) && std::isnan((double)g);
+  if (g == c)
+    return std::signbit((double)g) == std::signbit((double)c) || g != 0;
+  return fabs((double)g - (double)c) <= 8 * eps * fabs((double)c);
+}
+
+template <class R>
+static std::vector<R> cpu_real(cn_dtype dt, f1 u, f2 b, const std::vector<R> &x,
+                               const std::vector<R> &y) {
+  int64_t n = (int64_t)x.size();
+  cn_array ax = NULL, ay = NULL, out = NULL;
+  OK(cn_from_host(&ax, x.data(), 0, n * (int64_t)sizeof(R), 1, &n, NULL, dt));
+  if (b) {
+    OK(cn_from_host(&ay, y.data(), 0, n * (int64_t)sizeof(R), 1, &n, NULL,
+                    dt));
+    OK(b(&out, ax, ay, NULL));
+  } else {
+    OK(u(&out, ax, NULL));
+  }
+  std::vector<R> r((size_t)n);
+  OK(cn_copy_to_buffer(r.data(), n * (int64_t)sizeof(R), out, CN_ORDER_C));
+  cn_array_release(ax);
+  cn_array_release(ay);
+  cn_array_release(out);
+  return r;
+}
+
+template <class R> static void special_ops(cn_dtype dt) {
+  std::vector<R> v(k_vals, k_vals + k_nv);
+  const double more[] = {0.1,  0.25,  0.3,  0.45, 0.7,   0.9,   0.999,
+                         1.5,  1.999, 1e-8, 1e-30, 25.5, -26.5, 27.0,
+                         -5.0, 6.0,   -40., 40.0, 700.0, -700.0};
+  for (double m : more)
+    v.push_back((R)m);
+  std::vector<R> x, y;
+  for (R a : v)
+    for (R b : v)
+      x.push_back(a), y.push_back(b);
+  const double eps = sizeof(R) == 4 ? 1.1920929e-07 : 2.220446049250313e-16;
+  struct {
+    const char *name;
+    f1 fn;
+    R (*dev)(R);
+  } un[] = {
+      {"erf", cn_special_erf, k_erf<R>},
+      {"erfc", cn_special_erfc, k_erfc<R>},
+#define CN_SP_ROW1_(f) {#f, cn_special_##f, k_sp_##f<R>},
+      CN_SP_UNARY(CN_SP_ROW1_)
+#undef CN_SP_ROW1_
+  };
+  struct {
+    const char *name;
+    f2 fn;
+    R (*dev)(R, R);
+  } bin[] = {
+#define CN_SP_ROW2_(f) {#f, cn_special_##f, k_sp_##f<R>},
+      CN_SP_BINARY(CN_SP_ROW2_)
+#undef CN_SP_ROW2_
+  };
+  for (auto &op : un) {
+    g_cases++;
+    std::vector<R> c = cpu_real<R>(dt, op.fn, NULL, v, v);
+    int bad = 0;
+    for (size_t i = 0; i < v.size(); i++) {
+      R g = op.dev(v[i]);
+      if (!same_real(g, c[i], eps) && bad++ < 4)
+        printf("FAIL special %s(%s) at %.17g: host-emulated gpu %.17g cpu "
+               "%.17g\n",
+               op.name, cn_dtype_name(dt), (double)v[i], (double)g,
+               (double)c[i]);
+    }
+    if (bad)
+      g_fail++;
+  }
+  for (auto &op : bin) {
+    g_cases++;
+    std::vector<R> c = cpu_real<R>(dt, NULL, op.fn, x, y);
+    int bad = 0;
+    for (size_t i = 0; i < x.size(); i++) {
+      R g = op.dev(x[i], y[i]);
+      if (!same_real(g, c[i], eps) && bad++ < 4)
+        printf("FAIL special %s(%s) at (%.17g, %.17g): host-emulated gpu "
+               "%.17g cpu %.17g\n",
+               op.name, cn_dtype_name(dt), (double)x[i], (double)y[i],
+               (double)g, (double)c[i]);
+    }
+    if (bad)
+      g_fail++;
+  }
+}
+
 static void matmuls(void) {
   matmul_one<bool>(CN_BOOL);
   matmul_one<cn_i8>(CN_INT8);
@@ -812,6 +912,8 @@ int main(void) {
   index_compaction();
   lapack_helpers();
   matmuls();
+  special_ops<double>(CN_FLOAT64);
+  special_ops<float>(CN_FLOAT32);
   printf("prelude_host: %d cases, %d failures\n", g_cases, g_fail);
   return g_fail != 0;
 }

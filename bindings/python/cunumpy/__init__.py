@@ -73,7 +73,7 @@ _cnlib._set_fast(_dtypes.DTYPE_OF, {"empty": _creation._empty_py,
                                     "asarray": _convert._asarray_py,
                                     "reshape": _shape._reshape_method})
 
-from . import _npyio, exceptions, fft, linalg, random, signal, testing
+from . import _npyio, exceptions, fft, linalg, random, signal, special, testing
 from ._logging import logger  # noqa: F401
 from .exceptions import AxisError
 from ._kernel import ElementwiseKernel, ReductionKernel  # noqa: F401

@@ -381,6 +381,8 @@ class _Namespace:
 
     def __getattr__(self, name):
         real = getattr(self._m, name)
+        if isinstance(real, types.ModuleType) and name == "special":
+            return _Namespace(real)
         return _traced_callable(name, real)
 
 
@@ -394,7 +396,7 @@ _DTYPE_NAMES = {"bool", "bool_", "int8", "int16", "int32", "int64", "uint8",
 def _traced_callable(name, real):
     from ._ufunc import ufunc as _ufunc_type
     if isinstance(real, _ufunc_type):
-        op = real.__name__
+        op = real._op
 
         def uf(*args, **kwargs):
             tr = _trace_of(args)

@@ -21,8 +21,9 @@ class ufunc(_lib.UfuncBase):
     with exactly nin positional arguments go from C straight to the op;
     keywords (out=, dtype=, where=) take the Python path (_call)."""
 
-    def __init__(self, name, nin, fn, doc):
-        self._bind(fn, nin, name)
+    def __init__(self, name, nin, fn, doc, op=None):
+        self._op = op or name  # the op table's name (fusion's text)
+        self._bind(fn, nin, self._op)
         self.__name__ = name
         self.nin = nin
         self.nout = 1
@@ -331,7 +332,11 @@ for _name, _nin, _loops, _outrule, _doc in _lib._op_table():
 
 del _name, _nin, _loops, _outrule, _doc
 
-globals().update(UFUNCS)
+# The special_* ops are scipy.special's: cunumpy.special binds them under
+# their SciPy names; the NumPy namespace leaves them out.
+_SPECIAL_PREFIX = "special_"
+globals().update({n: u for n, u in UFUNCS.items()
+                  if not n.startswith(_SPECIAL_PREFIX)})
 
 # NumPy and Array API spellings of the same ops.
 _ALIASES = {
@@ -348,8 +353,8 @@ for _alias, _name in _ALIASES.items():
         globals()[_alias] = UFUNCS[_name]
 
 del _alias, _name
-__all__ += list(UFUNCS) + [a for a, n in _ALIASES.items()
-                         if n in UFUNCS]
+__all__ += [n for n in UFUNCS if not n.startswith(_SPECIAL_PREFIX)] + \
+    [a for a, n in _ALIASES.items() if n in UFUNCS]
 
 
 def clip(x, /, min=None, max=None, *, out=None, a_min=None, a_max=None,

@@ -210,7 +210,7 @@ const CN_LOG_DEBUG = Int32(3)  # status.h
 const CUNUMPY_VERSION_MAJOR = Int32(0)  # status.h
 const CUNUMPY_VERSION_MINOR = Int32(1)  # status.h
 const CUNUMPY_VERSION_PATCH = Int32(0)  # status.h
-const CUNUMPY_ABI_VERSION = Int32(1)  # status.h
+const CUNUMPY_ABI_VERSION = Int32(2)  # status.h
 const CN_SLICE_NONE = Int64(-9223372036854775808)  # view.h
 
 # struct cn_scalar, passed by value
@@ -1829,6 +1829,146 @@ cn_sparse_lu_release(lu) =
 # cn_status cn_sparse_spsolve(cn_array * out, cn_sparse a, cn_array b)
 cn_sparse_spsolve(out, a, b) =
     ccall((:cn_sparse_spsolve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a, b)
+
+# cn_status cn_special_erf(cn_array * out, cn_array x, cn_array dst)
+cn_special_erf(out, x, dst) =
+    ccall((:cn_special_erf, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_erfc(cn_array * out, cn_array x, cn_array dst)
+cn_special_erfc(out, x, dst) =
+    ccall((:cn_special_erfc, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_erfcx(cn_array * out, cn_array x, cn_array dst)
+cn_special_erfcx(out, x, dst) =
+    ccall((:cn_special_erfcx, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_erfinv(cn_array * out, cn_array x, cn_array dst)
+cn_special_erfinv(out, x, dst) =
+    ccall((:cn_special_erfinv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_erfcinv(cn_array * out, cn_array x, cn_array dst)
+cn_special_erfcinv(out, x, dst) =
+    ccall((:cn_special_erfcinv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_ndtr(cn_array * out, cn_array x, cn_array dst)
+cn_special_ndtr(out, x, dst) =
+    ccall((:cn_special_ndtr, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_ndtri(cn_array * out, cn_array x, cn_array dst)
+cn_special_ndtri(out, x, dst) =
+    ccall((:cn_special_ndtri, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_log_ndtr(cn_array * out, cn_array x, cn_array dst)
+cn_special_log_ndtr(out, x, dst) =
+    ccall((:cn_special_log_ndtr, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_expit(cn_array * out, cn_array x, cn_array dst)
+cn_special_expit(out, x, dst) =
+    ccall((:cn_special_expit, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_logit(cn_array * out, cn_array x, cn_array dst)
+cn_special_logit(out, x, dst) =
+    ccall((:cn_special_logit, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_log_expit(cn_array * out, cn_array x, cn_array dst)
+cn_special_log_expit(out, x, dst) =
+    ccall((:cn_special_log_expit, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_xlogy(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_xlogy(out, x1, x2, dst) =
+    ccall((:cn_special_xlogy, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_xlog1py(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_xlog1py(out, x1, x2, dst) =
+    ccall((:cn_special_xlog1py, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_entr(cn_array * out, cn_array x, cn_array dst)
+cn_special_entr(out, x, dst) =
+    ccall((:cn_special_entr, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_rel_entr(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_rel_entr(out, x1, x2, dst) =
+    ccall((:cn_special_rel_entr, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_kl_div(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_kl_div(out, x1, x2, dst) =
+    ccall((:cn_special_kl_div, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_huber(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_huber(out, x1, x2, dst) =
+    ccall((:cn_special_huber, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_pseudo_huber(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_pseudo_huber(out, x1, x2, dst) =
+    ccall((:cn_special_pseudo_huber, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_gamma(cn_array * out, cn_array x, cn_array dst)
+cn_special_gamma(out, x, dst) =
+    ccall((:cn_special_gamma, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_gammaln(cn_array * out, cn_array x, cn_array dst)
+cn_special_gammaln(out, x, dst) =
+    ccall((:cn_special_gammaln, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_rgamma(cn_array * out, cn_array x, cn_array dst)
+cn_special_rgamma(out, x, dst) =
+    ccall((:cn_special_rgamma, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_j0(cn_array * out, cn_array x, cn_array dst)
+cn_special_j0(out, x, dst) =
+    ccall((:cn_special_j0, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_j1(cn_array * out, cn_array x, cn_array dst)
+cn_special_j1(out, x, dst) =
+    ccall((:cn_special_j1, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_y0(cn_array * out, cn_array x, cn_array dst)
+cn_special_y0(out, x, dst) =
+    ccall((:cn_special_y0, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_y1(cn_array * out, cn_array x, cn_array dst)
+cn_special_y1(out, x, dst) =
+    ccall((:cn_special_y1, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_psi(cn_array * out, cn_array x, cn_array dst)
+cn_special_psi(out, x, dst) =
+    ccall((:cn_special_psi, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_i0(cn_array * out, cn_array x, cn_array dst)
+cn_special_i0(out, x, dst) =
+    ccall((:cn_special_i0, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_i0e(cn_array * out, cn_array x, cn_array dst)
+cn_special_i0e(out, x, dst) =
+    ccall((:cn_special_i0e, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_i1(cn_array * out, cn_array x, cn_array dst)
+cn_special_i1(out, x, dst) =
+    ccall((:cn_special_i1, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_i1e(cn_array * out, cn_array x, cn_array dst)
+cn_special_i1e(out, x, dst) =
+    ccall((:cn_special_i1e, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_exp1(cn_array * out, cn_array x, cn_array dst)
+cn_special_exp1(out, x, dst) =
+    ccall((:cn_special_exp1, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_expi(cn_array * out, cn_array x, cn_array dst)
+cn_special_expi(out, x, dst) =
+    ccall((:cn_special_expi, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_logsumexp(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t keepdims)
+cn_special_logsumexp(out, a, naxes, axes, keepdims) =
+    ccall((:cn_special_logsumexp, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Int32}, Int32), out, a, naxes, axes, keepdims)
+
+# cn_status cn_special_softmax(cn_array * out, cn_array a, int32_t axis)
+cn_special_softmax(out, a, axis) =
+    ccall((:cn_special_softmax, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, axis)
+
+# cn_status cn_special_log_softmax(cn_array * out, cn_array a, int32_t axis)
+cn_special_log_softmax(out, a, axis) =
+    ccall((:cn_special_log_softmax, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, axis)
 
 # cn_status cn_median(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t keepdims)
 cn_median(out, a, naxes, axes, keepdims) =
