@@ -263,7 +263,7 @@ static cn_status cn_xb_loop_dtype(cn_xb *b, cn_dtype *out, int32_t op,
   if (info->bool_refusal != NULL && cn_is_bool(p))
     return cn_error(CN_ERR_TYPE, "%s: column %d: %s: %s", b->fn, (int)b->col,
                     info->name, info->bool_refusal);
-  if (cn_op_loop_dtype(info->loops, p, out))
+  if (cn_op_loop_dtype(op, p, out))
     return CN_OK;
   return cn_error(CN_ERR_TYPE, "%s: column %d: %s: no loop for dtype %s",
                   b->fn, (int)b->col, info->name, cn_dtype_name(p));

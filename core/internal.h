@@ -357,11 +357,11 @@ enum {
 CN_INTERNAL const cn_op_info *cn_op_table(void);
 /* 1 when the loop class has a loop for dtype. */
 CN_INTERNAL bool cn_loop_class_has(cn_loop_class lc, cn_dtype dt);
-/* The dtype an op with loops computes in for the promoted dtype p: p when
- * it has a loop, else the first dtype p casts to safely; false for none
- * (core/ufunc.c, shared by ufuncs and expressions). */
-CN_INTERNAL bool cn_op_loop_dtype(cn_loop_class loops, cn_dtype p,
-                                  cn_dtype *out);
+/* The dtype op computes in for the promoted dtype p: p when it has a loop,
+ * else the first dtype p casts to safely (never float16 for the special_
+ * ops, as SciPy's); false for none (core/ufunc.c, shared by ufuncs and
+ * expressions). */
+CN_INTERNAL bool cn_op_loop_dtype(int32_t op, cn_dtype p, cn_dtype *out);
 /* 1 for the ops with a float16 loop of their own (nextafter, spacing:
  * NumPy steps through float16 values there); every other op computes
  * float16 in float32 and rounds each element (core/ufunc.c). */

@@ -179,19 +179,29 @@ static cn_status cn_uf_loop_dtype(cn_dtype *out, int32_t op, cn_dtype p,
   /* NumPy refuses bool for some ops instead of computing it in int8 */
   if (info->bool_refusal != NULL && cn_is_bool(p))
     return cn_error(CN_ERR_TYPE, "%s: %s", fn, info->bool_refusal);
-  if (cn_op_loop_dtype(info->loops, p, out))
+  if (cn_op_loop_dtype(op, p, out))
     return CN_OK;
   return cn_error(CN_ERR_TYPE, "%s: no loop for dtype %s", fn,
                   cn_dtype_name(p));
 }
 
-bool cn_op_loop_dtype(cn_loop_class loops, cn_dtype p, cn_dtype *out) {
-  if (cn_loop_class_has(loops, p)) {
+/* SciPy's special functions have no float16 loops: float16, and the
+ * small integers that promote to it, compute and return float32 there. */
+static bool cn_op_skips_float16(int32_t op) {
+  return strncmp(cn_ops[op].name, "special_", 8) == 0;
+}
+
+bool cn_op_loop_dtype(int32_t op, cn_dtype p, cn_dtype *out) {
+  const cn_loop_class loops = cn_ops[op].loops;
+  const bool skip16 = cn_op_skips_float16(op);
+  if (cn_loop_class_has(loops, p) && !(skip16 && p == CN_FLOAT16)) {
     *out = p;
     return true;
   }
   for (int32_t i = 0; i < CN_NUM_DTYPES; i++) {
     cn_dtype d = cn_dtype_from_index(i);
+    if (skip16 && d == CN_FLOAT16)
+      continue;
     if (cn_loop_class_has(loops, d) && cn_can_cast_safe(p, d)) {
       *out = d;
       return true;

@@ -17,6 +17,7 @@
 %nothread _to_dlpack;
 %nothread _from_dlpack;
 %nothread _from_buffer;
+%nothread _from_pointer;
 %nothread _op_table;
 %nothread _broadcast_shapes;
 %nothread cnpy_cuda_module_image;

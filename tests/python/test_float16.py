@@ -15,8 +15,10 @@ import pytest
 import cunumpy as xp
 from conftest import DTYPES
 
+# NumPy's ops; the special_ ops follow SciPy, which has no float16 loops
+# (test_special.py checks that they compute and return float32)
 OPS = {name: (nin, loops) for name, nin, loops, _out, _doc in
-       xp._cnlib._op_table()}
+       xp._cnlib._op_table() if not name.startswith("special_")}
 NUMPY_NAME = {"abs": "absolute", "conj": "conjugate"}
 F16 = np.dtype(np.float16)
 ALL_BITS = np.arange(65536, dtype=np.uint32).astype(np.uint16)
@@ -259,6 +261,11 @@ def check_op(name, *args, exact_ops=EXACT_OPS):
 def test_every_op_float16(name):
     nin = OPS[name][0]
     args = op_inputs(nin)
+    if name == "floor_divide":
+        # with an infinite operand cunumpy follows the Array API standard,
+        # not NumPy (README, differences from NumPy): test_array_api.py
+        fin = np.isfinite(args[0]) & np.isfinite(args[1])
+        args = [a[fin] for a in args]
     if name in ("left_shift", "right_shift", "bitwise_and", "bitwise_or",
                 "bitwise_xor", "invert", "gcd", "lcm"):
         check_op(name, *args)  # NumPy's TypeError, as the engine's
