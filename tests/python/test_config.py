@@ -21,7 +21,7 @@ def test_sections_and_versions():
     cfg = xp.show_config(mode="dicts")
     assert set(cfg) == {"engine", "python", "environment"}
     e = cfg["engine"]
-    assert e["cunumpy"] == f"{xp.__version__} (ABI 1)"
+    assert e["cunumpy"] == f"{xp.__version__} (ABI {xp._cnlib.cn_abi_version()})"
     assert re.fullmatch(r"\d+\.\d+\.\d+", e["LAPACK"])
     assert re.fullmatch(r"\d+\.\d+\.\d+ \(headers\)", e["SLEEF"])
     assert cfg["python"]["numpy"] == np.__version__

@@ -61,7 +61,6 @@ from ._backend import (bind_local_device, get_default_memory_pool,
 from ._memory import *  # noqa: F401,F403
 from . import cuda, profiler
 from .cuda import Stream
-from ._backend import to_numpy as asnumpy  # CuPy's name
 from ._convert import to_device  # noqa: F811
 from ._dtypes import finfo, iinfo, isdtype
 
