@@ -2,6 +2,7 @@
  * the CPU has it, the scalar conversions of float16.h otherwise. F16C
  * quiets signalling NaNs where NumPy keeps the payload, so blocks holding a
  * NaN are redone by the scalar code: results are identical on every CPU. */
+#include <cpuid.h>
 #include <immintrin.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -15,7 +16,11 @@ static bool cn_f16_have_f16c(void) {
   static atomic_int cached = -1;
   int v = atomic_load_explicit(&cached, memory_order_relaxed);
   if (v < 0) {
-    v = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+    /* clang 14's __builtin_cpu_supports has no "f16c": CPUID.1:ECX bit 29
+     * ("avx" also checks that the OS saves the YMM state) */
+    unsigned a, b, c, d;
+    v = __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) &&
+        (c & (1u << 29)) != 0;
     atomic_store_explicit(&cached, v, memory_order_relaxed);
   }
   return v != 0;
