@@ -307,10 +307,14 @@ cn_status cn_cpu_matmul(const cn_gemm_desc *d) {
   for (int32_t i = 0; i < nb; i++)
     batch *= c->shape[i];
   /* Many small products (einsum's batched dots, vecdot, stacks of small
-   * matrices) run a batch per thread: BLAS runs those sizes on one thread
-   * anyway. Packing shares the scratch buffers, so it stays serial. */
+   * matrices) run a batch per thread, but only below the sizes at which
+   * OpenBLAS threads a call itself (gemv: m*n < 2304*4, gemm: m*n*k <
+   * 65536*4 with its default GEMM_MULTITHREAD_THRESHOLD): two threads
+   * calling a threaded BLAS wait on its one pool (a 16x slowdown here).
+   * Packing shares the scratch buffers, so it stays serial. */
   int nth = 1;
-  if (batch > 1 && !pa && !pb && !pc && m * n * k <= (1 << 18))
+  const int64_t blas_serial = m == 1 || n == 1 ? 2304 * 4 : 65536 * 4;
+  if (batch > 1 && !pa && !pb && !pc && m * n * k < blas_serial)
     nth = cn_cpu_threads_for(batch * m * n * (k > 0 ? k : 1));
 #pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)
   for (int64_t t = 0; t < batch; t++) {
