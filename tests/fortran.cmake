@@ -45,4 +45,5 @@ if(CUNUMPY_FORTRAN AND TARGET cunumpy_fortran)
   # the example stops with an error when it drifts from the exact solution
   add_test(NAME fortran_example_heat COMMAND heat_f90 64 200)
   add_test(NAME fortran_example_poisson COMMAND poisson_f90 32)
+  add_test(NAME fortran_example_kernels COMMAND kernels_f90 1000)
 endif()

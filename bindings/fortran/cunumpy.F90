@@ -56,6 +56,50 @@ module cunumpy
     final :: cn_array_final
   end type cn_array_t
 
+  ! A custom kernel (cn_elementwise_kernel, cn_reduction_kernel): CuPy's
+  ! ElementwiseKernel / ReductionKernel, run where its arrays live (CPU
+  ! bodies are compiled with the host C compiler, CUDA ones with NVRTC).
+  ! Assignment shares the kernel; the final procedure releases it.
+  type :: cn_kernel_t
+    type(c_ptr) :: h = c_null_ptr
+  contains
+    procedure, private :: assign_kernel
+    generic :: assignment(=) => assign_kernel
+    final :: cn_kernel_final
+  end type cn_kernel_t
+
+  ! A CUDA module compiled from source by NVRTC or read from a PTX/CUBIN/
+  ! fatbin file, and one __global__ function of it (CuPy's RawModule and
+  ! RawKernel). Compiling needs no GPU when arch is given; loading a
+  ! function and launching need one.
+  type :: cn_cuda_module_t
+    type(c_ptr) :: h = c_null_ptr
+  contains
+    procedure, private :: assign_module
+    generic :: assignment(=) => assign_module
+    final :: cn_cuda_module_final
+  end type cn_cuda_module_t
+  type :: cn_cuda_function_t
+    type(c_ptr) :: h = c_null_ptr
+  contains
+    procedure, private :: assign_function
+    generic :: assignment(=) => assign_function
+    final :: cn_cuda_function_final
+  end type cn_cuda_function_t
+
+  ! One argument of cn_cuda_launch, made by cn_arg: an array (passed as its
+  ! device pointer; borrowed, so the array must outlive the call) or the
+  ! bytes of a scalar of the kernel parameter's C type (int32 -> int,
+  ! int64 -> long long, real32 -> float, real64 -> double).
+  type :: cn_kernel_arg_t
+    type(c_ptr) :: array = c_null_ptr
+    integer(c_int8_t) :: bytes(16) = 0_c_int8_t
+    integer(c_int64_t) :: nbytes = 0
+  end type cn_kernel_arg_t
+  interface cn_arg
+    module procedure arg_array, arg_i4, arg_i8, arg_r4, arg_r8, arg_c4, arg_c8
+  end interface cn_arg
+
   ! Fortran array -> cunumpy view, pointer back, helpers in cfi_wrap.c.
   interface
     function cn_f_import(out, x, copy, readonly) bind(c, name='cn_f_import') result(st)
@@ -105,6 +149,8 @@ module cunumpy
       scalar_l
   end interface cn_scalar_of
 
+  private :: assign_kernel, assign_module, assign_function, arg_array, arg_i4, arg_i8, &
+    arg_r4, arg_r8, arg_c4, arg_c8, c_text, kernel_args
   private :: assign_array, fail, succeed, handle, set_result, pointer_prepare, c_string, &
     scalar_i4, scalar_i8, scalar_r4, scalar_r8, scalar_c4, scalar_c8, scalar_l, &
     cn_f_import, cn_f_dtype_of, c_strlen, make, reduce_axes, item, creation_args, &
@@ -887,6 +933,412 @@ contains
     nrm = CN_FFT_NORM_BACKWARD
     if (present(norm)) nrm = norm
   end subroutine fft_args
+
+  ! ---- custom kernels (cunumpy/kernel.h) ---------------------------------
+
+  subroutine assign_kernel(lhs, rhs)
+    class(cn_kernel_t), intent(inout) :: lhs
+    type(cn_kernel_t), intent(in) :: rhs
+    integer(c_int32_t) :: st
+    type(c_ptr) :: old
+    if (c_associated(rhs%h)) st = c_cn_kernel_retain(rhs%h)
+    old = lhs%h
+    lhs%h = rhs%h
+    if (c_associated(old)) call c_cn_kernel_release(old)
+  end subroutine assign_kernel
+
+  impure elemental subroutine cn_kernel_final(self)
+    type(cn_kernel_t), intent(inout) :: self
+    if (c_associated(self%h)) call c_cn_kernel_release(self%h)
+    self%h = c_null_ptr
+  end subroutine cn_kernel_final
+
+  subroutine assign_module(lhs, rhs)
+    class(cn_cuda_module_t), intent(inout) :: lhs
+    type(cn_cuda_module_t), intent(in) :: rhs
+    type(c_ptr) :: old
+    if (c_associated(rhs%h)) call c_cn_cuda_module_retain(rhs%h)
+    old = lhs%h
+    lhs%h = rhs%h
+    if (c_associated(old)) call c_cn_cuda_module_release(old)
+  end subroutine assign_module
+
+  impure elemental subroutine cn_cuda_module_final(self)
+    type(cn_cuda_module_t), intent(inout) :: self
+    if (c_associated(self%h)) call c_cn_cuda_module_release(self%h)
+    self%h = c_null_ptr
+  end subroutine cn_cuda_module_final
+
+  subroutine assign_function(lhs, rhs)
+    class(cn_cuda_function_t), intent(inout) :: lhs
+    type(cn_cuda_function_t), intent(in) :: rhs
+    type(c_ptr) :: old
+    if (c_associated(rhs%h)) call c_cn_cuda_function_retain(rhs%h)
+    old = lhs%h
+    lhs%h = rhs%h
+    if (c_associated(old)) call c_cn_cuda_function_release(old)
+  end subroutine assign_function
+
+  impure elemental subroutine cn_cuda_function_final(self)
+    type(cn_cuda_function_t), intent(inout) :: self
+    if (c_associated(self%h)) call c_cn_cuda_function_release(self%h)
+    self%h = c_null_ptr
+  end subroutine cn_cuda_function_final
+
+  ! NUL-terminated text of an optional argument ("" when absent: the C
+  ! side's "none").
+  function c_text(s) result(t)
+    character(*), intent(in), optional :: s
+    character(:), allocatable :: t
+    if (present(s)) then
+      t = s//c_null_char
+    else
+      t = c_null_char
+    end if
+  end function c_text
+
+  ! Elementwise kernel in CuPy's grammar: in_params / out_params such as
+  ! 'float64 x, T y' / 'T z', operation a C body such as 'z = (x - y) * (x - y)'.
+  ! Nothing is compiled until the first cn_kernel_call. k receives the kernel.
+  subroutine cn_elementwise_kernel(k, in_params, out_params, operation, name, preamble, &
+                                   loop_prep, after_loop, options, stat, errmsg)
+    type(cn_kernel_t), intent(inout) :: k
+    character(*), intent(in) :: in_params, out_params, operation
+    character(*), intent(in), optional :: name, preamble, loop_prep, after_loop, options
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h(1)
+    integer(c_int32_t) :: st
+    h = c_null_ptr
+    st = c_cn_elementwise_kernel_create(h, in_params//c_null_char, out_params//c_null_char, &
+                                        operation//c_null_char, c_text(name), c_text(preamble), &
+                                        c_text(loop_prep), c_text(after_loop), c_text(options))
+    if (st == CN_OK) then
+      call cn_kernel_final(k)
+      k%h = h(1)
+    end if
+    call handle(st, stat, errmsg)
+  end subroutine cn_elementwise_kernel
+
+  ! Reduction kernel in CuPy's ReductionKernel order: map_expr over the
+  ! elements, reduce_expr of a and b, post_map_expr writing the output from
+  ! a, and the identity; reduce_type is the accumulator's type (default:
+  ! the output's).
+  subroutine cn_reduction_kernel(k, in_params, out_params, map_expr, reduce_expr, &
+                                 post_map_expr, identity, name, reduce_type, preamble, &
+                                 options, stat, errmsg)
+    type(cn_kernel_t), intent(inout) :: k
+    character(*), intent(in) :: in_params, out_params, map_expr, reduce_expr, post_map_expr, &
+      identity
+    character(*), intent(in), optional :: name, reduce_type, preamble, options
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h(1)
+    integer(c_int32_t) :: st
+    h = c_null_ptr
+    st = c_cn_reduction_kernel_create(h, in_params//c_null_char, out_params//c_null_char, &
+                                      map_expr//c_null_char, reduce_expr//c_null_char, &
+                                      post_map_expr//c_null_char, identity//c_null_char, &
+                                      c_text(name), c_text(reduce_type), c_text(preamble), &
+                                      c_text(options))
+    if (st == CN_OK) then
+      call cn_kernel_final(k)
+      k%h = h(1)
+    end if
+    call handle(st, stat, errmsg)
+  end subroutine cn_reduction_kernel
+
+  ! The C argument list of a kernel call: the inputs, then the outputs when
+  ! every one of them holds an array (written in place), none when none
+  ! does (the engine allocates them). A count that is not the kernel's, or
+  ! some outputs but not all, is CN_ERR_VALUE with msg.
+  subroutine kernel_args(k, inputs, outs, hs, n, st, msg)
+    type(cn_kernel_t), intent(in) :: k
+    type(cn_array_t), intent(in) :: inputs(:), outs(:)
+    type(c_ptr), intent(out) :: hs(:)
+    integer(c_int32_t), intent(out) :: n, st
+    character(:), allocatable, intent(out) :: msg
+    integer :: i, given
+    integer(c_int32_t) :: nin(1), nout(1)
+    character(kind=c_char), target :: name(128)
+    character(16) :: counts(4)
+    hs = c_null_ptr
+    msg = ""
+    n = 0
+    st = c_cn_kernel_nin(nin, k%h)
+    if (st == CN_OK) st = c_cn_kernel_nout(nout, k%h)
+    if (st == CN_OK) st = c_cn_kernel_name(name, size(name, kind=c_int64_t), k%h)
+    if (st /= CN_OK) then
+      msg = cn_error_message()
+      return
+    end if
+    if (size(inputs) /= nin(1) .or. size(outs) /= nout(1)) then
+      write (counts, '(i0)') nin(1), nout(1), size(inputs), size(outs)
+      msg = "kernel '"//c_string(c_loc(name))//"' takes "//trim(counts(1))//" inputs and " &
+            //trim(counts(2))//" outputs, got "//trim(counts(3))//" and "//trim(counts(4))
+      st = CN_ERR_VALUE
+      return
+    end if
+    do i = 1, size(inputs)
+      hs(i) = inputs(i)%h
+    end do
+    n = int(size(inputs), c_int32_t)
+    given = count([(c_associated(outs(i)%h), i = 1, size(outs))])
+    if (given == size(outs) .and. given > 0) then
+      do i = 1, size(outs)
+        hs(size(inputs) + i) = outs(i)%h
+      end do
+      n = n + int(size(outs), c_int32_t)
+    else if (given /= 0) then
+      msg = "kernel '"//c_string(c_loc(name))//"': give every output or none"
+      st = CN_ERR_VALUE
+    end if
+  end subroutine kernel_args
+
+  ! Runs an elementwise kernel on inputs (arrays or cn_weak_scalar scalars)
+  ! where they live. outs(:) has one entry per output parameter: when all
+  ! hold arrays the kernel writes into them, when none does they receive
+  ! new arrays of the broadcast shape. size: the index range when every
+  ! argument is raw.
+  subroutine cn_kernel_call(k, inputs, outs, size, stat, errmsg)
+    type(cn_kernel_t), intent(in) :: k
+    type(cn_array_t), intent(in) :: inputs(:)
+    type(cn_array_t), intent(inout) :: outs(:)
+    integer(int64), intent(in), optional :: size
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: hs(max(1, ubound(inputs, 1) + ubound(outs, 1))), res(max(1, ubound(outs, 1)))
+    integer(c_int32_t) :: st, n
+    integer(c_int64_t) :: sz
+    character(:), allocatable :: msg
+    integer :: i
+    call kernel_args(k, inputs, outs, hs, n, st, msg)
+    if (st /= CN_OK) then
+      call fail(st, "cn_kernel_call: "//msg, stat, errmsg)
+      return
+    end if
+    sz = -1
+    if (present(size)) sz = size
+    res = c_null_ptr
+    st = c_cn_kernel_call(res, int(ubound(res, 1), c_int32_t), k%h, n, hs, sz)
+    if (st == CN_OK) then
+      do i = 1, ubound(outs, 1)
+        call take_result(outs(i), st, res(i))
+      end do
+    end if
+    call handle(st, stat, errmsg)
+  end subroutine cn_kernel_call
+
+  ! Runs a reduction kernel over dimension dim (1-based; all when absent)
+  ! of the broadcast inputs; y is written in place when it holds an array
+  ! of the result's shape, else receives a new one.
+  subroutine cn_kernel_reduce(k, inputs, y, dim, keepdims, stat, errmsg)
+    type(cn_kernel_t), intent(in) :: k
+    type(cn_array_t), intent(in) :: inputs(:)
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: keepdims
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: hs(ubound(inputs, 1) + 1), res(1)
+    type(cn_array_t) :: outs(1)
+    integer(c_int32_t) :: st, n, naxes, ax(1), kd, dt
+    character(:), allocatable :: msg
+    outs(1) = y
+    call kernel_args(k, inputs, outs, hs, n, st, msg)
+    if (st /= CN_OK) then
+      call fail(st, "cn_kernel_reduce: "//msg, stat, errmsg)
+      return
+    end if
+    call reduce_axes(dim, keepdims, CN_DTYPE_DEFAULT, naxes, ax, kd, dt)
+    res = c_null_ptr
+    st = c_cn_kernel_reduce(res, 1_c_int32_t, k%h, n, hs, naxes, ax, kd)
+    call take_result(y, st, res(1))
+    call handle(st, stat, errmsg)
+  end subroutine cn_kernel_reduce
+
+  ! Compiles CUDA C++ source (extern "C" __global__ functions) with NVRTC:
+  ! options(:) are NVRTC options such as '-DN=4', name_expressions(:) the
+  ! C++ template instances to look up. arch (major*10+minor) compiles PTX
+  ! without a GPU; absent or 0 compiles for the current device.
+  subroutine cn_cuda_module_compile(m, source, name, options, name_expressions, arch, &
+                                    stat, errmsg)
+    type(cn_cuda_module_t), intent(inout) :: m
+    character(*), intent(in) :: source
+    character(*), intent(in), optional :: name
+    character(*), intent(in), optional :: options(:), name_expressions(:)
+    integer, intent(in), optional :: arch
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h(1)
+    integer(c_int32_t) :: st, a
+    character(:), allocatable :: opts, names
+    opts = ""
+    names = ""
+    if (present(options)) opts = joined(options)
+    if (present(name_expressions)) names = joined(name_expressions)
+    a = 0
+    if (present(arch)) a = int(arch, c_int32_t)
+    h = c_null_ptr
+    st = c_cn_cuda_module_from_source(h, source//c_null_char, c_text(name), &
+                                      opts//c_null_char, names//c_null_char, a)
+    if (st == CN_OK) then
+      call cn_cuda_module_final(m)
+      m%h = h(1)
+    end if
+    call handle(st, stat, errmsg)
+  contains
+    function joined(items) result(t)
+      character(*), intent(in) :: items(:)
+      character(:), allocatable :: t
+      integer :: i
+      t = ""
+      do i = 1, ubound(items, 1)
+        if (i > 1) t = t//new_line('a')
+        t = t//trim(items(i))
+      end do
+    end function joined
+  end subroutine cn_cuda_module_compile
+
+  ! A module from a PTX, CUBIN or fatbin file (loaded on first use).
+  subroutine cn_cuda_module_load(m, path, stat, errmsg)
+    type(cn_cuda_module_t), intent(inout) :: m
+    character(*), intent(in) :: path
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h(1)
+    integer(c_int32_t) :: st
+    h = c_null_ptr
+    st = c_cn_cuda_module_from_file(h, path//c_null_char)
+    if (st == CN_OK) then
+      call cn_cuda_module_final(m)
+      m%h = h(1)
+    end if
+    call handle(st, stat, errmsg)
+  end subroutine cn_cuda_module_load
+
+  ! The module's PTX text ("" for a CUBIN or fatbin image).
+  function cn_cuda_module_ptx(m, stat, errmsg) result(ptx)
+    type(cn_cuda_module_t), intent(in) :: m
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    character(:), allocatable :: ptx
+    integer(c_int64_t) :: n(1)
+    integer(c_int32_t) :: st, is_ptx(1)
+    character(kind=c_char), allocatable, target :: buf(:)
+    integer(c_int64_t) :: i
+    ptx = ""
+    st = c_cn_cuda_module_is_ptx(is_ptx, m%h)
+    if (st == CN_OK) st = c_cn_cuda_module_image_size(n, m%h)
+    if (st == CN_OK .and. is_ptx(1) == 1) then
+      allocate (buf(max(1_c_int64_t, n(1))))
+      st = c_cn_cuda_module_image(c_loc(buf), n(1), m%h)
+      if (st == CN_OK) then
+        deallocate (ptx)
+        allocate (character(max(0_c_int64_t, n(1) - 1)) :: ptx)
+        do i = 1, n(1) - 1
+          ptx(i:i) = buf(i)
+        end do
+      end if
+    end if
+    call handle(st, stat, errmsg)
+  end function cn_cuda_module_ptx
+
+  ! The kernel called name (C name, lowered name or name expression).
+  subroutine cn_cuda_get_function(f, m, name, stat, errmsg)
+    type(cn_cuda_function_t), intent(inout) :: f
+    type(cn_cuda_module_t), intent(in) :: m
+    character(*), intent(in) :: name
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h(1)
+    integer(c_int32_t) :: st
+    h = c_null_ptr
+    st = c_cn_cuda_module_get_function(h, m%h, name//c_null_char)
+    if (st == CN_OK) then
+      call cn_cuda_function_final(f)
+      f%h = h(1)
+    end if
+    call handle(st, stat, errmsg)
+  end subroutine cn_cuda_get_function
+
+  ! Launches f with grid(:) blocks of block(:) threads (1 to 3 entries
+  ! each) on the current stream; args(:) from cn_arg. Arrays must live on
+  ! the current CUDA device (raw kernels never copy).
+  subroutine cn_cuda_launch(f, grid, block, args, shared_mem, stat, errmsg)
+    type(cn_cuda_function_t), intent(in) :: f
+    integer, intent(in) :: grid(:), block(:)
+    type(cn_kernel_arg_t), intent(in) :: args(:)
+    integer(int64), intent(in), optional :: shared_mem
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(cn_kernel_arg_t), target :: a(max(1, ubound(args, 1)))
+    type(c_ptr) :: arrays(max(1, ubound(args, 1))), values(max(1, ubound(args, 1)))
+    integer(c_int64_t) :: sizes(max(1, ubound(args, 1))), g(3), b(3), shm
+    integer(c_int32_t) :: st
+    integer :: i
+    if (ubound(grid, 1) < 1 .or. ubound(grid, 1) > 3 .or. &
+        ubound(block, 1) < 1 .or. ubound(block, 1) > 3) then
+      call fail(CN_ERR_VALUE, "cn_cuda_launch: grid and block take 1 to 3 extents", &
+                stat, errmsg)
+      return
+    end if
+    g = 1
+    b = 1
+    g(1:ubound(grid, 1)) = grid
+    b(1:ubound(block, 1)) = block
+    shm = 0
+    if (present(shared_mem)) shm = shared_mem
+    arrays = c_null_ptr
+    values = c_null_ptr
+    sizes = 0
+    do i = 1, ubound(args, 1)
+      a(i) = args(i)
+      arrays(i) = a(i)%array
+      if (.not. c_associated(a(i)%array)) then
+        values(i) = c_loc(a(i)%bytes)
+        sizes(i) = a(i)%nbytes
+      end if
+    end do
+    st = c_cn_cuda_function_launch(f%h, g, b, shm, c_null_ptr, 0_c_int32_t, &
+                                   int(ubound(args, 1), c_int32_t), arrays, values, sizes)
+    call handle(st, stat, errmsg)
+  end subroutine cn_cuda_launch
+
+  type(cn_kernel_arg_t) function arg_array(x) result(a)
+    type(cn_array_t), intent(in) :: x
+    a%array = x%h
+  end function arg_array
+  type(cn_kernel_arg_t) function arg_i4(v) result(a)
+    integer(int32), intent(in) :: v
+    a%bytes(1:4) = transfer(v, a%bytes(1:4))
+    a%nbytes = 4
+  end function arg_i4
+  type(cn_kernel_arg_t) function arg_i8(v) result(a)
+    integer(int64), intent(in) :: v
+    a%bytes(1:8) = transfer(v, a%bytes(1:8))
+    a%nbytes = 8
+  end function arg_i8
+  type(cn_kernel_arg_t) function arg_r4(v) result(a)
+    real(real32), intent(in) :: v
+    a%bytes(1:4) = transfer(v, a%bytes(1:4))
+    a%nbytes = 4
+  end function arg_r4
+  type(cn_kernel_arg_t) function arg_r8(v) result(a)
+    real(real64), intent(in) :: v
+    a%bytes(1:8) = transfer(v, a%bytes(1:8))
+    a%nbytes = 8
+  end function arg_r8
+  type(cn_kernel_arg_t) function arg_c4(v) result(a)
+    complex(real32), intent(in) :: v
+    a%bytes(1:8) = transfer(v, a%bytes(1:8))
+    a%nbytes = 8
+  end function arg_c4
+  type(cn_kernel_arg_t) function arg_c8(v) result(a)
+    complex(real64), intent(in) :: v
+    a%bytes = transfer(v, a%bytes)
+    a%nbytes = 16
+  end function arg_c8
 
   ! ---- generated -----------------------------------------------------------
 

@@ -31,7 +31,8 @@ module CuNumpy
 using Libdl
 
 export CnArray, CuNumpyError, CuNumpyStatusError, CuNumpyLinAlgError,
-       use_backend, backend, backend_supports, ufunc
+       use_backend, backend, backend_supports, ufunc,
+       ElementwiseKernel, ReductionKernel, RawModule, RawKernel, get_function
 
 function _find_libcunumpy()
     lib = get(ENV, "CUNUMPY_LIB", "")
@@ -460,5 +461,178 @@ mean(a::CnArray; dims=:) = _reduce(cn_mean, a, dims)
 
 "Matrix (or matrix-vector) product computed by the engine (BLAS)."
 Base.:*(a::CnArray, b::CnArray) = _new(o -> cn_matmul(o, handle(a), handle(b), C_NULL))
+
+# ---- custom kernels (cunumpy/kernel.h) ------------------------------------
+
+"""
+    ElementwiseKernel(in_params, out_params, operation, name="kernel";
+                      preamble="", loop_prep="", after_loop="", options="")
+
+CuPy's `ElementwiseKernel`, in CuPy's parameter grammar (`"T x, float64 y"`,
+`raw`, single-letter type placeholders). `k(args...; size=-1)` runs it where
+its arrays live (the CPU backend compiles the C body with the host compiler,
+CUDA with NVRTC) and returns the output, or a tuple of outputs; pass the
+outputs after the inputs to write into existing CnArrays. Arguments are
+broadcast as `ufunc` broadcasts them (Julia's leading-dimension rule).
+"""
+mutable struct ElementwiseKernel
+    handle::Ptr{Cvoid}
+    nin::Int
+    nout::Int
+end
+
+"""
+    ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr,
+                    identity, name="reduce_kernel"; reduce_type="", preamble="",
+                    options="")
+
+CuPy's `ReductionKernel`: `k(args...; dims=:)` maps, reduces pairwise with
+`reduce_expr` (of `a` and `b`) and post-maps; with `dims` the reduced
+dimensions are kept with extent 1, as Julia's `sum(a; dims)` does.
+"""
+mutable struct ReductionKernel
+    handle::Ptr{Cvoid}
+    nin::Int
+    nout::Int
+end
+
+const _Kernel = Union{ElementwiseKernel,ReductionKernel}
+
+function _kernel(T, f)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(f(out))
+    nin = Ref{Int32}(0)
+    nout = Ref{Int32}(0)
+    try
+        check(cn_kernel_nin(nin, out[]))
+        check(cn_kernel_nout(nout, out[]))
+    catch
+        cn_kernel_release(out[])
+        rethrow()
+    end
+    k = T(out[], Int(nin[]), Int(nout[]))
+    finalizer(k) do k
+        h = k.handle
+        k.handle = C_NULL
+        h == C_NULL || cn_kernel_release(h)
+    end
+    return k
+end
+
+ElementwiseKernel(in_params::AbstractString, out_params::AbstractString,
+                  operation::AbstractString, name::AbstractString="kernel";
+                  preamble::AbstractString="", loop_prep::AbstractString="",
+                  after_loop::AbstractString="", options::AbstractString="") =
+    _kernel(ElementwiseKernel, o -> cn_elementwise_kernel_create(
+        o, in_params, out_params, operation, name, preamble, loop_prep, after_loop, options))
+
+ReductionKernel(in_params::AbstractString, out_params::AbstractString,
+                map_expr::AbstractString, reduce_expr::AbstractString,
+                post_map_expr::AbstractString, identity::AbstractString,
+                name::AbstractString="reduce_kernel"; reduce_type::AbstractString="",
+                preamble::AbstractString="", options::AbstractString="") =
+    _kernel(ReductionKernel, o -> cn_reduction_kernel_create(
+        o, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name,
+        reduce_type, preamble, options))
+
+_khandle(k::_Kernel) = k.handle == C_NULL ? throw(ArgumentError("CuNumpy: kernel was finalized")) : k.handle
+
+function (k::ElementwiseKernel)(args...; size::Integer=-1)
+    ops = _operands(args)
+    hs = Ptr{Cvoid}[handle(x) for x in ops]
+    outs = fill(C_NULL, max(k.nout, 1))
+    GC.@preserve ops check(cn_kernel_call(outs, length(outs), _khandle(k), length(hs), hs, Int64(size)))
+    res = Tuple(CnArray(outs[i]) for i in 1:k.nout)
+    return length(res) == 1 ? res[1] : res
+end
+
+function (k::ReductionKernel)(args...; dims=:)
+    ops = _operands(args)
+    hs = Ptr{Cvoid}[handle(x) for x in ops]
+    axes = dims === Colon() ? Int32[] : Int32[d - 1 for d in (dims isa Integer ? (dims,) : dims)]
+    naxes = dims === Colon() ? CN_ALL_AXES : Int32(length(axes))
+    outs = [C_NULL]
+    GC.@preserve ops check(cn_kernel_reduce(outs, 1, _khandle(k), length(hs), hs, naxes,
+                                            axes, dims === Colon() ? 0 : 1))
+    r = CnArray(outs[1])
+    return dims === Colon() ? r[] : r
+end
+
+"""
+    RawModule(code; options=String[], name_expressions=String[], arch=0)
+
+CuPy's `RawModule`: CUDA C++ source compiled by NVRTC (cached in memory and
+on disk). `arch` (major*10+minor) compiles PTX without a GPU;
+`get_function(m, name)` needs one.
+"""
+mutable struct RawModule
+    handle::Ptr{Cvoid}
+end
+
+"""
+    RawKernel
+
+One `__global__` function of a `RawModule` (CuPy's `RawKernel`):
+`k(grid, block, args...; shared_mem=0)` launches it on the current stream;
+CnArrays are passed as device pointers, numbers as their C types (Int32 ->
+int, Int64 -> long long, Float32 -> float, Float64 -> double).
+"""
+mutable struct RawKernel
+    handle::Ptr{Cvoid}
+    mod::RawModule
+end
+
+function RawModule(code::AbstractString; options=String[], name_expressions=String[],
+                   arch::Integer=0)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(cn_cuda_module_from_source(out, code, "kernel.cu", join(options, "\n"),
+                                     join(name_expressions, "\n"), Int32(arch)))
+    m = RawModule(out[])
+    finalizer(m) do m
+        h = m.handle
+        m.handle = C_NULL
+        h == C_NULL || cn_cuda_module_release(h)
+    end
+    return m
+end
+
+"""
+    RawKernel(code, name; options=String[])
+
+The kernel `name` of `code` compiled as a `RawModule`.
+"""
+RawKernel(code::AbstractString, name::AbstractString; options=String[]) =
+    get_function(RawModule(code; options=options), name)
+
+function get_function(m::RawModule, name::AbstractString)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(cn_cuda_module_get_function(out, m.handle, name))
+    k = RawKernel(out[], m)
+    finalizer(k) do k
+        h = k.handle
+        k.handle = C_NULL
+        h == C_NULL || cn_cuda_function_release(h)
+    end
+    return k
+end
+
+_extents(x::Integer) = Int64[x, 1, 1]
+_extents(x::Tuple) = Int64[x..., ntuple(_ -> 1, 3 - length(x))...]
+
+_scalar_ref(x::Union{Int32,Int64,Float32,Float64,ComplexF32,ComplexF64}) = Ref(x)
+_scalar_ref(x) = throw(ArgumentError("CuNumpy: a raw kernel argument of type $(typeof(x)) has no C type"))
+
+function (k::RawKernel)(grid, block, args...; shared_mem::Integer=0)
+    refs = Any[a isa CnArray ? a : _scalar_ref(a) for a in args]
+    arrays = Ptr{Cvoid}[a isa CnArray ? handle(a) : C_NULL for a in refs]
+    GC.@preserve refs begin
+        values = Ptr{Cvoid}[a isa CnArray ? C_NULL :
+                            Ptr{Cvoid}(Base.unsafe_convert(Ptr{typeof(a[])}, a)) for a in refs]
+        sizes = Int64[a isa CnArray ? 0 : sizeof(a[]) for a in refs]
+        check(cn_cuda_function_launch(k.handle, _extents(grid), _extents(block), Int64(shared_mem),
+                                      C_NULL, 0, length(refs), arrays, values, sizes))
+    end
+    return nothing
+end
 
 end # module

@@ -143,4 +143,37 @@ gamma_like(x) = x + 1
         @test out[] == C_NULL
         @test err isa CuNumpyStatusError
     end
+
+    @testset "custom kernels" begin
+        x = reshape(collect(0.25:0.25:5.0), 4, 5)
+        y = collect(1.5:1.5:7.5)'
+        sq = ElementwiseKernel("float64 x, float64 y", "float64 z",
+                               "z = (x - y) * (x - y)", "squared_diff")
+        z = sq(CnArray(x), CnArray(collect(y)))
+        @test Array(z) ≈ (x .- y) .^ 2
+        gen = ElementwiseKernel("T x, T y", "T z", "z = x * y", "generic_mul")
+        @test Array(gen(CnArray(Float32[1, 2, 3]), CnArray(Float32[4, 5, 6]))) == Float32[4, 10, 18]
+        dst = CnArray(zeros(4, 5))
+        sq(CnArray(x), CnArray(collect(y)), dst)
+        @test Array(dst) ≈ (x .- y) .^ 2
+        l2 = ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
+        @test l2(CnArray(x)) ≈ sqrt(sum(abs2, x))
+        @test Array(l2(CnArray(x); dims=1)) ≈ sqrt.(sum(abs2, x; dims=1))
+        err = try
+            ElementwiseKernel("float64 x y", "float64 z", "z = x")
+            nothing
+        catch e
+            e
+        end
+        @test err isa CuNumpyError && err.status == CN_ERR_VALUE
+        # NVRTC compiles for an architecture without a GPU
+        src = "extern \"C\" __global__ void add1(float* a, int n) " *
+              "{ int i = threadIdx.x; if (i < n) a[i] += 1.0f; }"
+        m = try
+            RawModule(src; arch=80)
+        catch e
+            e
+        end
+        @test m isa RawModule || (m isa CuNumpyError && m.status == CuNumpy.CN_ERR_DEVICE)
+    end
 end
