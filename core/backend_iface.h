@@ -219,6 +219,15 @@ typedef struct cn_backend_compute {
    * program one instruction at a time through assign, fill, elementwise and
    * where, and reductions through reduce. */
   cn_expr_slot_fn expr;
+  /* Optional. Unbuffered in-place op (NumPy's ufunc.at): for k in order,
+   * a[pos[k]] = op(a[pos[k]], b[k]) (unary: op(a[pos[k]])), computed in
+   * dtype compute and cast back to a's dtype unsafely, so a repeated
+   * position sees the earlier updates. pos: int64 flat C-order positions,
+   * C-contiguous, each in [0, a->size); b: NULL for a unary op, else
+   * C-contiguous of dtype compute and pos's size; a writeable, any
+   * strides. Empty: the core answers CN_ERR_UNSUPPORTED. */
+  cn_status (*ufunc_at)(int32_t op, cn_dtype compute, cn_array_s *a,
+                        const cn_array_s *pos, const cn_array_s *b);
 } cn_backend_compute;
 
 /* One backend: the record a plugin's entry point returns (and the CPU

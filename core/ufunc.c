@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_util.h"
 #include "internal.h"
 
 /* ---- the op table ------------------------------------------------------ */
@@ -627,6 +628,68 @@ cn_status cn_ufunc(cn_array *out, const char *name, int32_t nin,
   if (inputs == NULL)
     return cn_error(CN_ERR_VALUE, "cn_ufunc: argument 'inputs' is NULL");
   return cn_uf_apply(out, op, inputs, dst, cn_op_fn[op]);
+}
+
+/* ---- ufunc.at --------------------------------------------------------- */
+
+cn_status cn_ufunc_at(cn_array a, const char *name, cn_array pos,
+                      cn_array b) {
+  const char *fn = "cn_ufunc_at";
+  if (name == NULL)
+    return cn_error(CN_ERR_VALUE, "%s: argument 'name' is NULL", fn);
+  int32_t op = cn_op_find(name);
+  if (op < 0)
+    return cn_error(CN_ERR_VALUE, "%s: unknown op '%.64s'", fn, name);
+  const int32_t nin = cn_ops[op].nin;
+  if (nin > 2)
+    return cn_error(CN_ERR_VALUE, "%s: op '%s' takes %d inputs; ufunc.at "
+                    "takes unary and binary ops", fn, name, (int)nin);
+  if ((b == NULL) != (nin == 1))
+    return cn_error(CN_ERR_VALUE,
+                    b == NULL ? "%s: op '%s' needs the second operand b"
+                              : "%s: op '%s' is unary but b was given",
+                    fn, name);
+  CN_CHECK_ARRAY(pos, fn, "pos");
+  cn_uf_call c = {0};
+  c.fn = fn;
+  c.n = nin;
+  c.argnames = cn_args2;
+  const cn_array in[2] = {a, b};
+  cn_status st = cn_uf_check_args(&c, in, pos);
+  if (st != CN_OK)
+    return st;
+  if (!cn_array_writeable(a))
+    return cn_error(CN_ERR_VALUE, "%s: argument 'x1' is read-only", fn);
+  /* NumPy converts the values with asarray: a Python scalar counts as its
+   * default dtype here, not as a weak one (np.add.at(uint8, i, -1) wraps) */
+  const cn_dtype both[2] = {a->dtype, b != NULL ? b->dtype : a->dtype};
+  cn_dtype p = cn_result_type_seq(both, nin), ct = CN_DTYPE_DEFAULT;
+  if ((st = cn_uf_loop_dtype(&ct, op, p, fn)) != CN_OK)
+    return st;
+  if (ct == CN_FLOAT16 && !cn_op_float16_loop(op))
+    ct = CN_FLOAT32;
+  if (!cn_is_integer(pos->dtype))
+    return cn_error(CN_ERR_TYPE,
+                    "%s: positions must have an integer dtype, got %s", fn,
+                    cn_dtype_name(pos->dtype));
+  CN_REQUIRE_SLOT(at, c.be, ufunc_at, fn);
+  CN_REQUIRE_SLOT(assign, c.be, assign, fn);
+  cn_array_s *ix = NULL, *bv = NULL, *bc = NULL;
+  st = cn_idx_normalize_on(&ix, pos, a->size, CN_INDEX_RAISE, 0, fn);
+  if (st == CN_OK && b != NULL) {
+    st = cn_broadcast_view(&bv, b, pos->ndim, pos->shape, fn);
+    if (st == CN_OK)
+      st = cn_array_new(&bc, c.be, a->buf->device_id, ct, pos->ndim,
+                        pos->shape, CN_ORDER_C);
+    if (st == CN_OK && (st = assign(bc, bv)) != CN_OK)
+      st = cn_error_prefix(st, fn);
+  }
+  if (st == CN_OK && ix->size > 0 && (st = at(op, ct, a, ix, bc)) != CN_OK)
+    st = cn_error_prefix(st, fn);
+  cn_array_release(bc);
+  cn_array_release(bv);
+  cn_array_release(ix);
+  return st;
 }
 
 /* ---- where ------------------------------------------------------------- */

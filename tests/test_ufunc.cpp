@@ -2119,3 +2119,80 @@ TEST_CASE("power by a stride-0 exponent: shortcuts and repeated squaring",
     }
   }
 }
+
+// ---- ufunc.at --------------------------------------------------------------
+
+TEST_CASE("cn_ufunc_at applies repeated positions in order", "[ufunc]") {
+  // oracle: the same updates done one by one in long double
+  std::vector<double> base = {1, 2, 3, 4, 5, 6};
+  std::vector<int64_t> pos = {0, 2, 0, -1, 0, 2};
+  std::vector<double> vals = {0.5, 1.5, 2.5, 3.5, 4.5, 5.5};
+  Arr a = from_vec(base, {6}, CN_FLOAT64);
+  Arr p = from_vec(pos, {6}, CN_INT64);
+  Arr v = from_vec(vals, {6}, CN_FLOAT64);
+  CN_REQUIRE_OK(cn_ufunc_at(a, "multiply", p, v));
+  std::vector<LD> want(base.begin(), base.end());
+  for (size_t k = 0; k < pos.size(); k++)
+    want[(size_t)(pos[k] < 0 ? pos[k] + 6 : pos[k])] *= vals[k];
+  auto got = to_vec<double>(a);
+  for (size_t i = 0; i < got.size(); i++)
+    CHECK(got[i] == (double)want[i]);
+
+  // int32 target, float operand: computed in float64, cast back each step
+  std::vector<int32_t> ib = {10, 20, 30};
+  Arr ia = from_vec(ib, {3}, CN_INT32);
+  Arr ip = from_vec(std::vector<int64_t>{1, 1, 1}, {3}, CN_INT64);
+  Arr half;
+  cn_scalar hv = {CN_SCALAR_FLOAT, 0, 0, 0.75, 0};
+  CN_REQUIRE_OK(cn_scalar_array(half.out(), hv));
+  CN_REQUIRE_OK(cn_ufunc_at(ia, "add", ip, half));
+  CHECK(to_vec<int32_t>(ia) == std::vector<int32_t>{10, 20, 30});
+  CN_REQUIRE_OK(cn_ufunc_at(ia, "negative", ip, nullptr));
+  CHECK(to_vec<int32_t>(ia) == std::vector<int32_t>{10, -20, 30});
+
+  // a transposed (non-contiguous) target: positions in its C order
+  std::vector<double> m = {0, 1, 2, 3, 4, 5}; // 2x3
+  Arr ma = from_vec(m, {2, 3}, CN_FLOAT64);
+  Arr mt;
+  CN_REQUIRE_OK(cn_transpose(mt.out(), ma)); // 3x2: [[0,3],[1,4],[2,5]]
+  Arr mp = from_vec(std::vector<int64_t>{1, 1, 4}, {3}, CN_INT64);
+  Arr one = from_vec(std::vector<double>{1.0}, {1}, CN_FLOAT64);
+  CN_REQUIRE_OK(cn_ufunc_at(mt, "add", mp, one));
+  // mt.flat[1] is m[1,0] (3), mt.flat[4] is m[0,2] (2)
+  CHECK(to_vec<double>(ma) == std::vector<double>{0, 1, 3, 5, 4, 5});
+}
+
+TEST_CASE("cn_ufunc_at rejects bad input and leaves a untouched", "[ufunc]") {
+  std::vector<double> base = {1, 2, 3};
+  Arr a = from_vec(base, {3}, CN_FLOAT64);
+  Arr v = from_vec(std::vector<double>{1, 1}, {2}, CN_FLOAT64);
+  Arr good = from_vec(std::vector<int64_t>{0, 1}, {2}, CN_INT64);
+  Arr out_of_range = from_vec(std::vector<int64_t>{0, 3}, {2}, CN_INT64);
+  Arr too_negative = from_vec(std::vector<int64_t>{-4, 0}, {2}, CN_INT64);
+  Arr float_pos = from_vec(std::vector<double>{0, 1}, {2}, CN_FLOAT64);
+  Arr three = from_vec(std::vector<double>{1, 1, 1}, {3}, CN_FLOAT64);
+  CN_REQUIRE_ERR(cn_ufunc_at(a, "add", out_of_range, v), CN_ERR_INDEX, "3");
+  CN_REQUIRE_ERR(cn_ufunc_at(a, "add", too_negative, v), CN_ERR_INDEX, "-4");
+  CN_REQUIRE_ERR(cn_ufunc_at(a, "add", float_pos, v), CN_ERR_TYPE,
+                 "integer");
+  CN_REQUIRE_ERR(cn_ufunc_at(a, "add", good, three), CN_ERR_SHAPE, "");
+  CN_REQUIRE_ERR(cn_ufunc_at(a, "add", good, nullptr), CN_ERR_VALUE,
+                 "needs the second operand");
+  CN_REQUIRE_ERR(cn_ufunc_at(a, "negative", good, v), CN_ERR_VALUE,
+                 "unary");
+  CN_REQUIRE_ERR(cn_ufunc_at(a, "no_such_op", good, v), CN_ERR_VALUE,
+                 "unknown op");
+  CN_REQUIRE_ERR(cn_ufunc_at(a, "clip", good, v), CN_ERR_VALUE, "3 inputs");
+  CN_REQUIRE_ERR(cn_ufunc_at(a, nullptr, good, v), CN_ERR_VALUE, "name");
+  CN_REQUIRE_ERR(cn_ufunc_at(nullptr, "add", good, v), CN_ERR_VALUE, "NULL");
+  CN_REQUIRE_ERR(cn_ufunc_at(a, "add", nullptr, v), CN_ERR_VALUE, "pos");
+  Arr ro;
+  CN_REQUIRE_OK(cn_readonly_view(ro.out(), a));
+  CN_REQUIRE_ERR(cn_ufunc_at(ro, "add", good, v), CN_ERR_VALUE, "read-only");
+  // bool has no loop for subtract (NumPy refuses it)
+  Arr b = from_vec(std::vector<uint8_t>{1, 0}, {2}, CN_BOOL);
+  CN_REQUIRE_ERR(cn_ufunc_at(b, "subtract", good, b), CN_ERR_TYPE, "");
+  CHECK(to_vec<double>(a) == base);
+  CHECK(to_vec<int64_t>(good) == std::vector<int64_t>{0, 1});
+  CHECK(to_vec<double>(v) == std::vector<double>{1, 1});
+}

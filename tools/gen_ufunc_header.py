@@ -108,6 +108,21 @@ CN_API cn_status cn_round(cn_array *out, cn_array x, int32_t decimals,
 CN_API cn_status cn_ufunc(cn_array *out, const char *name, int32_t nin,
                           const cn_array *inputs, cn_array dst);
 
+/* NumPy's unbuffered in-place ufunc.at: for k in order, a.flat[pos[k]] =
+ * op(a.flat[pos[k]], operand[k]) (operand NULL for a unary op), so repeated
+ * positions accumulate. pos: integer positions in a's C order, in
+ * [-a.size, a.size) (negative from the end); operand broadcasts to pos's
+ * shape. Computed in the op's loop dtype for (a, operand) (a weak scalar
+ * counts as its default dtype, as NumPy's asarray of the values makes it),
+ * stored back with an unsafe cast. Errors, all before a is
+ * written: CN_ERR_VALUE for an unknown op, a missing or extra operand or a
+ * read-only a; CN_ERR_INDEX for a position out of range; CN_ERR_SHAPE when
+ * operand does not broadcast; CN_ERR_TYPE for non-integer pos or no loop;
+ * CN_ERR_DEVICE for mixed devices; CN_ERR_UNSUPPORTED on a backend without
+ * the kernel. */
+CN_API cn_status cn_ufunc_at(cn_array a, const char *name, cn_array pos,
+                             cn_array operand);
+
 /* Number of ops in the table. */
 CN_API int32_t cn_op_count(void);
 /* Name of op i (0 <= i < cn_op_count()), a static string; NULL otherwise. */

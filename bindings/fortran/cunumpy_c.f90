@@ -5193,6 +5193,15 @@ module cunumpy_c
       type(c_ptr), value :: dst
       integer(c_int32_t) :: res
     end function c_cn_ufunc
+    ! cn_status cn_ufunc_at(cn_array a, const char * name, cn_array pos, cn_array operand)
+    function c_cn_ufunc_at(a, name, pos, operand) bind(c, name='cn_ufunc_at') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: a
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), value :: pos
+      type(c_ptr), value :: operand
+      integer(c_int32_t) :: res
+    end function c_cn_ufunc_at
     ! int32_t cn_op_count()
     function c_cn_op_count() bind(c, name='cn_op_count') result(res)
       import :: c_int32_t

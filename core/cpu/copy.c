@@ -8,8 +8,7 @@
 #include "cpu.h"
 #include "dtypes.h"
 
-typedef void (*cast_fn)(char *d, int64_t ds, const char *s, int64_t ss,
-                        int64_t n);
+typedef cn_cpu_cast_fn cast_fn;
 
 #define CAST_LOOP(dn, TD, DC, sn, TS, SC)                                      \
   static void cast_##dn##_##sn(char *d, int64_t ds, const char *s, int64_t ss, \
@@ -79,6 +78,10 @@ static cast_fn cast_for(cn_dtype dst, cn_dtype src) {
   if (dst == CN_FLOAT32 && src == CN_FLOAT16)
     return cast_f32_f16_bulk;
   return k_cast[cn_dtype_index(dst)][cn_dtype_index(src)];
+}
+
+cn_cpu_cast_fn cn_cpu_cast_for(cn_dtype dst, cn_dtype src) {
+  return cast_for(dst, src);
 }
 
 /* Same-dtype copy of one row, by element size (no conversion needed). */

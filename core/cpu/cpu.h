@@ -69,6 +69,13 @@ CN_INTERNAL void cn_cpu_linalg_fill(cn_backend_compute *t);
 CN_INTERNAL void cn_cpu_fft_fill(cn_backend_compute *t);
 /* scatter_add (core/cpu/scatter_add.c). */
 CN_INTERNAL void cn_cpu_scatter_add_fill(cn_backend_compute *t);
+CN_INTERNAL void cn_cpu_ufunc_at_fill(cn_backend_compute *t);
+
+/* A casting copy of n elements: d[i*ds] = (dst dtype) s[i*ss] (strides in
+ * bytes), NumPy's unsafe conversion for every dtype pair. */
+typedef void (*cn_cpu_cast_fn)(char *d, int64_t ds, const char *s, int64_t ss,
+                               int64_t n);
+CN_INTERNAL cn_cpu_cast_fn cn_cpu_cast_for(cn_dtype dst, cn_dtype src);
 /* spmm, spgemm, sparse_transpose (core/cpu/sparse.c). */
 CN_INTERNAL void cn_cpu_sparse_fill(cn_backend_compute *t);
 /* expr (core/cpu/expr.c). */

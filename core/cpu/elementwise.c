@@ -20,6 +20,11 @@ static const cn_ew_kernel *cn_ew_table(cn_dtype dt) {
   }
 }
 
+cn_ew_kernel cn_ew_kernel_for(int32_t op, cn_dtype dt) {
+  const cn_ew_kernel *table = cn_ew_table(dt);
+  return op < 0 || op >= CN_OP_COUNT_ || table == NULL ? NULL : table[op];
+}
+
 /* Runs kernel k over flat elements [lo, hi) of the coalesced space. */
 static void cn_ew_run_range(cn_ew_kernel k, int32_t nop,
                             const cn_iter_shape *it, char *const *base,

@@ -61,6 +61,9 @@ CN_CPU_DTYPES(CN_EW_POWS_DECL_)
  * the whole loop, or NULL (then the op's table kernel serves). */
 CN_INTERNAL cn_ew_kernel cn_ew_power_scalar_kernel(cn_dtype dt);
 
+/* The typed kernel of op for compute dtype dt (any strides), or NULL. */
+CN_INTERNAL cn_ew_kernel cn_ew_kernel_for(int32_t op, cn_dtype dt);
+
 /* A kernel for op on contiguous float32/float64 data built on SLEEF's
  * vector functions for this CPU, or NULL. Only valid when every stride is
  * the itemsize. */

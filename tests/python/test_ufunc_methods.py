@@ -268,3 +268,81 @@ def test_reduce_where(name, initial):
                                         keepdims=True))
     with pytest.raises(ValueError):
         xp.subtract.reduce(xp.asarray(a), where=xp.asarray(m))
+
+
+_AT_DTYPES = ["bool", "int8", "uint8", "int32", "int64", "uint64", "float16",
+              "float32", "float64", "complex64", "complex128"]
+_AT_OPS = ["add", "subtract", "multiply", "maximum", "minimum", "fmax",
+           "fmin", "bitwise_and", "bitwise_or", "bitwise_xor",
+           "logical_and", "logical_or", "true_divide", "floor_divide",
+           "power", "hypot", "arctan2", "negative", "absolute", "square",
+           "sqrt", "invert", "logical_not"]
+
+
+@pytest.mark.parametrize("dtype", _AT_DTYPES)
+@pytest.mark.parametrize("name", _AT_OPS)
+def test_at_every_op_and_dtype(name, dtype):
+    """The engine's element-by-element kernel against NumPy: repeated and
+    negative positions, a strided 2-d target, array and scalar operands."""
+    rng = np.random.default_rng(7)
+    base = (rng.integers(1, 5, size=(3, 8)) if dtype != "bool"
+            else rng.integers(0, 2, size=(3, 8))).astype(dtype)
+    idx = np.array([0, 3, 3, -1, 5, 0, 0, -8])
+    fn_np, fn_xp = getattr(np, name), getattr(xp, name)
+    args = () if fn_np.nin == 1 else \
+        (rng.integers(1, 3, size=idx.size).astype(dtype),)
+    want = base.copy()
+    try:
+        with np.errstate(all="ignore"):
+            fn_np.at(want[1], idx, *args)
+    except TypeError:
+        got = xp.array(base)
+        with pytest.raises(TypeError):
+            fn_xp.at(got[1], xp.asarray(idx), *map(xp.asarray, args))
+        _check(got, base)  # untouched
+        return
+    got = xp.array(base)
+    with np.errstate(all="ignore"):
+        fn_xp.at(got[1], xp.asarray(idx), *map(xp.asarray, args))
+    tol = dict(rtol=2e-3) if dtype in ("float16",) else \
+        dict(rtol=1e-6) if dtype in ("float32", "complex64") else {}
+    np.testing.assert_allclose(xp.to_numpy(got).astype(np.complex128),
+                               want.astype(np.complex128), equal_nan=True,
+                               **tol)
+    # a strided, transposed target with 2-d positions
+    want = base.copy()
+    wt = want.T[::2]
+    got = xp.array(base)
+    gt = got.T[::2]
+    with np.errstate(all="ignore"):
+        fn_np.at(wt, ([0, 1, 1], [2, 0, 0]), *(a[:3] for a in args))
+        fn_xp.at(gt, ([0, 1, 1], [2, 0, 0]),
+                 *(xp.asarray(a[:3]) for a in args))
+    np.testing.assert_allclose(xp.to_numpy(got).astype(np.complex128),
+                               want.astype(np.complex128), equal_nan=True,
+                               **tol)
+
+
+def test_at_python_scalars_follow_numpy_and_errors_leave_a():
+    for dt, v in (("uint8", -1), ("uint8", 300), ("int8", 1000),
+                  ("float32", 0.1), ("float16", 0.1), ("int32", 2.5)):
+        want = np.arange(4, dtype=dt)
+        np.add.at(want, [1, 1, 2], v)
+        got = xp.arange(4, dtype=dt)
+        xp.add.at(got, [1, 1, 2], v)
+        _check(got, want)
+    a = xp.arange(5.0)
+    for bad, err in (([0, 5], IndexError), ([0, -6], IndexError),
+                     ([0.5], IndexError)):
+        with pytest.raises(err):
+            xp.add.at(a, xp.asarray(bad), 1.0)
+        _check(a, np.arange(5.0))
+    with pytest.raises(ValueError):
+        xp.add.at(a, xp.asarray([0, 1]), xp.asarray([1.0, 2.0, 3.0]))
+    _check(a, np.arange(5.0))
+    ro = xp.broadcast_to(xp.asarray(1.0), (3,))
+    with pytest.raises(ValueError):
+        xp.add.at(ro, [0], 1.0)
+    e = xp.zeros(0)
+    xp.add.at(e, xp.asarray([], dtype=xp.int64), 1.0)
+    assert e.size == 0

@@ -243,8 +243,10 @@ class ufunc(_lib.UfuncBase):
     def at(self, a, indices, b=None):
         """NumPy's unbuffered in-place ufunc.at: a[indices] = op(a[indices],
         b) with every occurrence of a repeated index applied, in order.
-        The occurrences are split into rounds in which each element of a
-        is hit at most once; each round is one gather, op and scatter."""
+        On the CPU one engine kernel applies them element by element
+        (cn_ufunc_at). Elsewhere the occurrences are split into rounds in
+        which each element of a is hit at most once; each round is one
+        gather, op and scatter."""
         if not isinstance(a, ndarray):
             raise TypeError("ufunc.at: the first operand must be a cunumpy "
                             "array")
@@ -253,9 +255,22 @@ class ufunc(_lib.UfuncBase):
                              else "second operand provided when ufunc is "
                              "unary")
         import cunumpy as cn
-        # The flat positions of a that indices selects, in order.
-        pos = cn.arange(a.size, dtype=cn.intp)
-        pos = cn.reshape(pos, a.shape)[indices]
+        # The flat positions of a that indices selects, in order: integer
+        # indices of a 1-d array are positions already (the engine wraps
+        # negative ones and checks the range).
+        pos = None
+        if a.ndim == 1 and not isinstance(indices, (tuple, slice)) and \
+                indices is not Ellipsis and indices is not None:
+            cand = asarray(indices)
+            if cand.dtype.kind in "iu":
+                pos = cand
+        if pos is None:
+            pos = cn.arange(a.size, dtype=cn.intp)
+            pos = cn.reshape(pos, a.shape)[indices]
+        # composed ufuncs (not ops of the table) take the rounds below
+        if a.device.type == "cpu" and _lib.cn_op_nin(self._op) in (1, 2):
+            _lib.cn_ufunc_at(a, self._op, pos, b)
+            return None
         flat = cn.reshape(a, (-1,)) if a.flags.c_contiguous else None
         target = a if flat is None else flat
         sel_shape = pos.shape

@@ -2430,6 +2430,10 @@ cn_round(out, x, decimals, dst) =
 cn_ufunc(out, name, nin, inputs, dst) =
     ccall((:cn_ufunc, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Cstring, Int32, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, name, nin, inputs, dst)
 
+# cn_status cn_ufunc_at(cn_array a, const char * name, cn_array pos, cn_array operand)
+cn_ufunc_at(a, name, pos, operand) =
+    ccall((:cn_ufunc_at, libcunumpy), Int32, (Ptr{Cvoid}, Cstring, Ptr{Cvoid}, Ptr{Cvoid}), a, name, pos, operand)
+
 # int32_t cn_op_count()
 cn_op_count() =
     ccall((:cn_op_count, libcunumpy), Int32, ())
