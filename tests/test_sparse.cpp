@@ -900,3 +900,53 @@ TEST_CASE("sparse: every allocation failure is reported and clean",
   }
   REQUIRE(points > 30);
 }
+
+TEST_CASE("sparse: placement on the host and transfers", "[sparse]") {
+  Triplets t = random_triplets(5, 4, 11, 7);
+  Sp s;
+  make_csr<int32_t>(s, t);
+  int32_t type = -1, id = -1;
+  CN_REQUIRE_OK(cn_sparse_device(&type, &id, s));
+  CHECK(type == CN_DEVICE_CPU);
+  CHECK(id == 0);
+  CN_REQUIRE_ERR(cn_sparse_device(nullptr, &id, s), CN_ERR_VALUE,
+                 "output pointer");
+  CN_REQUIRE_ERR(cn_sparse_device(&type, &id, nullptr), CN_ERR_VALUE,
+                 "NULL");
+  // to_host of a host matrix shares its components
+  Sp h;
+  CN_REQUIRE_OK(cn_sparse_to_host(h.out(), s));
+  Arr d0, d1;
+  CN_REQUIRE_OK(cn_sparse_data(d0.out(), s));
+  CN_REQUIRE_OK(cn_sparse_data(d1.out(), h));
+  void *p0 = nullptr, *p1 = nullptr;
+  CN_REQUIRE_OK(cn_array_data(&p0, d0));
+  CN_REQUIRE_OK(cn_array_data(&p1, d1));
+  CHECK(p0 == p1);
+  CHECK(dense_of(h) == dense_of_triplets(t.m, t.n, t.v, t.r, t.c));
+  CN_REQUIRE_ERR(cn_sparse_to_host(nullptr, s), CN_ERR_VALUE,
+                 "output pointer");
+  CN_REQUIRE_ERR(cn_sparse_to_device(h.out(), nullptr, 0), CN_ERR_VALUE,
+                 "NULL");
+  int32_t avail = 0;
+  CN_REQUIRE_OK(cn_backend_available(&avail, "cuda"));
+  Sp g;
+  if (!avail) {
+    // no device: a clear error, the input untouched
+    CN_REQUIRE_ERR(cn_sparse_to_device(g.out(), s, 0), CN_ERR_DEVICE,
+                   "CUDA is unavailable");
+    CHECK(g.h == nullptr);
+    CHECK(dense_of(s) == dense_of_triplets(t.m, t.n, t.v, t.r, t.c));
+    return;
+  }
+  // with a device: a round trip keeps every entry; host-only steps refuse
+  CN_REQUIRE_OK(cn_sparse_to_device(g.out(), s, 0));
+  CN_REQUIRE_OK(cn_sparse_device(&type, &id, g));
+  CHECK(type == CN_DEVICE_CUDA);
+  Arr dense;
+  CN_REQUIRE_ERR(cn_sparse_toarray(dense.out(), g), CN_ERR_DEVICE,
+                 "cn_sparse_to_host first");
+  Sp back;
+  CN_REQUIRE_OK(cn_sparse_to_host(back.out(), g));
+  CHECK(dense_of(back) == dense_of_triplets(t.m, t.n, t.v, t.r, t.c));
+}

@@ -3660,6 +3660,31 @@ module cunumpy_c
       integer(c_int32_t), value :: format
       integer(c_int32_t) :: res
     end function c_cn_sparse_from_dense
+    ! cn_status cn_sparse_device(int32_t * device_type, int32_t * device_id, cn_sparse s)
+    function c_cn_sparse_device(device_type, device_id, s) bind(c, &
+        name='cn_sparse_device') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: device_type(*)
+      integer(c_int32_t) :: device_id(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_device
+    ! cn_status cn_sparse_to_device(cn_sparse * out, cn_sparse s, int32_t device_id)
+    function c_cn_sparse_to_device(out, s, device_id) bind(c, &
+        name='cn_sparse_to_device') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t), value :: device_id
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_to_device
+    ! cn_status cn_sparse_to_host(cn_sparse * out, cn_sparse s)
+    function c_cn_sparse_to_host(out, s) bind(c, name='cn_sparse_to_host') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_to_host
     ! cn_status cn_sparse_get_format(int32_t * out, cn_sparse s)
     function c_cn_sparse_get_format(out, s) bind(c, name='cn_sparse_get_format') result(res)
       import :: c_int32_t, c_ptr
