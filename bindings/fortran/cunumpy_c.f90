@@ -3889,6 +3889,21 @@ module cunumpy_c
       type(c_ptr), value :: b
       integer(c_int32_t) :: res
     end function c_cn_sparse_spsolve
+    ! cn_status cn_sparse_cg(cn_array * x, int64_t * info, cn_sparse a, cn_array b, cn_array x0,
+    !     double rtol, double atol, int64_t maxiter)
+    function c_cn_sparse_cg(x, info, a, b, x0, rtol, atol, maxiter) bind(c, &
+        name='cn_sparse_cg') result(res)
+      import :: c_double, c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: x(*)
+      integer(c_int64_t) :: info(*)
+      type(c_ptr), value :: a
+      type(c_ptr), value :: b
+      type(c_ptr), value :: x0
+      real(c_double), value :: rtol
+      real(c_double), value :: atol
+      integer(c_int64_t), value :: maxiter
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_cg
     ! cn_status cn_special_erf(cn_array * out, cn_array x, cn_array dst)
     function c_cn_special_erf(out, x, dst) bind(c, name='cn_special_erf') result(res)
       import :: c_int32_t, c_ptr

@@ -177,6 +177,20 @@ CN_API void cn_sparse_lu_release(cn_sparse_lu lu);
  * errors as cn_sparse_lu_factor and cn_sparse_lu_solve. */
 CN_API cn_status cn_sparse_spsolve(cn_array *out, cn_sparse a, cn_array b);
 
+/* ---- iterative solvers ---------------------------------------------- */
+
+/* Conjugate gradients for a symmetric positive definite host matrix a
+ * (any format, real dtype, computed in float64) without a preconditioner,
+ * as scipy's cg: from x0 (NULL: zeros), until ||b - A x|| <= max(rtol
+ * ||b||, atol) or maxiter iterations. *x: new float64 1-d array; *info:
+ * 0 when converged, else maxiter. CN_ERR_SHAPE for a non-square a or a
+ * b / x0 not 1-d of length n, CN_ERR_TYPE for complex input, CN_ERR_VALUE
+ * for negative or NaN tolerances or a negative maxiter, CN_ERR_DEVICE for
+ * operands off the CPU. */
+CN_API cn_status cn_sparse_cg(cn_array *x, int64_t *info, cn_sparse a,
+                              cn_array b, cn_array x0, double rtol,
+                              double atol, int64_t maxiter);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1842,6 +1842,10 @@ cn_sparse_lu_release(lu) =
 cn_sparse_spsolve(out, a, b) =
     ccall((:cn_sparse_spsolve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a, b)
 
+# cn_status cn_sparse_cg(cn_array * x, int64_t * info, cn_sparse a, cn_array b, cn_array x0, double rtol, double atol, int64_t maxiter)
+cn_sparse_cg(x, info, a, b, x0, rtol, atol, maxiter) =
+    ccall((:cn_sparse_cg, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Int64}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Float64, Float64, Int64), x, info, a, b, x0, rtol, atol, maxiter)
+
 # cn_status cn_special_erf(cn_array * out, cn_array x, cn_array dst)
 cn_special_erf(out, x, dst) =
     ccall((:cn_special_erf, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)

@@ -227,11 +227,41 @@ def _tol(b, rtol, atol):
     return _bi.max(float(atol), float(rtol) * _nrm(b))
 
 
+def _cg_native(A, b, x0, rtol, atol, maxiter, M, callback):
+    """cg in one C loop (cn_sparse_cg) when nothing needs Python between
+    iterations: a real host sparse matrix, a real b, float64 work, no M and
+    no callback; None otherwise (the Python loop serves)."""
+    sp = _sp()
+    if M is not None or callback is not None or not sp.issparse(A) or \
+            A.shape[0] != A.shape[1] or A.device != "cpu":
+        return None
+    xp = _xp()
+    b = xp.asarray(b)
+    n = A.shape[0]
+    if b.shape not in ((n,), (n, 1)) or b.device != "cpu" or \
+            _np.result_type(A.dtype, b.dtype, _np.float64) != _np.float64:
+        return None
+    if x0 is not None:
+        x0 = xp.asarray(x0).reshape(-1)
+        if x0.shape != (n,) or x0.dtype.kind == "c" or x0.device != "cpu":
+            return None
+    if rtol < 0 or atol < 0:
+        raise ValueError("rtol and atol must be >= 0")
+    maxiter = 10 * n if maxiter is None else int(maxiter)
+    from .. import _cnlib
+    x, info = _cnlib.cn_sparse_cg(A._h, b.reshape(-1), x0, float(rtol),
+                                  float(atol), maxiter)
+    return x, int(info)
+
+
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None,
        callback=None):
     """Conjugate gradients for Hermitian positive definite A. Returns
     (x, info): info 0 when ||b - Ax|| <= max(rtol ||b||, atol), else the
     iterations run."""
+    fast = _cg_native(A, b, x0, rtol, atol, maxiter, M, callback)
+    if fast is not None:
+        return fast
     A, b, x, M, dt = _setup(A, b, x0, M)
     n = A.shape[0]
     maxiter = 10 * n if maxiter is None else int(maxiter)
