@@ -516,6 +516,8 @@ class _spbase:
             return cls(f(self.toarray(), other.toarray()))
         if not _is_scalar(other):
             return f(self.toarray(), _asarr(other))
+        if other != other:  # NaN: scipy keeps the format (coo, dia too)
+            return self._compare_nan(f, fmt, cls)
         if bool(f(0, other)):
             _warnings.warn(f"Comparing a sparse matrix with {other!r} using "
                            f"{name} is inefficient, try using "
@@ -527,6 +529,15 @@ class _spbase:
         res = c._with_data(f(c.data, other))
         res.eliminate_zeros()
         return res.asformat(fmt)
+
+    def _compare_nan(self, f, fmt, cls):
+        """== NaN is all False and != NaN all True, in self's format."""
+        if bool(f(0, _np.nan)):
+            _warnings.warn("Comparing a sparse matrix with nan using != is "
+                           "inefficient", SparseEfficiencyWarning,
+                           stacklevel=4)
+        res = cls(_xp().full(self.shape, bool(f(0, _np.nan))))
+        return res.asformat(self.format)
 
     def __eq__(self, other):
         return self._compare(other, _xp().equal, "==")
