@@ -950,3 +950,88 @@ TEST_CASE("sparse: placement on the host and transfers", "[sparse]") {
   CN_REQUIRE_OK(cn_sparse_to_host(back.out(), g));
   CHECK(dense_of(back) == dense_of_triplets(t.m, t.n, t.v, t.r, t.c));
 }
+
+TEST_CASE("sparse: cg in C against the residual, and its errors",
+          "[sparse]") {
+  // SPD tridiagonal 2, -1 (n = 40) with a duplicate split of the diagonal
+  const int64_t n = 40;
+  Triplets t{n, n, {}, {}, {}};
+  for (int64_t i = 0; i < n; i++) {
+    t.r.push_back(i), t.c.push_back(i), t.v.push_back(1.5);
+    t.r.push_back(i), t.c.push_back(i), t.v.push_back(0.5);
+    if (i + 1 < n) {
+      t.r.push_back(i), t.c.push_back(i + 1), t.v.push_back(-1);
+      t.r.push_back(i + 1), t.c.push_back(i), t.v.push_back(-1);
+    }
+  }
+  Sp a;
+  make_coo<int64_t>(a, t);
+  std::vector<double> bv((size_t)n);
+  for (int64_t i = 0; i < n; i++)
+    bv[(size_t)i] = std::cos((double)i);
+  Arr b = from_vec(bv, {n}, CN_FLOAT64);
+  std::vector<double> dense = dense_of_triplets(n, n, t.v, t.r, t.c);
+  auto residual = [&](const std::vector<double> &x) {
+    long double worst = 0;
+    for (int64_t i = 0; i < n; i++) {
+      long double s = 0;
+      for (int64_t j = 0; j < n; j++)
+        s += (long double)dense[(size_t)(i * n + j)] * x[(size_t)j];
+      worst = std::max(worst, std::fabs(s - bv[(size_t)i]));
+    }
+    return (double)worst;
+  };
+  Arr x;
+  int64_t info = -1;
+  CN_REQUIRE_OK(cn_sparse_cg(x.out(), &info, a, b, nullptr, 1e-12, 0, 1000));
+  CHECK(info == 0);
+  CHECK(residual(to_vec<double>(x)) < 1e-10);
+  // maxiter reached: info says so; maxiter 0 returns x0
+  CN_REQUIRE_OK(cn_sparse_cg(x.out(), &info, a, b, nullptr, 1e-14, 0, 3));
+  CHECK(info == 3);
+  Arr x0 = from_vec(std::vector<double>((size_t)n, 1.0), {n}, CN_FLOAT64);
+  CN_REQUIRE_OK(cn_sparse_cg(x.out(), &info, a, b, x0, 1e-14, 0, 0));
+  CHECK(info == 0);
+  CHECK(to_vec<double>(x) == std::vector<double>((size_t)n, 1.0));
+  // an int32 CSR copy with x0 converges to the same solution
+  Sp c;
+  make_csr<int32_t>(c, t);
+  Arr y;
+  CN_REQUIRE_OK(cn_sparse_cg(y.out(), &info, c, b, x0, 1e-12, 0, 1000));
+  CHECK(info == 0);
+  CHECK(residual(to_vec<double>(y)) < 1e-10);
+  // b = 0 gives x = 0 at once
+  Arr z = from_vec(std::vector<double>((size_t)n, 0.0), {n}, CN_FLOAT64);
+  CN_REQUIRE_OK(cn_sparse_cg(y.out(), &info, a, z, x0, 1e-5, 0, 10));
+  CHECK(info == 0);
+  CHECK(to_vec<double>(y) == std::vector<double>((size_t)n, 0.0));
+  // errors: nothing written, inputs untouched
+  Arr w;
+  info = 77;
+  CN_REQUIRE_ERR(cn_sparse_cg(nullptr, &info, a, b, nullptr, 1e-5, 0, 10),
+                 CN_ERR_VALUE, "output pointer");
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, b, nullptr, -1, 0, 10),
+                 CN_ERR_VALUE, "rtol and atol");
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, b, nullptr, 1e-5, NAN, 10),
+                 CN_ERR_VALUE, "rtol and atol");
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, b, nullptr, 1e-5, 0, -1),
+                 CN_ERR_VALUE, "maxiter");
+  Arr short_b = from_vec(std::vector<double>(3, 1.0), {3}, CN_FLOAT64);
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, short_b, nullptr, 1e-5, 0,
+                              10),
+                 CN_ERR_SHAPE, "length 40");
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, b, short_b, 1e-5, 0, 10),
+                 CN_ERR_SHAPE, "'x0'");
+  Arr cb;
+  CN_REQUIRE_OK(cn_astype(cb.out(), b, CN_COMPLEX128, 1));
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, cb, nullptr, 1e-5, 0, 10),
+                 CN_ERR_TYPE, "complex");
+  Triplets rt = random_triplets(3, 4, 5, 2);
+  Sp rect;
+  make_coo<int32_t>(rect, rt);
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, rect, b, nullptr, 1e-5, 0, 10),
+                 CN_ERR_SHAPE, "square");
+  CHECK(w.h == nullptr);
+  CHECK(info == 77);
+  CHECK(to_vec<double>(b) == bv);
+}
