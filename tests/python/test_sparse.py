@@ -558,3 +558,45 @@ def test_device_placement_on_the_host():
     np.testing.assert_allclose(host(g @ x.to_device("cuda:0")), host(a @ x))
     np.testing.assert_allclose(host((g @ g.T).to_device("cpu")),
                                host(a @ a.T))
+
+
+@pytest.mark.parametrize("which", ["LM", "LA", "SA"])
+@pytest.mark.parametrize("sigma", [0.5, 1.3, 0.0])
+def test_eigsh_shift_invert_vs_scipy(which, sigma):
+    n = 60
+    ref = laplacian(n)
+    a = sp.csr_array(ref)
+    w, v = spl.eigsh(a, k=3, sigma=sigma, which=which)
+    wr = ssl.eigsh(ref, k=3, sigma=sigma, which=which,
+                   return_eigenvectors=False)
+    np.testing.assert_allclose(w, np.sort(wr), atol=1e-9)
+    assert list(w) == sorted(w)
+    V = host(v)
+    assert np.abs(ref @ V - V * w).max() < 1e-8
+    # a dense A, eigenvalues only, and OPinv given by the caller
+    d = ref.toarray()
+    np.testing.assert_allclose(
+        spl.eigsh(d, k=2, sigma=sigma, which=which,
+                  return_eigenvectors=False),
+        np.sort(ssl.eigsh(d, k=2, sigma=sigma, which=which,
+                          return_eigenvectors=False)), atol=1e-9)
+    inv = np.linalg.inv(d - sigma * np.eye(n))
+    op = spl.LinearOperator((n, n), matvec=lambda x: cp.asarray(inv) @ x,
+                            dtype=np.float64)
+    np.testing.assert_allclose(
+        spl.eigsh(spl.aslinearoperator(a), k=3, sigma=sigma, which=which,
+                  OPinv=op, return_eigenvectors=False), w, atol=1e-9)
+
+
+def test_eigsh_shift_invert_errors():
+    a = sp.csr_array(laplacian(10))
+    with pytest.raises(NotImplementedError):
+        spl.eigsh(a, k=2, sigma=1.0, mode="cayley")
+    with pytest.raises(NotImplementedError):
+        spl.eigsh(a, k=2, M=a)
+    with pytest.raises(ValueError, match="OPinv"):
+        spl.eigsh(spl.aslinearoperator(a), k=2, sigma=1.0)
+    with pytest.raises(ValueError, match="real"):
+        spl.eigsh(a, k=2, sigma=1 + 1j)
+    with pytest.raises(ValueError, match="only with sigma"):
+        spl.eigsh(a, k=2, OPinv=spl.aslinearoperator(a))
