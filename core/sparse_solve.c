@@ -207,47 +207,65 @@ cn_status cn_sparse_spsolve(cn_array *out, cn_sparse a, cn_array b) {
 /* ---- conjugate gradients ---------------------------------------------- */
 
 /* The iteration on CSR arrays (ptr, ix, av) of an n x n matrix: x holds x0
- * and receives the solution; r, p, q are n-element scratch. Stops when
- * ||r|| <= tol or after maxiter iterations. */
+ * and receives the solution; r, p, q are n-element scratch, part nt
+ * doubles. Stops when ||r|| <= tol or after maxiter iterations. Each pass
+ * splits rows statically and sums its dot product per thread, the partial
+ * sums then added in thread order, so a run is reproducible for a given
+ * thread count (an OpenMP reduction clause combines in arrival order). */
+#define CN_SP_CG_PASS(nt, part, out, BODY)                                     \
+  do {                                                                         \
+    for (int t_ = 0; t_ < (nt); t_++)                                          \
+      (part)[t_] = 0;                                                          \
+    _Pragma("omp parallel num_threads(nt)") {                                  \
+      int64_t t_ = omp_get_thread_num(), tn_ = omp_get_num_threads();         \
+      int64_t lo = n * t_ / tn_, hi = n * (t_ + 1) / tn_;                      \
+      double acc = 0;                                                          \
+      for (int64_t i = lo; i < hi; i++) {                                      \
+        BODY                                                                   \
+      }                                                                        \
+      (part)[t_] = acc;                                                        \
+    }                                                                          \
+    (out) = 0;                                                                 \
+    for (int t_ = 0; t_ < (nt); t_++)                                          \
+      (out) += (part)[t_];                                                     \
+  } while (0)
+
 #define CN_SP_CG(IT)                                                           \
   static void cg_##IT(int64_t n, const IT *ptr, const IT *ix,                  \
                       const double *av, const double *b, double *x,            \
                       bool zero_x, double *r, double *p, double *q,            \
-                      double tol, int64_t maxiter, int nt, int64_t *iters,     \
-                      double *rnorm) {                                         \
+                      double *part, double tol, int64_t maxiter, int nt,       \
+                      int64_t *iters, double *rnorm) {                         \
     double rr = 0;                                                             \
-    _Pragma("omp parallel for num_threads(nt) reduction(+ : rr)")             \
-    for (int64_t i = 0; i < n; i++) {                                          \
+    CN_SP_CG_PASS(nt, part, rr, {                                              \
       double s = 0;                                                            \
       if (!zero_x)                                                             \
         for (IT j = ptr[i]; j < ptr[i + 1]; j++)                               \
           s += av[j] * x[ix[j]];                                               \
       r[i] = b[i] - s;                                                         \
-      rr += r[i] * r[i];                                                       \
-    }                                                                          \
+      acc += r[i] * r[i];                                                      \
+    });                                                                        \
     int64_t it = 0;                                                            \
     double rho_prev = 1;                                                       \
     while (!(sqrt(rr) <= tol) && it < maxiter) {                               \
       double rho = rr, beta = it == 0 ? 0 : rho / rho_prev, pq = 0;           \
-      _Pragma("omp parallel for num_threads(nt)")                             \
+      bool first = it == 0;                                                    \
+      _Pragma("omp parallel for num_threads(nt) schedule(static)")            \
       for (int64_t i = 0; i < n; i++)                                          \
-        p[i] = it == 0 ? r[i] : r[i] + beta * p[i];                            \
-      _Pragma("omp parallel for num_threads(nt) reduction(+ : pq)")           \
-      for (int64_t i = 0; i < n; i++) {                                        \
+        p[i] = first ? r[i] : r[i] + beta * p[i];                              \
+      CN_SP_CG_PASS(nt, part, pq, {                                            \
         double s = 0;                                                          \
         for (IT j = ptr[i]; j < ptr[i + 1]; j++)                               \
           s += av[j] * p[ix[j]];                                               \
         q[i] = s;                                                              \
-        pq += p[i] * s;                                                        \
-      }                                                                        \
+        acc += p[i] * s;                                                       \
+      });                                                                      \
       double alpha = rho / pq;                                                 \
-      rr = 0;                                                                  \
-      _Pragma("omp parallel for num_threads(nt) reduction(+ : rr)")           \
-      for (int64_t i = 0; i < n; i++) {                                        \
+      CN_SP_CG_PASS(nt, part, rr, {                                            \
         x[i] += alpha * p[i];                                                  \
         r[i] -= alpha * q[i];                                                  \
-        rr += r[i] * r[i];                                                     \
-      }                                                                        \
+        acc += r[i] * r[i];                                                    \
+      });                                                                      \
       rho_prev = rho;                                                          \
       it++;                                                                    \
     }                                                                          \
@@ -337,21 +355,22 @@ cn_status cn_sparse_cg(cn_array *x, int64_t *info, cn_sparse a, cn_array b,
     if (n > 0)
       memset(xv->data, 0, sizeof(double) * (size_t)n);
   } else {
-    scratch = cn_malloc(sizeof(double) * 3 * (size_t)n);
+    int nt = cn_cpu_threads_for(d->nnz + 4 * n);
+    scratch = cn_malloc(sizeof(double) * (3 * (size_t)n + (size_t)nt));
     if (!scratch) {
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
       goto done;
     }
-    int nt = cn_cpu_threads_for(d->nnz + 4 * n);
-    double *r = scratch, *p = scratch + n, *q = scratch + 2 * n;
+    double *r = scratch, *p = scratch + n, *q = scratch + 2 * n,
+           *part = scratch + 3 * n;
     if (d->a->dtype == CN_INT64)
       cg_int64_t(n, (const int64_t *)d->a->data, (const int64_t *)d->b->data,
                  (const double *)d->data->data, bp, (double *)xv->data,
-                 x0 == NULL, r, p, q, tol, maxiter, nt, &iters, &rn);
+                 x0 == NULL, r, p, q, part, tol, maxiter, nt, &iters, &rn);
     else
       cg_int32_t(n, (const int32_t *)d->a->data, (const int32_t *)d->b->data,
                  (const double *)d->data->data, bp, (double *)xv->data,
-                 x0 == NULL, r, p, q, tol, maxiter, nt, &iters, &rn);
+                 x0 == NULL, r, p, q, part, tol, maxiter, nt, &iters, &rn);
   }
   *info = (bb == 0 || rn <= tol) ? 0 : maxiter;
   *x = xv;
