@@ -202,8 +202,9 @@ static const struct capability {
      * elementwise */
     {"interp", "searchsorted take elementwise assign fill", false, NULL},
     /* sparse matrices (core/sparse.c): products and CSR <-> CSC through
-     * the sparse kernels; the structure is built and canonicalised on the
-     * host */
+     * the sparse kernels where the matrix lives; the structure is built,
+     * converted to COO and merged on the host (a device matrix is moved
+     * explicitly) */
     {"sparse", "spmm spgemm sparse_transpose", false, NULL},
 };
 #define CN_NCAPS (sizeof g_caps / sizeof g_caps[0])

@@ -1,6 +1,10 @@
 /* Sparse matrices (cunumpy/sparse.h): the handle, validation,
  * construction, conversions and canonical form on the host, and the
- * products through the backend's sparse slots.
+ * products and CSR <-> CSC through the sparse slots of the backend the
+ * matrix lives on (the CPU, or a CUDA device after cn_sparse_to_device).
+ * The steps that loop over the components here (COO, merging duplicates,
+ * toarray, eliminate_zeros, the solvers) need a host matrix and say so
+ * with CN_ERR_DEVICE.
  *
  * Canonicalisation reuses the stable csr2csc slot: transposing twice
  * sorts every row (a counting sort by column, then by row), after which
@@ -18,6 +22,28 @@ static const char *fmt_name(int32_t f) {
 
 static cn_status host_vec(cn_array_s **out, cn_dtype dt, int64_t n) {
   return cn_array_new(out, cn_cpu_backend(), 0, dt, 1, &n, CN_ORDER_C);
+}
+
+/* A 1-d array of n elements of dt where proto lives (backend, device). */
+static cn_status like_vec(cn_array_s **out, const cn_array_s *proto,
+                          cn_dtype dt, int64_t n) {
+  return cn_array_new(out, cn_backend_of(proto), proto->buf->device_id, dt, 1,
+                      &n, CN_ORDER_C);
+}
+
+static bool on_host(const struct cn_sparse_s *s) {
+  return cn_backend_of(s->data)->device_type == CN_DEVICE_CPU;
+}
+
+/* CN_ERR_DEVICE unless s is in host memory, for the steps that read its
+ * components on the host. */
+static cn_status require_host(const struct cn_sparse_s *s, const char *fn) {
+  if (on_host(s))
+    return CN_OK;
+  return cn_error(CN_ERR_DEVICE,
+                  "%s: this step runs on the host and the matrix is on a "
+                  "CUDA device (cn_sparse_to_host first)",
+                  fn);
 }
 
 static inline int64_t ix_get(const cn_array_s *a, int64_t i) {
@@ -170,8 +196,8 @@ static cn_status check_host_1d(const cn_array_s *x, const char *fn,
   return CN_OK;
 }
 
-/* A C-contiguous host copy of x in dtype dt (a new reference to x when it
- * already is one). */
+/* A C-contiguous 1-d copy of x in dtype dt where x lives (a new reference
+ * to x when it already is one). */
 static cn_status contiguous_as(cn_array_s **out, cn_array_s *x, cn_dtype dt) {
   if (x->dtype == dt && cn_array_is_c_contig(x)) {
     cn_array_retain(x);
@@ -179,9 +205,9 @@ static cn_status contiguous_as(cn_array_s **out, cn_array_s *x, cn_dtype dt) {
     return CN_OK;
   }
   cn_array_s *c = NULL;
-  cn_status st = host_vec(&c, dt, x->size);
+  cn_status st = like_vec(&c, x, dt, x->size);
   if (st == CN_OK && x->size > 0)
-    st = cn_cpu_backend()->compute->assign(c, x);
+    st = cn_backend_of(x)->compute->assign(c, x);
   if (st != CN_OK) {
     cn_array_release(c);
     return st;
@@ -530,6 +556,47 @@ cn_status cn_sparse_col(cn_array *out, cn_sparse s) {
   return component(out, s, false, false, "cn_sparse_col", "col");
 }
 
+/* ---- placement ------------------------------------------------------- */
+
+cn_status cn_sparse_device(int32_t *device_type, int32_t *device_id,
+                           cn_sparse s) {
+  static const char fn[] = "cn_sparse_device";
+  CN_CHECK_OUT(device_type, fn);
+  CN_CHECK_OUT(device_id, fn);
+  CHECK_SPARSE(s, fn, "s");
+  return cn_array_device(device_type, device_id, s->data);
+}
+
+/* s with every component moved by move (cn_to_device or cn_to_host). */
+static cn_status sp_move(cn_sparse *out, struct cn_sparse_s *s, bool host,
+                         int32_t device_id) {
+  cn_array_s *c[3] = {s->data, s->a, s->b}, *m[3] = {NULL, NULL, NULL};
+  cn_status st = CN_OK;
+  for (int i = 0; i < 3 && st == CN_OK; i++)
+    st = host ? cn_to_host(&m[i], c[i]) : cn_to_device(&m[i], c[i], device_id);
+  if (st != CN_OK) {
+    for (int i = 0; i < 3; i++)
+      cn_array_release(m[i]);
+    return st;
+  }
+  return sp_make(out, s->format, s->nrows, s->ncols, m[0], m[1], m[2],
+                 s->sorted, s->canonical);
+}
+
+cn_status cn_sparse_to_device(cn_sparse *out, cn_sparse s, int32_t device_id) {
+  static const char fn[] = "cn_sparse_to_device";
+  CN_CHECK_OUT(out, fn);
+  CHECK_SPARSE(s, fn, "s");
+  return sp_move(out, s, false, device_id);
+}
+
+cn_status cn_sparse_to_host(cn_sparse *out, cn_sparse s) {
+  static const char fn[] = "cn_sparse_to_host";
+  CN_CHECK_OUT(out, fn);
+  CHECK_SPARSE(s, fn, "s");
+  return sp_move(out, s, true, 0);
+}
+
 /* ---- structural kernels ---------------------------------------------- */
 
 /* The compressed arrays of the other orientation (sorted) through the
@@ -541,9 +608,9 @@ static cn_status flip_arrays(const struct cn_sparse_s *s, cn_array_s **p,
   cn_csr_operand o = operand_of(s);
   cn_array_s *tp = NULL, *ti = NULL, *tv = NULL;
   cn_status st;
-  if ((st = host_vec(&tp, s->a->dtype, o.ncols + 1)) != CN_OK ||
-      (st = host_vec(&ti, s->a->dtype, s->nnz)) != CN_OK ||
-      (st = host_vec(&tv, s->data->dtype, s->nnz)) != CN_OK ||
+  if ((st = like_vec(&tp, s->data, s->a->dtype, o.ncols + 1)) != CN_OK ||
+      (st = like_vec(&ti, s->data, s->a->dtype, s->nnz)) != CN_OK ||
+      (st = like_vec(&tv, s->data, s->data->dtype, s->nnz)) != CN_OK ||
       (st = tr(&o, tp, ti, tv)) != CN_OK) {
     cn_array_release(tp);
     cn_array_release(ti);
@@ -586,12 +653,16 @@ static cn_status compressed_sorted(cn_sparse *out, struct cn_sparse_s *s,
 }
 
 /* Sums neighbouring duplicates of a sorted compressed matrix. */
-static cn_status compressed_merge(cn_sparse *out, struct cn_sparse_s *s) {
+static cn_status compressed_merge(cn_sparse *out, struct cn_sparse_s *s,
+                                  const char *fn) {
   if (s->canonical) {
     atomic_fetch_add(&s->refcount, 1);
     *out = s;
     return CN_OK;
   }
+  cn_status hst = require_host(s, fn);
+  if (hst != CN_OK)
+    return hst;
   int64_t nmaj = nmajor(s), n = 0;
   for (int64_t r = 0; r < nmaj; r++)
     for (int64_t j = ix_get(s->a, r); j < ix_get(s->a, r + 1); j++)
@@ -630,7 +701,10 @@ static cn_status compressed_merge(cn_sparse *out, struct cn_sparse_s *s) {
 /* COO -> compressed arrays of format f by a stable counting sort on the
  * major index (each slice keeps COO order). */
 static cn_status coo_compress(cn_sparse *out, const struct cn_sparse_s *s,
-                              int32_t f) {
+                              int32_t f, const char *fn) {
+  cn_status hst = require_host(s, fn);
+  if (hst != CN_OK)
+    return hst;
   const cn_array_s *maj = f == CN_SPARSE_CSR ? s->a : s->b;
   const cn_array_s *min = f == CN_SPARSE_CSR ? s->b : s->a;
   int64_t nmaj = f == CN_SPARSE_CSR ? s->nrows : s->ncols;
@@ -672,24 +746,27 @@ static cn_status coo_to_compressed(cn_sparse *out, const struct cn_sparse_s *s,
                                    int32_t f, const char *fn) {
   /* compress on the other axis, then one stable transpose sorts */
   cn_sparse t = NULL, u = NULL;
-  cn_status st = coo_compress(&t, s, f == CN_SPARSE_CSR ? CN_SPARSE_CSC
-                                                        : CN_SPARSE_CSR);
+  cn_status st = coo_compress(
+      &t, s, f == CN_SPARSE_CSR ? CN_SPARSE_CSC : CN_SPARSE_CSR, fn);
   if (st != CN_OK)
     return st;
   st = compressed_flip(&u, t, fn);
   cn_sparse_release(t);
   if (st != CN_OK)
     return st;
-  st = compressed_merge(out, u);
+  st = compressed_merge(out, u, fn);
   cn_sparse_release(u);
   return st;
 }
 
 /* Compressed -> COO: the major index expanded, the rest shared. */
 static cn_status compressed_to_coo(cn_sparse *out,
-                                   const struct cn_sparse_s *s) {
+                                   const struct cn_sparse_s *s,
+                                   const char *fn) {
   cn_array_s *e = NULL;
-  cn_status st = host_vec(&e, s->a->dtype, s->nnz);
+  cn_status st = require_host(s, fn);
+  if (st == CN_OK)
+    st = host_vec(&e, s->a->dtype, s->nnz);
   if (st != CN_OK)
     return st;
   for (int64_t r = 0; r < nmajor(s); r++)
@@ -735,7 +812,7 @@ cn_status cn_sparse_asformat(cn_sparse *out, cn_sparse s,
   if (st != CN_OK)
     return st;
   if (format == CN_SPARSE_COO && s->format != CN_SPARSE_COO)
-    return compressed_to_coo(out, s);
+    return compressed_to_coo(out, s, fn);
   return as_compressed(out, s, format, fn);
 }
 
@@ -743,9 +820,12 @@ cn_status cn_sparse_toarray(cn_array *out, cn_sparse s) {
   static const char fn[] = "cn_sparse_toarray";
   CN_CHECK_OUT(out, fn);
   CHECK_SPARSE(s, fn, "s");
+  cn_status st = require_host(s, fn);
+  if (st != CN_OK)
+    return st;
   int64_t shape[2] = {s->nrows, s->ncols};
   cn_array_s *d = NULL;
-  cn_status st = cn_array_new(&d, cn_cpu_backend(), 0, s->data->dtype, 2,
+  st = cn_array_new(&d, cn_cpu_backend(), 0, s->data->dtype, 2,
                               shape, CN_ORDER_C);
   if (st != CN_OK)
     return st;
@@ -788,12 +868,12 @@ cn_status cn_sparse_sort_indices(cn_sparse *out, cn_sparse s) {
   }
   /* by column, then a stable transpose by row, then rows expanded */
   cn_sparse t = NULL, u = NULL;
-  cn_status st = coo_compress(&t, s, CN_SPARSE_CSC);
+  cn_status st = coo_compress(&t, s, CN_SPARSE_CSC, fn);
   if (st == CN_OK)
     st = compressed_flip(&u, t, fn);
   cn_sparse_release(t);
   if (st == CN_OK) {
-    st = compressed_to_coo(out, u);
+    st = compressed_to_coo(out, u, fn);
     if (st == CN_OK)
       (*out)->sorted = true;
   }
@@ -815,11 +895,11 @@ cn_status cn_sparse_sum_duplicates(cn_sparse *out, cn_sparse s) {
   if (s->format == CN_SPARSE_COO) {
     st = coo_to_compressed(&t, s, CN_SPARSE_CSR, fn);
     if (st == CN_OK)
-      st = compressed_to_coo(out, t);
+      st = compressed_to_coo(out, t, fn);
   } else {
     st = compressed_sorted(&t, s, fn);
     if (st == CN_OK)
-      st = compressed_merge(out, t);
+      st = compressed_merge(out, t, fn);
   }
   cn_sparse_release(t);
   return st;
@@ -829,6 +909,9 @@ cn_status cn_sparse_eliminate_zeros(cn_sparse *out, cn_sparse s) {
   static const char fn[] = "cn_sparse_eliminate_zeros";
   CN_CHECK_OUT(out, fn);
   CHECK_SPARSE(s, fn, "s");
+  cn_status hst = require_host(s, fn);
+  if (hst != CN_OK)
+    return hst;
   cn_dtype dt = s->data->dtype;
   int64_t isz = cn_itemsize(dt), n = 0;
   for (int64_t j = 0; j < s->nnz; j++)
@@ -915,9 +998,9 @@ cn_status cn_sparse_astype(cn_sparse *out, cn_sparse s, cn_dtype dtype) {
 }
 
 static cn_status copy_vec(cn_array_s **out, cn_array_s *x) {
-  cn_status st = host_vec(out, x->dtype, x->size);
+  cn_status st = like_vec(out, x, x->dtype, x->size);
   if (st == CN_OK && x->size > 0)
-    memcpy((*out)->data, x->data, (size_t)(x->size * cn_itemsize(x->dtype)));
+    st = cn_backend_of(x)->compute->assign(*out, x);
   return st;
 }
 
@@ -953,7 +1036,7 @@ static cn_status csr_in(cn_sparse *out, struct cn_sparse_s *s, cn_dtype dt,
   return st;
 }
 
-/* x (1-d or 2-d, host) as a 2-d view in dtype dt, and whether it was 1-d. */
+/* x (1-d or 2-d) as a 2-d view in dtype dt, and whether it was 1-d. */
 static cn_status dense_in(cn_array_s **out, cn_array_s *x, cn_dtype dt,
                           bool transpose, const char *fn) {
   cn_array_s *c = NULL;
@@ -962,10 +1045,10 @@ static cn_status dense_in(cn_array_s **out, cn_array_s *x, cn_dtype dt,
     cn_array_retain(x);
     c = x;
   } else {
-    st = cn_array_new(&c, cn_cpu_backend(), 0, dt, x->ndim, x->shape,
-                      CN_ORDER_C);
+    st = cn_array_new(&c, cn_backend_of(x), x->buf->device_id, dt, x->ndim,
+                      x->shape, CN_ORDER_C);
     if (st == CN_OK && x->size > 0)
-      st = cn_cpu_backend()->compute->assign(c, x);
+      st = cn_backend_of(x)->compute->assign(c, x);
     if (st != CN_OK) {
       cn_array_release(c);
       return st;
@@ -996,8 +1079,9 @@ static cn_status run_spmm(cn_array_s **out, const cn_csr_operand *a,
   CN_REQUIRE_SLOT(spmm, cn_backend_of(a->data), spmm, fn);
   int64_t shape[2] = {a->nrows, x->shape[1]};
   cn_array_s *o = NULL;
-  cn_status st = cn_array_new(&o, cn_cpu_backend(), 0, a->data->dtype, 2,
-                              shape, CN_ORDER_C);
+  cn_status st =
+      cn_array_new(&o, cn_backend_of(a->data), a->data->buf->device_id,
+                   a->data->dtype, 2, shape, CN_ORDER_C);
   if (st == CN_OK)
     st = spmm(a, x, o);
   if (st != CN_OK) {
@@ -1008,21 +1092,21 @@ static cn_status run_spmm(cn_array_s **out, const cn_csr_operand *a,
   return CN_OK;
 }
 
-static cn_status check_dense(const cn_array_s *x, const char *fn) {
+static cn_status check_dense(const cn_array_s *x, const struct cn_sparse_s *s,
+                             const char *fn) {
   CN_CHECK_ARRAY(x, fn, "x");
   if (x->ndim != 1 && x->ndim != 2)
     return cn_error(CN_ERR_SHAPE, "%s: x must be 1-d or 2-d, not %d-d", fn,
                     (int)x->ndim);
-  if (cn_backend_of(x)->device_type != CN_DEVICE_CPU)
-    return cn_error(CN_ERR_DEVICE, "%s: x must be on the CPU", fn);
-  return CN_OK;
+  const cn_array_s *both[2] = {s->data, x};
+  return cn_same_device(2, both, fn);
 }
 
 cn_status cn_sparse_matmul_dense(cn_array *out, cn_sparse s, cn_array x) {
   static const char fn[] = "cn_sparse_matmul_dense";
   CN_CHECK_OUT(out, fn);
   CHECK_SPARSE(s, fn, "s");
-  cn_status st = check_dense(x, fn);
+  cn_status st = check_dense(x, s, fn);
   if (st != CN_OK)
     return st;
   if (x->shape[0] != s->ncols)
@@ -1058,7 +1142,7 @@ cn_status cn_dense_matmul_sparse(cn_array *out, cn_array x, cn_sparse s) {
   static const char fn[] = "cn_dense_matmul_sparse";
   CN_CHECK_OUT(out, fn);
   CHECK_SPARSE(s, fn, "s");
-  cn_status st = check_dense(x, fn);
+  cn_status st = check_dense(x, s, fn);
   if (st != CN_OK)
     return st;
   int64_t inner = x->shape[x->ndim - 1];
@@ -1120,10 +1204,13 @@ cn_status cn_sparse_matmul(cn_sparse *out, cn_sparse a, cn_sparse b) {
                     "%lld) @ (%lld, %lld)", fn, (long long)a->nrows,
                     (long long)a->ncols, (long long)b->nrows,
                     (long long)b->ncols);
+  const cn_array_s *both[2] = {a->data, b->data};
+  cn_status st = cn_same_device(2, both, fn);
+  if (st != CN_OK)
+    return st;
   CN_REQUIRE_SLOT(gemm, cn_backend_of(a->data), spgemm, fn);
   cn_dtype ct;
-  cn_status st = cn_result_type(&ct, a->data->dtype, b->data->dtype);
-  if (st != CN_OK)
+  if ((st = cn_result_type(&ct, a->data->dtype, b->data->dtype)) != CN_OK)
     return st;
   cn_sparse ca = NULL, cb = NULL, wa = NULL, wb = NULL;
   cn_array_s *p = NULL, *ix = NULL, *d = NULL, *pn = NULL, *ixn = NULL;
@@ -1174,13 +1261,15 @@ done:
 cn_status cn_sparse_csc_canonical(cn_sparse *out, cn_sparse s, cn_dtype dt,
                                   const char *fn) {
   cn_sparse c = NULL, k = NULL;
-  cn_status st = as_compressed(&c, s, CN_SPARSE_CSC, fn);
+  cn_status st = require_host(s, fn);
+  if (st == CN_OK)
+    st = as_compressed(&c, s, CN_SPARSE_CSC, fn);
   if (st == CN_OK)
     st = compressed_sorted(&k, c, fn);
   cn_sparse_release(c);
   c = NULL;
   if (st == CN_OK)
-    st = compressed_merge(&c, k);
+    st = compressed_merge(&c, k, fn);
   cn_sparse_release(k);
   k = NULL;
   if (st == CN_OK)

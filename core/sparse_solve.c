@@ -1,11 +1,18 @@
-/* Direct sparse solvers (cunumpy/sparse.h): LU factorisation and solves
- * through SuiteSparse's UMFPACK on its native layout, canonical CSC with
- * int64 indices (the umfpack_dl_* / umfpack_zl_* entry points; complex
- * values packed, real and imaginary parts interleaved). Without UMFPACK
- * at build time every entry point reports CN_ERR_UNSUPPORTED. */
+/* Sparse solvers (cunumpy/sparse.h) on host matrices. Direct: LU
+ * factorisation and solves through SuiteSparse's UMFPACK on its native
+ * layout, canonical CSC with int64 indices (the umfpack_dl_* /
+ * umfpack_zl_* entry points; complex values packed, real and imaginary
+ * parts interleaved); without UMFPACK at build time those entry points
+ * report CN_ERR_UNSUPPORTED. Iterative: conjugate gradients in one C loop
+ * over a float64 CSR matrix, each step a fused OpenMP pass (SpMV with the
+ * p.q dot, both vector updates with the r.r dot), so an iteration makes
+ * three passes over memory and allocates nothing. */
+#include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/cpu.h"
 #include "sparse_internal.h"
 
 #ifdef CUNUMPY_HAVE_UMFPACK
@@ -194,5 +201,185 @@ cn_status cn_sparse_spsolve(cn_array *out, cn_sparse a, cn_array b) {
     return st;
   st = cn_sparse_lu_solve(out, lu, b);
   cn_sparse_lu_release(lu);
+  return st;
+}
+
+/* ---- conjugate gradients ---------------------------------------------- */
+
+/* The iteration on CSR arrays (ptr, ix, av) of an n x n matrix: x holds x0
+ * and receives the solution; r, p, q are n-element scratch, part nt
+ * doubles. Stops when ||r|| <= tol or after maxiter iterations. Each pass
+ * splits rows statically and sums its dot product per thread, the partial
+ * sums then added in thread order, so a run is reproducible for a given
+ * thread count (an OpenMP reduction clause combines in arrival order). */
+#define CN_SP_CG_PASS(nt, part, out, BODY)                                     \
+  do {                                                                         \
+    for (int t_ = 0; t_ < (nt); t_++)                                          \
+      (part)[t_] = 0;                                                          \
+    _Pragma("omp parallel num_threads(nt)") {                                  \
+      int64_t t_ = omp_get_thread_num(), tn_ = omp_get_num_threads();         \
+      int64_t lo = n * t_ / tn_, hi = n * (t_ + 1) / tn_;                      \
+      double acc = 0;                                                          \
+      for (int64_t i = lo; i < hi; i++) {                                      \
+        BODY                                                                   \
+      }                                                                        \
+      (part)[t_] = acc;                                                        \
+    }                                                                          \
+    (out) = 0;                                                                 \
+    for (int t_ = 0; t_ < (nt); t_++)                                          \
+      (out) += (part)[t_];                                                     \
+  } while (0)
+
+#define CN_SP_CG(IT)                                                           \
+  static void cg_##IT(int64_t n, const IT *ptr, const IT *ix,                  \
+                      const double *av, const double *b, double *x,            \
+                      bool zero_x, double *r, double *p, double *q,            \
+                      double *part, double tol, int64_t maxiter, int nt,       \
+                      int64_t *iters, double *rnorm) {                         \
+    double rr = 0;                                                             \
+    CN_SP_CG_PASS(nt, part, rr, {                                              \
+      double s = 0;                                                            \
+      if (!zero_x)                                                             \
+        for (IT j = ptr[i]; j < ptr[i + 1]; j++)                               \
+          s += av[j] * x[ix[j]];                                               \
+      r[i] = b[i] - s;                                                         \
+      acc += r[i] * r[i];                                                      \
+    });                                                                        \
+    int64_t it = 0;                                                            \
+    double rho_prev = 1;                                                       \
+    while (!(sqrt(rr) <= tol) && it < maxiter) {                               \
+      double rho = rr, beta = it == 0 ? 0 : rho / rho_prev, pq = 0;           \
+      bool first = it == 0;                                                    \
+      _Pragma("omp parallel for num_threads(nt) schedule(static)")            \
+      for (int64_t i = 0; i < n; i++)                                          \
+        p[i] = first ? r[i] : r[i] + beta * p[i];                              \
+      CN_SP_CG_PASS(nt, part, pq, {                                            \
+        double s = 0;                                                          \
+        for (IT j = ptr[i]; j < ptr[i + 1]; j++)                               \
+          s += av[j] * p[ix[j]];                                               \
+        q[i] = s;                                                              \
+        acc += p[i] * s;                                                       \
+      });                                                                      \
+      double alpha = rho / pq;                                                 \
+      CN_SP_CG_PASS(nt, part, rr, {                                            \
+        x[i] += alpha * p[i];                                                  \
+        r[i] -= alpha * q[i];                                                  \
+        acc += r[i] * r[i];                                                    \
+      });                                                                      \
+      rho_prev = rho;                                                          \
+      it++;                                                                    \
+    }                                                                          \
+    *iters = it;                                                               \
+    *rnorm = sqrt(rr);                                                         \
+  }
+CN_SP_CG(int32_t)
+CN_SP_CG(int64_t)
+
+/* A C-contiguous float64 host copy of the 1-d real array v. */
+static cn_status cg_vec(cn_array_s **out, cn_array_s *v) {
+  int64_t n = v->size;
+  cn_status st =
+      cn_array_new(out, cn_cpu_backend(), 0, CN_FLOAT64, 1, &n, CN_ORDER_C);
+  if (st == CN_OK && n > 0)
+    st = cn_cpu_backend()->compute->assign(*out, v);
+  if (st != CN_OK) {
+    cn_array_release(*out);
+    *out = NULL;
+  }
+  return st;
+}
+
+static cn_status cg_check_vec(const cn_array_s *v, int64_t n, const char *fn,
+                              const char *name) {
+  CN_CHECK_ARRAY(v, fn, name);
+  if (v->ndim != 1 || v->shape[0] != n)
+    return cn_error(CN_ERR_SHAPE, "%s: '%s' must be 1-d of length %lld", fn,
+                    name, (long long)n);
+  if (cn_backend_of(v)->device_type != CN_DEVICE_CPU)
+    return cn_error(CN_ERR_DEVICE, "%s: '%s' must be on the CPU", fn, name);
+  if (cn_is_complex(v->dtype))
+    return cn_error(CN_ERR_TYPE, "%s: '%s' is complex; this solver is real "
+                    "(float64)", fn, name);
+  return CN_OK;
+}
+
+cn_status cn_sparse_cg(cn_array *x, int64_t *info, cn_sparse a, cn_array b,
+                       cn_array x0, double rtol, double atol,
+                       int64_t maxiter) {
+  static const char fn[] = "cn_sparse_cg";
+  CN_CHECK_OUT(x, fn);
+  CN_CHECK_OUT(info, fn);
+  CHECK_SPARSE(a, fn, "a");
+  if (a->nrows != a->ncols)
+    return cn_error(CN_ERR_SHAPE, "%s: a must be square, not %lld x %lld", fn,
+                    (long long)a->nrows, (long long)a->ncols);
+  if (cn_backend_of(a->data)->device_type != CN_DEVICE_CPU)
+    return cn_error(CN_ERR_DEVICE, "%s: the matrix must be on the CPU "
+                    "(cn_sparse_to_host)", fn);
+  if (cn_is_complex(a->data->dtype))
+    return cn_error(CN_ERR_TYPE, "%s: a is complex; this solver is real "
+                    "(float64)", fn);
+  int64_t n = a->nrows;
+  cn_status st = cg_check_vec(b, n, fn, "b");
+  if (st == CN_OK && x0 != NULL)
+    st = cg_check_vec(x0, n, fn, "x0");
+  if (st != CN_OK)
+    return st;
+  if (!(rtol >= 0) || !(atol >= 0))
+    return cn_error(CN_ERR_VALUE, "%s: rtol and atol must be >= 0", fn);
+  if (maxiter < 0)
+    return cn_error(CN_ERR_VALUE, "%s: maxiter must be >= 0, not %lld", fn,
+                    (long long)maxiter);
+  cn_sparse c = NULL, d = NULL;
+  cn_array_s *bv = NULL, *xv = NULL;
+  double *scratch = NULL;
+  if ((st = cn_sparse_asformat(&c, a, CN_SPARSE_CSR)) != CN_OK ||
+      (st = cn_sparse_astype(&d, c, CN_FLOAT64)) != CN_OK ||
+      (st = cg_vec(&bv, b)) != CN_OK)
+    goto done;
+  if (x0 != NULL)
+    st = cg_vec(&xv, x0);
+  else if ((st = cn_array_new(&xv, cn_cpu_backend(), 0, CN_FLOAT64, 1, &n,
+                              CN_ORDER_C)) == CN_OK && n > 0)
+    memset(xv->data, 0, sizeof(double) * (size_t)n);
+  if (st != CN_OK)
+    goto done;
+  const double *bp = (const double *)bv->data;
+  double bb = 0;
+  for (int64_t i = 0; i < n; i++)
+    bb += bp[i] * bp[i];
+  double tol = fmax(atol, rtol * sqrt(bb));
+  int64_t iters = 0;
+  double rn = 0;
+  if (bb == 0) { /* as scipy: x = 0 solves b = 0 */
+    if (n > 0)
+      memset(xv->data, 0, sizeof(double) * (size_t)n);
+  } else {
+    int nt = cn_cpu_threads_for(d->nnz + 4 * n);
+    scratch = cn_malloc(sizeof(double) * (3 * (size_t)n + (size_t)nt));
+    if (!scratch) {
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+      goto done;
+    }
+    double *r = scratch, *p = scratch + n, *q = scratch + 2 * n,
+           *part = scratch + 3 * n;
+    if (d->a->dtype == CN_INT64)
+      cg_int64_t(n, (const int64_t *)d->a->data, (const int64_t *)d->b->data,
+                 (const double *)d->data->data, bp, (double *)xv->data,
+                 x0 == NULL, r, p, q, part, tol, maxiter, nt, &iters, &rn);
+    else
+      cg_int32_t(n, (const int32_t *)d->a->data, (const int32_t *)d->b->data,
+                 (const double *)d->data->data, bp, (double *)xv->data,
+                 x0 == NULL, r, p, q, part, tol, maxiter, nt, &iters, &rn);
+  }
+  *info = (bb == 0 || rn <= tol) ? 0 : maxiter;
+  *x = xv;
+  xv = NULL;
+done:
+  free(scratch);
+  cn_sparse_release(c);
+  cn_sparse_release(d);
+  cn_array_release(bv);
+  cn_array_release(xv);
   return st;
 }

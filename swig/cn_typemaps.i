@@ -531,7 +531,8 @@ CNPY_OPAQUE(cn_event)
 %apply cn_array optional_ { cn_array sorter, cn_array weights, cn_array y,
                            cn_array edges, cn_array p, cn_array fweights,
                            cn_array aweights, cn_array ranges, cn_array k,
-                           cn_array w, cn_array zi, cn_array operand };
+                           cn_array w, cn_array zi, cn_array operand,
+                           cn_array x0 };
 
 /* Optional doubles: None is NULL. */
 %typemap(in) const double *left (double v), const double *right (double v) {

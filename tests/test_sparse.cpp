@@ -900,3 +900,138 @@ TEST_CASE("sparse: every allocation failure is reported and clean",
   }
   REQUIRE(points > 30);
 }
+
+TEST_CASE("sparse: placement on the host and transfers", "[sparse]") {
+  Triplets t = random_triplets(5, 4, 11, 7);
+  Sp s;
+  make_csr<int32_t>(s, t);
+  int32_t type = -1, id = -1;
+  CN_REQUIRE_OK(cn_sparse_device(&type, &id, s));
+  CHECK(type == CN_DEVICE_CPU);
+  CHECK(id == 0);
+  CN_REQUIRE_ERR(cn_sparse_device(nullptr, &id, s), CN_ERR_VALUE,
+                 "output pointer");
+  CN_REQUIRE_ERR(cn_sparse_device(&type, &id, nullptr), CN_ERR_VALUE,
+                 "NULL");
+  // to_host of a host matrix shares its components
+  Sp h;
+  CN_REQUIRE_OK(cn_sparse_to_host(h.out(), s));
+  Arr d0, d1;
+  CN_REQUIRE_OK(cn_sparse_data(d0.out(), s));
+  CN_REQUIRE_OK(cn_sparse_data(d1.out(), h));
+  void *p0 = nullptr, *p1 = nullptr;
+  CN_REQUIRE_OK(cn_array_data(&p0, d0));
+  CN_REQUIRE_OK(cn_array_data(&p1, d1));
+  CHECK(p0 == p1);
+  CHECK(dense_of(h) == dense_of_triplets(t.m, t.n, t.v, t.r, t.c));
+  CN_REQUIRE_ERR(cn_sparse_to_host(nullptr, s), CN_ERR_VALUE,
+                 "output pointer");
+  CN_REQUIRE_ERR(cn_sparse_to_device(h.out(), nullptr, 0), CN_ERR_VALUE,
+                 "NULL");
+  int32_t avail = 0;
+  CN_REQUIRE_OK(cn_backend_available(&avail, "cuda"));
+  Sp g;
+  if (!avail) {
+    // no device: a clear error, the input untouched
+    CN_REQUIRE_ERR(cn_sparse_to_device(g.out(), s, 0), CN_ERR_DEVICE,
+                   "CUDA is unavailable");
+    CHECK(g.h == nullptr);
+    CHECK(dense_of(s) == dense_of_triplets(t.m, t.n, t.v, t.r, t.c));
+    return;
+  }
+  // with a device: a round trip keeps every entry; host-only steps refuse
+  CN_REQUIRE_OK(cn_sparse_to_device(g.out(), s, 0));
+  CN_REQUIRE_OK(cn_sparse_device(&type, &id, g));
+  CHECK(type == CN_DEVICE_CUDA);
+  Arr dense;
+  CN_REQUIRE_ERR(cn_sparse_toarray(dense.out(), g), CN_ERR_DEVICE,
+                 "cn_sparse_to_host first");
+  Sp back;
+  CN_REQUIRE_OK(cn_sparse_to_host(back.out(), g));
+  CHECK(dense_of(back) == dense_of_triplets(t.m, t.n, t.v, t.r, t.c));
+}
+
+TEST_CASE("sparse: cg in C against the residual, and its errors",
+          "[sparse]") {
+  // SPD tridiagonal 2, -1 (n = 40) with a duplicate split of the diagonal
+  const int64_t n = 40;
+  Triplets t{n, n, {}, {}, {}};
+  for (int64_t i = 0; i < n; i++) {
+    t.r.push_back(i), t.c.push_back(i), t.v.push_back(1.5);
+    t.r.push_back(i), t.c.push_back(i), t.v.push_back(0.5);
+    if (i + 1 < n) {
+      t.r.push_back(i), t.c.push_back(i + 1), t.v.push_back(-1);
+      t.r.push_back(i + 1), t.c.push_back(i), t.v.push_back(-1);
+    }
+  }
+  Sp a;
+  make_coo<int64_t>(a, t);
+  std::vector<double> bv((size_t)n);
+  for (int64_t i = 0; i < n; i++)
+    bv[(size_t)i] = std::cos((double)i);
+  Arr b = from_vec(bv, {n}, CN_FLOAT64);
+  std::vector<double> dense = dense_of_triplets(n, n, t.v, t.r, t.c);
+  auto residual = [&](const std::vector<double> &x) {
+    long double worst = 0;
+    for (int64_t i = 0; i < n; i++) {
+      long double s = 0;
+      for (int64_t j = 0; j < n; j++)
+        s += (long double)dense[(size_t)(i * n + j)] * x[(size_t)j];
+      worst = std::max(worst, std::fabs(s - bv[(size_t)i]));
+    }
+    return (double)worst;
+  };
+  Arr x;
+  int64_t info = -1;
+  CN_REQUIRE_OK(cn_sparse_cg(x.out(), &info, a, b, nullptr, 1e-12, 0, 1000));
+  CHECK(info == 0);
+  CHECK(residual(to_vec<double>(x)) < 1e-10);
+  // maxiter reached: info says so; maxiter 0 returns x0
+  CN_REQUIRE_OK(cn_sparse_cg(x.out(), &info, a, b, nullptr, 1e-14, 0, 3));
+  CHECK(info == 3);
+  Arr x0 = from_vec(std::vector<double>((size_t)n, 1.0), {n}, CN_FLOAT64);
+  CN_REQUIRE_OK(cn_sparse_cg(x.out(), &info, a, b, x0, 1e-14, 0, 0));
+  CHECK(info == 0);
+  CHECK(to_vec<double>(x) == std::vector<double>((size_t)n, 1.0));
+  // an int32 CSR copy with x0 converges to the same solution
+  Sp c;
+  make_csr<int32_t>(c, t);
+  Arr y;
+  CN_REQUIRE_OK(cn_sparse_cg(y.out(), &info, c, b, x0, 1e-12, 0, 1000));
+  CHECK(info == 0);
+  CHECK(residual(to_vec<double>(y)) < 1e-10);
+  // b = 0 gives x = 0 at once
+  Arr z = from_vec(std::vector<double>((size_t)n, 0.0), {n}, CN_FLOAT64);
+  CN_REQUIRE_OK(cn_sparse_cg(y.out(), &info, a, z, x0, 1e-5, 0, 10));
+  CHECK(info == 0);
+  CHECK(to_vec<double>(y) == std::vector<double>((size_t)n, 0.0));
+  // errors: nothing written, inputs untouched
+  Arr w;
+  info = 77;
+  CN_REQUIRE_ERR(cn_sparse_cg(nullptr, &info, a, b, nullptr, 1e-5, 0, 10),
+                 CN_ERR_VALUE, "output pointer");
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, b, nullptr, -1, 0, 10),
+                 CN_ERR_VALUE, "rtol and atol");
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, b, nullptr, 1e-5, NAN, 10),
+                 CN_ERR_VALUE, "rtol and atol");
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, b, nullptr, 1e-5, 0, -1),
+                 CN_ERR_VALUE, "maxiter");
+  Arr short_b = from_vec(std::vector<double>(3, 1.0), {3}, CN_FLOAT64);
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, short_b, nullptr, 1e-5, 0,
+                              10),
+                 CN_ERR_SHAPE, "length 40");
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, b, short_b, 1e-5, 0, 10),
+                 CN_ERR_SHAPE, "'x0'");
+  Arr cb;
+  CN_REQUIRE_OK(cn_astype(cb.out(), b, CN_COMPLEX128, 1));
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, a, cb, nullptr, 1e-5, 0, 10),
+                 CN_ERR_TYPE, "complex");
+  Triplets rt = random_triplets(3, 4, 5, 2);
+  Sp rect;
+  make_coo<int32_t>(rect, rt);
+  CN_REQUIRE_ERR(cn_sparse_cg(w.out(), &info, rect, b, nullptr, 1e-5, 0, 10),
+                 CN_ERR_SHAPE, "square");
+  CHECK(w.h == nullptr);
+  CHECK(info == 77);
+  CHECK(to_vec<double>(b) == bv);
+}

@@ -3660,6 +3660,31 @@ module cunumpy_c
       integer(c_int32_t), value :: format
       integer(c_int32_t) :: res
     end function c_cn_sparse_from_dense
+    ! cn_status cn_sparse_device(int32_t * device_type, int32_t * device_id, cn_sparse s)
+    function c_cn_sparse_device(device_type, device_id, s) bind(c, &
+        name='cn_sparse_device') result(res)
+      import :: c_int32_t, c_ptr
+      integer(c_int32_t) :: device_type(*)
+      integer(c_int32_t) :: device_id(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_device
+    ! cn_status cn_sparse_to_device(cn_sparse * out, cn_sparse s, int32_t device_id)
+    function c_cn_sparse_to_device(out, s, device_id) bind(c, &
+        name='cn_sparse_to_device') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t), value :: device_id
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_to_device
+    ! cn_status cn_sparse_to_host(cn_sparse * out, cn_sparse s)
+    function c_cn_sparse_to_host(out, s) bind(c, name='cn_sparse_to_host') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_to_host
     ! cn_status cn_sparse_get_format(int32_t * out, cn_sparse s)
     function c_cn_sparse_get_format(out, s) bind(c, name='cn_sparse_get_format') result(res)
       import :: c_int32_t, c_ptr
@@ -3864,6 +3889,21 @@ module cunumpy_c
       type(c_ptr), value :: b
       integer(c_int32_t) :: res
     end function c_cn_sparse_spsolve
+    ! cn_status cn_sparse_cg(cn_array * x, int64_t * info, cn_sparse a, cn_array b, cn_array x0,
+    !     double rtol, double atol, int64_t maxiter)
+    function c_cn_sparse_cg(x, info, a, b, x0, rtol, atol, maxiter) bind(c, &
+        name='cn_sparse_cg') result(res)
+      import :: c_double, c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: x(*)
+      integer(c_int64_t) :: info(*)
+      type(c_ptr), value :: a
+      type(c_ptr), value :: b
+      type(c_ptr), value :: x0
+      real(c_double), value :: rtol
+      real(c_double), value :: atol
+      integer(c_int64_t), value :: maxiter
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_cg
     ! cn_status cn_special_erf(cn_array * out, cn_array x, cn_array dst)
     function c_cn_special_erf(out, x, dst) bind(c, name='cn_special_erf') result(res)
       import :: c_int32_t, c_ptr

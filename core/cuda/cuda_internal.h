@@ -169,6 +169,22 @@ cn_status cn_cu_quantile_sorted(cn_array_s *out, const cn_array_s *sorted,
                                 const cn_array_s *q, int32_t method,
                                 bool nan_skip);
 
+/* The calling thread's cuSPARSE handle for the current device, bound to
+ * cn_cu_stream() (library_handles.c); errors as cn_cu_cusparse_fail:
+ * CN_ERR_MEMORY for CUSPARSE_STATUS_ALLOC_FAILED, else CN_ERR_BACKEND,
+ * naming what and the status. */
+typedef struct cusparseContext *cusparseHandle_t;
+cn_status cn_cu_cusparse(cusparseHandle_t *h);
+cn_status cn_cu_cusparse_fail(int status, const char *what);
+/* The sparse slots on cuSPARSE (sparse.c). */
+cn_status cn_cu_spmm(const cn_csr_operand *a, const cn_array_s *x,
+                     cn_array_s *out);
+cn_status cn_cu_spgemm(const cn_csr_operand *a, const cn_csr_operand *b,
+                       cn_array_s **indptr, cn_array_s **indices,
+                       cn_array_s **data);
+cn_status cn_cu_sparse_transpose(const cn_csr_operand *a, cn_array_s *indptr,
+                                 cn_array_s *indices, cn_array_s *data);
+
 /* The fft slot on cuFFT (fft.c). */
 cn_status cn_cu_fft(const cn_fft_desc *desc);
 

@@ -4,17 +4,20 @@
  * are created on first use, bound to the thread's current stream
  * (cn_cu_stream) on every request, and destroyed when the thread exits
  * (a pthread key destructor). A library has a member in thread_handles,
- * a line in destroy_handles and a getter (cn_cu_cublas, cn_cu_cusolver). */
+ * a line in destroy_handles and a getter (cn_cu_cublas, cn_cu_cusolver,
+ * cn_cu_cusparse). */
 #include <pthread.h>
 #include <stdlib.h>
 
 #include <cusolverDn.h>
+#include <cusparse.h>
 
 #include "cuda_internal.h"
 
 typedef struct thread_handles {
   cublasHandle_t cublas[CN_CU_MAX_DEVICES];
   cusolverDnHandle_t cusolver[CN_CU_MAX_DEVICES];
+  cusparseHandle_t cusparse[CN_CU_MAX_DEVICES];
 } thread_handles;
 
 static pthread_key_t g_key;
@@ -27,7 +30,8 @@ static void destroy_handles(void *p) {
   int cur = 0;
   bool have_cur = cudaGetDevice(&cur) == cudaSuccess;
   for (int d = 0; d < CN_CU_MAX_DEVICES; d++) {
-    if (t->cublas[d] == NULL && t->cusolver[d] == NULL)
+    if (t->cublas[d] == NULL && t->cusolver[d] == NULL &&
+        t->cusparse[d] == NULL)
       continue;
     if (cudaSetDevice(d) != cudaSuccess)
       continue;
@@ -35,6 +39,8 @@ static void destroy_handles(void *p) {
       (void)cublasDestroy(t->cublas[d]);
     if (t->cusolver[d] != NULL)
       (void)cusolverDnDestroy(t->cusolver[d]);
+    if (t->cusparse[d] != NULL)
+      (void)cusparseDestroy(t->cusparse[d]);
   }
   if (have_cur)
     (void)cudaSetDevice(cur);
@@ -150,5 +156,33 @@ cn_status cn_cu_cusolver(cusolverDnHandle_t *h) {
       CUSOLVER_STATUS_SUCCESS)
     return cn_cu_cusolver_fail((int)s, "cusolverDnSetStream");
   *h = t->cusolver[dev];
+  return CN_OK;
+}
+
+cn_status cn_cu_cusparse_fail(int status, const char *what) {
+  cusparseStatus_t s = (cusparseStatus_t)status;
+  return cn_cu_error(s == CUSPARSE_STATUS_ALLOC_FAILED ? CN_ERR_MEMORY
+                                                       : CN_ERR_BACKEND,
+                     "cuda: %s failed: %s (%s)", what, cusparseGetErrorName(s),
+                     cusparseGetErrorString(s));
+}
+
+cn_status cn_cu_cusparse(cusparseHandle_t *h) {
+  int dev = 0;
+  thread_handles *t = NULL;
+  cn_status st = device_table(&dev, &t);
+  if (st != CN_OK)
+    return st;
+  cusparseStatus_t s;
+  if (t->cusparse[dev] == NULL) {
+    cusparseHandle_t made = NULL;
+    if ((s = cusparseCreate(&made)) != CUSPARSE_STATUS_SUCCESS)
+      return cn_cu_cusparse_fail((int)s, "cusparseCreate");
+    t->cusparse[dev] = made;
+  }
+  if ((s = cusparseSetStream(t->cusparse[dev], cn_cu_stream())) !=
+      CUSPARSE_STATUS_SUCCESS)
+    return cn_cu_cusparse_fail((int)s, "cusparseSetStream");
+  *h = t->cusparse[dev];
   return CN_OK;
 }

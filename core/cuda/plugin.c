@@ -325,6 +325,9 @@ static const cn_backend_compute g_compute = {
     .quantile_sorted = cn_cu_quantile_sorted,
     .fft = cn_cu_fft,
     .scatter_add = cn_cu_scatter_add,
+    .spmm = cn_cu_spmm,
+    .spgemm = cn_cu_spgemm,
+    .sparse_transpose = cn_cu_sparse_transpose,
 };
 
 static const cn_backend g_backend = {

@@ -7,9 +7,17 @@
  * dimension and the nonzero count fit in int32, else int64; arrays a
  * caller passes in int32 or int64 are kept as they are. Functions that
  * "change" a matrix (sum_duplicates, sort_indices, ...) return a new
- * handle. The components live on the CPU; products run through the
- * backend's sparse kernels. Every function returning a handle returns a
- * new reference; on failure nothing is returned and inputs are untouched. */
+ * handle. Matrices are built on the CPU and moved whole to a CUDA device
+ * and back with cn_sparse_to_device / cn_sparse_to_host, as arrays are.
+ * Where a matrix lives, its products (SpMV, SpMM, SpGEMM), CSR <-> CSC,
+ * sort_indices of CSR/CSC, transpose, astype and copy run there (on CUDA
+ * through cuSPARSE; products in float32, float64, complex64 and
+ * complex128 only, CN_ERR_UNSUPPORTED for other dtypes there, and 32-bit
+ * extents for CSR <-> CSC and SpGEMM). Steps that read the components on
+ * the host (construction, COO conversions, merging duplicates, toarray,
+ * eliminate_zeros, the direct solvers) give CN_ERR_DEVICE for a device
+ * matrix. Every function returning a handle returns a new reference; on
+ * failure nothing is returned and inputs are untouched. */
 #ifndef CUNUMPY_SPARSE_H
 #define CUNUMPY_SPARSE_H
 
@@ -66,6 +74,19 @@ CN_API cn_status cn_sparse_coo(cn_sparse *out, int64_t nrows, int64_t ncols,
 CN_API cn_status cn_sparse_from_dense(cn_sparse *out, cn_array a,
                                       cn_sparse_format format);
 
+/* ---- placement ------------------------------------------------------ */
+
+/* The device type (cn_device_type) and ordinal of s's components. */
+CN_API cn_status cn_sparse_device(int32_t *device_type, int32_t *device_id,
+                                  cn_sparse s);
+/* s with every component copied to CUDA device device_id (flags such as
+ * sorted and canonical kept); CN_ERR_DEVICE when CUDA is unavailable or
+ * the ordinal is out of range. */
+CN_API cn_status cn_sparse_to_device(cn_sparse *out, cn_sparse s,
+                                     int32_t device_id);
+/* s in host memory (a matrix with s's components when already there). */
+CN_API cn_status cn_sparse_to_host(cn_sparse *out, cn_sparse s);
+
 /* ---- properties: CN_ERR_VALUE for NULL or released handles ---------- */
 
 CN_API cn_status cn_sparse_get_format(int32_t *out, cn_sparse s);
@@ -120,8 +141,9 @@ CN_API cn_status cn_sparse_copy(cn_sparse *out, cn_sparse s);
 
 /* s @ x for a 1-d x of length ncols (SpMV, result 1-d) or a 2-d x with
  * ncols rows (SpMM, result nrows x k), in the promoted dtype of s and x
- * (bool computes with or/and, as scipy). CN_ERR_SHAPE for mismatched
- * dimensions, CN_ERR_UNSUPPORTED when the backend has no sparse kernel. */
+ * (bool computes with or/and, as scipy), on s's device. CN_ERR_SHAPE for
+ * mismatched dimensions, CN_ERR_DEVICE when x is on another device,
+ * CN_ERR_UNSUPPORTED when the backend has no kernel for the dtype. */
 CN_API cn_status cn_sparse_matmul_dense(cn_array *out, cn_sparse s,
                                         cn_array x);
 /* x @ s for a 1-d x of length nrows or a 2-d x with nrows columns. Errors
@@ -129,8 +151,9 @@ CN_API cn_status cn_sparse_matmul_dense(cn_array *out, cn_sparse s,
 CN_API cn_status cn_dense_matmul_sparse(cn_array *out, cn_array x,
                                         cn_sparse s);
 /* a @ b (SpGEMM) as a CSR matrix with sorted indices, in the promoted
- * dtype; entries that cancel to zero are kept, as scipy keeps them.
- * CN_ERR_SHAPE when a's columns differ from b's rows. */
+ * dtype, on a's device; entries that cancel to zero are kept, as scipy
+ * keeps them. CN_ERR_SHAPE when a's columns differ from b's rows,
+ * CN_ERR_DEVICE when a and b are on different devices. */
 CN_API cn_status cn_sparse_matmul(cn_sparse *out, cn_sparse a, cn_sparse b);
 
 /* ---- direct solvers ------------------------------------------------- */
@@ -153,6 +176,20 @@ CN_API void cn_sparse_lu_release(cn_sparse_lu lu);
 /* x = A^-1 b through one factorisation (scipy's spsolve with a dense b);
  * errors as cn_sparse_lu_factor and cn_sparse_lu_solve. */
 CN_API cn_status cn_sparse_spsolve(cn_array *out, cn_sparse a, cn_array b);
+
+/* ---- iterative solvers ---------------------------------------------- */
+
+/* Conjugate gradients for a symmetric positive definite host matrix a
+ * (any format, real dtype, computed in float64) without a preconditioner,
+ * as scipy's cg: from x0 (NULL: zeros), until ||b - A x|| <= max(rtol
+ * ||b||, atol) or maxiter iterations. *x: new float64 1-d array; *info:
+ * 0 when converged, else maxiter. CN_ERR_SHAPE for a non-square a or a
+ * b / x0 not 1-d of length n, CN_ERR_TYPE for complex input, CN_ERR_VALUE
+ * for negative or NaN tolerances or a negative maxiter, CN_ERR_DEVICE for
+ * operands off the CPU. */
+CN_API cn_status cn_sparse_cg(cn_array *x, int64_t *info, cn_sparse a,
+                              cn_array b, cn_array x0, double rtol,
+                              double atol, int64_t maxiter);
 
 #ifdef __cplusplus
 }

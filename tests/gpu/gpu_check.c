@@ -3,7 +3,8 @@
  * reduction, and every other compute slot the plugin fills (random fills,
  * indexing, LAPACK drivers, matmul, sorting: argsort positions must be
  * equal, so the GPU sort is as stable as the CPU's; the FFTs over strided,
- * reversed and transposed views, every norm, n padding and cropping),
+ * reversed and transposed views, every norm, n padding and cropping;
+ * sparse products, csr2csc and SpGEMM of matrices moved to the device),
  * computed on the CUDA backend and on the CPU backend from the same inputs
  * (contiguous, strided with negative steps, broadcast), must agree, with
  * the same status and message on errors: integers and bools exactly,
@@ -1921,6 +1922,216 @@ static void search(void) {
   cn_array_release(pg);
 }
 
+/* ---- sparse matrices ----------------------------------------------------- */
+
+/* s on the device (a deep host copy in the self-test). */
+static cn_sparse sp_dev(cn_sparse h) {
+  cn_sparse d = NULL;
+  if (g_selftest)
+    OK(cn_sparse_copy(&d, h));
+  else
+    OK(cn_sparse_to_device(&d, h, 0));
+  return d;
+}
+
+/* Every component and the dense form of a device matrix equal the CPU's:
+ * index arrays exactly (sorted order and stable duplicates included). */
+static void sp_compare(const char *label, cn_sparse cpu, cn_sparse gpu_any,
+                       double ulps) {
+  cn_sparse gpu = NULL;
+  OK(cn_sparse_to_host(&gpu, gpu_any));
+  int32_t fc = -1, fg = -1;
+  OK(cn_sparse_get_format(&fc, cpu));
+  OK(cn_sparse_get_format(&fg, gpu));
+  g_cases++;
+  if (fc != fg) {
+    printf("FAIL %s: format %d (gpu) vs %d (cpu)\n", label, fg, fc);
+    g_fail++;
+  } else {
+    char lab[160];
+    cn_array a = NULL, b = NULL;
+    cn_status (*get[3])(cn_array *, cn_sparse) = {
+        cn_sparse_data, fc == CN_SPARSE_COO ? cn_sparse_row : cn_sparse_indptr,
+        fc == CN_SPARSE_COO ? cn_sparse_col : cn_sparse_indices};
+    const char *what[3] = {"data", "indptr/row", "indices/col"};
+    for (int i = 0; i < 3; i++) {
+      OK(get[i](&a, cpu));
+      OK(get[i](&b, gpu));
+      cn_dtype dt = CN_FLOAT64;
+      OK(cn_array_dtype(&dt, a));
+      if (dt == CN_FLOAT16) { /* compare reads float16 as float32 */
+        cn_array a32 = NULL, b32 = NULL;
+        OK(cn_astype(&a32, a, CN_FLOAT32, 1));
+        OK(cn_astype(&b32, b, CN_FLOAT32, 1));
+        cn_array_release(a), cn_array_release(b);
+        a = a32, b = b32;
+      }
+      snprintf(lab, sizeof lab, "%s: %s", label, what[i]);
+      compare(lab, a, b, i == 0 ? ulps : 0);
+      cn_array_release(a);
+      cn_array_release(b);
+    }
+  }
+  cn_sparse_release(gpu);
+}
+
+/* Random triplets (duplicates, unsorted, explicit zeros) as a CSR matrix
+ * over arrays in triplet order (rows unsorted) of value dtype dt. */
+static cn_sparse sp_random(int64_t m, int64_t n, int64_t nnz, cn_dtype dt,
+                           cn_dtype it) {
+  int64_t *r = malloc(sizeof(int64_t) * (size_t)(nnz + 1));
+  int64_t *ptr = calloc((size_t)m + 1, sizeof(int64_t));
+  int64_t *ix = malloc(sizeof(int64_t) * (size_t)(nnz + 1));
+  double *v = malloc(sizeof(double) * (size_t)(nnz + 1));
+  for (int64_t k = 0; k < nnz; k++) {
+    r[k] = (int64_t)(rnd() * (double)m);
+    ptr[r[k] + 1]++;
+  }
+  for (int64_t i = 0; i < m; i++)
+    ptr[i + 1] += ptr[i];
+  int64_t *pos = malloc(sizeof(int64_t) * (size_t)(m + 1));
+  memcpy(pos, ptr, sizeof(int64_t) * (size_t)(m + 1));
+  for (int64_t k = 0; k < nnz; k++) {
+    int64_t d = pos[r[k]]++;
+    ix[d] = (int64_t)(rnd() * (double)n);
+    v[d] = k % 9 == 4 ? 0.0 : (double)(int)(rnd() * 19) - 9;
+  }
+  cn_array hv = NULL, hi = NULL, hp = NULL, cv = NULL, ci = NULL, cp = NULL;
+  int64_t len = nnz, lp = m + 1;
+  OK(cn_from_host(&hv, v, 0, 8 * (nnz + 1), 1, &len, NULL, CN_FLOAT64));
+  OK(cn_from_host(&hi, ix, 0, 8 * (nnz + 1), 1, &len, NULL, CN_INT64));
+  OK(cn_from_host(&hp, ptr, 0, 8 * (m + 1), 1, &lp, NULL, CN_INT64));
+  OK(cn_astype(&cv, hv, dt, 1));
+  OK(cn_astype(&ci, hi, it, 1));
+  OK(cn_astype(&cp, hp, it, 1));
+  cn_sparse s = NULL;
+  OK(cn_sparse_compressed(&s, CN_SPARSE_CSR, m, n, cv, ci, cp, 0));
+  cn_array_release(hv), cn_array_release(hi), cn_array_release(hp);
+  cn_array_release(cv), cn_array_release(ci), cn_array_release(cp);
+  free(r), free(ptr), free(ix), free(v), free(pos);
+  return s;
+}
+
+static void sparse_products(cn_dtype dt, cn_dtype it, int64_t m, int64_t n,
+                            int64_t nnz) {
+  char lab[160];
+  const char *tag = cn_dtype_name(dt), *itag = cn_dtype_name(it);
+  cn_sparse h = sp_random(m, n, nnz, dt, it), g = sp_dev(h);
+  /* SpMV: contiguous and strided x; SpMM: C order, F order, transposed */
+  int64_t sv[1] = {2 * n}, sm[2] = {n, 5}, smt[2] = {5, n};
+  cn_array xv = make_input(dt, 1, sv, 0, -2, 2), xm = make_input(dt, 2, sm, 0, -2, 2),
+           xt = make_input(dt, 2, smt, 0, -2, 2);
+  cn_array xs = NULL, x1 = NULL, xf = NULL, xtt = NULL;
+  OK(cn_slice_axis(&xs, xv, 0, 0, 2 * n, 2));
+  OK(cn_slice_axis(&x1, xv, 0, 0, n, 1));
+  OK(cn_copy(&xf, xm, CN_ORDER_F));
+  OK(cn_transpose(&xtt, xt));
+  cn_array xs_in[4] = {x1, xs, xm, xf};
+  const char *xs_name[4] = {"spmv", "spmv strided", "spmm", "spmm F-order"};
+  double ulps = 8.0 * (double)(nnz / (m > 0 ? m : 1) + 4);
+  for (int i = 0; i < 5; i++) {
+    cn_array x = i < 4 ? xs_in[i] : xtt, xd = dev(x), rc = NULL, rg = NULL;
+    snprintf(lab, sizeof lab, "sparse %s %s/%s %lldx%lld", i < 4 ? xs_name[i]
+             : "spmm transposed", tag, itag, (long long)m, (long long)n);
+    OK(cn_sparse_matmul_dense(&rc, h, x));
+    OK(cn_sparse_matmul_dense(&rg, g, xd));
+    compare(lab, rc, rg, ulps);
+    cn_array_release(rc), cn_array_release(rg), cn_array_release(xd);
+  }
+  /* dense @ sparse (through the CSC arrays: csr2csc on the device) */
+  {
+    int64_t sh[2] = {3, m};
+    cn_array x = make_input(dt, 2, sh, 0, -2, 2), xd = dev(x), rc = NULL, rg = NULL;
+    OK(cn_dense_matmul_sparse(&rc, x, h));
+    OK(cn_dense_matmul_sparse(&rg, xd, g));
+    snprintf(lab, sizeof lab, "sparse dense@sparse %s/%s", tag, itag);
+    compare(lab, rc, rg, ulps);
+    cn_array_release(x), cn_array_release(xd), cn_array_release(rc),
+        cn_array_release(rg);
+  }
+  /* CSR -> CSC and sort_indices: exact structure */
+  cn_sparse cc = NULL, cg = NULL, sc = NULL, sg = NULL;
+  OK(cn_sparse_asformat(&cc, h, CN_SPARSE_CSC));
+  OK(cn_sparse_asformat(&cg, g, CN_SPARSE_CSC));
+  snprintf(lab, sizeof lab, "sparse tocsc %s/%s", tag, itag);
+  sp_compare(lab, cc, cg, 0);
+  OK(cn_sparse_sort_indices(&sc, h));
+  OK(cn_sparse_sort_indices(&sg, g));
+  snprintf(lab, sizeof lab, "sparse sort_indices %s/%s", tag, itag);
+  sp_compare(lab, sc, sg, 0);
+  /* SpGEMM: a @ a^T (CSC of a^T is a's CSR), unsorted with duplicates */
+  cn_sparse t = NULL, tg = NULL, pc = NULL, pg = NULL;
+  OK(cn_sparse_transpose(&t, h));
+  OK(cn_sparse_transpose(&tg, g));
+  OK(cn_sparse_matmul(&pc, h, t));
+  OK(cn_sparse_matmul(&pg, g, tg));
+  snprintf(lab, sizeof lab, "sparse spgemm %s/%s", tag, itag);
+  sp_compare(lab, pc, pg, ulps);
+  cn_sparse_release(cc), cn_sparse_release(cg), cn_sparse_release(sc),
+      cn_sparse_release(sg), cn_sparse_release(t), cn_sparse_release(tg),
+      cn_sparse_release(pc), cn_sparse_release(pg);
+  cn_array_release(xv), cn_array_release(xm), cn_array_release(xt),
+      cn_array_release(xs), cn_array_release(x1), cn_array_release(xf),
+      cn_array_release(xtt);
+  cn_sparse_release(h), cn_sparse_release(g);
+}
+
+static void sparse(void) {
+  static const cn_dtype prod[] = {CN_FLOAT32, CN_FLOAT64, CN_COMPLEX64,
+                                  CN_COMPLEX128};
+  static const int64_t dims[][3] = {
+      {40, 30, 200}, {1, 7, 5}, {25, 1, 30}, {12, 9, 0}, {300, 280, 4000}};
+  for (size_t d = 0; d < sizeof prod / sizeof prod[0]; d++)
+    for (int w = 0; w < 2; w++)
+      for (size_t k = 0; k < sizeof dims / sizeof dims[0]; k++)
+        sparse_products(prod[d], w ? CN_INT64 : CN_INT32, dims[k][0],
+                        dims[k][1], dims[k][2]);
+  /* csr2csc moves every dtype (1- and 2-byte ones through a widened copy) */
+  cn_dtype moved[NDT + 1];
+  memcpy(moved, k_all, sizeof k_all);
+  moved[NDT] = CN_FLOAT16;
+  for (size_t i = 0; i < NDT + 1; i++) {
+    cn_sparse h = sp_random(33, 21, 150, moved[i], CN_INT32), g = sp_dev(h);
+    cn_sparse cc = NULL, cg = NULL;
+    OK(cn_sparse_asformat(&cc, h, CN_SPARSE_CSC));
+    OK(cn_sparse_asformat(&cg, g, CN_SPARSE_CSC));
+    char lab[96];
+    snprintf(lab, sizeof lab, "sparse tocsc %s", cn_dtype_name(moved[i]));
+    sp_compare(lab, cc, cg, 0);
+    cn_sparse_release(cc), cn_sparse_release(cg);
+    /* products of dtypes cuSPARSE lacks: a clear refusal on the device */
+    cn_dtype ct = moved[i];
+    bool has = ct == CN_FLOAT32 || ct == CN_FLOAT64 || ct == CN_COMPLEX64 ||
+               ct == CN_COMPLEX128;
+    if (!g_selftest && !has) {
+      int64_t sh[1] = {21};
+      cn_array x = make_input(ct, 1, sh, 0, -2, 2), xd = dev(x), r = NULL;
+      cn_status st = cn_sparse_matmul_dense(&r, g, xd);
+      g_cases++;
+      if (st != CN_ERR_UNSUPPORTED || strstr(cn_last_error(), "cuSPARSE") ==
+                                          NULL) {
+        printf("FAIL sparse spmv %s: %s (%s), expected CN_ERR_UNSUPPORTED\n",
+               cn_dtype_name(ct), cn_status_name(st), cn_last_error());
+        g_fail++;
+      }
+      cn_array_release(x), cn_array_release(xd), cn_array_release(r);
+    }
+    cn_sparse_release(h), cn_sparse_release(g);
+  }
+  /* host-only steps refuse a device matrix */
+  if (!g_selftest) {
+    cn_sparse h = sp_random(5, 5, 9, CN_FLOAT64, CN_INT32), g = sp_dev(h);
+    cn_array d = NULL;
+    g_cases++;
+    if (cn_sparse_toarray(&d, g) != CN_ERR_DEVICE) {
+      printf("FAIL sparse toarray on the device: %s\n", cn_last_error());
+      g_fail++;
+    }
+    cn_array_release(d);
+    cn_sparse_release(h), cn_sparse_release(g);
+  }
+}
+
 int main(int argc, char **argv) {
   const char *self = getenv("GPU_CHECK_SELFTEST");
   g_selftest = self != NULL && self[0] == '1';
@@ -1963,6 +2174,8 @@ int main(int argc, char **argv) {
     streams();
   if (!strcmp(only, "all") || !strcmp(only, "search"))
     search();
+  if (!strcmp(only, "all") || !strcmp(only, "sparse"))
+    sparse();
   if (!strcmp(only, "limit"))
     limit(argc > 2 ? argv[2] : "0");
   int64_t compiled = 0, hits = 0, mem = 0;

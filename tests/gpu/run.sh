@@ -278,7 +278,7 @@ rm -rf "$CUNUMPY_KERNEL_CACHE"
 gpu_check_parts() {
   local bin=$1 build=$2 part pids=() parts=() rc=0 i
   for part in elementwise:{0..5}/6 reductions:{0..3}/4 casts random indexing \
-    lapack matmul sorting fft streams search; do
+    lapack matmul sorting fft streams search sparse; do
     "$bin/cuda_gpu_check" "$part" >"$build/gpu_check_${part//[:\/]/_}.log" 2>&1 &
     pids+=($!)
     parts+=("$part")

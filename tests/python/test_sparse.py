@@ -447,3 +447,156 @@ def test_eigsh_and_svds(which):
     assert np.abs(R @ host(vh).T - host(u) * s).max() < 1e-6
     with pytest.raises(ValueError):
         spl.eigsh(sp.csr_array(ref), k=80)
+
+
+@pytest.mark.parametrize("fmt", FORMATS + ["dia"])
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+def test_comparisons_return_sparse(fmt, kind):
+    import warnings
+    b = np.array([[1.0, 0, np.nan, 0], [0, 2, 0, -0.0], [3, 0, 0, 2]])
+    c = np.array([[1.0, 3, np.nan, 0], [0, 0, 0, 0], [3, 0, 1, 2]])
+    mk = getattr(ss, f"{fmt}_{kind}")
+    rb, rc = mk(b), mk(c)
+    ab, ac = getattr(sp, f"{fmt}_{kind}")(rb), getattr(sp, f"{fmt}_{kind}")(rc)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for op in ("==", "!="):
+            for rhs_r, rhs_a in [(rc, ac), (1.0, 1.0), (0, 0), (np.nan, np.nan),
+                                 (2.0, 2.0), (-0.0, -0.0)]:
+                want = eval(f"rb {op} rhs_r")
+                got = eval(f"ab {op} rhs_a")
+                assert sp.issparse(got) and ss.issparse(want)
+                assert got.format == want.format
+                assert type(got).__name__ == type(want).__name__
+                assert got.dtype == want.dtype == np.bool_
+                assert got.nnz == want.nnz, (op, rhs_r)
+                np.testing.assert_array_equal(host(got), want.toarray())
+            # a dense right side gives a dense result
+            want = eval(f"rb {op} c")
+            got = eval(f"ab {op} cp.asarray(c)")
+            np.testing.assert_array_equal(host(got), np.asarray(want))
+    with pytest.warns(sp.SparseEfficiencyWarning):
+        ab == ac
+    with pytest.raises(ValueError):
+        ab != getattr(sp, f"csr_{kind}")(np.ones((2, 2)))
+
+
+@pytest.mark.parametrize("idx", [np.int32, np.int64])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_cg_native_loop_vs_scipy(fmt, idx):
+    n = 50
+    ref = laplacian(n).asformat(fmt)
+    if fmt != "coo":
+        ref.indices = ref.indices.astype(idx)
+        ref.indptr = ref.indptr.astype(idx)
+    a = sp.csr_array(ref).asformat(fmt)
+    b = np.cos(np.arange(n))
+    for kw in [dict(rtol=1e-10, maxiter=2000), dict(maxiter=3),
+               dict(rtol=0.0, atol=1e-6), dict(rtol=1e-8, x0=np.ones(n)),
+               dict(x0=np.ones(n), maxiter=0)]:
+        xr, ir = ssl.cg(ref, b, **kw)
+        x, info = spl.cg(a, cp.asarray(b), **kw)
+        assert info == ir, kw
+        assert x.dtype == np.float64 and x.shape == (n,)
+        np.testing.assert_allclose(host(x), xr, rtol=1e-9, atol=1e-9)
+    # b = 0: x = 0 at once; (n, 1) b; int b promotes to float64
+    x, info = spl.cg(a, cp.zeros(n))
+    assert info == 0 and not host(x).any()
+    xr, _ = ssl.cg(ref, b.reshape(-1, 1), rtol=1e-10)
+    x, _ = spl.cg(a, cp.asarray(b.reshape(-1, 1)), rtol=1e-10)
+    np.testing.assert_allclose(host(x), xr, rtol=1e-8, atol=1e-8)
+    x, info = spl.cg(a, cp.arange(n), rtol=1e-10, maxiter=2000)
+    xr, _ = ssl.cg(ref, np.arange(n, dtype=float), rtol=1e-10, maxiter=2000)
+    np.testing.assert_allclose(host(x), xr, rtol=1e-8, atol=1e-8)
+
+
+def test_cg_native_errors_leave_inputs():
+    from cunumpy import _cnlib
+    a = sp.csr_array(laplacian(6))
+    b = cp.ones(6)
+    with pytest.raises(ValueError):
+        spl.cg(a, b, rtol=-1.0)
+    with pytest.raises(ValueError):
+        _cnlib.cn_sparse_cg(a._h, b, None, 1e-5, 0.0, -1)
+    with pytest.raises(ValueError):
+        _cnlib.cn_sparse_cg(a._h, b, None, float("nan"), 0.0, 10)
+    with pytest.raises(Exception, match="length 6"):
+        _cnlib.cn_sparse_cg(a._h, cp.ones(5), None, 1e-5, 0.0, 10)
+    rect = sp.csr_array(np.ones((2, 3)))
+    with pytest.raises(Exception, match="square"):
+        _cnlib.cn_sparse_cg(rect._h, cp.ones(2), None, 1e-5, 0.0, 10)
+    with pytest.raises(TypeError, match="complex"):
+        _cnlib.cn_sparse_cg(a._h, cp.ones(6, dtype=complex), None, 1e-5, 0.0,
+                            10)
+    np.testing.assert_array_equal(host(b), np.ones(6))
+    # complex systems still solve, through the Python loop
+    ac = sp.csr_array(laplacian(6).astype(complex))
+    x, info = spl.cg(ac, cp.ones(6, dtype=complex), rtol=1e-12)
+    xr, _ = ssl.cg(laplacian(6).astype(complex), np.ones(6, dtype=complex),
+                   rtol=1e-12)
+    assert info == 0
+    np.testing.assert_allclose(host(x), xr, rtol=1e-9)
+
+
+def test_device_placement_on_the_host():
+    a = sp.csr_array(laplacian(5))
+    assert a.device == "cpu"
+    h = a.to_device("cpu")
+    assert h.device == "cpu" and isinstance(h, sp.csr_array)
+    np.testing.assert_array_equal(host(h), laplacian(5).toarray())
+    assert a.to_device(None) is a
+    with pytest.raises(NotImplementedError):
+        sp.dia_array(laplacian(5)).to_device("cpu")
+    if not cp.cuda.is_available():
+        with pytest.raises(Exception, match="CUDA is unavailable"):
+            a.to_device("cuda:0")
+        return
+    # with a device: products there agree with the host's
+    g = a.to_device("cuda:0")
+    assert g.device == "cuda:0"
+    x = cp.arange(5.0)
+    np.testing.assert_allclose(host(g @ x.to_device("cuda:0")), host(a @ x))
+    np.testing.assert_allclose(host((g @ g.T).to_device("cpu")),
+                               host(a @ a.T))
+
+
+@pytest.mark.parametrize("which", ["LM", "LA", "SA"])
+@pytest.mark.parametrize("sigma", [0.5, 1.3, 0.0])
+def test_eigsh_shift_invert_vs_scipy(which, sigma):
+    n = 60
+    ref = laplacian(n)
+    a = sp.csr_array(ref)
+    w, v = spl.eigsh(a, k=3, sigma=sigma, which=which)
+    wr = ssl.eigsh(ref, k=3, sigma=sigma, which=which,
+                   return_eigenvectors=False)
+    np.testing.assert_allclose(w, np.sort(wr), atol=1e-9)
+    assert list(w) == sorted(w)
+    V = host(v)
+    assert np.abs(ref @ V - V * w).max() < 1e-8
+    # a dense A, eigenvalues only, and OPinv given by the caller
+    d = ref.toarray()
+    np.testing.assert_allclose(
+        spl.eigsh(d, k=2, sigma=sigma, which=which,
+                  return_eigenvectors=False),
+        np.sort(ssl.eigsh(d, k=2, sigma=sigma, which=which,
+                          return_eigenvectors=False)), atol=1e-9)
+    inv = np.linalg.inv(d - sigma * np.eye(n))
+    op = spl.LinearOperator((n, n), matvec=lambda x: cp.asarray(inv) @ x,
+                            dtype=np.float64)
+    np.testing.assert_allclose(
+        spl.eigsh(spl.aslinearoperator(a), k=3, sigma=sigma, which=which,
+                  OPinv=op, return_eigenvectors=False), w, atol=1e-9)
+
+
+def test_eigsh_shift_invert_errors():
+    a = sp.csr_array(laplacian(10))
+    with pytest.raises(NotImplementedError):
+        spl.eigsh(a, k=2, sigma=1.0, mode="cayley")
+    with pytest.raises(NotImplementedError):
+        spl.eigsh(a, k=2, M=a)
+    with pytest.raises(ValueError, match="OPinv"):
+        spl.eigsh(spl.aslinearoperator(a), k=2, sigma=1.0)
+    with pytest.raises(ValueError, match="real"):
+        spl.eigsh(a, k=2, sigma=1 + 1j)
+    with pytest.raises(ValueError, match="only with sigma"):
+        spl.eigsh(a, k=2, OPinv=spl.aslinearoperator(a))

@@ -1718,6 +1718,18 @@ cn_sparse_coo(out, nrows, ncols, data, row, col, index_base) =
 cn_sparse_from_dense(out, a, format) =
     ccall((:cn_sparse_from_dense, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, format)
 
+# cn_status cn_sparse_device(int32_t * device_type, int32_t * device_id, cn_sparse s)
+cn_sparse_device(device_type, device_id, s) =
+    ccall((:cn_sparse_device, libcunumpy), Int32, (Ptr{Int32}, Ptr{Int32}, Ptr{Cvoid}), device_type, device_id, s)
+
+# cn_status cn_sparse_to_device(cn_sparse * out, cn_sparse s, int32_t device_id)
+cn_sparse_to_device(out, s, device_id) =
+    ccall((:cn_sparse_to_device, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, s, device_id)
+
+# cn_status cn_sparse_to_host(cn_sparse * out, cn_sparse s)
+cn_sparse_to_host(out, s) =
+    ccall((:cn_sparse_to_host, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
 # cn_status cn_sparse_get_format(int32_t * out, cn_sparse s)
 cn_sparse_get_format(out, s) =
     ccall((:cn_sparse_get_format, libcunumpy), Int32, (Ptr{Int32}, Ptr{Cvoid}), out, s)
@@ -1829,6 +1841,10 @@ cn_sparse_lu_release(lu) =
 # cn_status cn_sparse_spsolve(cn_array * out, cn_sparse a, cn_array b)
 cn_sparse_spsolve(out, a, b) =
     ccall((:cn_sparse_spsolve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, a, b)
+
+# cn_status cn_sparse_cg(cn_array * x, int64_t * info, cn_sparse a, cn_array b, cn_array x0, double rtol, double atol, int64_t maxiter)
+cn_sparse_cg(x, info, a, b, x0, rtol, atol, maxiter) =
+    ccall((:cn_sparse_cg, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Int64}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Float64, Float64, Int64), x, info, a, b, x0, rtol, atol, maxiter)
 
 # cn_status cn_special_erf(cn_array * out, cn_array x, cn_array dst)
 cn_special_erf(out, x, dst) =

@@ -15,6 +15,7 @@ SciPy gives as np.matrix are 2-d arrays).
 """
 
 import builtins as _bi
+import warnings as _warnings
 
 import numpy as _np
 
@@ -126,6 +127,28 @@ class _spbase:
         self._set(h)
 
     # ---- properties ------------------------------------------------------
+
+    @property
+    def device(self):
+        """Where the components live: cpu or cuda:N (as arrays say)."""
+        from .._ndarray import Device
+        return Device._of(_lib.cn_sparse_device(self._h))
+
+    def to_device(self, device, /, *, stream=None):
+        """The matrix with every component on device (cpu, cuda:N or an
+        ordinal); products, tocsr/tocsc, transpose and astype then run
+        there (cuSPARSE on CUDA), the rest needs the host again."""
+        from .._ndarray import parse_device
+        d = parse_device(device)
+        if d is None:
+            return self
+        if self.format == "dia":
+            raise NotImplementedError("dia matrices stay on the host; "
+                                      "convert with tocsr() first")
+        h = _lib.cn_sparse_to_host(self._h) if d.type == "cpu" else \
+            _lib.cn_sparse_to_device(self._h, d.id)
+        return type(self)._wrap(h)
+
 
     @property
     def shape(self):
@@ -473,13 +496,54 @@ class _spbase:
             return _binop(self, other, f, "union")
         return f(self.toarray(), _asarr(other))
 
+    def _compare(self, other, f, name):
+        """self (op) other as scipy: sparse bool (stored True entries) for
+        a sparse or scalar other, dense for a dense other. Results that
+        are True where both sides are implicit zeros are built densely,
+        with scipy's SparseEfficiencyWarning."""
+        fmt = self.format if self.format in ("csr", "csc") else "csr"
+        cls = _CLASSES[(fmt, self._is_array)]
+        if issparse(other):
+            if other.shape != self.shape:
+                raise ValueError("inconsistent shapes")
+            if name == "!=":
+                res = _binop(self, other, f, "union")
+                res.eliminate_zeros()
+                return res.asformat(fmt)
+            _warnings.warn("Comparing sparse matrices using == is "
+                           "inefficient, try using != instead.",
+                           SparseEfficiencyWarning, stacklevel=3)
+            return cls(f(self.toarray(), other.toarray()))
+        if not _is_scalar(other):
+            return f(self.toarray(), _asarr(other))
+        if other != other:  # NaN: scipy keeps the format (coo, dia too)
+            return self._compare_nan(f, fmt, cls)
+        if bool(f(0, other)):
+            _warnings.warn(f"Comparing a sparse matrix with {other!r} using "
+                           f"{name} is inefficient, try using "
+                           f"{'!=' if name == '==' else '=='} instead.",
+                           SparseEfficiencyWarning, stacklevel=3)
+            return cls(f(self.toarray(), other))
+        c = self.tocsr()
+        c.sum_duplicates()
+        res = c._with_data(f(c.data, other))
+        res.eliminate_zeros()
+        return res.asformat(fmt)
+
+    def _compare_nan(self, f, fmt, cls):
+        """== NaN is all False and != NaN all True, in self's format."""
+        if bool(f(0, _np.nan)):
+            _warnings.warn("Comparing a sparse matrix with nan using != is "
+                           "inefficient", SparseEfficiencyWarning,
+                           stacklevel=4)
+        res = cls(_xp().full(self.shape, bool(f(0, _np.nan))))
+        return res.asformat(self.format)
+
     def __eq__(self, other):
-        return _xp().equal(self.toarray(), other.toarray() if issparse(other)
-                           else other)
+        return self._compare(other, _xp().equal, "==")
 
     def __ne__(self, other):
-        return _xp().not_equal(self.toarray(), other.toarray()
-                               if issparse(other) else other)
+        return self._compare(other, _xp().not_equal, "!=")
 
     __hash__ = None
 

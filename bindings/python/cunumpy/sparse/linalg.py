@@ -227,11 +227,41 @@ def _tol(b, rtol, atol):
     return _bi.max(float(atol), float(rtol) * _nrm(b))
 
 
+def _cg_native(A, b, x0, rtol, atol, maxiter, M, callback):
+    """cg in one C loop (cn_sparse_cg) when nothing needs Python between
+    iterations: a real host sparse matrix, a real b, float64 work, no M and
+    no callback; None otherwise (the Python loop serves)."""
+    sp = _sp()
+    if M is not None or callback is not None or not sp.issparse(A) or \
+            A.shape[0] != A.shape[1] or A.device != "cpu":
+        return None
+    xp = _xp()
+    b = xp.asarray(b)
+    n = A.shape[0]
+    if b.shape not in ((n,), (n, 1)) or b.device != "cpu" or \
+            _np.result_type(A.dtype, b.dtype, _np.float64) != _np.float64:
+        return None
+    if x0 is not None:
+        x0 = xp.asarray(x0).reshape(-1)
+        if x0.shape != (n,) or x0.dtype.kind == "c" or x0.device != "cpu":
+            return None
+    if rtol < 0 or atol < 0:
+        raise ValueError("rtol and atol must be >= 0")
+    maxiter = 10 * n if maxiter is None else int(maxiter)
+    from .. import _cnlib
+    x, info = _cnlib.cn_sparse_cg(A._h, b.reshape(-1), x0, float(rtol),
+                                  float(atol), maxiter)
+    return x, int(info)
+
+
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None,
        callback=None):
     """Conjugate gradients for Hermitian positive definite A. Returns
     (x, info): info 0 when ||b - Ax|| <= max(rtol ||b||, atol), else the
     iterations run."""
+    fast = _cg_native(A, b, x0, rtol, atol, maxiter, M, callback)
+    if fast is not None:
+        return fast
     A, b, x, M, dt = _setup(A, b, x0, M)
     n = A.shape[0]
     maxiter = 10 * n if maxiter is None else int(maxiter)
@@ -653,12 +683,20 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None,
     """k eigenvalues (and eigenvectors) of Hermitian A by Lanczos with full
     reorthogonalisation, the subspace grown until the k wanted Ritz pairs
     have residuals below tol (machine precision for tol=0) times ||A||.
-    Returned as SciPy's: eigenvalues in ascending order. M and sigma
-    (generalised and shift-invert modes) are not supported."""
-    if M is not None or sigma is not None or Minv is not None or \
-            OPinv is not None:
-        raise NotImplementedError("eigsh: M, sigma, Minv and OPinv are not "
-                                  "supported")
+    Returned as SciPy's: eigenvalues in ascending order. sigma runs
+    shift-invert mode (SciPy's mode='normal'): Lanczos on (A - sigma I)^-1
+    (one UMFPACK factorisation of the sparse or dense A - sigma I, or
+    OPinv), which selects among nu = 1 / (lambda - sigma), so 'LM' gives the
+    eigenvalues nearest sigma. M and Minv (generalised problems) and the
+    'buckling' and 'cayley' modes are not supported."""
+    if M is not None or Minv is not None:
+        raise NotImplementedError("eigsh: M and Minv (generalised "
+                                  "problems) are not supported")
+    if sigma is not None:
+        return _eigsh_shift_invert(A, k, sigma, which, v0, ncv, maxiter, tol,
+                                   return_eigenvectors, OPinv, mode)
+    if OPinv is not None:
+        raise ValueError("eigsh: OPinv is used only with sigma")
     xp = _xp()
     A = aslinearoperator(A)
     n = A.shape[0]
@@ -694,6 +732,42 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None,
         return vals
     Y = xp.asarray(S[:, pick[order]].astype(dt))
     return vals, V[:, :steps] @ Y
+
+
+def _eigsh_shift_invert(A, k, sigma, which, v0, ncv, maxiter, tol,
+                        return_eigenvectors, OPinv, mode):
+    if mode != "normal":
+        raise NotImplementedError(f"eigsh: mode {mode!r} is not supported "
+                                  "(only 'normal' shift-invert)")
+    if isinstance(sigma, complex) or _np.iscomplexobj(sigma):
+        raise ValueError("eigsh: sigma must be real")
+    sigma = float(sigma)
+    sp = _sp()
+    n = A.shape[0]
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"expected a square matrix, not {A.shape}")
+    if OPinv is not None:
+        solve = aslinearoperator(OPinv).matvec
+        odt = getattr(OPinv, "dtype", None)
+        dt = _np.result_type(_np.float64 if odt is None else odt, _np.float64)
+    elif sp.issparse(A) or (hasattr(A, "shape") and
+                            not isinstance(A, LinearOperator)):
+        S = A if sp.issparse(A) else sp.csc_array(_xp().asarray(A))
+        S = (S.tocsc() - sigma * sp.eye(n, format="csc", dtype=S.dtype))
+        solve = factorized(S)
+        dt = _np.result_type(S.dtype, _np.float64)
+    else:
+        raise ValueError("eigsh: sigma with a LinearOperator A needs OPinv "
+                         "(the action of (A - sigma I)^-1)")
+    op = LinearOperator((n, n), matvec=solve, dtype=dt)
+    res = eigsh(op, k=k, which=which, v0=v0, ncv=ncv, maxiter=maxiter,
+                tol=tol, return_eigenvectors=return_eigenvectors)
+    nu = res[0] if return_eigenvectors else res
+    lam = sigma + 1.0 / _np.asarray(nu)
+    order = _np.argsort(lam, kind="stable")
+    if not return_eigenvectors:
+        return lam[order]
+    return lam[order], res[1][:, _xp().asarray(order)]
 
 
 def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None,
