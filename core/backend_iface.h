@@ -228,6 +228,12 @@ typedef struct cn_backend_compute {
    * strides. Empty: the core answers CN_ERR_UNSUPPORTED. */
   cn_status (*ufunc_at)(int32_t op, cn_dtype compute, cn_array_s *a,
                         const cn_array_s *pos, const cn_array_s *b);
+  /* Optional. In-place running op along axis (NumPy's ufunc.accumulate):
+   * x[..., i, ...] = op(x[..., i-1, ...], x[..., i, ...]) for i = 1, 2, ...
+   * in order; op is binary and maps dtype to itself; x writeable and
+   * C-contiguous (the core's new result). Empty: the core runs one elementwise call per step. */
+  cn_status (*accumulate)(int32_t op, cn_dtype dtype, cn_array_s *x,
+                          int32_t axis);
 } cn_backend_compute;
 
 /* One backend: the record a plugin's entry point returns (and the CPU

@@ -23,7 +23,7 @@ static const struct {
     CN_SLOT(lapack),     CN_SLOT(fft),
     CN_SLOT(scatter_add),
     CN_SLOT(spmm),       CN_SLOT(spgemm),        CN_SLOT(sparse_transpose),
-    CN_SLOT(expr),       CN_SLOT(ufunc_at),
+    CN_SLOT(expr),       CN_SLOT(ufunc_at),      CN_SLOT(accumulate),
 };
 #undef CN_SLOT
 #define CN_NSLOTS (sizeof g_slots / sizeof g_slots[0])

@@ -692,6 +692,79 @@ cn_status cn_ufunc_at(cn_array a, const char *name, cn_array pos,
   return st;
 }
 
+cn_status cn_ufunc_accumulate(cn_array *out, const char *name, cn_array a,
+                              int32_t axis) {
+  const char *fn = "cn_ufunc_accumulate";
+  CN_CHECK_OUT(out, fn);
+  if (name == NULL)
+    return cn_error(CN_ERR_VALUE, "%s: argument 'name' is NULL", fn);
+  CN_CHECK_ARRAY(a, fn, "a");
+  int32_t op = cn_op_find(name);
+  if (op < 0)
+    return cn_error(CN_ERR_VALUE, "%s: unknown op '%.64s'", fn, name);
+  if (cn_ops[op].nin != 2)
+    return cn_error(CN_ERR_VALUE, "%s: op '%s' is not binary", fn, name);
+  if (a->ndim == 0)
+    return cn_error(CN_ERR_VALUE, "%s: cannot accumulate on a 0-d array",
+                    fn);
+  if (axis < -a->ndim || axis >= a->ndim)
+    return cn_error(CN_ERR_AXIS,
+                    "%s: axis %d is out of bounds for array of dimension %d",
+                    fn, (int)axis, (int)a->ndim);
+  if (axis < 0)
+    axis += a->ndim;
+  cn_dtype ct = CN_DTYPE_DEFAULT;
+  if (!cn_op_loop_dtype(op, a->dtype, &ct) || ct != a->dtype ||
+      cn_op_out_dtype(op, ct) != a->dtype ||
+      (ct == CN_FLOAT16 && !cn_op_float16_loop(op)))
+    return cn_error(CN_ERR_TYPE,
+                    "%s: op '%s' does not map %s to itself; cast the input "
+                    "to the result dtype first",
+                    fn, name, cn_dtype_name(a->dtype));
+  const cn_backend *be = cn_backend_of(a);
+  CN_REQUIRE_SLOT(assign, be, assign, fn);
+  CN_REQUIRE_SLOT(elementwise, be, elementwise, fn);
+  cn_array_s *r = NULL;
+  cn_status st = cn_array_new(&r, be, a->buf->device_id, a->dtype, a->ndim,
+                              a->shape, CN_ORDER_C);
+  if (st == CN_OK && (st = assign(r, a)) != CN_OK)
+    st = cn_error_prefix(st, fn);
+  const int64_t n = a->shape[axis];
+  if (st == CN_OK && r->size > 0 && n > 1) {
+    if (be->compute->accumulate != NULL) {
+      if ((st = be->compute->accumulate(op, ct, r, axis)) != CN_OK)
+        st = cn_error_prefix(st, fn);
+    } else {
+      /* one elementwise call per step over the slices across the axis */
+      int64_t shape[CN_MAX_DIMS], strides[CN_MAX_DIMS];
+      int32_t nd = 0;
+      for (int32_t d = 0; d < r->ndim; d++)
+        if (d != axis) {
+          shape[nd] = r->shape[d];
+          strides[nd++] = r->strides[d];
+        }
+      const int64_t step = r->strides[axis];
+      for (int64_t i = 1; i < n && st == CN_OK; i++) {
+        cn_array_s *prev = NULL, *cur = NULL;
+        st = cn_array_view_at(&prev, r, (i - 1) * step, nd, shape, strides);
+        if (st == CN_OK)
+          st = cn_array_view_at(&cur, r, i * step, nd, shape, strides);
+        const cn_array_s *in[2] = {prev, cur};
+        if (st == CN_OK && (st = elementwise(op, ct, 2, in, cur)) != CN_OK)
+          st = cn_error_prefix(st, fn);
+        cn_array_release(prev);
+        cn_array_release(cur);
+      }
+    }
+  }
+  if (st != CN_OK) {
+    cn_array_release(r);
+    return st;
+  }
+  *out = r;
+  return CN_OK;
+}
+
 /* ---- where ------------------------------------------------------------- */
 
 cn_status cn_where(cn_array *out, cn_array cond, cn_array x, cn_array y,

@@ -2196,3 +2196,38 @@ TEST_CASE("cn_ufunc_at rejects bad input and leaves a untouched", "[ufunc]") {
   CHECK(to_vec<int64_t>(good) == std::vector<int64_t>{0, 1});
   CHECK(to_vec<double>(v) == std::vector<double>{1, 1});
 }
+
+TEST_CASE("cn_ufunc_accumulate runs the op left to right", "[ufunc]") {
+  std::vector<double> v = {3, 1, 4, 1, 5, 9, 2, 6}; // 2x4
+  Arr a = from_vec(v, {2, 4}, CN_FLOAT64);
+  Arr r;
+  CN_REQUIRE_OK(cn_ufunc_accumulate(r.out(), "minimum", a, 1));
+  CHECK(to_vec<double>(r) == std::vector<double>{3, 1, 1, 1, 5, 5, 2, 2});
+  CN_REQUIRE_OK(cn_ufunc_accumulate(r.out(), "subtract", a, 0));
+  CHECK(to_vec<double>(r) == std::vector<double>{3, 1, 4, 1, -2, -8, 2, -5});
+  CN_REQUIRE_OK(cn_ufunc_accumulate(r.out(), "maximum", a, -1));
+  CHECK(to_vec<double>(r) == std::vector<double>{3, 3, 4, 4, 5, 9, 9, 9});
+  // a strided input, an op without a typed line loop
+  Arr t;
+  CN_REQUIRE_OK(cn_transpose(t.out(), a)); // 4x2
+  CN_REQUIRE_OK(cn_ufunc_accumulate(r.out(), "hypot", t, 1));
+  auto h = to_vec<double>(r);
+  for (int i = 0; i < 4; i++)
+    CHECK(h[2 * i + 1] == std::hypot(v[i], v[4 + i]));
+  CN_REQUIRE_ERR(cn_ufunc_accumulate(r.out(), "minimum", a, 2), CN_ERR_AXIS,
+                 "axis 2");
+  CN_REQUIRE_ERR(cn_ufunc_accumulate(r.out(), "sin", a, 0), CN_ERR_VALUE,
+                 "not binary");
+  CN_REQUIRE_ERR(cn_ufunc_accumulate(r.out(), "less", a, 0), CN_ERR_TYPE,
+                 "does not map");
+  CN_REQUIRE_ERR(cn_ufunc_accumulate(r.out(), "nope", a, 0), CN_ERR_VALUE,
+                 "unknown op");
+  CN_REQUIRE_ERR(cn_ufunc_accumulate(nullptr, "add", a, 0), CN_ERR_VALUE,
+                 "output");
+  Arr z;
+  cn_scalar one = {CN_SCALAR_FLOAT, 0, 0, 1.0, 0};
+  CN_REQUIRE_OK(cn_scalar_array(z.out(), one));
+  CN_REQUIRE_ERR(cn_ufunc_accumulate(r.out(), "add", z, 0), CN_ERR_VALUE,
+                 "0-d");
+  CHECK(to_vec<double>(a) == v);
+}

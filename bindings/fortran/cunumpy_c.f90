@@ -5242,6 +5242,16 @@ module cunumpy_c
       type(c_ptr), value :: operand
       integer(c_int32_t) :: res
     end function c_cn_ufunc_at
+    ! cn_status cn_ufunc_accumulate(cn_array * out, const char * name, cn_array a, int32_t axis)
+    function c_cn_ufunc_accumulate(out, name, a, axis) bind(c, &
+        name='cn_ufunc_accumulate') result(res)
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: axis
+      integer(c_int32_t) :: res
+    end function c_cn_ufunc_accumulate
     ! int32_t cn_op_count()
     function c_cn_op_count() bind(c, name='cn_op_count') result(res)
       import :: c_int32_t

@@ -74,7 +74,7 @@ static void cpu_init(void) {
   cn_cpu_linalg_fill(&g_cpu_compute);
   cn_cpu_fft_fill(&g_cpu_compute);
   cn_cpu_scatter_add_fill(&g_cpu_compute);
-  cn_cpu_ufunc_at_fill(&g_cpu_compute);
+  cn_cpu_ufunc_methods_fill(&g_cpu_compute);
   cn_cpu_sparse_fill(&g_cpu_compute);
   cn_cpu_expr_fill(&g_cpu_compute);
 }

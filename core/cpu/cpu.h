@@ -69,7 +69,7 @@ CN_INTERNAL void cn_cpu_linalg_fill(cn_backend_compute *t);
 CN_INTERNAL void cn_cpu_fft_fill(cn_backend_compute *t);
 /* scatter_add (core/cpu/scatter_add.c). */
 CN_INTERNAL void cn_cpu_scatter_add_fill(cn_backend_compute *t);
-CN_INTERNAL void cn_cpu_ufunc_at_fill(cn_backend_compute *t);
+CN_INTERNAL void cn_cpu_ufunc_methods_fill(cn_backend_compute *t);
 
 /* A casting copy of n elements: d[i*ds] = (dst dtype) s[i*ss] (strides in
  * bytes), NumPy's unsafe conversion for every dtype pair. */

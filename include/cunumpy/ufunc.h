@@ -300,6 +300,15 @@ CN_API cn_status cn_ufunc(cn_array *out, const char *name, int32_t nin,
 CN_API cn_status cn_ufunc_at(cn_array a, const char *name, cn_array pos,
                              cn_array operand);
 
+/* NumPy's ufunc.accumulate of the binary op called name along axis:
+ * out[..., i] = op(out[..., i-1], a[..., i]), evaluated left to right, in
+ * a new C-order array of a's shape and dtype. The op must map a's dtype to
+ * itself (cast a first otherwise: CN_ERR_TYPE names the dtypes).
+ * CN_ERR_VALUE for an unknown or non-binary op, a 0-d a; CN_ERR_AXIS for
+ * a bad axis. *out is a new reference. */
+CN_API cn_status cn_ufunc_accumulate(cn_array *out, const char *name,
+                                     cn_array a, int32_t axis);
+
 /* Number of ops in the table. */
 CN_API int32_t cn_op_count(void);
 /* Name of op i (0 <= i < cn_op_count()), a static string; NULL otherwise. */

@@ -165,8 +165,10 @@ class ufunc(_lib.UfuncBase):
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """Running reduction along axis (NumPy's ufunc.accumulate): C scans
-        for add and multiply; a doubling scan (log2(n) engine calls) for the
-        other associative ops; a left-to-right loop for the rest."""
+        for add and multiply, the engine's cn_ufunc_accumulate for the
+        other ops of the table on the CPU; elsewhere a doubling scan
+        (log2(n) engine calls) for the associative ops and a left-to-right
+        loop for the rest."""
         self._binary_only("accumulate")
         if type(out) is tuple:
             out, = out
@@ -185,7 +187,13 @@ class ufunc(_lib.UfuncBase):
         rdt = self(y[..., :0], y[..., :0]).dtype if dtype is None else \
             _np.dtype(dtype)
         res = cn.astype(y, rdt, copy=True)
-        if self.__name__ in _ASSOCIATIVE:
+        if (res.device.type == "cpu" and _lib.cn_op_nin(self._op) == 2 and
+                rdt != _np.float16 and res.dtype == self(res[..., :0],
+                                                         res[..., :0]).dtype):
+            # the engine's running op (an op of the table mapping the
+            # dtype to itself)
+            res = _lib.cn_ufunc_accumulate(self._op, res, -1)
+        elif self.__name__ in _ASSOCIATIVE:
             s = 1
             while s < n:
                 res = cn.concatenate([res[..., :s],

@@ -2450,6 +2450,10 @@ cn_ufunc(out, name, nin, inputs, dst) =
 cn_ufunc_at(a, name, pos, operand) =
     ccall((:cn_ufunc_at, libcunumpy), Int32, (Ptr{Cvoid}, Cstring, Ptr{Cvoid}, Ptr{Cvoid}), a, name, pos, operand)
 
+# cn_status cn_ufunc_accumulate(cn_array * out, const char * name, cn_array a, int32_t axis)
+cn_ufunc_accumulate(out, name, a, axis) =
+    ccall((:cn_ufunc_accumulate, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Cstring, Ptr{Cvoid}, Int32), out, name, a, axis)
+
 # int32_t cn_op_count()
 cn_op_count() =
     ccall((:cn_op_count, libcunumpy), Int32, ())
