@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Usage: run.sh PYTHON SOURCE_DIR SCRATCH_DIR
+# scripts/build_wheel.sh (sdist -> wheel from it -> auditwheel repair), then
+# checks the repaired wheel's libraries (each once, found through $ORIGIN),
+# installs it into a fresh venv and runs tests/wheel_smoke/smoke.py there
+# with LD_LIBRARY_PATH empty and, where a mount namespace can be made
+# (root), the Debian libraries the source build links masked.
+set -euo pipefail
+py=$1 src=$2 scratch=$3
+rm -rf "$scratch" && mkdir -p "$scratch"
+t0=$(date +%s)
+PYTHON=$py JOBS=${JOBS:-$(nproc)} bash "$src/scripts/build_wheel.sh" "$scratch/dist"
+t1=$(date +%s)
+whl=$(ls "$scratch"/dist/wheelhouse/cunumpy-*.whl)
+"$py" "$src/tests/wheel_smoke/check_wheel.py" "$whl"
+
+"$py" -m venv "$scratch/venv"
+vpy=$scratch/venv/bin/python
+"$vpy" -m pip install -q --disable-pip-version-check "$whl" threadpoolctl
+site=$("$vpy" -c "import sysconfig; print(sysconfig.get_paths()['platlib'])")
+
+# The [ctk] layout, NVIDIA's wheels' folder site-packages/nvidia/cu13/lib,
+# made of links to the toolkit's libraries (the wheels are 1 GB): the
+# plugin must find them there first, through its RUNPATH.
+nv=""
+if [ -e "$site/cunumpy/libcunumpy_cuda.so" ]; then
+  nv=$site/nvidia/cu13/lib
+  mkdir -p "$nv"
+  for lib in $(readelf -d "$site/cunumpy/libcunumpy_cuda.so" |
+               sed -n 's/.*NEEDED.*\[\(lib\(nvrtc\|cu[a-z]*\|nvJitLink\)[^]]*\)\]/\1/p'); do
+    real=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+    [ -n "$real" ] || { echo "toolkit library $lib not found" >&2; exit 1; }
+    ln -sf "$real" "$nv/$lib"
+  done
+fi
+
+# Everything the wheel's libraries load resolves inside the venv, or is a
+# library of the manylinux allow-list (glibc, libstdc++, libgcc_s), or is
+# a CUDA library of the plugin, which must then come from $nv.
+allowed='^(linux-vdso\.so\.1|ld-linux-x86-64\.so\.2|libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1)$'
+bad=0
+for so in "$site"/cunumpy/*.so* "$site"/cunumpy.libs/*; do
+  while read -r name arrow path _; do
+    [ "$arrow" = "=>" ] || continue
+    if [ "$path" = "not" ]; then
+      echo "$(basename "$so"): $name not found" >&2; bad=1; continue
+    fi
+    case $path in "$site"/cunumpy*) continue ;; esac
+    if [ -n "$nv" ] && [[ $name =~ ^lib(nvrtc|cu[a-zA-Z]*|nvJitLink)\. ]]; then
+      case $path in "$nv"/*) continue ;; esac
+      [ "$(basename "$so")" = libcunumpy_cuda.so ] || continue # their own deps
+      echo "libcunumpy_cuda.so: $name => $path, not from $nv" >&2; bad=1
+      continue
+    fi
+    [[ $name =~ $allowed ]] && continue
+    echo "$(basename "$so"): $name => $path is outside the wheel" >&2; bad=1
+  done < <(LD_LIBRARY_PATH= ldd "$so")
+done
+[ $bad -eq 0 ] || exit 1
+echo "ldd: every library of the wheel resolves inside it or to the allow-list"
+
+# The Debian libraries the source build links (FFTW, SLEEF, Highway,
+# OpenBLAS, LAPACK(E), gfortran, OpenMP, SuiteSparse), masked by empty
+# files in a private mount namespace for the smoke run.
+masked=()
+while read -r path; do
+  masked+=("$(readlink -f "$path")")
+done < <(ldconfig -p | awk '$NF ~ /^\/(usr\/)?lib/ && $1 ~ /^lib(fftw3|sleef|hwy|openblas|blas|lapack|gfortran|gomp|umfpack|cholmod|amd|camd|colamd|ccolamd|suitesparse)/ {print $NF}')
+run_smoke=(env -i PATH=/usr/bin:/bin HOME="$scratch" LD_LIBRARY_PATH= \
+           OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} "$vpy" \
+           "$src/tests/wheel_smoke/smoke.py" "$site" "${nv:+$nv}")
+cd "$scratch"
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+  printf '%s\n' "${masked[@]}" | sort -u > "$scratch/masked.txt"
+  echo "masking $(wc -l < "$scratch/masked.txt") Debian library files"
+  unshare -m bash -c 'while read -r f; do mount --bind /dev/null "$f"; done < "$0"; exec "$@"' \
+    "$scratch/masked.txt" "${run_smoke[@]}"
+else
+  echo "no mount namespace here: Debian libraries visible (ldd above checked)"
+  "${run_smoke[@]}"
+fi
+t2=$(date +%s)
+echo "wheel build (sdist, wheel, repair): $((t1 - t0)) s; checks and smoke: $((t2 - t1)) s"
