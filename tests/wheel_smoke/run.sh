@@ -22,12 +22,13 @@ site=$("$vpy" -c "import sysconfig; print(sysconfig.get_paths()['platlib'])")
 # The [ctk] layout, NVIDIA's wheels' folder site-packages/nvidia/cu13/lib,
 # made of links to the toolkit's libraries (the wheels are 1 GB): the
 # plugin must find them there first, through its RUNPATH.
+cuda_re='^lib(nvrtc|cublas|cublasLt|cusolver|cufft|cusparse|curand|nvJitLink)\.so'
 nv=""
 if [ -e "$site/cunumpy/libcunumpy_cuda.so" ]; then
   nv=$site/nvidia/cu13/lib
   mkdir -p "$nv"
   for lib in $(readelf -d "$site/cunumpy/libcunumpy_cuda.so" |
-               sed -n 's/.*NEEDED.*\[\(lib\(nvrtc\|cu[a-z]*\|nvJitLink\)[^]]*\)\]/\1/p'); do
+               sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -E "$cuda_re"); do
     real=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
     [ -n "$real" ] || { echo "toolkit library $lib not found" >&2; exit 1; }
     ln -sf "$real" "$nv/$lib"
@@ -36,7 +37,7 @@ fi
 
 # Everything the wheel's libraries load resolves inside the venv, or is a
 # library of the manylinux allow-list (glibc, libstdc++, libgcc_s), or is
-# a CUDA library of the plugin, which must then come from $nv.
+# a CUDA library: those the plugin links must come from $nv.
 allowed='^(linux-vdso\.so\.1|ld-linux-x86-64\.so\.2|libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1)$'
 bad=0
 for so in "$site"/cunumpy/*.so* "$site"/cunumpy.libs/*; do
@@ -46,10 +47,12 @@ for so in "$site"/cunumpy/*.so* "$site"/cunumpy.libs/*; do
       echo "$(basename "$so"): $name not found" >&2; bad=1; continue
     fi
     case $path in "$site"/cunumpy*) continue ;; esac
-    if [ -n "$nv" ] && [[ $name =~ ^lib(nvrtc|cu[a-zA-Z]*|nvJitLink)\. ]]; then
-      case $path in "$nv"/*) continue ;; esac
-      [ "$(basename "$so")" = libcunumpy_cuda.so ] || continue # their own deps
-      echo "libcunumpy_cuda.so: $name => $path, not from $nv" >&2; bad=1
+    if [[ $name =~ $cuda_re ]]; then
+      # the plugin's own: from $nv; the CUDA libraries' deps: theirs
+      if [ -n "$nv" ] && [ -e "$nv/$name" ]; then
+        case $path in "$nv"/*) continue ;; esac
+        echo "$(basename "$so"): $name => $path, not from $nv" >&2; bad=1
+      fi
       continue
     fi
     [[ $name =~ $allowed ]] && continue
@@ -73,8 +76,13 @@ cd "$scratch"
 if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
   printf '%s\n' "${masked[@]}" | sort -u > "$scratch/masked.txt"
   echo "masking $(wc -l < "$scratch/masked.txt") Debian library files"
-  unshare -m bash -c 'while read -r f; do mount --bind /dev/null "$f"; done < "$0"; exec "$@"' \
-    "$scratch/masked.txt" "${run_smoke[@]}"
+  # shellcheck disable=SC2016
+  unshare -m bash -c 'list=$0 vpy=$1; shift
+    while read -r f; do mount --bind /dev/null "$f"; done < "$list"
+    if "$vpy" -c "import ctypes, sys; ctypes.CDLL(sys.argv[1])" "$(head -1 "$list")" 2>/dev/null; then
+      echo "masking failed: $(head -1 "$list") still loads" >&2; exit 1
+    fi
+    exec "$@"' "$scratch/masked.txt" "$vpy" "${run_smoke[@]}"
 else
   echo "no mount namespace here: Debian libraries visible (ldd above checked)"
   "${run_smoke[@]}"
