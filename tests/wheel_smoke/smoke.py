@@ -41,15 +41,16 @@ print("values: add, sum, matmul, fft, linalg.solve agree with NumPy",
 
 # OpenBLAS: NumPy's wheel carries its own, ILP64 (64-bit integers,
 # symbols suffixed 64_), which a 32-bit LAPACKE caller cannot share, so
-# there are two libraries and two pools; cunumpy's must be the one in its
-# wheel (not Debian's), and threadpoolctl must see and limit it.
+# there are two libraries and two pools; cunumpy's must be the
+# scipy-openblas32 package's (not Debian's), which any other package
+# depending on it shares, and threadpoolctl must see and limit it.
 pools = [p for p in threadpoolctl.threadpool_info()
          if p["internal_api"] == "openblas"]
 for p in pools:
     print(f"openblas pool: {p['filepath']} ({p['num_threads']} threads, "
           f"{p['version']})")
-ours = [p for p in pools
-        if os.path.realpath(p["filepath"]).startswith(site + "/cunumpy")]
+ours = [p for p in pools if os.path.realpath(p["filepath"]).startswith(
+    os.path.join(site, "scipy_openblas32", "lib") + os.sep)]
 assert len(ours) == 1, f"cunumpy's OpenBLAS pools: {ours}"
 assert not any(p["filepath"].startswith(("/usr/", "/lib/")) for p in pools)
 with threadpoolctl.threadpool_limits(limits=1, user_api="blas"):
@@ -57,8 +58,8 @@ with threadpoolctl.threadpool_limits(limits=1, user_api="blas"):
            if p["filepath"] == ours[0]["filepath"]]
     assert one[0]["num_threads"] == 1, one
     same(ca @ ca.T, a @ a.T, rtol=1e-11)
-print(f"openblas: {len(pools)} pools, one of them cunumpy's "
-      "(limited by threadpoolctl)")
+print(f"openblas: {len(pools)} pools, one of them cunumpy's, "
+      "scipy-openblas32's (limited by threadpoolctl)")
 
 # The plugin: with the libraries in NVIDIA's wheel folder, it loads (its
 # table answers) whether or not a driver and GPU are present.
