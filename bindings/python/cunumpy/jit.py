@@ -7,8 +7,10 @@ kernel(grid, block, args). The CUDA source is compiled through RawModule
 (NVRTC with the engine's memory and disk caches). Kernels that use no
 block-level primitive (shared memory, syncthreads, syncwarp, shuffles) also
 run on CPU arrays: the same body is translated to C and run by the CPU
-custom-kernel compiler, blocks spread over OpenMP threads and the threads
-of one block run one after the other; atomics are real atomics there.
+custom-kernel compiler: one loop iteration per (block, thread), which the
+engine's elementwise runner spreads over OpenMP threads for large launches
+(the threads of such a kernel are independent); atomics are real atomics
+there.
 
 The subset: parameters (cunumpy arrays, indexed x[i] or x[i, j], with
 .shape[k], .size, .ndim and len(x); Python or NumPy scalars), local
@@ -1346,19 +1348,24 @@ class JitRawKernel:
                 else:
                     ins.append("raw %s jit_a%d" % (dt, i))
                     call.append("jit_a%d[0]" % i)
+            # One iteration per thread, block-major: threads of a
+            # CPU-eligible kernel are independent, so the engine's runner
+            # may spread them (and the blocks) over OpenMP threads.
             op = (
                 "const _jit_dim3 gd = {(uint32_t)jit_meta[0], "
                 "(uint32_t)jit_meta[1], (uint32_t)jit_meta[2]};\n"
                 "const _jit_dim3 bd = {(uint32_t)jit_meta[3], "
                 "(uint32_t)jit_meta[4], (uint32_t)jit_meta[5]};\n"
-                "const _jit_dim3 bi = {(uint32_t)(i %% gd.x), "
-                "(uint32_t)(i / gd.x %% gd.y), (uint32_t)(i / gd.x / gd.y)};\n"
-                "for (uint32_t tz = 0; tz < bd.z; tz++)\n"
-                "  for (uint32_t ty = 0; ty < bd.y; ty++)\n"
-                "    for (uint32_t tx = 0; tx < bd.x; tx++) {\n"
-                "      const _jit_dim3 ti = {tx, ty, tz};\n"
-                "      %s(ti, bi, bd, gd%s);\n"
-                "    }\n" % (c.name, "".join(", " + a for a in call)))
+                "const int64_t nb = (int64_t)bd.x * bd.y * bd.z;\n"
+                "const int64_t t = i %% nb, bl = i / nb;\n"
+                "const _jit_dim3 ti = {(uint32_t)(t %% bd.x), "
+                "(uint32_t)(t / bd.x %% bd.y), "
+                "(uint32_t)(t / bd.x / bd.y)};\n"
+                "const _jit_dim3 bi = {(uint32_t)(bl %% gd.x), "
+                "(uint32_t)(bl / gd.x %% gd.y), "
+                "(uint32_t)(bl / gd.x / gd.y)};\n"
+                "%s(ti, bi, bd, gd%s);\n" % (
+                    c.name, "".join(", " + a for a in call)))
             c._host = ElementwiseKernel(", ".join(ins), ", ".join(outs), op,
                                         name=c.name, preamble=c.source)
         meta = list(g) + list(b)
@@ -1375,7 +1382,8 @@ class JitRawKernel:
             else:
                 ins.append(asarray(_np.array([a], dtype=dt)))
         meta = asarray(_np.array(meta, dtype=_np.int64))
-        c._host(meta, *ins, *outs, size=g[0] * g[1] * g[2])
+        c._host(meta, *ins, *outs,
+                size=g[0] * g[1] * g[2] * b[0] * b[1] * b[2])
 
     def __repr__(self):
         return "<jit.rawkernel %s>" % self.__name__
