@@ -296,7 +296,7 @@ def test_source_string_for_exec_defined_functions():
     np.testing.assert_array_equal(xp.asnumpy(y), np.arange(5) * 2)
 
 
-# ---- every primitive translates and compiles to PTX --------------------------
+# ---- every primitive translates and compiles to PTX ----------------------
 
 def test_every_primitive_compiles_to_ptx():
     _nvrtc()
@@ -393,7 +393,7 @@ def test_cpu_translations_compile_and_block_level_is_refused():
             k[1, 1](xp.zeros(1))
 
 
-# ---- errors -------------------------------------------------------------------
+# ---- errors ---------------------------------------------------------------
 
 def _kernel_of(text):
     ns = {"jit": jit, "np": np}
@@ -404,8 +404,8 @@ def _kernel_of(text):
 @pytest.mark.parametrize("body,match", [
     ("    y = [v for v in x]\n", r"line 2\): unsupported expression: list "
      "comprehension"),
-    ("    with open('f'):\n        pass\n", r"line 2\): unsupported statement: "
-     "with"),
+    ("    with open('f'):\n        pass\n",
+     r"line 2\): unsupported statement: with"),
     ("    for v in x:\n        pass\n", r"line 2\): unsupported construct: a "
      "for loop"),
     ("    return 1\n", r"line 2\): a kernel returns no value"),
@@ -416,8 +416,8 @@ def _kernel_of(text):
     ("    x[1:2] = 1\n", r"line 2\): unsupported construct: slicing"),
     ("    x[0.5] = 1\n", r"line 2\): array indices must be integers"),
     ("    x = 1\n", r"line 2\): cannot assign to 'x'"),
-    ("    jit.atomic_min(x, 0, 1.0)\n", r"line 2\): atomic_min takes arrays of "
-     "int32"),
+    ("    jit.atomic_min(x, 0, 1.0)\n",
+     r"line 2\): atomic_min takes arrays of int32"),
     ("    v = jit.grid(4)\n", r"line 2\): grid\(\) takes ndim 1, 2 or 3"),
     ("    x[0] = 1.5 << 2\n", r"line 2\): << takes integers"),
     ("    x[0] = 'text'\n", r"line 2\): unsupported constant 'text'"),

@@ -345,6 +345,8 @@ class _Translator:
                                                             str):
             return  # a docstring
         code, t = self.expr(s.value, allow_void=True)
+        if isinstance(t, _Tuple):
+            raise self.err(s, "a tuple as a statement does nothing")
         self.emit("%s;" % code)
 
     def st_Return(self, s):
@@ -782,10 +784,7 @@ class _Translator:
             c = self.cast(c, t, ft) if t.dt != ft.dt else c
             if name in _PREDICATES:
                 return "((bool)%s(%s))" % (_PREDICATES[name], c), _BOOL
-            f = _MATH1[name]
-            if f == "fabs":
-                f = "fabs"
-            return "%s(%s)" % (f, c), ft.strong() if not t.weak else ft
+            return "%s(%s)" % (_MATH1[name], c), ft.strong() if not t.weak else ft
         if name in _MATH2:
             if len(node.args) != 2:
                 raise self.err(node, "%s() takes 2 arguments" % name)
