@@ -458,3 +458,35 @@ def test_argument_errors():
         @jit.rawkernel()
         def bad(x, *rest):
             pass
+
+
+def test_thread_and_block_indices_on_the_cpu():
+    @jit.rawkernel()
+    def ids(out):
+        i = jit.grid(1)
+        if i < out.size:
+            out[i] = jit.blockIdx.x * 1000 + jit.threadIdx.x
+
+    @jit.rawkernel()
+    def ids3(out):
+        x, y, z = jit.grid(3)
+        if x < out.shape[2] and y < out.shape[1] and z < out.shape[0]:
+            out[z, y, x] = ((jit.blockIdx.z * 10 + jit.blockIdx.y) * 10 +
+                            jit.blockIdx.x) * 1000 + \
+                (jit.threadIdx.z * 10 + jit.threadIdx.y) * 10 + \
+                jit.threadIdx.x
+
+    n = 100003  # above the runner's threshold for OpenMP threads
+    i = np.arange(n)
+    for block in (7, 13, 7, 256):  # the same kernel, new geometry each time
+        out = xp.zeros(n, dtype="int64")
+        ids[-(-n // block), block](out)
+        np.testing.assert_array_equal(xp.asnumpy(out),
+                                      i // block * 1000 + i % block)
+    out = xp.zeros((5, 6, 7), dtype="int64")
+    ids3[(2, 3, 2), (4, 2, 3)](out)
+    z, y, x = np.meshgrid(np.arange(5), np.arange(6), np.arange(7),
+                          indexing="ij")
+    want = (((z // 3) * 10 + y // 2) * 10 + x // 4) * 1000 + \
+        ((z % 3) * 10 + y % 2) * 10 + x % 4
+    np.testing.assert_array_equal(xp.asnumpy(out), want)

@@ -29,6 +29,7 @@ functions whose source inspect cannot see (exec'd strings).
 
 import ast
 import inspect
+import itertools
 import math as _math
 import textwrap
 
@@ -263,6 +264,8 @@ JIT_FN unsigned int _jit_laneid() {
 
 _HOST_PRELUDE = ("#define JIT_FN static inline\n" + _HELPERS + r"""
 typedef struct { uint32_t x, y, z; } _jit_dim3;
+static _Thread_local int64_t _jit_next = -1, _jit_launch = -1;
+static _Thread_local uint32_t _jit_tx, _jit_bx;
 """)
 
 
@@ -1155,6 +1158,10 @@ class _Compiled:
         return self._module
 
 
+# Tells the host translation's per-thread state apart between launches.
+_LAUNCHES = itertools.count()
+
+
 class JitRawKernel:
     """A Python function translated into a kernel per argument signature.
     kernel[grid, block](*args) or kernel(grid, block, args) launches it
@@ -1248,7 +1255,7 @@ class JitRawKernel:
         else:
             helpers = "".join(_host_atomic(op, dt)
                               for op, dt in sorted(tr.atomics))
-            src = ("%s%s\nstatic void %s(_jit_dim3 threadIdx, _jit_dim3 "
+            src = ("%s%s\nstatic inline void %s(_jit_dim3 threadIdx, _jit_dim3 "
                    "blockIdx, _jit_dim3 blockDim, _jit_dim3 gridDim%s) {\n"
                    "  (void)threadIdx; (void)blockIdx; (void)blockDim; "
                    "(void)gridDim;\n%s\n}\n" % (
@@ -1335,7 +1342,7 @@ class JitRawKernel:
         from ._convert import asarray
         if c._host is None:
             ins, outs, call = ["raw int64 jit_meta"], [], []
-            off = 6
+            off = 8
             for i, (p, (kind, dt, nd)) in enumerate(zip(self._params,
                                                         c.sig)):
                 if kind == "array":
@@ -1355,19 +1362,38 @@ class JitRawKernel:
                 "(uint32_t)jit_meta[1], (uint32_t)jit_meta[2]};\n"
                 "const _jit_dim3 bd = {(uint32_t)jit_meta[3], "
                 "(uint32_t)jit_meta[4], (uint32_t)jit_meta[5]};\n"
-                "const int64_t nb = (int64_t)bd.x * bd.y * bd.z;\n"
-                "const int64_t t = i %% nb, bl = i / nb;\n"
-                "const _jit_dim3 ti = {(uint32_t)(t %% bd.x), "
-                "(uint32_t)(t / bd.x %% bd.y), "
-                "(uint32_t)(t / bd.x / bd.y)};\n"
-                "const _jit_dim3 bi = {(uint32_t)(bl %% gd.x), "
-                "(uint32_t)(bl / gd.x %% gd.y), "
-                "(uint32_t)(bl / gd.x / gd.y)};\n"
+                "_jit_dim3 ti, bi;\n"
+                "if (jit_meta[6]) {\n"
+                "  /* 1-D launch: the runner walks i upwards, so the next\n"
+                "     (block, thread) is an increment, not a divide */\n"
+                "  if (i != _jit_next || jit_meta[7] != _jit_launch) {\n"
+                "    _jit_launch = jit_meta[7];\n"
+                "    _jit_tx = (uint32_t)(i %% bd.x);\n"
+                "    _jit_bx = (uint32_t)(i / bd.x);\n"
+                "  }\n"
+                "  ti.x = _jit_tx; ti.y = ti.z = 0;\n"
+                "  bi.x = _jit_bx; bi.y = bi.z = 0;\n"
+                "  _jit_next = i + 1;\n"
+                "  if (++_jit_tx == bd.x) {\n"
+                "    _jit_tx = 0;\n"
+                "    _jit_bx++;\n"
+                "  }\n"
+                "} else {\n"
+                "  const int64_t nb = (int64_t)bd.x * bd.y * bd.z;\n"
+                "  const int64_t t = i %% nb, bl = i / nb;\n"
+                "  ti.x = (uint32_t)(t %% bd.x);\n"
+                "  ti.y = (uint32_t)(t / bd.x %% bd.y);\n"
+                "  ti.z = (uint32_t)(t / bd.x / bd.y);\n"
+                "  bi.x = (uint32_t)(bl %% gd.x);\n"
+                "  bi.y = (uint32_t)(bl / gd.x %% gd.y);\n"
+                "  bi.z = (uint32_t)(bl / gd.x / gd.y);\n"
+                "}\n"
                 "%s(ti, bi, bd, gd%s);\n" % (
                     c.name, "".join(", " + a for a in call)))
             c._host = ElementwiseKernel(", ".join(ins), ", ".join(outs), op,
                                         name=c.name, preamble=c.source)
-        meta = list(g) + list(b)
+        one_d = g[1] == g[2] == b[1] == b[2] == 1
+        meta = list(g) + list(b) + [int(one_d), next(_LAUNCHES)]
         ins, outs = [], []
         for a, (kind, dt, nd) in zip(args, c.sig):
             if kind == "array":
