@@ -158,6 +158,17 @@ def test_arithmetic_matches_numpy():
     ys = np.array([2, 2, -2, -2, 5, 3, 5, -4], dtype=np.int64)
     out = xp.zeros((8, 8), dtype="int64")
     ops[1, 8](a(xs), a(ys), out)
+    # where C traps, NumPy's results: x // 0 and x % 0 are 0, MIN // -1
+    # wraps (for unsigned too)
+    for dt in ("int64", "uint32", "int8"):
+        info = np.iinfo(dt)
+        xz = np.array([5, info.min, info.max, 0], dtype=dt)
+        yz = np.array([0, -1 if info.min else 1, 0, 0]).astype(dt)
+        oz = xp.zeros((8, 4), dtype=dt)
+        ops[1, 4](a(xz), a(yz), oz)
+        with np.errstate(all="ignore"):
+            np.testing.assert_array_equal(xp.asnumpy(oz)[:2],
+                                          [xz // yz, xz % yz])
     want = np.stack([xs // ys, xs % ys, xs ** 2 - ys, (xs & 6) | (ys ^ 3),
                      (xs << 2) >> 1,
                      np.minimum(xs, ys) * np.maximum(xs, ys) + abs(xs),

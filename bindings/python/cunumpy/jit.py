@@ -155,6 +155,7 @@ _UINT32 = _S("uint32")
 _INT64 = _S("int64")
 _F64 = _S("float64")
 _BOOL = _S("bool")
+_U64S = _S("uint64")
 
 
 def _promote(a, b):
@@ -224,12 +225,27 @@ _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
 # Helpers both backends share (the CUDA prelude marks them __device__).
 _HELPERS = r"""
 JIT_FN long long _jit_floordiv_i(long long a, long long b) {
+  /* NumPy's results where C traps: x // 0 is 0, MIN // -1 wraps */
+  if (b == 0)
+    return 0;
+  if (b == -1)
+    return (long long)(0ULL - (unsigned long long)a);
   long long q = a / b;
   return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 JIT_FN long long _jit_mod_i(long long a, long long b) {
+  if (b == 0 || b == -1)
+    return 0;
   long long r = a % b;
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+JIT_FN unsigned long long _jit_div_u(unsigned long long a,
+                                     unsigned long long b) {
+  return b ? a / b : 0;
+}
+JIT_FN unsigned long long _jit_mod_u(unsigned long long a,
+                                     unsigned long long b) {
+  return b ? a % b : 0;
 }
 JIT_FN double _jit_mod_d(double a, double b) {
   double r = fmod(a, b);
@@ -718,7 +734,7 @@ class _Translator:
             if t.kind == "f":
                 return self.cast("floor(%s / %s)" % (x, y), s, t), t
             if t.kind == "u":
-                return self.cast("%s / %s" % (x, y), s, t), t
+                return self.cast("_jit_div_u(%s, %s)" % (x, y), _U64S, t), t
             return self.cast("_jit_floordiv_i(%s, %s)" % (x, y), _INT64,
                              t), t
         if op == "%":
@@ -726,7 +742,7 @@ class _Translator:
                 f = "_jit_mod_f" if t.dt == "float32" else "_jit_mod_d"
                 return "%s(%s, %s)" % (f, x, y), t
             if t.kind == "u":
-                return self.cast("%s %% %s" % (x, y), s, t), t
+                return self.cast("_jit_mod_u(%s, %s)" % (x, y), _U64S, t), t
             return self.cast("_jit_mod_i(%s, %s)" % (x, y), _INT64, t), t
         if op == "**":
             if t.kind == "f":
