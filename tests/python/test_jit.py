@@ -501,3 +501,60 @@ def test_thread_and_block_indices_on_the_cpu():
     want = (((z // 3) * 10 + y // 2) * 10 + x // 4) * 1000 + \
         ((z % 3) * 10 + y % 2) * 10 + x % 4
     np.testing.assert_array_equal(xp.asnumpy(out), want)
+
+
+def test_cuda_launch_packs_arguments_in_the_signature_order():
+    """The CUDA launch path (run on a GPU by tests/gpu/jit_gpu.py) packs
+    each array as its pointer, its shape and its element strides: checked
+    here against the translated source's parsed signature, with the
+    module replaced by a recorder."""
+    base = xp.zeros((6, 8), dtype="float32")
+    x = base[::-2, 1::3]
+    args = (x, np.float32(1.5), 7, True)
+
+    @jit.rawkernel()
+    def k(x, s, n, flag):
+        i, j = jit.grid(2)
+        if flag and i < x.shape[0] and j < x.shape[1]:
+            x[i, j] = s * n
+
+    calls = []
+
+    class Fn:
+        def __call__(self, grid, block, packed, shared_mem=0, stream=None):
+            calls.append((grid, block, packed, shared_mem))
+
+    class Module:
+        def get_function(self, name):
+            assert name == "jit_k"
+            return Fn()
+
+    sig = k._signature(args)
+    c = k._translate(sig, "cuda")
+    c._module = Module()
+    k._launch_cuda(c, (2, 1, 1), (4, 4, 1), args, 16, None)
+    (grid, block, packed, shm), = calls
+    assert (grid, block, shm) == ((2, 1, 1), (4, 4, 1), 16)
+    params = xp.CudaKernel(c.source, "jit_k").parameters
+    assert [t for _, t in params] == [
+        "float*", "long long", "long long", "long long", "long long",
+        "float", "long long", "bool"]
+    assert packed[0] is x
+    ints = [int(np.frombuffer(p, np.int64)[0]) for p in packed[1:5]]
+    assert ints == [3, 3, -16, 3]  # shape, then strides in elements
+    assert packed[5] == np.float32(1.5).tobytes()
+    assert packed[6] == np.int64(7).tobytes()
+    assert packed[7] == np.bool_(True).tobytes()
+
+
+def test_errors_name_the_file_and_line():
+    import inspect
+
+    @jit.rawkernel()
+    def k(x):
+        x[0] = [1][0]
+
+    line = inspect.getsourcelines(k.__wrapped__)[1] + 2  # decorator, def
+    with pytest.raises(jit.JitError, match=r"jit kernel 'k' \(.*test_jit\.py"
+                       r", line %d\): unsupported expression: list" % line):
+        k[1, 1](xp.zeros(1))
