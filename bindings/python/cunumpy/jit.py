@@ -803,7 +803,7 @@ class _Translator:
             c = self.cast(c, t, ft) if t.dt != ft.dt else c
             if name in _PREDICATES:
                 return "((bool)%s(%s))" % (_PREDICATES[name], c), _BOOL
-            return "%s(%s)" % (_MATH1[name], c), ft.strong() if not t.weak else ft
+            return "%s(%s)" % (_MATH1[name], c), ft
         if name in _MATH2:
             if len(node.args) != 2:
                 raise self.err(node, "%s() takes 2 arguments" % name)
@@ -1271,8 +1271,9 @@ class JitRawKernel:
         else:
             helpers = "".join(_host_atomic(op, dt)
                               for op, dt in sorted(tr.atomics))
-            src = ("%s%s\nstatic inline void %s(_jit_dim3 threadIdx, _jit_dim3 "
-                   "blockIdx, _jit_dim3 blockDim, _jit_dim3 gridDim%s) {\n"
+            src = ("%s%s\nstatic inline void %s(_jit_dim3 threadIdx, "
+                   "_jit_dim3 blockIdx, _jit_dim3 blockDim, "
+                   "_jit_dim3 gridDim%s) {\n"
                    "  (void)threadIdx; (void)blockIdx; (void)blockDim; "
                    "(void)gridDim;\n%s\n}\n" % (
                        _HOST_PRELUDE, helpers, name,
