@@ -453,6 +453,8 @@ def test_argument_errors():
         my_kernel[1, 4](x, x, "4")
     with pytest.raises(TypeError, match="dtype complex128"):
         my_kernel[1, 4](xp.zeros(4, dtype="complex128"), x, 4)
+    with pytest.raises(ValueError, match="argument 0 is a read-only"):
+        my_kernel[1, 4](xp.broadcast_to(xp.zeros(1), (4,)), x, 4)
     with pytest.raises(ValueError, match="positive"):
         my_kernel[0, 4](x, x, 4)
     with pytest.raises(ValueError, match="1 to 3"):

@@ -1412,8 +1412,13 @@ class JitRawKernel:
         one_d = g[1] == g[2] == b[1] == b[2] == 1
         meta = list(g) + list(b) + [int(one_d), next(_LAUNCHES)]
         ins, outs = [], []
-        for a, (kind, dt, nd) in zip(args, c.sig):
+        for i, (a, (kind, dt, nd)) in enumerate(zip(args, c.sig)):
             if kind == "array":
+                if not a.flags.writeable:
+                    raise ValueError(
+                        "jit kernel '%s': argument %d is a read-only array "
+                        "(a broadcast view?); the CPU backend takes "
+                        "writeable arrays" % (self.__name__, i))
                 outs.append(a)
                 # raw arguments run on C-contiguous copies (written back)
                 st, acc = [], 1
