@@ -156,6 +156,7 @@ def _coerce(obj):
 from ._raw_kernel import (RawKernel, RawModule, CudaKernel, CudaStruct,  # noqa: E402
                           CudaArguments, CudaKernelVariants, CompileException)
 from ._kernel_pair import Kernel, KernelCatalog, PyccelKernel  # noqa: E402
+from . import jit  # noqa: E402,F401
 
 # The low-level module calls back into the package for what C does not do:
 # results become ndarray instances, foreign operands go through asarray,
