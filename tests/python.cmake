@@ -18,3 +18,15 @@ if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
                  "LD_PRELOAD=${_cn_asan}" "ASAN_OPTIONS=detect_leaks=0")
   endif()
 endif()
+
+# The generated docstrings (bindings/python/cunumpy/_docstrings.py) match the
+# C headers' comments and the sources (fix-it: run the generator without
+# --check); skipped when NumPy/SciPy differ from the versions it recorded.
+if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
+  add_test(NAME docstrings_generated_up_to_date
+           COMMAND ${Python3_EXECUTABLE}
+                   ${PROJECT_SOURCE_DIR}/tools/gen_docstrings.py --check)
+  set_tests_properties(docstrings_generated_up_to_date PROPERTIES
+    ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python"
+    SKIP_RETURN_CODE 77 TIMEOUT 120)
+endif()
