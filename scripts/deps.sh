@@ -22,6 +22,11 @@ PIP_PKGS=("numpy>=2" pytest hypothesis scikit-build-core "libclang==18.1.1" tree
 if ! "$PY" -c "import numpy, pytest, hypothesis, scikit_build_core, clang.cindex, tree_sitter_julia, mpi4py, dask.array, distributed, array_api_compat, scipy, mpmath; assert int(numpy.__version__.split('.')[0]) >= 2" 2>/dev/null; then
   "$PY" -m pip install -q --disable-pip-version-check "${PIP_PKGS[@]}"
 fi
+# The documentation (docs/, ctest docs_build) and the generated docstrings
+# (tools/gen_docstrings.py): Sphinx with numpydoc and MyST (Markdown pages).
+if ! "$PY" -c "import sphinx, numpydoc, myst_parser" 2>/dev/null; then
+  "$PY" -m pip install -q --disable-pip-version-check "sphinx>=7" numpydoc myst-parser
+fi
 # Optional BLAS provider (cmake -DCUNUMPY_BLAS=scipy-openblas): the
 # scipy-openblas32 wheel, installed when CUNUMPY_BLAS asks for it.
 if [ "${CUNUMPY_BLAS:-debian}" = "scipy-openblas" ] &&

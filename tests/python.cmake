@@ -30,3 +30,13 @@ if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
     ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python"
     SKIP_RETURN_CODE 77 TIMEOUT 120)
 endif()
+
+# The documentation site (docs/, Sphinx): warnings are errors, no link check.
+if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
+  add_test(NAME docs_build
+           COMMAND ${Python3_EXECUTABLE} -m sphinx -W --keep-going -q -b html
+                   -d ${PROJECT_BINARY_DIR}/docs/doctrees
+                   ${PROJECT_SOURCE_DIR}/docs ${PROJECT_BINARY_DIR}/docs/html)
+  set_tests_properties(docs_build PROPERTIES
+    ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python" TIMEOUT 120)
+endif()

@@ -629,9 +629,9 @@ class CudaKernel:
 
 class CudaKernelVariants:
     """CudaKernels whose source is generated per variant (a dimension, a
-    dtype...): source(*key) returns the code (or (code, name)); each
+    dtype...): ``source(*key)`` returns the code (or (code, name)); each
     variant is parsed and compiled once, on first use. variants[key] (or
-    variants.get(*key)) is the CudaKernel; options are CudaKernel's."""
+    ``variants.get(*key)``) is the CudaKernel; options are CudaKernel's."""
 
     def __init__(self, source, name=None, **kernel_options):
         if not callable(source):

@@ -31,7 +31,8 @@ class ufunc(_lib.UfuncBase):
         self.nout = 1
         self.nargs = nin + 1
         self._fn = fn
-        self.__doc__ = _ufunc_doc(name, nin, doc)
+        self._summary = doc  # the op table's text
+        self.__doc__ = _ufunc_doc(name, self._op, nin, doc)
         self.__text_signature__ = _ufunc_text_signature(nin)
         self.__signature__ = _inspect.Signature.from_callable(
             _ufunc_signature_holder(nin))
@@ -334,13 +335,17 @@ def _ufunc_signature_holder(nin):
     return _SIGNATURE_HOLDERS[nin]
 
 
-def _ufunc_doc(name, nin, text):
+def _ufunc_doc(name, op, nin, text):
     """numpydoc text of a ufunc from its op table entry (core/ops.def)."""
     params = "".join(f"{x} : array_like\n    Input array (broadcast with "
                      f"the others).\n" if nin > 1 else
                      f"{x} : array_like\n    Input array.\n"
                      for x in _ufunc_inputs(nin))
-    return (f"{text}\n\nThe engine's ``cn_{name}`` (``core/ops.def``), as "
+    # The first line is the call's signature, as in NumPy's ufunc
+    # docstrings (where Sphinx's autodoc reads it).
+    text = text.replace("|", "\\|")  # |x| is not an rst substitution
+    return (f"{name}{_ufunc_text_signature(nin)}\n\n"
+            f"{text}\n\nThe engine's ``cn_{op}`` (``core/ops.def``), as "
             f"a ufunc: broadcasting, out=, where=, dtype= and "
             f"the methods reduce, accumulate, reduceat, outer and at (two "
             f"inputs).\n\n"
@@ -362,7 +367,9 @@ def _ufunc_doc(name, nin, text):
             "compatibility and not used.\n\n"
             "Returns\n-------\nout : ndarray\n    The result (a 0-d array "
             "for 0-d inputs, where NumPy returns a scalar).\n\n"
-            f"See Also\n--------\nnumpy.{name if hasattr(_np, name) else 'ufunc'}\n")
+            "See Also\n--------\n" + (
+                f"scipy.special.{name}\n" if op.startswith("special_") else
+                f"numpy.{name}\n" if hasattr(_np, name) else "numpy.ufunc\n"))
 
 
 def _identity(name):
