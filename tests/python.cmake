@@ -40,3 +40,13 @@ if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
   set_tests_properties(docs_build PROPERTIES
     ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python" TIMEOUT 120)
 endif()
+
+# The package's type stubs (bindings/python/cunumpy/*.pyi) match the built
+# package (fix-it: run tools/gen_stubs.py without --check).
+if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
+  add_test(NAME stubs_generated_up_to_date
+           COMMAND ${Python3_EXECUTABLE}
+                   ${PROJECT_SOURCE_DIR}/tools/gen_stubs.py --check)
+  set_tests_properties(stubs_generated_up_to_date PROPERTIES
+    ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python" TIMEOUT 120)
+endif()
