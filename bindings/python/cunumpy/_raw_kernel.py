@@ -12,6 +12,7 @@ arguments must be CUDA arrays.
 import numpy as _np
 
 from . import _cnlib as _lib
+from ._logging import watch as _watch
 from ._ndarray import ndarray
 
 
@@ -48,9 +49,10 @@ def _options_text(options, fn):
 
 def _compile(code, source_name, options, name_expressions, arch):
     try:
-        return _lib.cn_cuda_module_from_source(
-            code, source_name, "\n".join(options),
-            "\n".join(name_expressions or ()), int(arch))
+        with _watch("NVRTC compilation"):
+            return _lib.cn_cuda_module_from_source(
+                code, source_name, "\n".join(options),
+                "\n".join(name_expressions or ()), int(arch))
     except ValueError as e:
         if "NVRTC could not compile" in str(e):
             raise CompileException(str(e)) from None
