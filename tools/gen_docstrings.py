@@ -110,6 +110,15 @@ GENERIC = {
     "low": ("int", "Lowest value (inclusive)."),
     "high": ("int, optional", "Highest value (exclusive)."),
     "size": ("int or tuple of int, optional", "Output shape."),
+    "shape": ("int or tuple of int", "Shape of the result."),
+    "order": ("{'C', 'F', 'A', 'K'}, optional", "Memory layout of the "
+              "result."),
+    "seed": ("int, SeedSequence or None, optional", "Seed of the "
+             "generator (None: fresh entropy)."),
+    "casting": ("str, optional", "NumPy's casting rule for the "
+                "conversion."),
+    "M": ("int", "Number of points (rows)."),
+    "path": ("str or path-like", "File path."),
     "key": ("index", "The index expression."),
     "value": ("array_like", "Values to assign."),
 }
