@@ -34,7 +34,7 @@ endif()
 # The documentation site (docs/, Sphinx): warnings are errors, no link check.
 if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
   add_test(NAME docs_build
-           COMMAND ${Python3_EXECUTABLE} -m sphinx -W --keep-going -q -b html
+           COMMAND ${Python3_EXECUTABLE} -m sphinx -W --keep-going -q -j 2 -b html
                    -d ${PROJECT_BINARY_DIR}/docs/doctrees
                    ${PROJECT_SOURCE_DIR}/docs ${PROJECT_BINARY_DIR}/docs/html)
   set_tests_properties(docs_build PROPERTIES
