@@ -18,3 +18,35 @@ if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
                  "LD_PRELOAD=${_cn_asan}" "ASAN_OPTIONS=detect_leaks=0")
   endif()
 endif()
+
+# The generated docstrings (bindings/python/cunumpy/_docstrings.py) match the
+# C headers' comments and the sources (fix-it: run the generator without
+# --check); skipped when NumPy/SciPy differ from the versions it recorded.
+if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
+  add_test(NAME docstrings_generated_up_to_date
+           COMMAND ${Python3_EXECUTABLE}
+                   ${PROJECT_SOURCE_DIR}/tools/gen_docstrings.py --check)
+  set_tests_properties(docstrings_generated_up_to_date PROPERTIES
+    ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python"
+    SKIP_RETURN_CODE 77 TIMEOUT 120)
+endif()
+
+# The documentation site (docs/, Sphinx): warnings are errors, no link check.
+if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
+  add_test(NAME docs_build
+           COMMAND ${Python3_EXECUTABLE} -m sphinx -W --keep-going -q -j 2 -b html
+                   -d ${PROJECT_BINARY_DIR}/docs/doctrees
+                   ${PROJECT_SOURCE_DIR}/docs ${PROJECT_BINARY_DIR}/docs/html)
+  set_tests_properties(docs_build PROPERTIES
+    ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python" TIMEOUT 120)
+endif()
+
+# The package's type stubs (bindings/python/cunumpy/*.pyi) match the built
+# package (fix-it: run tools/gen_stubs.py without --check).
+if(CUNUMPY_PYTHON AND TARGET cunumpy_cnlib)
+  add_test(NAME stubs_generated_up_to_date
+           COMMAND ${Python3_EXECUTABLE}
+                   ${PROJECT_SOURCE_DIR}/tools/gen_stubs.py --check)
+  set_tests_properties(stubs_generated_up_to_date PROPERTIES
+    ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python" TIMEOUT 120)
+endif()

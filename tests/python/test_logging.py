@@ -98,7 +98,9 @@ xp._logging.flush()
 print(records)
 """
     got = eval(_run(code, CUNUMPY_SLOW_LOG_SECONDS="0").stdout)  # noqa: S307
-    msgs = [m for lv, m in got if lv == "INFO"]
+    # the engine's records, made when planning ends (the progress records
+    # made while a call runs are tested below)
+    msgs = [m for lv, m in got if lv == "INFO" and "still running" not in m]
     assert len(msgs) == 2, got
     assert msgs[0].startswith("FFTW planning (measure) of a rank-1 "
                               "transform of first length 256 took ")
@@ -133,3 +135,70 @@ print(float(xp.ones(3).sum()))
 """, CUNUMPY_SLOW_LOG_SECONDS="0")
     assert r.stdout.strip() == "3.0"
     assert "sink failed" in r.stderr
+
+
+# ---- progress of long calls, reported while they run ----------------------
+
+import io as _io  # noqa: E402
+import logging  # noqa: E402
+import time as _time  # noqa: E402
+
+from cunumpy import _logging as _cnlogging  # noqa: E402
+
+
+class _Tty(_io.StringIO):
+    def isatty(self):
+        return True
+
+
+def _still_running(caplog, what):
+    return [r for r in caplog.records if r.name == "cunumpy"
+            and r.levelno == logging.INFO
+            and r.getMessage().startswith(what + ": still running")]
+
+
+def test_progress_record_appears_while_the_call_runs(caplog, monkeypatch):
+    monkeypatch.setattr(_cnlogging, "_SLOW_SECONDS", 0.2)
+    caplog.set_level(logging.INFO, logger="cunumpy")
+    with _cnlogging.watch("fake slow work"):
+        deadline = _time.monotonic() + 5
+        while not _still_running(caplog, "fake slow work") and \
+                _time.monotonic() < deadline:
+            _time.sleep(0.05)
+        # still inside the call: the record is already there
+        assert len(_still_running(caplog, "fake slow work")) == 1
+    with _cnlogging.watch("fast work"):
+        pass
+    _time.sleep(0.4)
+    assert not _still_running(caplog, "fast work")
+
+
+def test_progress_line_on_a_terminal_only(monkeypatch):
+    monkeypatch.setattr(_cnlogging, "_SLOW_SECONDS", 0.1)
+    tty = _Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    with _cnlogging.watch("fake planning"):
+        _time.sleep(0.6)
+        during = tty.getvalue()
+    after = tty.getvalue()
+    assert "\rfake planning " in during and " s" in during
+    assert "fake planning: done in" in after and after.endswith("\n")
+    plain = _io.StringIO()
+    monkeypatch.setattr(sys, "stderr", plain)
+    with _cnlogging.watch("fake planning"):
+        _time.sleep(0.4)
+    assert plain.getvalue() == ""
+
+
+def test_fft_calls_are_watched(caplog, monkeypatch):
+    monkeypatch.setattr(_cnlogging, "_SLOW_SECONDS", 0.1)
+    caplog.set_level(logging.INFO, logger="cunumpy")
+
+    def cn_slowfft(a, n, axis, norm):  # stands for a long FFTW planning
+        _time.sleep(0.5)
+        return a
+
+    f = xp.fft._one(cn_slowfft)
+    x = xp.ones(4)
+    assert f(x) is x
+    assert _still_running(caplog, "FFT planning/transform (slowfft)")

@@ -146,6 +146,15 @@ class _ArrayNamespaceInfo:
 
 
 def __array_namespace_info__():
+    """The Array API inspection namespace.
+
+    Returns
+    -------
+    info : object
+        With ``capabilities()``, ``default_device()``, ``default_dtypes()``,
+        ``dtypes()`` and ``devices()`` (CUDA devices only when the plugin
+        finds one).
+    """
     return _ArrayNamespaceInfo()
 
 
@@ -171,3 +180,12 @@ get_backend()
 
 __all__ = [n for n in dir() if not n.startswith("_")] + [
     "__array_api_version__", "__array_namespace_info__"]
+
+
+# Docstrings generated from the C headers (_docstrings.py) for the public
+# callables whose source has none.
+from . import _docstrings as _docstrings  # noqa: E402
+for _m in [m for n, m in list(__import__("sys").modules.items())
+           if n == __name__ or n.startswith(__name__ + ".")]:
+    _docstrings.apply(_m)
+del _m

@@ -59,7 +59,8 @@ def _make_complex(re, im, code):
 
 
 def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
-    """Elementwise |a - b| <= atol + rtol * |b| (NumPy's isclose)."""
+    """Elementwise ``abs(a - b) <= atol + rtol * abs(b)`` (NumPy's
+    isclose)."""
     x = a if type(a) in _WEAK else asarray(a)
     y = b if type(b) in _WEAK else asarray(b)
     atol = atol if type(atol) in _WEAK else asarray(atol)

@@ -12,6 +12,7 @@ arguments must be CUDA arrays.
 import numpy as _np
 
 from . import _cnlib as _lib
+from ._logging import watch as _watch
 from ._ndarray import ndarray
 
 
@@ -48,9 +49,10 @@ def _options_text(options, fn):
 
 def _compile(code, source_name, options, name_expressions, arch):
     try:
-        return _lib.cn_cuda_module_from_source(
-            code, source_name, "\n".join(options),
-            "\n".join(name_expressions or ()), int(arch))
+        with _watch("NVRTC compilation"):
+            return _lib.cn_cuda_module_from_source(
+                code, source_name, "\n".join(options),
+                "\n".join(name_expressions or ()), int(arch))
     except ValueError as e:
         if "NVRTC could not compile" in str(e):
             raise CompileException(str(e)) from None
@@ -629,9 +631,9 @@ class CudaKernel:
 
 class CudaKernelVariants:
     """CudaKernels whose source is generated per variant (a dimension, a
-    dtype...): source(*key) returns the code (or (code, name)); each
+    dtype...): ``source(*key)`` returns the code (or (code, name)); each
     variant is parsed and compiled once, on first use. variants[key] (or
-    variants.get(*key)) is the CudaKernel; options are CudaKernel's."""
+    ``variants.get(*key)``) is the CudaKernel; options are CudaKernel's."""
 
     def __init__(self, source, name=None, **kernel_options):
         if not callable(source):

@@ -6,6 +6,8 @@ namespace under the op's name and under NumPy's and the Array API's other
 spellings (absolute, conjugate, pow, asin, ...).
 """
 
+import inspect as _inspect
+
 import numpy as _np
 
 from . import _cnlib as _lib
@@ -29,7 +31,11 @@ class ufunc(_lib.UfuncBase):
         self.nout = 1
         self.nargs = nin + 1
         self._fn = fn
-        self.__doc__ = doc
+        self._summary = doc  # the op table's text
+        self.__doc__ = _ufunc_doc(name, self._op, nin, doc)
+        self.__text_signature__ = _ufunc_text_signature(nin)
+        self.__signature__ = _inspect.Signature.from_callable(
+            _ufunc_signature_holder(nin))
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
@@ -327,6 +333,66 @@ _ASSOCIATIVE = frozenset({
     "add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and",
     "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
     "gcd", "lcm"})
+
+
+def _ufunc_inputs(nin):
+    return ["x"] if nin == 1 else [f"x{i + 1}" for i in range(nin)]
+
+
+def _ufunc_text_signature(nin):
+    return ("(" + ", ".join(_ufunc_inputs(nin)) + ", /, out=None, *, "
+            "where=True, casting='same_kind', order='K', dtype=None, "
+            "subok=True, signature=None)")
+
+
+_SIGNATURE_HOLDERS = {}
+
+
+def _ufunc_signature_holder(nin):
+    """A function with the ufunc call's signature (NumPy's, as inspect
+    shows it), built once per arity."""
+    if nin not in _SIGNATURE_HOLDERS:
+        ns = {}
+        exec("def call" + _ufunc_text_signature(nin) + ": pass", ns)
+        _SIGNATURE_HOLDERS[nin] = ns["call"]
+    return _SIGNATURE_HOLDERS[nin]
+
+
+def _ufunc_doc(name, op, nin, text):
+    """numpydoc text of a ufunc from its op table entry (core/ops.def)."""
+    params = "".join(f"{x} : array_like\n    Input array (broadcast with "
+                     f"the others).\n" if nin > 1 else
+                     f"{x} : array_like\n    Input array.\n"
+                     for x in _ufunc_inputs(nin))
+    # The first line is the call's signature, as in NumPy's ufunc
+    # docstrings (where Sphinx's autodoc reads it).
+    text = text.replace("|", "\\|")  # |x| is not an rst substitution
+    return (f"{name}{_ufunc_text_signature(nin)}\n\n"
+            f"{text}\n\nThe engine's ``cn_{op}`` (``core/ops.def``), as "
+            f"a ufunc: broadcasting, out=, where=, dtype= and "
+            f"the methods reduce, accumulate, reduceat, outer and at (two "
+            f"inputs).\n\n"
+            f"Parameters\n----------\n{params}"
+            "out : ndarray, optional\n    Array to write the result into "
+            "(also taken positionally after the inputs).\n"
+            "where : array_like of bool, optional\n    Elements of out to "
+            "write; the others keep out's values (without out, every "
+            "element is computed, where NumPy leaves them undefined).\n"
+            "casting : str, optional\n    Accepted for NumPy compatibility "
+            "and not used.\n"
+            "order : str, optional\n    Accepted for NumPy compatibility "
+            "and not used.\n"
+            "dtype : dtype, optional\n    Inputs are cast to this dtype "
+            "first.\n"
+            "subok : bool, optional\n    Accepted for NumPy compatibility "
+            "and not used.\n"
+            "signature : object, optional\n    Accepted for NumPy "
+            "compatibility and not used.\n\n"
+            "Returns\n-------\nout : ndarray\n    The result (a 0-d array "
+            "for 0-d inputs, where NumPy returns a scalar).\n\n"
+            "See Also\n--------\n" + (
+                f"scipy.special.{name}\n" if op.startswith("special_") else
+                f"numpy.{name}\n" if hasattr(_np, name) else "numpy.ufunc\n"))
 
 
 def _identity(name):

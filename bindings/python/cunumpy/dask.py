@@ -127,3 +127,6 @@ class CunumpyBackendEntrypoint(ArrayBackendEntrypoint):
 
 
 register()
+
+from . import _docstrings  # noqa: E402
+_docstrings.apply(__import__("sys").modules[__name__])  # from the C headers

@@ -5,6 +5,7 @@ import operator as _operator
 import numpy as _np
 
 from . import _cnlib as _lib
+from ._logging import watch as _watch
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn",
            "rfftn", "irfftn", "fft2", "ifft2", "rfft2", "irfft2", "fftfreq",
@@ -23,8 +24,11 @@ def _norm(norm):
 
 
 def _one(fn):
+    what = f"FFT planning/transform ({fn.__name__[3:]})"
+
     def f(a, n=None, axis=-1, norm=None, out=None):
-        res = fn(a, _N_NONE if n is None else int(n), axis, _norm(norm))
+        with _watch(what):  # measured plans can take seconds
+            res = fn(a, _N_NONE if n is None else int(n), axis, _norm(norm))
         if out is not None:
             out[...] = res
             return out
@@ -35,6 +39,8 @@ def _one(fn):
 
 
 def _many(fn, default_axes=None, one=None):
+    what = f"FFT planning/transform ({fn.__name__[3:]})"
+
     def f(a, s=None, axes=default_axes, norm=None, out=None):
         if one is not None and axes is not None and \
                 len(set(axes)) != len(axes):
@@ -44,7 +50,8 @@ def _many(fn, default_axes=None, one=None):
             for i in reversed(range(len(axes))):
                 res = one(res, ss[i], axes[i], norm)
         else:
-            res = fn(a, s, axes, _norm(norm))
+            with _watch(what):
+                res = fn(a, s, axes, _norm(norm))
         if out is not None:
             out[...] = res
             return out

@@ -57,7 +57,7 @@ class _PerfCaseResult:
 
 def benchmark(func, args=(), kwargs={}, n_repeat=10000, *, name=None,
               n_warmup=10, max_duration=_math.inf, devices=None):
-    """Runs func(*args, **kwargs) n_warmup times, then up to n_repeat
+    """Runs ``func(*args, **kwargs)`` n_warmup times, then up to n_repeat
     timed times (stopping once max_duration seconds have passed). CPU time
     is the host time of each call; on the CUDA backend the GPU time of each
     repeat is measured with events around the call on the current stream

@@ -926,7 +926,7 @@ def periodogram(x, fs=1.0, window="boxcar", nfft=None, detrend="constant",
 
 def coherence(x, y, fs=1.0, window="hann", nperseg=None, noverlap=None,
               nfft=None, detrend="constant", axis=-1):
-    """Magnitude-squared coherence |Pxy|^2 / (Pxx Pyy)
+    """Magnitude-squared coherence ``abs(Pxy)**2 / (Pxx * Pyy)``
     (scipy.signal.coherence)."""
     freqs, Pxx = welch(x, fs=fs, window=window, nperseg=nperseg,
                        noverlap=noverlap, nfft=nfft, detrend=detrend,

@@ -18,7 +18,7 @@ for _op, _u in _UFUNCS.items():
     if _op.startswith(_SPECIAL_PREFIX):
         _name = _op[len(_SPECIAL_PREFIX):]
         globals()[_name] = _ufunc(_name, _u.nin, getattr(_lib, "cn_" + _op),
-                                  _u.__doc__, op=_op)
+                                  _u._summary, op=_op)
         __all__.append(_name)
 
 del _op, _u, _name

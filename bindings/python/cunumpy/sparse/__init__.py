@@ -1465,3 +1465,6 @@ for _name in ("arcsin", "arcsinh", "arctan", "arctanh", "ceil", "deg2rad",
 del _name
 
 from . import linalg  # noqa: E402
+
+from .. import _docstrings  # noqa: E402
+_docstrings.apply(__import__("sys").modules[__name__])  # from the C headers

@@ -840,3 +840,6 @@ def norm(x, ord=None, axis=None):
         return xp.asarray(a.count_nonzero(axis=ax)).reshape(-1).astype(
             _np.float64)
     raise NotImplementedError(f"vector norm of order {ord} is not supported")
+
+from .. import _docstrings  # noqa: E402
+_docstrings.apply(__import__("sys").modules[__name__])  # from the C headers
