@@ -347,40 +347,6 @@ static void cn_xc_blocks(cn_xc_plan *pl, int64_t b0, int64_t b1,
   }
 }
 
-/* Coalesces the operands' dimensions (C order): size-1 axes dropped,
- * neighbours merged where every operand's strides allow it. ops[k] strides
- * in bytes, in and out through st[k]. */
-static void cn_xc_coalesce(int32_t *nd_io, int64_t *shape, int32_t nops,
-                           int64_t (*const *st)[CN_MAX_DIMS]) {
-  int32_t nd = *nd_io, m = 0;
-  for (int32_t d = 0; d < nd; d++) {
-    if (shape[d] == 1)
-      continue;
-    if (m > 0) {
-      bool merge = true;
-      for (int32_t k = 0; k < nops && merge; k++)
-        merge = (*st[k])[m - 1] == (*st[k])[d] * shape[d];
-      if (merge) {
-        shape[m - 1] *= shape[d];
-        for (int32_t k = 0; k < nops; k++)
-          (*st[k])[m - 1] = (*st[k])[d];
-        continue;
-      }
-    }
-    shape[m] = shape[d];
-    for (int32_t k = 0; k < nops; k++)
-      (*st[k])[m] = (*st[k])[d];
-    m++;
-  }
-  if (m == 0) {
-    shape[0] = 1;
-    for (int32_t k = 0; k < nops; k++)
-      (*st[k])[0] = 0;
-    m = 1;
-  }
-  *nd_io = m;
-}
-
 static cn_status cn_cpu_expr(const cn_expr_program *pr,
                              const cn_array_s *const *in, cn_array_s *out) {
   const char *fn = "cn_cpu_expr";
@@ -425,7 +391,8 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
     ops[nops++] = &pl.out_strides;
   }
   if (pl.total > 0)
-    cn_xc_coalesce(&pl.nd, pl.shape, nops, (int64_t(*const *)[CN_MAX_DIMS])ops);
+    cn_expr_coalesce(&pl.nd, pl.shape, nops,
+                     (int64_t(*const *)[CN_MAX_DIMS])ops);
   /* scratch slots: gathered inputs keep theirs; temporaries share slots
    * once their last reader has run */
   int32_t *free_slots = calloc((size_t)nreg + 1, sizeof *free_slots);

@@ -169,6 +169,13 @@ cn_status cn_cu_quantile_sorted(cn_array_s *out, const cn_array_s *sorted,
                                 const cn_array_s *q, int32_t method,
                                 bool nan_skip);
 
+/* The expr slot (expr.c): an expression program as one generated kernel;
+ * CN_ERR_UNSUPPORTED for a program without one (the core then runs it one
+ * op at a time). */
+struct cn_expr_program;
+cn_status cn_cu_expr(const struct cn_expr_program *prog,
+                     const cn_array_s *const *in, cn_array_s *out);
+
 /* The fft slot on cuFFT (fft.c). */
 cn_status cn_cu_fft(const cn_fft_desc *desc);
 

@@ -325,6 +325,7 @@ static const cn_backend_compute g_compute = {
     .quantile_sorted = cn_cu_quantile_sorted,
     .fft = cn_cu_fft,
     .scatter_add = cn_cu_scatter_add,
+    .expr = cn_cu_expr,
 };
 
 static const cn_backend g_backend = {
