@@ -960,9 +960,14 @@ cn_status cn_expr_evaluate(cn_array *out, cn_expr e, int32_t nin,
   /* a backend without a fused kernel for this program (CN_ERR_UNSUPPORTED)
    * gets it one op at a time */
   bool fused_red = false;
-  if (st == CN_OK && red && e->red_all && fused != NULL) {
-    /* one pass: the backend reduces as it evaluates */
-    st = cn_array_new(&target, be, device, pr->out_dtype, 0, NULL, CN_ORDER_C);
+  if (st == CN_OK && red && fused != NULL) {
+    /* one pass: the backend reduces as it evaluates, into the result with
+     * the reduced axes kept (extent 1) */
+    int64_t kshape[CN_MAX_DIMS];
+    for (int32_t d = 0; d < nd; d++)
+      kshape[d] = (e->red_mask >> d & 1) ? 1 : shape[d];
+    st = cn_array_new(&target, be, device, pr->out_dtype, nd, kshape,
+                      CN_ORDER_C);
     if (st == CN_OK) {
       st = fused(pr, (const cn_array_s *const *)views, target);
       if (st == CN_ERR_UNSUPPORTED) {
@@ -976,10 +981,13 @@ cn_status cn_expr_evaluate(cn_array *out, cn_expr e, int32_t nin,
       }
     }
     if (st == CN_OK && fused_red) {
-      int64_t ones[CN_MAX_DIMS], zeros[CN_MAX_DIMS] = {0};
-      for (int32_t d = 0; d < fnd; d++)
-        ones[d] = 1;
-      st = cn_array_view(&res, target, target->data, fnd, ones, zeros);
+      /* without keepdims the reduced axes are dropped */
+      int64_t strides[CN_MAX_DIMS];
+      int32_t k = 0;
+      for (int32_t d = 0; d < nd; d++)
+        if (e->ast.keepdims || !(e->red_mask >> d & 1))
+          strides[k++] = target->strides[d];
+      st = cn_array_view(&res, target, target->data, fnd, fshape, strides);
     }
     if (st == CN_OK && fused_red && dst != NULL) {
       if ((st = be->compute->assign(dst, res)) == CN_OK) {

@@ -2,8 +2,8 @@
  * layout (expr_codegen.c), found in the kernel cache (memory, then disk)
  * by the hash of its source. Operands are coalesced first; when all of
  * them are then one contiguous run the contiguous form runs, else the
- * strided form specialised to the coalesced ndim. A reduction runs in the
- * same kernel: each block folds a grid-stride share of the elements, and
+ * strided form specialised to the coalesced ndim. A reduction over every
+ * axis runs in the same kernel (one over some axes is left to the core): each block folds a grid-stride share of the elements, and
  * with more than one block a one-block merge follows (two stages, no
  * atomics, so the result does not depend on scheduling). */
 #include <stdio.h>
@@ -44,6 +44,10 @@ cn_status cn_cu_expr(const cn_expr_program *pr, const cn_array_s *const *in,
                      cn_array_s *out) {
   CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(out), "cuda expr");
   const bool red = pr->red_kind >= 0;
+  /* a reduction over some axes only: the core reduces the fused result */
+  if (red && out->size != 1)
+    return cn_cu_error(CN_ERR_UNSUPPORTED,
+                       "cuda expr: a reduction over some axes is not fused");
   const int32_t nu = cn_cu_expr_inputs_read(pr);
   const int32_t nops = nu + 1;
   const cn_array_s *shape_of = pr->nin > 0 ? in[0] : out;
