@@ -214,10 +214,14 @@ typedef struct cn_backend_compute {
   /* Optional. Runs an expression program (core/expr_program.h) in one
    * fused pass: in[i] is the program's input i broadcast to out's shape,
    * in its own dtype; out has the result dtype and the broadcast shape, or,
-   * for a program with a reduction, out is a 0-d array of its out_dtype
-   * receiving the reduction over every element. Empty: the core runs the
-   * program one instruction at a time through assign, fill, elementwise and
-   * where, and reductions through reduce. */
+   * for a program with a reduction, out has its out_dtype and the broadcast
+   * shape with extent 1 on the reduced axes (every axis of extent > 1 with
+   * extent 1 in out is reduced). CN_ERR_UNSUPPORTED (before writing
+   * anything) for a program or reduction the slot does not fuse: the core
+   * then runs the elementwise part fused (or op by op) and reduces with
+   * reduce. Empty: the core runs the program one instruction at a time
+   * through assign, fill, elementwise and where, and reductions through
+   * reduce. */
   cn_expr_slot_fn expr;
   /* Optional. Unbuffered in-place op (NumPy's ufunc.at): for k in order,
    * a[pos[k]] = op(a[pos[k]], b[k]) (unary: op(a[pos[k]])), computed in

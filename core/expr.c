@@ -90,6 +90,11 @@ cn_status cn_expr_variable_name(const char **out, cn_expr e, int32_t i) {
   return CN_OK;
 }
 
+const cn_expr_program *cn__expr_program(cn_expr e) {
+  return e != NULL && e->magic == CN_EXPR_MAGIC && e->compiled ? &e->prog
+                                                               : NULL;
+}
+
 cn_status cn_expr_result_dtype(cn_dtype *out, cn_expr e) {
   CN_CHECK_OUT(out, "cn_expr_result_dtype");
   CN_CHECK_EXPR(e, "cn_expr_result_dtype");
@@ -952,19 +957,39 @@ cn_status cn_expr_evaluate(cn_array *out, cn_expr e, int32_t nin,
   }
   cn_expr_slot_fn fused = cn_expr_force_unfused() ? NULL : be->compute->expr;
   cn_array_s *target = NULL, *res = NULL;
-  if (st == CN_OK && red && e->red_all && fused != NULL) {
-    /* one pass: the backend reduces as it evaluates */
-    st = cn_array_new(&target, be, device, pr->out_dtype, 0, NULL, CN_ORDER_C);
-    if (st == CN_OK && (st = fused(pr, (const cn_array_s *const *)views,
-                                   target)) != CN_OK)
-      st = cn_error_prefix(st, fn);
+  /* a backend without a fused kernel for this program (CN_ERR_UNSUPPORTED)
+   * gets it one op at a time */
+  bool fused_red = false;
+  if (st == CN_OK && red && fused != NULL) {
+    /* one pass: the backend reduces as it evaluates, into the result with
+     * the reduced axes kept (extent 1) */
+    int64_t kshape[CN_MAX_DIMS];
+    for (int32_t d = 0; d < nd; d++)
+      kshape[d] = (e->red_mask >> d & 1) ? 1 : shape[d];
+    st = cn_array_new(&target, be, device, pr->out_dtype, nd, kshape,
+                      CN_ORDER_C);
     if (st == CN_OK) {
-      int64_t ones[CN_MAX_DIMS], zeros[CN_MAX_DIMS] = {0};
-      for (int32_t d = 0; d < fnd; d++)
-        ones[d] = 1;
-      st = cn_array_view(&res, target, target->data, fnd, ones, zeros);
+      st = fused(pr, (const cn_array_s *const *)views, target);
+      if (st == CN_ERR_UNSUPPORTED) {
+        cn_array_release(target);
+        target = NULL;
+        st = CN_OK;
+      } else if (st != CN_OK) {
+        st = cn_error_prefix(st, fn);
+      } else {
+        fused_red = true;
+      }
     }
-    if (st == CN_OK && dst != NULL) {
+    if (st == CN_OK && fused_red) {
+      /* without keepdims the reduced axes are dropped */
+      int64_t strides[CN_MAX_DIMS];
+      int32_t k = 0;
+      for (int32_t d = 0; d < nd; d++)
+        if (e->ast.keepdims || !(e->red_mask >> d & 1))
+          strides[k++] = target->strides[d];
+      st = cn_array_view(&res, target, target->data, fnd, fshape, strides);
+    }
+    if (st == CN_OK && fused_red && dst != NULL) {
       if ((st = be->compute->assign(dst, res)) == CN_OK) {
         cn_array_release(res);
         cn_array_retain(dst);
@@ -973,7 +998,8 @@ cn_status cn_expr_evaluate(cn_array *out, cn_expr e, int32_t nin,
         st = cn_error_prefix(st, fn);
       }
     }
-  } else if (st == CN_OK) {
+  }
+  if (st == CN_OK && !fused_red) {
     /* the elementwise result: into dst when it can take it directly */
     bool direct = !red && dst != NULL && dst->dtype == pr->result_dtype;
     for (int32_t i = 0; i < nin && direct; i++)
@@ -992,9 +1018,10 @@ cn_status cn_expr_evaluate(cn_array *out, cn_expr e, int32_t nin,
     ew.red_kind = -1;
     ew.out_dtype = ew.result_dtype;
     if (st == CN_OK && target->size > 0) {
-      if (fused != NULL) {
-        if ((st = fused(&ew, (const cn_array_s *const *)views, target)) !=
-            CN_OK)
+      if (fused != NULL)
+        st = fused(&ew, (const cn_array_s *const *)views, target);
+      if (fused != NULL && st != CN_ERR_UNSUPPORTED) {
+        if (st != CN_OK)
           st = cn_error_prefix(st, fn);
       } else {
         st = cn_expr_run_unfused(pr, (const cn_array_s *const *)views, target,

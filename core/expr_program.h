@@ -56,7 +56,47 @@ typedef struct cn_expr_program {
   cn_dtype out_dtype;
 } cn_expr_program;
 
+/* The typed program of a compiled handle, NULL for NULL, a released or a
+ * parse-only handle (for tests/cuda/nvrtc_expr.c, which generates the CUDA
+ * kernels of programs without a GPU). */
+CN_API const cn_expr_program *cn__expr_program(struct cn_expr_s *e);
+
 /* The largest item size of any dtype (complex128). */
 #define CN_EXPR_MAX_ITEM 16
+
+/* Coalesces the operands' dimensions (C order): size-1 axes dropped,
+ * neighbours merged where every operand's strides allow it. ops[k] strides
+ * in bytes, in and out through st[k]. Shared by the backends that run a
+ * program fused (core/cpu/expr.c, core/cuda/expr.c). */
+static inline void cn_expr_coalesce(int32_t *nd_io, int64_t *shape, int32_t nops,
+                           int64_t (*const *st)[CN_MAX_DIMS]) {
+  int32_t nd = *nd_io, m = 0;
+  for (int32_t d = 0; d < nd; d++) {
+    if (shape[d] == 1)
+      continue;
+    if (m > 0) {
+      bool merge = true;
+      for (int32_t k = 0; k < nops && merge; k++)
+        merge = (*st[k])[m - 1] == (*st[k])[d] * shape[d];
+      if (merge) {
+        shape[m - 1] *= shape[d];
+        for (int32_t k = 0; k < nops; k++)
+          (*st[k])[m - 1] = (*st[k])[d];
+        continue;
+      }
+    }
+    shape[m] = shape[d];
+    for (int32_t k = 0; k < nops; k++)
+      (*st[k])[m] = (*st[k])[d];
+    m++;
+  }
+  if (m == 0) {
+    shape[0] = 1;
+    for (int32_t k = 0; k < nops; k++)
+      (*st[k])[0] = 0;
+    m = 1;
+  }
+  *nd_io = m;
+}
 
 #endif

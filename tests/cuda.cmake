@@ -96,3 +96,13 @@ endif()
 if(TARGET cunumpy_cuda AND TEST test_kernel_raw)
   set_tests_properties(test_kernel_raw PROPERTIES ENVIRONMENT "CUNUMPY_TEST_NVRTC=1")
 endif()
+
+# The fused kernels of expression programs (core/cuda/expr_codegen.c):
+# every program of tests/test_expr.cpp and a random sample, through NVRTC.
+if(TARGET cunumpy_cuda)
+  add_executable(cuda_nvrtc_expr ${CMAKE_CURRENT_SOURCE_DIR}/cuda/nvrtc_expr.c)
+  target_link_libraries(cuda_nvrtc_expr PRIVATE cunumpy_cuda_codegen cunumpy)
+  target_compile_options(cuda_nvrtc_expr PRIVATE ${CUNUMPY_WARNINGS})
+  add_test(NAME cuda_nvrtc_expr COMMAND cuda_nvrtc_expr 90 40)
+  set_tests_properties(cuda_nvrtc_expr PROPERTIES TIMEOUT 900)
+endif()

@@ -99,6 +99,15 @@ module cunumpy
   interface cn_arg
     module procedure arg_array, arg_i4, arg_i8, arg_r4, arg_r8, arg_c4, arg_c8
   end interface cn_arg
+  ! A compiled expression program (cn_expr_compile): typed once for the
+  ! dtypes and ndims of its inputs, evaluated many times (cn_expr_evaluate);
+  ! released when the variable goes away or by cn_expr_release. Not
+  ! copyable (assignment would share the handle without a count).
+  type :: cn_expr_t
+    type(c_ptr), private :: h = c_null_ptr
+  contains
+    final :: cn_expr_final
+  end type cn_expr_t
 
   ! Fortran array -> cunumpy view, pointer back, helpers in cfi_wrap.c.
   interface
@@ -1339,6 +1348,184 @@ contains
     a%bytes = transfer(v, a%bytes)
     a%nbytes = 16
   end function arg_c8
+  ! ---- expressions ---------------------------------------------------------
+
+  ! Expressions in numexpr's syntax (include/cunumpy/expr.h), evaluated in
+  ! one fused pass. inputs(i) is bound to names(i), or, without names, to
+  ! the i-th name the text reads in order of first appearance ('a*b + c'
+  ! reads a, b, c). Axes in the text (sum(x, axis=0)) are the engine's,
+  ! from 0: axis=0 is dim=1. The result goes into y as for the elementwise
+  ! ops: into the array y holds (same-kind casting), else a new array.
+
+  ! The handle compiled from text for the inputs' dtypes and ndims; ok is
+  ! false after a failure (reported through fail/handle).
+  subroutine expr_compile_for(h, text, inputs, names, fn, ok, stat, errmsg)
+    type(c_ptr), intent(out) :: h
+    character(*), intent(in) :: text, fn
+    type(cn_array_t), intent(in) :: inputs(:)
+    character(*), intent(in), optional :: names(:)
+    logical, intent(out) :: ok
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: parsed(1), res(1), np(1)
+    type(c_ptr), allocatable :: ptrs(:)
+    character(kind=c_char), allocatable, target :: buf(:)
+    integer(c_int32_t), allocatable :: dts(:), nds(:)
+    integer(c_int32_t) :: v(1), st, cnt(1)
+    integer :: i, j, k, n
+    character(24) :: a1, a2
+    h = c_null_ptr
+    ok = .false.
+    n = size(inputs)
+    allocate (ptrs(max(1, n)), dts(max(1, n)), nds(max(1, n)))
+    ptrs = c_null_ptr
+    dts = 0
+    nds = 0
+    do i = 1, n
+      v = 0
+      st = c_cn_array_dtype(v, inputs(i)%h)
+      if (st /= CN_OK) then
+        call handle(st, stat, errmsg)
+        return
+      end if
+      dts(i) = v(1)
+      st = c_cn_array_ndim(v, inputs(i)%h)
+      nds(i) = v(1)
+    end do
+    parsed = c_null_ptr
+    if (present(names)) then
+      if (size(names) /= n) then
+        write (a1, '(i0)') size(names)
+        write (a2, '(i0)') n
+        call fail(CN_ERR_VALUE, fn//': '//trim(a1)//' names for '//trim(a2)// &
+                  ' inputs', stat, errmsg)
+        return
+      end if
+      allocate (buf(max(1, n * (len(names) + 1))))
+      k = 1
+      do i = 1, n
+        ptrs(i) = c_loc(buf(k))
+        do j = 1, len_trim(names(i))
+          buf(k) = names(i)(j:j)
+          k = k + 1
+        end do
+        buf(k) = c_null_char
+        k = k + 1
+      end do
+    else
+      ! the names the text reads, owned by the parsed handle until the end
+      st = c_cn_expr_parse(parsed, text//c_null_char)
+      if (st /= CN_OK) then
+        call handle(st, stat, errmsg)
+        return
+      end if
+      cnt = 0
+      st = c_cn_expr_variable_count(cnt, parsed(1))
+      if (cnt(1) /= n) then
+        call c_cn_expr_release(parsed(1))
+        write (a1, '(i0)') cnt(1)
+        write (a2, '(i0)') n
+        call fail(CN_ERR_VALUE, fn//': the expression reads '//trim(a1)// &
+                  ' names but '//trim(a2)//' inputs were given', stat, errmsg)
+        return
+      end if
+      do i = 1, n
+        np = c_null_ptr
+        st = c_cn_expr_variable_name(np, parsed(1), int(i - 1, c_int32_t))
+        ptrs(i) = np(1)
+      end do
+    end if
+    res = c_null_ptr
+    st = c_cn_expr_compile(res, text//c_null_char, int(n, c_int32_t), ptrs, &
+                           dts, nds)
+    if (c_associated(parsed(1))) call c_cn_expr_release(parsed(1))
+    call handle(st, stat, errmsg)
+    if (st /= CN_OK) return
+    h = res(1)
+    ok = .true.
+  end subroutine expr_compile_for
+
+  subroutine expr_run(h, inputs, y, stat, errmsg)
+    type(c_ptr), intent(in) :: h
+    type(cn_array_t), intent(in) :: inputs(:)
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: hs(max(1, size(inputs))), res(1)
+    integer(c_int32_t) :: st
+    integer :: i
+    hs = c_null_ptr
+    do i = 1, size(inputs)
+      hs(i) = inputs(i)%h
+    end do
+    res = c_null_ptr
+    st = c_cn_expr_evaluate(res, h, int(size(inputs), c_int32_t), hs, y%h, &
+                            CN_CAST_SAME_KIND)
+    call take_result(y, st, res(1))
+    call handle(st, stat, errmsg)
+  end subroutine expr_run
+
+  ! y = the value of text over inputs (cn_evaluate: parsed, compiled and
+  ! evaluated in one call). Errors: those of cn_expr_compile and
+  ! cn_expr_evaluate, and CN_ERR_VALUE when the inputs do not match the
+  ! names.
+  subroutine cn_evaluate(text, inputs, y, names, stat, errmsg)
+    character(*), intent(in) :: text
+    type(cn_array_t), intent(in) :: inputs(:)
+    type(cn_array_t), intent(inout) :: y
+    character(*), intent(in), optional :: names(:)
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h
+    logical :: ok
+    call expr_compile_for(h, text, inputs, names, "cn_evaluate", ok, stat, &
+                          errmsg)
+    if (.not. ok) return
+    call expr_run(h, inputs, y, stat, errmsg)
+    call c_cn_expr_release(h)
+  end subroutine cn_evaluate
+
+  ! Compiles text into e for inputs of the dtypes and ndims of the given
+  ! arrays (their values are not read), replacing what e held.
+  subroutine cn_expr_compile(e, text, inputs, names, stat, errmsg)
+    type(cn_expr_t), intent(inout) :: e
+    character(*), intent(in) :: text
+    type(cn_array_t), intent(in) :: inputs(:)
+    character(*), intent(in), optional :: names(:)
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    type(c_ptr) :: h
+    logical :: ok
+    call expr_compile_for(h, text, inputs, names, "cn_expr_compile", ok, &
+                          stat, errmsg)
+    if (.not. ok) return
+    call cn_expr_final(e)
+    e%h = h
+  end subroutine cn_expr_compile
+
+  ! y = the value of compiled e over inputs (of the compiled dtypes and
+  ! ndims, any shapes that broadcast). Errors: cn_expr_evaluate's
+  ! (CN_ERR_VALUE for an e never compiled).
+  subroutine cn_expr_evaluate(e, inputs, y, stat, errmsg)
+    type(cn_expr_t), intent(in) :: e
+    type(cn_array_t), intent(in) :: inputs(:)
+    type(cn_array_t), intent(inout) :: y
+    integer, intent(out), optional :: stat
+    character(*), intent(inout), optional :: errmsg
+    call expr_run(e%h, inputs, y, stat, errmsg)
+  end subroutine cn_expr_evaluate
+
+  impure elemental subroutine cn_expr_final(self)
+    type(cn_expr_t), intent(inout) :: self
+    if (c_associated(self%h)) call c_cn_expr_release(self%h)
+    self%h = c_null_ptr
+  end subroutine cn_expr_final
+
+  ! Frees the compiled program now.
+  impure elemental subroutine cn_expr_release(e)
+    type(cn_expr_t), intent(inout) :: e
+    call cn_expr_final(e)
+  end subroutine cn_expr_release
 
   ! ---- generated -----------------------------------------------------------
 

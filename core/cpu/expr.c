@@ -181,7 +181,17 @@ typedef struct {
   char *out;
   int64_t out_strides[CN_MAX_DIMS];
   const cn_red_kernel *red;
-  char *states; /* one reduction state per block */
+  char *states; /* one reduction state per block (outputs longer than a
+                 * block) */
+  /* A reduction folds each run of K consecutive flat elements into one
+   * output (the reduced axes are the trailing ones), M outputs. Blocks are
+   * whole outputs (blk_len, a multiple of K, when K fits a block) or bpo
+   * blocks per output. */
+  int64_t K, M, blk_len, bpo;
+  char *rout;                        /* the reduction's output */
+  int32_t rnd;                       /* its ndim, shape, strides in bytes */
+  int64_t rshape[CN_MAX_DIMS], rstrides[CN_MAX_DIMS];
+  cn_dtype rdtype;
   size_t slot_bytes; /* one block of the widest dtype (less when small) */
   _Atomic int bad_exponent;
 } cn_xc_plan;
@@ -228,6 +238,32 @@ static void cn_xc_move(const cn_xc_plan *pl, char *base,
   }
 }
 
+/* Flat start and length of block blk. */
+static void cn_xc_block_range(const cn_xc_plan *pl, int64_t blk, int64_t *lo,
+                              int64_t *n) {
+  if (pl->red != NULL && pl->bpo > 0) {
+    const int64_t o = blk / pl->bpo, j = blk % pl->bpo;
+    *lo = o * pl->K + j * CN_XC_BLOCK;
+    *n = pl->K - j * CN_XC_BLOCK < CN_XC_BLOCK ? pl->K - j * CN_XC_BLOCK
+                                               : CN_XC_BLOCK;
+    return;
+  }
+  *lo = blk * pl->blk_len;
+  *n = pl->total - *lo < pl->blk_len ? pl->total - *lo : pl->blk_len;
+}
+
+/* Address of reduction output o (C order over the kept axes). */
+static char *cn_xc_rout(const cn_xc_plan *pl, int64_t o) {
+  char *p = pl->rout;
+  for (int32_t d = pl->rnd - 1; d >= 0; d--) {
+    if (pl->rshape[d] <= 1)
+      continue;
+    p += (o % pl->rshape[d]) * pl->rstrides[d];
+    o /= pl->rshape[d];
+  }
+  return p;
+}
+
 /* Runs blocks [b0, b1) with scratch (nslots slots of CN_XC_BLOCK * 16). */
 static void cn_xc_blocks(cn_xc_plan *pl, int64_t b0, int64_t b1,
                          char *scratch) {
@@ -240,9 +276,8 @@ static void cn_xc_blocks(cn_xc_plan *pl, int64_t b0, int64_t b1,
   const int32_t res = pr->result;
   const int64_t res_isz = cn_itemsize(pr->regs[res].dtype);
   for (int64_t blk = b0; blk < b1; blk++) {
-    const int64_t lo = blk * CN_XC_BLOCK;
-    const int64_t n =
-        pl->total - lo < CN_XC_BLOCK ? pl->total - lo : CN_XC_BLOCK;
+    int64_t lo, n;
+    cn_xc_block_range(pl, blk, &lo, &n);
     for (int32_t r = 0; r < nreg; r++) {
       const cn_expr_reg *g = &pr->regs[r];
       if (g->last_use < 0)
@@ -324,10 +359,19 @@ static void cn_xc_blocks(cn_xc_plan *pl, int64_t b0, int64_t b1,
       else
         k->table(n, p, s);
     }
-    if (pl->red != NULL) {
+    if (pl->red != NULL && pl->bpo > 0) {
       void *st = pl->states + (size_t)blk * pl->red->st_size;
       pl->red->init(st, 1);
-      pl->red->leaf(st, ptr[res], n, str[res], lo, NULL);
+      pl->red->leaf(st, ptr[res], n, str[res], lo % pl->K, NULL);
+    } else if (pl->red != NULL) {
+      /* whole outputs: each folded and stored here */
+      unsigned char state[CN_RK_STATE_MAX];
+      for (int64_t j = 0; j < n; j += pl->K) {
+        pl->red->init(state, 1);
+        pl->red->leaf(state, ptr[res] + j * str[res], pl->K, str[res], 0,
+                      NULL);
+        pl->red->store(cn_xc_rout(pl, (lo + j) / pl->K), pl->rdtype, state);
+      }
     } else if (!direct) {
       if (flat)
         cn_xc_copy_kernel(res_isz)(pl->out + lo * pl->out_strides[0],
@@ -345,40 +389,6 @@ static void cn_xc_blocks(cn_xc_plan *pl, int64_t b0, int64_t b1,
       }
     }
   }
-}
-
-/* Coalesces the operands' dimensions (C order): size-1 axes dropped,
- * neighbours merged where every operand's strides allow it. ops[k] strides
- * in bytes, in and out through st[k]. */
-static void cn_xc_coalesce(int32_t *nd_io, int64_t *shape, int32_t nops,
-                           int64_t (*const *st)[CN_MAX_DIMS]) {
-  int32_t nd = *nd_io, m = 0;
-  for (int32_t d = 0; d < nd; d++) {
-    if (shape[d] == 1)
-      continue;
-    if (m > 0) {
-      bool merge = true;
-      for (int32_t k = 0; k < nops && merge; k++)
-        merge = (*st[k])[m - 1] == (*st[k])[d] * shape[d];
-      if (merge) {
-        shape[m - 1] *= shape[d];
-        for (int32_t k = 0; k < nops; k++)
-          (*st[k])[m - 1] = (*st[k])[d];
-        continue;
-      }
-    }
-    shape[m] = shape[d];
-    for (int32_t k = 0; k < nops; k++)
-      (*st[k])[m] = (*st[k])[d];
-    m++;
-  }
-  if (m == 0) {
-    shape[0] = 1;
-    for (int32_t k = 0; k < nops; k++)
-      (*st[k])[0] = 0;
-    m = 1;
-  }
-  *nd_io = m;
 }
 
 static cn_status cn_cpu_expr(const cn_expr_program *pr,
@@ -406,6 +416,37 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
   pl.total = 1;
   for (int32_t d = 0; d < pl.nd; d++)
     pl.total *= pl.shape[d];
+  pl.K = pl.M = 1;
+  pl.blk_len = CN_XC_BLOCK;
+  if (red) {
+    /* the reduced axes (extent 1 in out, or all of them for a 0-d out)
+     * must follow the kept ones, extents of 1 aside */
+    const bool all = out->ndim != pl.nd;
+    bool seen = false, trailing = true;
+    for (int32_t d = 0; d < pl.nd; d++) {
+      if (pl.shape[d] == 1)
+        continue;
+      if (all || out->shape[d] == 1) {
+        pl.K *= pl.shape[d];
+        seen = true;
+      } else {
+        trailing = trailing && !seen;
+        pl.M *= pl.shape[d];
+      }
+    }
+    if (!trailing) {
+      st = cn_error(CN_ERR_UNSUPPORTED,
+                    "%s: reduced axes before kept ones are not fused", fn);
+      goto done;
+    }
+    pl.rout = out->data;
+    pl.rnd = out->ndim;
+    pl.rdtype = out->dtype;
+    for (int32_t d = 0; d < out->ndim; d++) {
+      pl.rshape[d] = out->shape[d];
+      pl.rstrides[d] = out->strides[d] * cn_itemsize(out->dtype);
+    }
+  }
   int32_t nops = 0;
   for (int32_t r = 0; r < nreg; r++) {
     const cn_expr_reg *g = &pr->regs[r];
@@ -425,7 +466,8 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
     ops[nops++] = &pl.out_strides;
   }
   if (pl.total > 0)
-    cn_xc_coalesce(&pl.nd, pl.shape, nops, (int64_t(*const *)[CN_MAX_DIMS])ops);
+    cn_expr_coalesce(&pl.nd, pl.shape, nops,
+                     (int64_t(*const *)[CN_MAX_DIMS])ops);
   /* scratch slots: gathered inputs keep theirs; temporaries share slots
    * once their last reader has run */
   int32_t *free_slots = calloc((size_t)nreg + 1, sizeof *free_slots);
@@ -500,21 +542,6 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
   }
   free(free_slots);
   free(held);
-  if (pl.total == 0) {
-    if (red) {
-      unsigned char state[CN_RK_STATE_MAX];
-      const cn_red_kernel *rk = cn_red_kernel_get(pr->red_kind,
-                                                  pr->result_dtype, false);
-      if (rk == NULL) {
-        st = cn_error(CN_ERR_INTERNAL, "%s: no reduction kernel", fn);
-        goto done;
-      }
-      rk->init(state, 1);
-      rk->store(out->data, out->dtype, state);
-    }
-    goto done;
-  }
-  const int64_t nblocks = (pl.total + CN_XC_BLOCK - 1) / CN_XC_BLOCK;
   if (red) {
     pl.red = cn_red_kernel_get(pr->red_kind, pr->result_dtype, false);
     if (pl.red == NULL) {
@@ -522,12 +549,30 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
                     cn_dtype_name(pr->result_dtype));
       goto done;
     }
+  }
+  if (pl.total == 0) {
+    /* empty reduced axes: the identity in every output */
+    unsigned char state[CN_RK_STATE_MAX];
+    for (int64_t o = 0; red && o < pl.M; o++) {
+      pl.red->init(state, 1);
+      pl.red->store(cn_xc_rout(&pl, o), pl.rdtype, state);
+    }
+    goto done;
+  }
+  int64_t nblocks;
+  if (red && pl.K > CN_XC_BLOCK) {
+    pl.bpo = (pl.K + CN_XC_BLOCK - 1) / CN_XC_BLOCK;
+    nblocks = pl.M * pl.bpo;
     pl.states = cn_aligned_alloc(64, ((size_t)nblocks * pl.red->st_size + 63) &
                                          ~(size_t)63);
     if (pl.states == NULL) {
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
       goto done;
     }
+  } else {
+    if (red)
+      pl.blk_len = CN_XC_BLOCK / pl.K * pl.K;
+    nblocks = (pl.total + pl.blk_len - 1) / pl.blk_len;
   }
   if (cost < 1)
     cost = 1;
@@ -560,13 +605,17 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
                   fn);
     goto done;
   }
-  if (red) {
+  if (red && pl.bpo > 0) {
+    /* each output's block states merged in a balanced tree */
     const size_t z = pl.red->st_size;
-    for (int64_t step = 1; step < nblocks; step *= 2)
-      for (int64_t i = 0; i + step < nblocks; i += 2 * step)
-        pl.red->merge(pl.states + (size_t)i * z,
-                      pl.states + (size_t)(i + step) * z, 1);
-    pl.red->store(out->data, out->dtype, pl.states);
+    for (int64_t o = 0; o < pl.M; o++) {
+      char *base = pl.states + (size_t)(o * pl.bpo) * z;
+      for (int64_t step = 1; step < pl.bpo; step *= 2)
+        for (int64_t i = 0; i + step < pl.bpo; i += 2 * step)
+          pl.red->merge(base + (size_t)i * z, base + (size_t)(i + step) * z,
+                        1);
+      pl.red->store(cn_xc_rout(&pl, o), pl.rdtype, base);
+    }
   }
 done:
   free(pl.strides);

@@ -262,6 +262,55 @@ static void emit_reduce(cn_cu_src *s, const char *base, const char *rtype,
   }
 }
 
+bool cn_cu_red_type(char *buf, size_t cap, cn_reduce_kind kind, cn_dtype in,
+                    cn_dtype out) {
+  const char *it = cn_cu_ctype(in), *ot = cn_cu_ctype(out);
+  if (it == NULL || ot == NULL)
+    return false;
+  switch (kind) {
+  case CN_RED_SUM:
+  case CN_RED_NANSUM:
+    snprintf(buf, cap, "cn_r_sum<%s, %s, %s>", it, ot,
+             kind == CN_RED_NANSUM ? "true" : "false");
+    return true;
+  case CN_RED_PROD:
+  case CN_RED_NANPROD:
+    snprintf(buf, cap, "cn_r_prod<%s, %s, %s>", it, ot,
+             kind == CN_RED_NANPROD ? "true" : "false");
+    return true;
+  case CN_RED_MIN:
+  case CN_RED_MAX:
+  case CN_RED_NANMIN:
+  case CN_RED_NANMAX:
+    snprintf(buf, cap, "cn_r_minmax<%s, %s, %s, %s>", it, ot,
+             (kind == CN_RED_MAX || kind == CN_RED_NANMAX) ? "true" : "false",
+             (kind == CN_RED_NANMIN || kind == CN_RED_NANMAX) ? "true"
+                                                              : "false");
+    return true;
+  case CN_RED_ANY:
+  case CN_RED_ALL:
+    if (out != CN_BOOL)
+      return false;
+    snprintf(buf, cap, "cn_r_anyall<%s, %s>", it,
+             kind == CN_RED_ALL ? "true" : "false");
+    return true;
+  case CN_RED_ARGMIN:
+  case CN_RED_ARGMAX:
+  case CN_RED_NANARGMIN:
+  case CN_RED_NANARGMAX:
+    if (out != CN_INT64)
+      return false;
+    snprintf(buf, cap, "cn_r_arg<%s, %s, %s>", it,
+             (kind == CN_RED_ARGMAX || kind == CN_RED_NANARGMAX) ? "true"
+                                                                 : "false",
+             (kind == CN_RED_NANARGMIN || kind == CN_RED_NANARGMAX) ? "true"
+                                                                    : "false");
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool cn_cu_gen_reduce(cn_cu_src *s, cn_reduce_kind kind, cn_dtype in,
                       cn_dtype out, char names[][CN_CU_NAME_CAP]) {
   const char *it = cn_cu_ctype(in), *ot = cn_cu_ctype(out);
@@ -272,44 +321,6 @@ bool cn_cu_gen_reduce(cn_cu_src *s, cn_reduce_kind kind, cn_dtype in,
   snprintf(base, sizeof base, "cn_red_%s_%s_%s", kn, cn_cu_tag(in),
            cn_cu_tag(out));
   switch (kind) {
-  case CN_RED_SUM:
-  case CN_RED_NANSUM:
-    snprintf(rtype, sizeof rtype, "cn_r_sum<%s, %s, %s>", it, ot,
-             kind == CN_RED_NANSUM ? "true" : "false");
-    break;
-  case CN_RED_PROD:
-  case CN_RED_NANPROD:
-    snprintf(rtype, sizeof rtype, "cn_r_prod<%s, %s, %s>", it, ot,
-             kind == CN_RED_NANPROD ? "true" : "false");
-    break;
-  case CN_RED_MIN:
-  case CN_RED_MAX:
-  case CN_RED_NANMIN:
-  case CN_RED_NANMAX:
-    snprintf(rtype, sizeof rtype, "cn_r_minmax<%s, %s, %s, %s>", it, ot,
-             (kind == CN_RED_MAX || kind == CN_RED_NANMAX) ? "true" : "false",
-             (kind == CN_RED_NANMIN || kind == CN_RED_NANMAX) ? "true"
-                                                              : "false");
-    break;
-  case CN_RED_ANY:
-  case CN_RED_ALL:
-    if (out != CN_BOOL)
-      return false;
-    snprintf(rtype, sizeof rtype, "cn_r_anyall<%s, %s>", it,
-             kind == CN_RED_ALL ? "true" : "false");
-    break;
-  case CN_RED_ARGMIN:
-  case CN_RED_ARGMAX:
-  case CN_RED_NANARGMIN:
-  case CN_RED_NANARGMAX:
-    if (out != CN_INT64)
-      return false;
-    snprintf(rtype, sizeof rtype, "cn_r_arg<%s, %s, %s>", it,
-             (kind == CN_RED_ARGMAX || kind == CN_RED_NANARGMAX) ? "true"
-                                                                 : "false",
-             (kind == CN_RED_NANARGMIN || kind == CN_RED_NANARGMAX) ? "true"
-                                                                    : "false");
-    break;
   case CN_RED_CUMSUM:
   case CN_RED_CUMPROD:
     snprintf(names[0], CN_CU_NAME_CAP, "%s_b", base);
@@ -327,7 +338,8 @@ bool cn_cu_gen_reduce(cn_cu_src *s, cn_reduce_kind kind, cn_dtype in,
         names[1], base);
     return !s->oom;
   default:
-    return false;
+    if (!cn_cu_red_type(rtype, sizeof rtype, kind, in, out))
+      return false;
   }
   emit_reduce(s, base, rtype,
               kind == CN_RED_NANARGMIN || kind == CN_RED_NANARGMAX, names);

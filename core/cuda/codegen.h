@@ -110,6 +110,32 @@ bool cn_cu_gen_quantile(cn_cu_src *s, cn_dtype dt,
 bool cn_cu_gen_scatter_add(cn_cu_src *s, cn_dtype wdt,
                            char names[][CN_CU_NAME_CAP]);
 
+/* The accumulator functor type of a reduction kind over in -> out
+ * ("cn_r_sum<double, double, false>", prelude/reduce.cuh) into buf; false
+ * for a kind without one (the scans) or an invalid pair. */
+bool cn_cu_red_type(char *buf, size_t cap, cn_reduce_kind kind, cn_dtype in,
+                    cn_dtype out);
+
+/* The fused kernel of an expression program (expr_codegen.c): one kernel
+ * evaluating every instruction per element, from the op table's expression
+ * texts. nd 0 is the contiguous form (every operand read at element i); nd
+ * >= 1 the strided form over nd coalesced dimensions. names[0] is the
+ * kernel (for a program with a reduction: each block folds its elements and
+ * stores the result when the grid is one block, else a partial), names[1]
+ * the merge of the partials by one block ("" without a reduction). The
+ * kernels take one argument, a struct of 8-byte fields in the order
+ * n, out, flag (set to 1 by a negative integer exponent), partial, the
+ * inputs read (registers of kind CN_XR_INPUT read by an instruction or
+ * the result, in register order), then, strided only, shape[nd] and strides in bytes
+ * [1 + inputs][nd] (the output first); the merge also takes int G, the
+ * number of partials. False for a program with no CUDA kernel (a float16
+ * reduction, float16 nextafter or spacing). */
+struct cn_expr_program;
+bool cn_cu_gen_expr(cn_cu_src *s, const struct cn_expr_program *pr, int32_t nd,
+                    char names[][CN_CU_NAME_CAP]);
+/* Number of inputs the program's kernel reads (the pointers it takes). */
+int32_t cn_cu_expr_inputs_read(const struct cn_expr_program *pr);
+
 #ifdef __cplusplus
 }
 #endif

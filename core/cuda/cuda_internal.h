@@ -184,6 +184,12 @@ cn_status cn_cu_spgemm(const cn_csr_operand *a, const cn_csr_operand *b,
                        cn_array_s **data);
 cn_status cn_cu_sparse_transpose(const cn_csr_operand *a, cn_array_s *indptr,
                                  cn_array_s *indices, cn_array_s *data);
+/* The expr slot (expr.c): an expression program as one generated kernel;
+ * CN_ERR_UNSUPPORTED for a program without one (the core then runs it one
+ * op at a time). */
+struct cn_expr_program;
+cn_status cn_cu_expr(const struct cn_expr_program *prog,
+                     const cn_array_s *const *in, cn_array_s *out);
 
 /* The fft slot on cuFFT (fft.c). */
 cn_status cn_cu_fft(const cn_fft_desc *desc);

@@ -328,6 +328,7 @@ static const cn_backend_compute g_compute = {
     .spmm = cn_cu_spmm,
     .spgemm = cn_cu_spgemm,
     .sparse_transpose = cn_cu_sparse_transpose,
+    .expr = cn_cu_expr,
 };
 
 static const cn_backend g_backend = {

@@ -80,9 +80,10 @@ CN_API cn_status cn_expr_result_dtype(cn_dtype *out, cn_expr e);
 
 /* Evaluates compiled e over inputs[0..nin) (dtypes and ndims as compiled,
  * any strides, broadcasting against each other), fused: one pass block by
- * block on the CPU. dst may be NULL (a new array on the inputs' device) or
- * a writeable array of the result's shape whose dtype the result casts to
- * under `casting`. On success *out is a new reference (to dst when given).
+ * block on the CPU, one generated kernel on CUDA (a program it has no kernel
+ * for runs one op at a time). dst may be NULL (a new array on the inputs'
+ * device) or a writeable array of the result's shape whose dtype the result
+ * casts to under `casting`. On success *out is a new reference (to dst when given).
  * Errors: CN_ERR_VALUE for NULL or released handles, nin different from
  * the compiled count, a read-only dst, an integer power with a negative
  * exponent, an empty min/max; CN_ERR_TYPE for an input whose dtype differs

@@ -337,6 +337,7 @@ if [[ $dry != 1 && -n $pydir ]] &&
   step "Python binding on the GPU" 180 python3 "$here/python_gpu.py"
   step "custom kernels on the GPU" 180 python3 "$here/kernel_gpu.py"
   step "Python-syntax JIT kernels on the GPU" 120 python3 "$here/jit_gpu.py"
+  step "fused expressions on the GPU" 180 python3 "$here/expr_gpu.py"
   step "device API, pools, pointers, NVTX on the GPU" 120 \
     python3 "$here/cuda_api_gpu.py"
   step "raw kernel snippets on the GPU" 120 python3 "$here/test_kernel_snippets.py"

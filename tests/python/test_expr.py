@@ -340,6 +340,46 @@ def test_reduction_forms_and_accuracy():
     check_same(xp.evaluate("sum(i > 4)"), np.sum(np.arange(10) > 4))
 
 
+@pytest.mark.parametrize("shape,axis", [
+    ((3, 5000), 1),          # outputs longer than a block: merged states
+    ((4099, 3), 1),          # many short outputs per block
+    ((2, 3, 700), (1, 2)),   # trailing axes together
+    ((5, 1, 7), (1, 2)),     # an extent-1 axis among the reduced
+    ((6, 40), 0),            # reduced before kept: reduced after the pass
+    ((7, 0), 1),             # empty reduced axis: the identity
+    ((0, 7), 1),             # no outputs
+])
+@pytest.mark.parametrize("red", ["sum", "prod", "min", "max", "any", "all"])
+def test_reductions_over_some_axes(shape, axis, red):
+    rng = np.random.default_rng(11)
+    a_np = rng.random(shape) + 0.5
+    a = xp.asarray(a_np)
+    text = f"{red}(a * 2 - 1, axis={axis!r})"
+    want, werr = outcome(lambda: getattr(np, red)(a_np * 2 - 1, axis=axis))
+    got, gerr = outcome(lambda: xp.evaluate(text, local_dict={"a": a}))
+    assert gerr == werr, (gerr, werr)
+    if werr is None:
+        check_same(got, want, 1e-12 if red != "prod" else 1e-10)
+    # keepdims, a strided reversed input and a broadcast operand
+    if werr is None and a_np.ndim == 2 and a_np.size:
+        v_np = a_np[::-1, ::2]
+        w_np = rng.random(v_np.shape[-1])
+        want = getattr(np, red)(v_np * w_np, axis=axis, keepdims=True)
+        got = xp.evaluate(f"{red}(v * w, axis={axis!r}, keepdims=True)",
+                          local_dict={"v": a[::-1, ::2],
+                                      "w": xp.asarray(w_np)})
+        check_same(got, want, 1e-12 if red != "prod" else 1e-10)
+
+
+def test_reduction_over_some_axes_integers():
+    i_np = np.arange(-600, 600, dtype=np.int16).reshape(4, 300)
+    i = xp.asarray(i_np)  # noqa: F841
+    check_same(xp.evaluate("sum(i * 3, axis=1)"),
+               np.sum(i_np * np.int16(3), axis=1))
+    check_same(xp.evaluate("max(i, axis=-1)"), np.max(i_np, axis=-1))
+    check_same(xp.evaluate("any(i > 250, axis=1)"), np.any(i_np > 250, axis=1))
+
+
 # ---- out=, casting, order, errors of evaluate -----------------------------
 
 def test_out_and_casting():

@@ -18,7 +18,7 @@ mp = mpmath.mp
 ULP64 = {
     "erf": 2, "erfc": 4, "erfcx": 4, "erfinv": 2, "erfcinv": 2, "ndtr": 4,
     "ndtri": 2, "log_ndtr": 4, "expit": 2, "logit": 2, "log_expit": 2,
-    "xlogy": 2, "xlog1py": 2, "entr": 2, "rel_entr": 4, "kl_div": 4,
+    "xlogy": 2, "xlog1py": 2, "entr": 2, "rel_entr": 4, "kl_div": 8,
     "huber": 2, "pseudo_huber": 4, "gamma": 4, "gammaln": 4, "rgamma": 4,
     "j0": 8, "j1": 8, "y0": 8, "y1": 8, "psi": 4, "i0": 8, "i0e": 8,
     "i1": 8, "i1e": 8, "exp1": 4, "expi": 4,

@@ -1,6 +1,7 @@
 """Expressions and fusion (include/cunumpy/expr.h): numexpr's ``evaluate``
 and CuPy's ``@fuse``, both compiled once into one C expression program and
-evaluated in one fused pass (block by block on the CPU).
+evaluated in one fused pass (block by block on the CPU, one generated
+kernel on CUDA).
 
 ``evaluate(ex)`` takes numexpr's syntax (the C parser reads it). ``@fuse``
 traces the function once per signature (dtype and ndim of each array

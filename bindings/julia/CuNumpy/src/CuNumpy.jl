@@ -17,7 +17,9 @@ constants; this file adds the Julia idioms on top:
   view, whatever happens to the Julia variable), `unsafe_wrap(Array, a)` views
   cunumpy memory as a Julia `Array`.
 - elementwise ops by broadcasting (`sin.(a)`, `a .+ 2b`, `y .= a .* b`),
-  `sum`, `maximum`, `minimum`, `*` (matmul), computed by the engine.
+  `sum`, `maximum`, `minimum`, `*` (matmul), computed by the engine; a
+  dotted expression (`sin.(a) .+ 2 .* a`) is one expression program
+  (`cn_evaluate`), evaluated in one fused pass.
 - errors: a `CuNumpyError` with the cunumpy status and message
   (`CuNumpyLinAlgError` for linear-algebra failures).
 
@@ -409,15 +411,82 @@ function _eval(bc::Broadcast.Broadcasted)
     return ufunc(_opname(bc.f, length(args)), args...)
 end
 
-Base.copy(bc::Broadcast.Broadcasted{CnStyle}) = _as_cn(_eval(bc))
+# A dotted expression (sin.(a) .+ 2 .* a) reaches copy/copyto! as one
+# Broadcasted tree: it is written as one expression of cunumpy/expr.h
+# (add(sin(x1), multiply(2, x1))) and evaluated in one fused pass by
+# cn_evaluate. Arrays become the names x1, x2, ... (each distinct array
+# once), numbers weak literals. A tree with a leaf that has no literal (Inf,
+# NaN, a non-number) runs op by op through ufunc instead.
+struct _NoLiteral <: Exception end
 
-# y .= f.(...) computes into y (the engine's dst) without a temporary for the
-# last op.
+_unref(x) = x
+_unref(x::Base.RefValue) = x[]
+_literal(x::Bool) = x ? "True" : "False"
+_literal(x::Integer) = string(Int64(x))
+_literal(x::AbstractFloat) = isfinite(x) ? repr(Float64(x)) : throw(_NoLiteral())
+_literal(x::Complex{<:AbstractFloat}) =
+    "(" * _literal(real(x)) * " + " * _literal(imag(x)) * "j)"
+_literal(x) = throw(_NoLiteral())
+
+function _expr_text(bc::Broadcast.Broadcasted, leaves)
+    args = map(_unref, bc.args)
+    # x .^ 2 lowers to literal_pow(^, x, Val(2))
+    if bc.f === Base.literal_pow && length(args) == 3 && args[3] isa Val
+        p = typeof(args[3]).parameters[1]
+        return "power(" * _expr_text(args[2], leaves) * ", " * _literal(p) * ")"
+    end
+    bc.f === identity && length(args) == 1 && return _expr_text(args[1], leaves)
+    name = _opname(bc.f, length(args))
+    return name * "(" * join([_expr_text(a, leaves) for a in args], ", ") * ")"
+end
+_expr_text(x::Base.RefValue, leaves) = _expr_text(x[], leaves)
+_expr_text(x::Number, leaves) = _literal(x)
+function _expr_text(x::AbstractArray, leaves)
+    i = findfirst(y -> y === x, leaves)
+    if i === nothing
+        push!(leaves, x)
+        i = length(leaves)
+    end
+    return "x$i"
+end
+_expr_text(x, leaves) = throw(_NoLiteral())
+
+# The fused result (into dest when given), or nothing when the tree has no
+# expression text (then the caller runs it op by op).
+function _fused(bc::Broadcast.Broadcasted, dest)
+    leaves = Any[]
+    text = try
+        _expr_text(bc, leaves)
+    catch e
+        e isa _NoLiteral || rethrow()
+        return nothing
+    end
+    isempty(leaves) && return nothing
+    args = Any[_as_cn(x) for x in leaves]
+    n = maximum(ndims(a) for a in args)
+    dest === nothing || (n = max(n, ndims(dest)))
+    args = [ndims(a) == n ? a : _pad(a, n) for a in args]
+    names = ["x$i" for i in eachindex(args)]
+    hs = Ptr{Cvoid}[handle(a) for a in args]
+    dst = dest === nothing ? C_NULL : handle(dest)
+    GC.@preserve args names begin
+        ptrs = Ptr{UInt8}[pointer(s) for s in names]
+        return _new(o -> cn_evaluate(o, text, length(hs), ptrs, hs, dst))
+    end
+end
+
+function Base.copy(bc::Broadcast.Broadcasted{CnStyle})
+    r = _fused(bc, nothing)
+    return r === nothing ? _as_cn(_eval(bc)) : r
+end
+
+# y .= f.(...) computes into y (the engine's dst) without a temporary.
 function Base.copyto!(dest::CnArray, bc::Broadcast.Broadcasted{CnStyle})
-    args = map(_eval, bc.args)
-    if bc.f === identity && length(args) == 1  # y .= x
-        check(cn_assign(handle(dest), handle(_operands((args[1], dest))[1])))
-    else
+    if bc.f === identity && length(bc.args) == 1  # y .= x
+        x = _eval(bc.args[1])
+        check(cn_assign(handle(dest), handle(_operands((x, dest))[1])))
+    elseif _fused(bc, dest) === nothing
+        args = map(_eval, bc.args)
         ufunc(_opname(bc.f, length(args)), args...; out=dest)
     end
     return dest

@@ -83,6 +83,28 @@ gamma_like(x) = x + 1
         @test_throws ArgumentError Array(gamma_like.(a))
     end
 
+    @testset "dotted expressions as one program" begin
+        x = collect(range(-1.5, 2.5; length=11))
+        y = reshape(collect(0.25:0.25:3.0), 3, 4)
+        a = CnArray(x)
+        b = CnArray(y)
+        @test Array(sin.(a) .+ 2 .* a) ≈ sin.(x) .+ 2 .* x
+        @test Array(a .^ 2 .- 3 .* a .+ 1) ≈ x .^ 2 .- 3 .* x .+ 1
+        @test Array(sqrt.((b .- 1) .^ 2 .+ 1)) ≈ sqrt.((y .- 1) .^ 2 .+ 1)
+        # a vector along the first dimension, as Julia broadcasts
+        v = [1.0, 2.0, 3.0]
+        @test Array(b .* CnArray(v) .+ 0.5) ≈ y .* v .+ 0.5
+        # into an existing array
+        z = zeros(3, 4)
+        zv = CnArray(z)
+        zv .= exp.(b) .* 2 .- b
+        @test z ≈ exp.(y) .* 2 .- y
+        # a number without a literal runs op by op, same values
+        @test Array(min.(a, Inf) .+ 1) ≈ min.(x, Inf) .+ 1
+        s = CnArray(Float32[1, 2, 3])
+        @test eltype(sin.(s) .* 2.5 .+ 1) == Float32
+    end
+
     @testset "reductions and products" begin
         y = reshape(collect(1.0:24.0), 4, 3, 2) .* 0.25
         b = CnArray(y)
