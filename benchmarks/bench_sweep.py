@@ -582,7 +582,18 @@ def main(args):
     table = table_cases()
     t_start = time.perf_counter()
 
-    def run_row(name, make):
+    def traffic(name, ref, ops):
+        """Bytes an elementwise row moves (operands read, result written),
+        flops of a matrix product row; None where neither model fits."""
+        if ops is not None:
+            res = ref if isinstance(ref, tuple) else (ref,)
+            return sum(getattr(x, "nbytes", 0) for x in tuple(ops) + res), None
+        if name in ("matmul", "dot"):
+            k = d_np["m"].shape[0]
+            return None, 2.0 * k ** 3
+        return None, None
+
+    def run_row(name, make, ops=None):
         if args.filter and args.filter not in name:
             return
         try:
@@ -600,22 +611,29 @@ def main(args):
         except Exception as exc:
             errors.append(f"{name}: {type(exc).__name__}: {str(exc)[:120]}")
             return
-        rows.append((name, tn, tc))
+        nbytes, flops = traffic(name, ref, ops)
+        rows.append((name, tn, tc, nbytes, flops))
 
     for name, uf, dt, form in ufunc_cases(n):
-        run_row(name, lambda xp, d, uf=uf, dt=dt, form=form: make_ufunc_call(xp, uf, dt, form, n))
+        a, b, _ = ufunc_operands(dt, n)
+        ops = (a,) if getattr(np, uf).nin == 1 or form == "scalar" else (a, b)
+        run_row(name, lambda xp, d, uf=uf, dt=dt, form=form: make_ufunc_call(xp, uf, dt, form, n),
+                ops)
     for name, _, build in table:
         run_row(name, build)
 
     lines = [f"Sweep: n={n}, threads={args.threads}, best of {repeat} alternating rounds, "
              f"{len(rows)} rows in {time.perf_counter() - t_start:.0f} s",
-             "", "| row | NumPy ms | cunumpy ms | ratio |", "|---|---|---|---|"]
-    for name, tn, tc in rows:
-        lines.append(f"| {name} | {tn:.4f} | {tc:.4f} | {tn / tc:.2f} |")
+             "", "| row | NumPy ms | cunumpy ms | ratio | cunumpy GB/s | cunumpy GFLOP/s |",
+             "|---|---|---|---|---|---|"]
+    for name, tn, tc, nbytes, flops in rows:
+        gbs = f"{nbytes / tc * 1e-6:.2f}" if nbytes else ""
+        gfl = f"{flops / tc * 1e-6:.2f}" if flops else ""
+        lines.append(f"| {name} | {tn:.4f} | {tc:.4f} | {tn / tc:.2f} | {gbs} | {gfl} |")
     slow = sorted((r for r in rows if r[1] / r[2] < 1.0), key=lambda r: r[1] / r[2])
     lines += ["", f"Rows below 1.0x ({len(slow)} of {len(rows)}), slowest first:", "",
               "| row | ratio |", "|---|---|"]
-    lines += [f"| {name} | {tn / tc:.2f} |" for name, tn, tc in slow]
+    lines += [f"| {r[0]} | {r[1] / r[2]:.2f} |" for r in slow]
     missing = covered_names(table)
     lines += ["", f"Public names with a NumPy counterpart and no row ({len(missing)}): "
               + (", ".join(missing) if missing else "none")]

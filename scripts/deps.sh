@@ -18,8 +18,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 PY=${PYTHON:-python3}
 PIP_PKGS=("numpy>=2" pytest hypothesis scikit-build-core "libclang==18.1.1" tree-sitter tree-sitter-julia
-          mpi4py "dask[distributed]" array-api-compat scipy mpmath)
-if ! "$PY" -c "import numpy, pytest, hypothesis, scikit_build_core, clang.cindex, tree_sitter_julia, mpi4py, dask.array, distributed, array_api_compat, scipy, mpmath; assert int(numpy.__version__.split('.')[0]) >= 2" 2>/dev/null; then
+          mpi4py "dask[distributed]" array-api-compat scipy mpmath matplotlib)
+if ! "$PY" -c "import numpy, pytest, hypothesis, scikit_build_core, clang.cindex, tree_sitter_julia, mpi4py, dask.array, distributed, array_api_compat, scipy, mpmath, matplotlib; assert int(numpy.__version__.split('.')[0]) >= 2" 2>/dev/null; then
   "$PY" -m pip install -q --disable-pip-version-check "${PIP_PKGS[@]}"
 fi
 # Optional BLAS provider (cmake -DCUNUMPY_BLAS=scipy-openblas): the
