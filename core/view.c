@@ -639,3 +639,25 @@ cn_status cn_view_dtype(cn_array *out, cn_array a, cn_dtype dtype) {
   *out = r;
   return CN_OK;
 }
+
+cn_status cn_complex_part_view(cn_array *out, cn_array a, int32_t imag) {
+  const char *fn = "cn_complex_part_view";
+  VIEW_PROLOGUE(fn);
+  if (!cn_is_complex(a->dtype))
+    return cn_error(CN_ERR_TYPE, "%s: argument 'a' is %s, not complex", fn,
+                    cn_dtype_name(a->dtype));
+  const cn_dtype rdt = cn_real_dtype(a->dtype);
+  int64_t strides[CN_MAX_DIMS];
+  for (int32_t d = 0; d < a->ndim; d++)
+    /* extent-1 axes may carry any stride: only a stepped one can overflow */
+    if (__builtin_mul_overflow(a->strides[d], 2, &strides[d]))
+      strides[d] = 0;
+  char *data = a->data + (imag ? cn_itemsize(rdt) : 0);
+  cn_array_s *r = NULL;
+  cn_status st = cn_array_make(&r, a->buf, data, rdt, a->ndim, a->shape,
+                               strides, cn_array_writeable(a));
+  if (st != CN_OK)
+    return cn_error_prefix(st, fn);
+  *out = r;
+  return CN_OK;
+}

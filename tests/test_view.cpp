@@ -519,3 +519,29 @@ TEST_CASE("shapes whose size overflows are refused by every view",
                  "cn_view_dtype: array is too big");
   REQUIRE(out == nullptr);
 }
+
+TEST_CASE("cn_complex_part_view is a strided view of the parts", "[view]") {
+  std::vector<double> v = {1, -1, 2, -2, 3, -3}; // three complex128
+  Arr z;
+  int64_t shape[1] = {3};
+  CN_REQUIRE_OK(cn_from_host(z.out(), v.data(), 0, 48, 1, shape, nullptr,
+                             CN_COMPLEX128));
+  Arr re, im;
+  CN_REQUIRE_OK(cn_complex_part_view(re.out(), z, 0));
+  CN_REQUIRE_OK(cn_complex_part_view(im.out(), z, 1));
+  CHECK(to_vec<double>(re) == std::vector<double>{1, 2, 3});
+  CHECK(to_vec<double>(im) == std::vector<double>{-1, -2, -3});
+  cn_dtype dt;
+  CN_REQUIRE_OK(cn_array_dtype(&dt, im));
+  CHECK(dt == CN_FLOAT64);
+  cn_scalar seven = {CN_SCALAR_FLOAT, 0, 0, 7.0, 0};
+  CN_REQUIRE_OK(cn_fill(im, seven));
+  auto back = to_vec<double>(z);
+  CHECK(back == std::vector<double>{1, 7, 2, 7, 3, 7});
+  Arr r;
+  CN_REQUIRE_ERR(cn_complex_part_view(r.out(), re, 0), CN_ERR_TYPE,
+                 "not complex");
+  CN_REQUIRE_ERR(cn_complex_part_view(nullptr, z, 0), CN_ERR_VALUE, "output");
+  CN_REQUIRE_ERR(cn_complex_part_view(r.out(), nullptr, 0), CN_ERR_VALUE,
+                 "'a'");
+}

@@ -5445,5 +5445,13 @@ module cunumpy_c
       integer(c_int32_t), value :: dtype
       integer(c_int32_t) :: res
     end function c_cn_view_dtype
+    ! cn_status cn_complex_part_view(cn_array * out, cn_array a, int32_t imag)
+    function c_cn_complex_part_view(out, a, imag) bind(c, name='cn_complex_part_view') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: a
+      integer(c_int32_t), value :: imag
+      integer(c_int32_t) :: res
+    end function c_cn_complex_part_view
   end interface
 end module cunumpy_c

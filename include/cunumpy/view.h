@@ -87,6 +87,12 @@ CN_API cn_status cn_flipud(cn_array *out, cn_array a);
  * new dtype cannot tile, or data not aligned for it. Keeps writeability. */
 CN_API cn_status cn_view_dtype(cn_array *out, cn_array a, cn_dtype dtype);
 
+/* The real (imag 0) or imaginary (imag 1) part of a complex array as a
+ * view of the real dtype (NumPy's z.real / z.imag): same shape, strides of
+ * two real items per complex one, writes go to a. Keeps writeability.
+ * CN_ERR_TYPE when a is not complex. */
+CN_API cn_status cn_complex_part_view(cn_array *out, cn_array a, int32_t imag);
+
 #ifdef __cplusplus
 }
 #endif

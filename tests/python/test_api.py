@@ -246,3 +246,28 @@ def test_cached_weak_scalars_are_never_written():
     assert (a + 5).tolist() == [5, 6, 7]
     with pytest.raises(TypeError):
         xp._cnlib.cn_add(a, a, 5)  # out= must be an array
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_real_imag_are_views_as_numpy(dtype):
+    base = (np.arange(12.0) - 1j * np.arange(12.0)[::-1]).astype(dtype)
+    for make in (lambda a: a.reshape(3, 4), lambda a: a.reshape(3, 4).T[::-1],
+                 lambda a: a[::-3], lambda a: a[5, ...]):
+        want = make(base.copy())
+        got = make(xp.array(base))
+        assert got.real.dtype == want.real.dtype
+        np.testing.assert_array_equal(xp.to_numpy(got.real), want.real)
+        np.testing.assert_array_equal(xp.to_numpy(got.imag), want.imag)
+        want.real[...] = 2.5
+        got.real[...] = 2.5
+        want.imag = -1
+        got.imag = -1
+        np.testing.assert_array_equal(xp.to_numpy(got), want)
+    x = xp.arange(3.0)
+    assert np.array_equal(xp.to_numpy(x.imag), np.zeros(3))
+    with pytest.raises(ValueError):
+        x.imag[0] = 1.0
+    with pytest.raises(TypeError):
+        x.imag = 1.0
+    x.real = 4.0
+    assert np.array_equal(xp.to_numpy(x), np.full(3, 4.0))

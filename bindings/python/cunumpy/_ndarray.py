@@ -141,11 +141,30 @@ class ndarray(_lib.Handle):
 
     @property
     def real(self):
-        return _lib.cn_real(self, None)
+        """The real part: a view for complex arrays (writes go to the
+        array, as NumPy's), the array itself seen anew otherwise."""
+        if _dtypes.kind(self._dtype_code) == _lib.CN_KIND_COMPLEX:
+            return _lib.cn_complex_part_view(self, 0)
+        return self.view()
+
+    @real.setter
+    def real(self, value):
+        self.real[...] = value
 
     @property
     def imag(self):
-        return _lib.cn_imag(self, None)
+        """The imaginary part: a view for complex arrays; for real arrays
+        a read-only array of zeros, as NumPy's."""
+        if _dtypes.kind(self._dtype_code) == _lib.CN_KIND_COMPLEX:
+            return _lib.cn_complex_part_view(self, 1)
+        z = _lib.cn_imag(self, None)
+        return _lib.cn_readonly_view(z)
+
+    @imag.setter
+    def imag(self, value):
+        if _dtypes.kind(self._dtype_code) != _lib.CN_KIND_COMPLEX:
+            raise TypeError("array does not have imaginary part to set")
+        self.imag[...] = value
 
     @property
     def flat(self):

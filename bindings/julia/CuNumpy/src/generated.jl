@@ -2541,3 +2541,7 @@ cn_flipud(out, a) =
 # cn_status cn_view_dtype(cn_array * out, cn_array a, cn_dtype dtype)
 cn_view_dtype(out, a, dtype) =
     ccall((:cn_view_dtype, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, dtype)
+
+# cn_status cn_complex_part_view(cn_array * out, cn_array a, int32_t imag)
+cn_complex_part_view(out, a, imag) =
+    ccall((:cn_complex_part_view, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, imag)
