@@ -536,7 +536,8 @@ TEST_CASE("cn_complex_part_view is a strided view of the parts", "[view]") {
   CHECK(dt == CN_FLOAT64);
   cn_scalar seven = {CN_SCALAR_FLOAT, 0, 0, 7.0, 0};
   CN_REQUIRE_OK(cn_fill(im, seven));
-  auto back = to_vec<double>(z);
+  std::vector<double> back(6);
+  CN_REQUIRE_OK(cn_copy_to_buffer(back.data(), 48, z, CN_ORDER_C));
   CHECK(back == std::vector<double>{1, 7, 2, 7, 3, 7});
   Arr r;
   CN_REQUIRE_ERR(cn_complex_part_view(r.out(), re, 0), CN_ERR_TYPE,
