@@ -494,7 +494,10 @@ CN_SP_FN double cn_sp_yv(double v, double x) {
   if (x == 0.0) {
     if (v >= 0.0)
       return -CN_SP_INF;
-    return cn_sp_cospi_(-v) > 0.0 ? -CN_SP_INF : CN_SP_INF;
+    double cs = cn_sp_cospi_(-v);
+    if (cs == 0.0) /* half-integers: SciPy's sign, -sin(pi |v|) */
+      return cn_sp_sinpi_(-v) > 0.0 ? -CN_SP_INF : CN_SP_INF;
+    return cs > 0.0 ? -CN_SP_INF : CN_SP_INF;
   }
   if (v >= 0.0) {
     double y;

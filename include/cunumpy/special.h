@@ -153,20 +153,18 @@ CN_API cn_status cn_special_exp1(cn_array *out, cn_array x, cn_array dst);
  * in float64, as NumPy. */
 CN_API cn_status cn_special_expi(cn_array *out, cn_array x, cn_array dst);
 /* Modified Bessel function of the second kind of order 0 (inf at 0, NaN
- * below 0). Within 8 ulp for 0 < x <= 700 (measured 4.5). Loops: floats.
- * Integers and bool compute in float64, as NumPy. */
+ * below 0). Within 8 ulp for 0 < x <= 700. Loops: floats. Integers and bool
+ * compute in float64, as NumPy. */
 CN_API cn_status cn_special_k0(cn_array *out, cn_array x, cn_array dst);
-/* Exponentially scaled k0: exp(x) k0(x). Within 8 ulp for 0 < x <= 700
- * (measured 6.6). Loops: floats. Integers and bool compute in float64, as
- * NumPy. */
+/* Exponentially scaled k0: exp(x) k0(x). Within 16 ulp for 0 < x <= 700.
+ * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_k0e(cn_array *out, cn_array x, cn_array dst);
 /* Modified Bessel function of the second kind of order 1 (inf at 0, NaN
- * below 0). Within 8 ulp for 0 < x <= 700 (measured 5.4). Loops: floats.
- * Integers and bool compute in float64, as NumPy. */
+ * below 0). Within 8 ulp for 0 < x <= 700. Loops: floats. Integers and bool
+ * compute in float64, as NumPy. */
 CN_API cn_status cn_special_k1(cn_array *out, cn_array x, cn_array dst);
-/* Exponentially scaled k1: exp(x) k1(x). Within 8 ulp for 0 < x <= 700
- * (measured 7). Loops: floats. Integers and bool compute in float64, as
- * NumPy. */
+/* Exponentially scaled k1: exp(x) k1(x). Within 16 ulp for 0 < x <= 700.
+ * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_k1e(cn_array *out, cn_array x, cn_array dst);
 /* Bessel function of the first kind of real order x1 at x2 (negative x2 for
  * integer orders only). Relative 1e-13, or 4e-14 sqrt(2/(pi x2)) absolute
