@@ -26,6 +26,9 @@ ROWS = [
     ("expit", "expit", lambda u: (20 * u - 10,)),
     ("ndtr", "ndtr", lambda u: (10 * u - 5,)),
     ("xlogy", "xlogy", lambda u: (u, u + 0.5)),
+    ("k0", "k0", lambda u: (20 * u + 0.01,)),
+    ("jv", "jv", lambda u: (np.full_like(u, 2.5), 50 * u)),
+    ("kv", "kv", lambda u: (np.full_like(u, 2.5), 20 * u + 0.01)),
 ]
 
 

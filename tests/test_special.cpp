@@ -60,9 +60,13 @@ TEST_CASE("the special ops are in the op table with their arity", "[special]") {
       "erf",      "erfc",  "erfcx", "erfinv",    "erfcinv", "ndtr",  "ndtri",
       "log_ndtr", "expit", "logit", "log_expit", "entr",    "gamma", "gammaln",
       "rgamma",   "psi",   "j0",    "j1",        "y0",      "y1",    "i0",
-      "i0e",      "i1",    "i1e",   "exp1",      "expi"};
-  const char *binary[] = {"xlogy",  "xlog1py", "rel_entr",
-                          "kl_div", "huber",   "pseudo_huber"};
+      "i0e",      "i1",    "i1e",   "exp1",      "expi",    "k0",    "k0e",
+      "k1",       "k1e"};
+  const char *binary[] = {"xlogy",  "xlog1py",      "rel_entr",
+                          "kl_div", "huber",        "pseudo_huber",
+                          "jv",     "yv",           "iv",
+                          "ive",    "kv",           "kve",
+                          "spherical_jn", "spherical_yn"};
   int32_t special = 0;
   for (int32_t i = 0; i < cn_op_count(); i++)
     special += std::strncmp(cn_op_name(i), "special_", 8) == 0;
@@ -313,4 +317,41 @@ TEST_CASE("logsumexp and softmax error paths", "[special]") {
   REQUIRE(cn_special_softmax(&o, a, 2) != CN_OK);
   REQUIRE(o == nullptr);
   REQUIRE(to_vec<double>(a) == std::vector<double>{1.0, 2.0});
+}
+
+TEST_CASE("Bessel functions of real order against glibc's long double ones",
+          "[special]") {
+  // integer orders 0 and 1 against j0l/j1l/y0l/y1l, a half order against
+  // the closed forms sqrt(2/(pi x)) sin x and -sqrt(2/(pi x)) cos x
+  for (double x : {0.1, 1.0, 1.9, 2.5, 7.5, 30.0}) {
+    Arr v0 = f64({0.0}), v1 = f64({1.0}), vh = f64({0.5}), a = f64({x}), r;
+    LD env = std::sqrt(2 / (M_PIl * (LD)x));
+    struct {
+      f2 fn;
+      Arr *v;
+      LD want;
+    } rows[] = {{cn_special_jv, &v0, j0l(x)},
+                {cn_special_jv, &v1, j1l(x)},
+                {cn_special_yv, &v0, y0l(x)},
+                {cn_special_yv, &v1, y1l(x)},
+                {cn_special_jv, &vh, env * std::sin((LD)x)},
+                {cn_special_yv, &vh, -env * std::cos((LD)x)}};
+    for (auto &row : rows) {
+      CN_REQUIRE_OK(row.fn(r.out(), *row.v, a, nullptr));
+      double got = to_vec<double>(r)[0];
+      INFO("x = " << x << ": " << got << " vs " << (double)row.want);
+      REQUIRE(std::fabs((LD)got - row.want) <= 1e-14L * env);
+    }
+  }
+  // special values: kv at 0 is inf, below 0 NaN; jv of a non-integer
+  // order at a negative x is NaN; spherical_jn(0, 0) is 1
+  Arr v = f64({2.5, 2.5, 0.0}), x = f64({0.0, -1.0, 0.0}), r;
+  CN_REQUIRE_OK(cn_special_kv(r.out(), v, x, nullptr));
+  std::vector<double> k = to_vec<double>(r);
+  REQUIRE(k[0] == INFINITY);
+  REQUIRE(std::isnan(k[1]));
+  CN_REQUIRE_OK(cn_special_jv(r.out(), v, x, nullptr));
+  REQUIRE(std::isnan(to_vec<double>(r)[1]));
+  CN_REQUIRE_OK(cn_special_spherical_jn(r.out(), v, x, nullptr));
+  REQUIRE(to_vec<double>(r)[2] == 1.0);
 }

@@ -4167,6 +4167,112 @@ module cunumpy_c
       type(c_ptr), value :: dst
       integer(c_int32_t) :: res
     end function c_cn_special_expi
+    ! cn_status cn_special_k0(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_k0(out, x, dst) bind(c, name='cn_special_k0') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_k0
+    ! cn_status cn_special_k0e(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_k0e(out, x, dst) bind(c, name='cn_special_k0e') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_k0e
+    ! cn_status cn_special_k1(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_k1(out, x, dst) bind(c, name='cn_special_k1') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_k1
+    ! cn_status cn_special_k1e(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_k1e(out, x, dst) bind(c, name='cn_special_k1e') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_k1e
+    ! cn_status cn_special_jv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_jv(out, x1, x2, dst) bind(c, name='cn_special_jv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_jv
+    ! cn_status cn_special_yv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_yv(out, x1, x2, dst) bind(c, name='cn_special_yv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_yv
+    ! cn_status cn_special_iv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_iv(out, x1, x2, dst) bind(c, name='cn_special_iv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_iv
+    ! cn_status cn_special_ive(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_ive(out, x1, x2, dst) bind(c, name='cn_special_ive') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_ive
+    ! cn_status cn_special_kv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_kv(out, x1, x2, dst) bind(c, name='cn_special_kv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_kv
+    ! cn_status cn_special_kve(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_kve(out, x1, x2, dst) bind(c, name='cn_special_kve') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_kve
+    ! cn_status cn_special_spherical_jn(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_spherical_jn(out, x1, x2, dst) bind(c, &
+        name='cn_special_spherical_jn') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_spherical_jn
+    ! cn_status cn_special_spherical_yn(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_spherical_yn(out, x1, x2, dst) bind(c, &
+        name='cn_special_spherical_yn') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_spherical_yn
     ! cn_status cn_special_logsumexp(cn_array * out, cn_array a, int32_t naxes, const int32_t *
     !     axes, int32_t keepdims)
     function c_cn_special_logsumexp(out, a, naxes, axes, keepdims) bind(c, &

@@ -152,6 +152,68 @@ CN_API cn_status cn_special_exp1(cn_array *out, cn_array x, cn_array dst);
  * 0.3725 (absolute 1e-16 there). Loops: floats. Integers and bool compute
  * in float64, as NumPy. */
 CN_API cn_status cn_special_expi(cn_array *out, cn_array x, cn_array dst);
+/* Modified Bessel function of the second kind of order 0 (inf at 0, NaN
+ * below 0). Within 8 ulp for 0 < x <= 700. Loops: floats. Integers and bool
+ * compute in float64, as NumPy. */
+CN_API cn_status cn_special_k0(cn_array *out, cn_array x, cn_array dst);
+/* Exponentially scaled k0: exp(x) k0(x). Within 16 ulp for 0 < x <= 700.
+ * Loops: floats. Integers and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_k0e(cn_array *out, cn_array x, cn_array dst);
+/* Modified Bessel function of the second kind of order 1 (inf at 0, NaN
+ * below 0). Within 8 ulp for 0 < x <= 700. Loops: floats. Integers and bool
+ * compute in float64, as NumPy. */
+CN_API cn_status cn_special_k1(cn_array *out, cn_array x, cn_array dst);
+/* Exponentially scaled k1: exp(x) k1(x). Within 16 ulp for 0 < x <= 700.
+ * Loops: floats. Integers and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_k1e(cn_array *out, cn_array x, cn_array dst);
+/* Bessel function of the first kind of real order x1 at x2 (negative x2 for
+ * integer orders only). Relative 1e-13, or 4e-14 sqrt(2/(pi x2)) absolute
+ * near its zeros, for |x1| <= 50, |x2| <= 1e4 (the 4-ulp target is not
+ * reached for large x2); NaN for |x1| > 1e5. Loops: floats. Integers and
+ * bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_jv(cn_array *out, cn_array x1, cn_array x2,
+                               cn_array dst);
+/* Bessel function of the second kind of real order x1 at x2 >= 0 (NaN
+ * below). Relative 1e-13, or 4e-14 sqrt(2/(pi x2)) absolute near its zeros,
+ * for |x1| <= 50, 0 < x2 <= 1e4 (the 4-ulp target is not reached for large
+ * x2); NaN for |x1| > 1e5. Loops: floats. Integers and bool compute in
+ * float64, as NumPy. */
+CN_API cn_status cn_special_yv(cn_array *out, cn_array x1, cn_array x2,
+                               cn_array dst);
+/* Modified Bessel function of the first kind of real order x1 at x2
+ * (negative x2 for integer orders only). Within 32 ulp for 0 <= x1 <= 50,
+ * |x2| <= 700; NaN for |x1| > 1e5. Loops: floats. Integers and bool compute
+ * in float64, as NumPy. */
+CN_API cn_status cn_special_iv(cn_array *out, cn_array x1, cn_array x2,
+                               cn_array dst);
+/* Exponentially scaled iv: exp(-|x2|) iv(x1, x2). Within 32 ulp for 0 <= x1
+ * <= 50, |x2| <= 1e4; NaN for |x1| > 1e5. Loops: floats. Integers and bool
+ * compute in float64, as NumPy. */
+CN_API cn_status cn_special_ive(cn_array *out, cn_array x1, cn_array x2,
+                                cn_array dst);
+/* Modified Bessel function of the second kind of real order x1 at x2 >= 0
+ * (kv(-v, x) = kv(v, x); NaN below 0). Within 16 ulp for |x1| <= 50, 0 < x2
+ * <= 700; NaN for |x1| > 1e5. Loops: floats. Integers and bool compute in
+ * float64, as NumPy. */
+CN_API cn_status cn_special_kv(cn_array *out, cn_array x1, cn_array x2,
+                               cn_array dst);
+/* Exponentially scaled kv: exp(x2) kv(x1, x2). Within 16 ulp for |x1| <=
+ * 50, 0 < x2 <= 1e4; NaN for |x1| > 1e5. Loops: floats. Integers and bool
+ * compute in float64, as NumPy. */
+CN_API cn_status cn_special_kve(cn_array *out, cn_array x1, cn_array x2,
+                                cn_array dst);
+/* Spherical Bessel function of the first kind j_n(x) of integer order n =
+ * x1 >= 0 (NaN otherwise) at x = x2. Relative 1e-13, or 4e-14 / x2 absolute
+ * near its zeros, for n <= 50, |x2| <= 1e4. Loops: floats. Integers and
+ * bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_spherical_jn(cn_array *out, cn_array x1, cn_array x2,
+                                         cn_array dst);
+/* Spherical Bessel function of the second kind y_n(x) of integer order n =
+ * x1 >= 0 (NaN otherwise) at x = x2 (-inf at 0). Relative 1e-13, or 4e-14 /
+ * x2 absolute near its zeros, for n <= 50, 0 < |x2| <= 1e4. Loops: floats.
+ * Integers and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_spherical_yn(cn_array *out, cn_array x1, cn_array x2,
+                                         cn_array dst);
 
 /* ---- hand-written: reductions (core/special.c) ------------------------ */
 

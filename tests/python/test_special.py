@@ -221,8 +221,17 @@ def ulp_errors(name, args, got):
 NAMES = sorted(ULP64)
 
 
+# The Bessel functions of real order and of the second kind (tested
+# against mpmath and SciPy in test_bessel_* below), with the relative
+# bound of include/cunumpy/special.h; jv, yv and the spherical ones
+# accept an absolute error instead of 4e-14 times their envelope.
+BESSEL_REL = {"k0": 8, "k0e": 16, "k1": 8, "k1e": 16, "iv": 32, "ive": 32,
+              "kv": 16, "kve": 16, "jv": 450, "yv": 450,
+              "spherical_jn": 450, "spherical_yn": 450}
+
+
 def test_exports():
-    assert sorted(cs.__all__) == sorted(NAMES + [
+    assert sorted(cs.__all__) == sorted(NAMES + list(BESSEL_REL) + [
         "digamma", "logsumexp", "softmax", "log_softmax"])
     assert cs.digamma is cs.psi
     for n in NAMES:
@@ -549,3 +558,118 @@ def test_no_float16_results(name, dt):
     want = getattr(sp, name)(x)
     assert np.asarray(got).dtype != np.float16
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, atol=1e-12)
+
+
+def _bessel_ref(name, v, x=None):
+    v = _big(v)
+    x = None if x is None else _big(x)
+    with mp.workdps(40):
+        if name in ("k0", "k0e", "k1", "k1e"):
+            r = mp.besselk(0 if name[1] == "0" else 1, v)
+            return r * mp.exp(v) if name.endswith("e") else r
+        if name in ("spherical_jn", "spherical_yn"):
+            f = mp.besselj if name == "spherical_jn" else mp.bessely
+            return mp.sqrt(mp.pi / (2 * x)) * f(v + 0.5, x)
+        f = {"jv": mp.besselj, "yv": mp.bessely, "iv": mp.besseli,
+             "ive": mp.besseli, "kv": mp.besselk, "kve": mp.besselk}[name]
+        r = f(v, x)
+        if name == "ive":
+            r *= mp.exp(-abs(x))
+        if name == "kve":
+            r *= mp.exp(x)
+        return r
+
+
+def _bessel_args(name, n, seed):
+    r = np.random.default_rng(seed)
+    if name in ("k0", "k0e", "k1", "k1e"):
+        return (_logu(r, 1e-5, 700, n),)
+    xmax = 700 if name in ("iv", "kv") else 1e4
+    x = np.concatenate([r.uniform(0, 40, n // 2),
+                        _logu(r, 1e-5, xmax, n - n // 2)])
+    if name.startswith("spherical"):
+        return r.integers(0, 51, n).astype(float), x
+    lo = 0 if name in ("iv", "ive") else -50
+    return np.concatenate([r.uniform(lo, 50, n // 2),
+                           r.uniform(max(lo, -3), 3, n - n // 2)]), x
+
+
+@pytest.mark.parametrize("name", sorted(BESSEL_REL))
+def test_bessel_accuracy(name):
+    args = _bessel_args(name, 60, 21)
+    got = xp.to_numpy(getattr(cs, name)(*(xp.asarray(a) for a in args)))
+    assert got.dtype == np.float64
+    for i in range(len(got)):
+        a = [float(t[i]) for t in args]
+        ref = _bessel_ref(name, *a)
+        err = abs(mp.mpf(float(got[i])) - ref)
+        tol = BESSEL_REL[name] * np.spacing(abs(float(ref)))
+        if name in ("jv", "yv"):
+            tol = max(tol, 4e-14 * np.sqrt(2 / (np.pi * a[1])))
+        if name.startswith("spherical"):
+            tol = max(tol, 4e-14 / a[1])
+        assert err <= tol, (name, a, float(got[i]), float(ref))
+    # float32: the float64 result rounded
+    a32 = tuple(np.asarray(t, np.float32) for t in args)
+    g32 = xp.to_numpy(getattr(cs, name)(*(xp.asarray(t) for t in a32)))
+    assert g32.dtype == np.float32
+    want = getattr(cs, name)(*(xp.asarray(t.astype(np.float64))
+                               for t in a32))
+    with np.errstate(over="ignore"):
+        w32 = xp.to_numpy(want).astype(np.float32)
+    np.testing.assert_array_equal(g32, w32)
+
+
+@pytest.mark.parametrize("name", sorted(BESSEL_REL))
+def test_bessel_special_values_as_scipy(name):
+    inf, nan = np.inf, np.nan
+    if name in ("k0", "k0e", "k1", "k1e"):
+        args = (np.array([0.0, -0.0, -1.0, inf, -inf, nan]),)
+    elif name.startswith("spherical"):
+        pts = [(0, 0), (1, 0), (2, 0), (0, -0.0), (0, inf), (1, -inf),
+               (0, -1), (1, -1), (2, -1), (3, nan), (-1, 1), (0.5, 1)]
+        args = tuple(np.array(c, float) for c in zip(*pts))
+    else:
+        pts = [(0, 0), (1, 0), (-0.5, 0), (-1, 0), (0.5, 0), (0, -1),
+               (1, -1), (0.5, -1), (-2, -1), (nan, 1), (1, nan), (0, -0.0),
+               (1, -0.0), (2.5, -0.0), (-2.5, 3.0), (-3, 3.0), (2.5, 3.0)]
+        if name not in ("ive",):
+            pts += [(inf, 1), (-inf, 1)]
+        if name not in ("kve",):
+            pts += [(0, inf), (2.5, inf)]
+        args = tuple(np.array(c, float) for c in zip(*pts))
+    with np.errstate(all="ignore"):
+        if name.startswith("spherical"):
+            ok = np.isfinite(args[0]) & (args[0] == np.floor(args[0])) & \
+                (args[0] >= 0)
+            n = np.where(ok, args[0], 0).astype(int)
+            ref = np.where(ok, getattr(sp, name)(n, args[1]), nan)
+        else:
+            ref = getattr(sp, name)(*args)
+    got = xp.to_numpy(getattr(cs, name)(*(xp.asarray(a) for a in args)))
+    for i in range(len(got)):
+        a = [float(t[i]) for t in args]
+        g, r = float(got[i]), float(ref[i])
+        if np.isnan(r):
+            assert np.isnan(g), (name, a, g, r)
+        elif r == 0 or np.isinf(r):
+            assert g == r and np.signbit(g) == np.signbit(r), (name, a, g, r)
+        else:
+            assert abs(g - r) <= 1e-13 * abs(r), (name, a, g, r)
+
+
+def test_bessel_broadcast_strided():
+    v = np.array([0.0, 0.5, 2.25, 7.0])
+    x = np.linspace(0.5, 30, 24).reshape(4, 6)
+    got = cs.jv(xp.asarray(v)[::-1, None], xp.asarray(x)[::-1, ::2])
+    np.testing.assert_allclose(xp.to_numpy(got),
+                               sp.jv(v[::-1, None], x[::-1, ::2]),
+                               rtol=1e-11, atol=1e-15)
+    got = cs.kv(2.5, xp.asarray(x)[:, ::-3])
+    np.testing.assert_allclose(xp.to_numpy(got), sp.kv(2.5, x[:, ::-3]),
+                               rtol=1e-13)
+    assert cs.iv(xp.asarray(np.zeros((0, 2))), 1.0).shape == (0, 2)
+    with pytest.raises(ValueError):
+        cs.kv(xp.asarray(np.ones(3)), xp.asarray(np.ones(4)))
+    with pytest.raises(TypeError):
+        cs.jv(1.0, xp.asarray(np.array([1j])))

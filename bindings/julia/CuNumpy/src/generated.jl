@@ -1974,6 +1974,54 @@ cn_special_exp1(out, x, dst) =
 cn_special_expi(out, x, dst) =
     ccall((:cn_special_expi, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
 
+# cn_status cn_special_k0(cn_array * out, cn_array x, cn_array dst)
+cn_special_k0(out, x, dst) =
+    ccall((:cn_special_k0, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_k0e(cn_array * out, cn_array x, cn_array dst)
+cn_special_k0e(out, x, dst) =
+    ccall((:cn_special_k0e, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_k1(cn_array * out, cn_array x, cn_array dst)
+cn_special_k1(out, x, dst) =
+    ccall((:cn_special_k1, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_k1e(cn_array * out, cn_array x, cn_array dst)
+cn_special_k1e(out, x, dst) =
+    ccall((:cn_special_k1e, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_jv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_jv(out, x1, x2, dst) =
+    ccall((:cn_special_jv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_yv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_yv(out, x1, x2, dst) =
+    ccall((:cn_special_yv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_iv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_iv(out, x1, x2, dst) =
+    ccall((:cn_special_iv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_ive(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_ive(out, x1, x2, dst) =
+    ccall((:cn_special_ive, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_kv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_kv(out, x1, x2, dst) =
+    ccall((:cn_special_kv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_kve(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_kve(out, x1, x2, dst) =
+    ccall((:cn_special_kve, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_spherical_jn(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_spherical_jn(out, x1, x2, dst) =
+    ccall((:cn_special_spherical_jn, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_spherical_yn(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_spherical_yn(out, x1, x2, dst) =
+    ccall((:cn_special_spherical_yn, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
 # cn_status cn_special_logsumexp(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t keepdims)
 cn_special_logsumexp(out, a, naxes, axes, keepdims) =
     ccall((:cn_special_logsumexp, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Int32}, Int32), out, a, naxes, axes, keepdims)
