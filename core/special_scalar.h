@@ -524,21 +524,25 @@ CN_SP_FN double cn_sp_expi(double x) {
   return h * (h / x) * s;
 }
 
-/* In the CUDA prelude core/special_bessel.h follows this file instead. */
+/* In the CUDA prelude core/special_bessel.h and core/special_gamma.h
+ * follow this file instead. */
 #ifndef CN_DEV
 #include "special_bessel.h"
+#include "special_gamma.h"
 #endif
 
-/* The functions above by arity, for the wrappers of both backends
+/* The functions above and in core/special_bessel.h and
+ * core/special_gamma.h by arity, for the wrappers of both backends
  * (core/cpu/scalar.h, core/cuda/prelude/special.cuh). */
 #define CN_SP_UNARY(X)                                                         \
   X(erfcx)                                                                     \
   X(erfinv) X(erfcinv) X(ndtr) X(ndtri) X(log_ndtr) X(expit) X(log_expit)      \
       X(logit) X(entr) X(gamma) X(gammaln) X(rgamma) X(psi) X(j0) X(j1) X(y0)  \
           X(y1) X(i0) X(i0e) X(i1) X(i1e) X(exp1) X(expi)                     \
-              CN_SP_BESSEL_UNARY(X)
+              CN_SP_BESSEL_UNARY(X) CN_SP_GAMMA_UNARY(X)
 #define CN_SP_BINARY(X)                                                        \
   X(xlogy) X(xlog1py) X(rel_entr) X(kl_div) X(huber) X(pseudo_huber)          \
-      CN_SP_BESSEL_BINARY(X)
+      CN_SP_BESSEL_BINARY(X) CN_SP_GAMMA_BINARY(X)
+#define CN_SP_TERNARY(X) CN_SP_GAMMA_TERNARY(X)
 
 #endif

@@ -43,6 +43,7 @@ ARGS = {
     2: "cn_array x1, cn_array x2",
     3: "cn_array x, cn_array lo, cn_array hi",
 }
+SPECIAL_ARGS3 = "cn_array x1, cn_array x2, cn_array x3"
 
 HEAD = """\
 /* cunumpy/ufunc.h: elementwise operations (NumPy's ufuncs).
@@ -308,10 +309,13 @@ def render_decls(ops):
             cur += " " + w
         lines.append(cur + " */")
         body.extend(lines)
-        decl = f"CN_API cn_status cn_{name}(cn_array *out, {ARGS[nin]}, cn_array dst);"
+        args = ARGS[nin]
+        if name.startswith(SPECIAL_PREFIX) and nin == 3:
+            args = SPECIAL_ARGS3  # no lo/hi: the inputs are x1, x2, x3
+        decl = f"CN_API cn_status cn_{name}(cn_array *out, {args}, cn_array dst);"
         if len(decl) > 80:
             pre = f"CN_API cn_status cn_{name}("
-            decl = pre + f"cn_array *out, {ARGS[nin]},\n" + " " * len(pre) + "cn_array dst);"
+            decl = pre + f"cn_array *out, {args},\n" + " " * len(pre) + "cn_array dst);"
         body.append(decl)
     return "\n".join(body) + "\n"
 

@@ -4273,6 +4273,139 @@ module cunumpy_c
       type(c_ptr), value :: dst
       integer(c_int32_t) :: res
     end function c_cn_special_spherical_yn
+    ! cn_status cn_special_loggamma(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_loggamma(out, x, dst) bind(c, name='cn_special_loggamma') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_loggamma
+    ! cn_status cn_special_polygamma(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_polygamma(out, x1, x2, dst) bind(c, &
+        name='cn_special_polygamma') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_polygamma
+    ! cn_status cn_special_beta(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_beta(out, x1, x2, dst) bind(c, name='cn_special_beta') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_beta
+    ! cn_status cn_special_betaln(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_betaln(out, x1, x2, dst) bind(c, name='cn_special_betaln') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_betaln
+    ! cn_status cn_special_gammainc(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_gammainc(out, x1, x2, dst) bind(c, name='cn_special_gammainc') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_gammainc
+    ! cn_status cn_special_gammaincc(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_gammaincc(out, x1, x2, dst) bind(c, &
+        name='cn_special_gammaincc') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_gammaincc
+    ! cn_status cn_special_gammaincinv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_gammaincinv(out, x1, x2, dst) bind(c, &
+        name='cn_special_gammaincinv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_gammaincinv
+    ! cn_status cn_special_gammainccinv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_gammainccinv(out, x1, x2, dst) bind(c, &
+        name='cn_special_gammainccinv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_gammainccinv
+    ! cn_status cn_special_zeta(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_zeta(out, x1, x2, dst) bind(c, name='cn_special_zeta') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_zeta
+    ! cn_status cn_special_lambertw(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+    function c_cn_special_lambertw(out, x1, x2, dst) bind(c, name='cn_special_lambertw') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_lambertw
+    ! cn_status cn_special_ellipk(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_ellipk(out, x, dst) bind(c, name='cn_special_ellipk') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_ellipk
+    ! cn_status cn_special_ellipe(cn_array * out, cn_array x, cn_array dst)
+    function c_cn_special_ellipe(out, x, dst) bind(c, name='cn_special_ellipe') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_ellipe
+    ! cn_status cn_special_betainc(cn_array * out, cn_array x1, cn_array x2, cn_array x3, cn_array
+    !     dst)
+    function c_cn_special_betainc(out, x1, x2, x3, dst) bind(c, &
+        name='cn_special_betainc') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: x3
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_betainc
+    ! cn_status cn_special_betaincinv(cn_array * out, cn_array x1, cn_array x2, cn_array x3,
+    !     cn_array dst)
+    function c_cn_special_betaincinv(out, x1, x2, x3, dst) bind(c, &
+        name='cn_special_betaincinv') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: x1
+      type(c_ptr), value :: x2
+      type(c_ptr), value :: x3
+      type(c_ptr), value :: dst
+      integer(c_int32_t) :: res
+    end function c_cn_special_betaincinv
     ! cn_status cn_special_logsumexp(cn_array * out, cn_array a, int32_t naxes, const int32_t *
     !     axes, int32_t keepdims)
     function c_cn_special_logsumexp(out, a, naxes, axes, keepdims) bind(c, &

@@ -643,13 +643,24 @@ static inline double k_erfc_f64(double a) { return erfc(a); }
   static inline double k_##fn##_f64(double a, double b) {                      \
     return cn_sp_##fn(a, b);                                                   \
   }
+#define CN_K_SP3(fn)                                                           \
+  static inline float k_##fn##_f32(float a, float b, float c) {                \
+    return (float)cn_sp_##fn((double)a, (double)b, (double)c);                 \
+  }                                                                            \
+  static inline double k_##fn##_f64(double a, double b, double c) {            \
+    return cn_sp_##fn(a, b, c);                                                \
+  }
 CN_SP_UNARY(CN_K_SP1)
 CN_SP_BINARY(CN_K_SP2)
+CN_SP_TERNARY(CN_K_SP3)
 #undef CN_K_SP1
 #undef CN_K_SP2
+#undef CN_K_SP3
 #define k_sp1(fn, a)                                                           \
   _Generic((a), float : k_##fn##_f32, double : k_##fn##_f64)(a)
 #define k_sp2(fn, a, b)                                                        \
   _Generic((a), float : k_##fn##_f32, double : k_##fn##_f64)(a, b)
+#define k_sp3(fn, a, b, c)                                                     \
+  _Generic((a), float : k_##fn##_f32, double : k_##fn##_f64)(a, b, c)
 
 #endif

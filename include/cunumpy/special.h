@@ -214,6 +214,84 @@ CN_API cn_status cn_special_spherical_jn(cn_array *out, cn_array x1, cn_array x2
  * Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_spherical_yn(cn_array *out, cn_array x1, cn_array x2,
                                          cn_array dst);
+/* Real log Gamma(x) for x >= 0 (SciPy's loggamma on reals: NaN below 0, inf
+ * at 0). Within 4 ulp, near the zeros 1 and 2 too (power series there).
+ * Loops: floats. Integers and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_loggamma(cn_array *out, cn_array x, cn_array dst);
+/* polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x), psi(x) for n = 0 (SciPy's
+ * formula: NaN for non-integer n). Within 6 ulp for the integers 0 <= n <=
+ * 10, x in [1e-3, 1e3]. Loops: floats. Integers and bool compute in
+ * float64, as NumPy. */
+CN_API cn_status cn_special_polygamma(cn_array *out, cn_array x1, cn_array x2,
+                                      cn_array dst);
+/* Beta function Gamma(a) Gamma(b) / Gamma(a + b) (poles as SciPy: inf, or
+ * the finite limit where b is an integer with 1 - a - b > 0; 0 at the poles
+ * of a + b). Within 16 ulp for a, b in [1e-5, 1e3] (SciPy: up to 9000
+ * there). Loops: floats. Integers and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_beta(cn_array *out, cn_array x1, cn_array x2,
+                                 cn_array dst);
+/* log |B(a, b)| (never overflows). Within 4 ulp for a, b in [1e-5, 1e5]
+ * where |betaln| >= 0.5, absolute 1e-15 nearer its zeros. Loops: floats.
+ * Integers and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_betaln(cn_array *out, cn_array x1, cn_array x2,
+                                   cn_array dst);
+/* Regularized lower incomplete gamma P(a, x) for a, x >= 0 (1 for a = 0 <
+ * x, NaN for a = x = 0 and negative arguments). Within 32 ulp for a in
+ * [1e-3, 1e3] where P >= 1e-3; 32 + 8 |ln P| ulp below (the exponent's
+ * rounding, as SciPy's); Temme's expansion for a > 1e12 (relative 1/a).
+ * Loops: floats. Integers and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_gammainc(cn_array *out, cn_array x1, cn_array x2,
+                                     cn_array dst);
+/* Regularized upper incomplete gamma Q(a, x) = 1 - P(a, x), computed
+ * directly where small. Bounds as gammainc's, with Q in place of P. Loops:
+ * floats. Integers and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_gammaincc(cn_array *out, cn_array x1, cn_array x2,
+                                      cn_array dst);
+/* The x with P(a, x) = p for a > 0, p in [0, 1] (0 at p = 0, inf at 1, NaN
+ * outside; a = 0: 0 at p = 0, inf at 1, NaN else). Within 16 max(1, 1/a)
+ * ulp for a in [1e-2, 100] (x ~ p^(1/a): the conditioning). Loops: floats.
+ * Integers and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_gammaincinv(cn_array *out, cn_array x1, cn_array x2,
+                                        cn_array dst);
+/* The x with Q(a, x) = q for a > 0, q in [0, 1] (inf at q = 0, 0 at 1).
+ * Within 16 max(1, 1/a) ulp for a in [1e-2, 100]. Loops: floats. Integers
+ * and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_gammainccinv(cn_array *out, cn_array x1, cn_array x2,
+                                         cn_array dst);
+/* Hurwitz zeta(x, q) = sum_k>=0 (q + k)^-x for x > 1 (inf at x = 1 and at
+ * the integers q <= 0, NaN for x < 1, as SciPy's zeta with q given; 0 at x
+ * = inf for q > 1, SciPy: NaN). Within 4 ulp for x in (1, 101], q in [1e-5,
+ * 1e5]. Loops: floats. Integers and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_zeta(cn_array *out, cn_array x1, cn_array x2,
+                                 cn_array dst);
+/* Real branch k = x2 of Lambert's W (w e^w = x1): k = 0 for x1 >= -1/e, k =
+ * -1 for -1/e <= x1 < 0; NaN where that branch is not real and for other k
+ * (SciPy returns complex128 there and for k != 0, -1). Within 4 ulp for |x1
+ * + 1/e| >= 1e-3. Loops: floats. Integers and bool compute in float64, as
+ * NumPy. */
+CN_API cn_status cn_special_lambertw(cn_array *out, cn_array x1, cn_array x2,
+                                     cn_array dst);
+/* Complete elliptic integral of the first kind K(m), parameter m < 1 (inf
+ * at 1, NaN above, 0 at -inf). Within 4 ulp. Loops: floats. Integers and
+ * bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_ellipk(cn_array *out, cn_array x, cn_array dst);
+/* Complete elliptic integral of the second kind E(m), m <= 1 (1 at 1, NaN
+ * above, inf at -inf). Within 4 ulp. Loops: floats. Integers and bool
+ * compute in float64, as NumPy. */
+CN_API cn_status cn_special_ellipe(cn_array *out, cn_array x, cn_array dst);
+/* Regularized incomplete beta I_x(a, b), arguments (a, b, x): a, b >= 0, x
+ * in [0, 1] (edges in SciPy's order: NaN for a = b = 0 or inf, x at x = 0
+ * and 1, 1 for a = 0, 0 for b = 0; NaN outside). Within 128 ulp for a, b in
+ * [1e-2, 1e3] where I >= 1e-3 (SciPy: 14); 128 + 8 |ln I| ulp below. Loops:
+ * floats. Integers and bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_betainc(cn_array *out, cn_array x1, cn_array x2, cn_array x3,
+                                    cn_array dst);
+/* The x with I_x(a, b) = p, arguments (a, b, p): a, b > 0, p in [0, 1] (0
+ * and 1 at p = 0 and 1; NaN outside and for an infinite a or b). Within 16
+ * max(1, 1/a, 1/b) ulp for a, b in [0.1, 100]. Loops: floats. Integers and
+ * bool compute in float64, as NumPy. */
+CN_API cn_status cn_special_betaincinv(cn_array *out, cn_array x1, cn_array x2, cn_array x3,
+                                       cn_array dst);
 
 /* ---- hand-written: reductions (core/special.c) ------------------------ */
 

@@ -823,6 +823,27 @@ static std::vector<R> cpu_real(cn_dtype dt, f1 u, f2 b, const std::vector<R> &x,
   return r;
 }
 
+typedef cn_status (*f3)(cn_array *, cn_array, cn_array, cn_array, cn_array);
+
+template <class R>
+static std::vector<R> cpu_real3(cn_dtype dt, f3 fn, const std::vector<R> &x,
+                                const std::vector<R> &y,
+                                const std::vector<R> &z) {
+  int64_t n = (int64_t)x.size(), nb = n * (int64_t)sizeof(R);
+  cn_array ax = NULL, ay = NULL, az = NULL, out = NULL;
+  OK(cn_from_host(&ax, x.data(), 0, nb, 1, &n, NULL, dt));
+  OK(cn_from_host(&ay, y.data(), 0, nb, 1, &n, NULL, dt));
+  OK(cn_from_host(&az, z.data(), 0, nb, 1, &n, NULL, dt));
+  OK(fn(&out, ax, ay, az, NULL));
+  std::vector<R> r((size_t)n);
+  OK(cn_copy_to_buffer(r.data(), nb, out, CN_ORDER_C));
+  cn_array_release(ax);
+  cn_array_release(ay);
+  cn_array_release(az);
+  cn_array_release(out);
+  return r;
+}
+
 template <class R> static void special_ops(cn_dtype dt) {
   std::vector<R> v(k_vals, k_vals + k_nv);
   const double more[] = {0.1,  0.25,  0.3,  0.45, 0.7,   0.9,   0.999,
@@ -866,6 +887,39 @@ template <class R> static void special_ops(cn_dtype dt) {
                "%.17g\n",
                op.name, cn_dtype_name(dt), (double)v[i], (double)g,
                (double)c[i]);
+    }
+    if (bad)
+      g_fail++;
+  }
+  // ternary ops over triples of a smaller set (the incomplete beta's
+  // shape parameters and arguments in [0, 1] among them)
+  const double tv[] = {0.0,  -1.0, 0.5, 1.0,    3.0,      1e-5, 50.0,
+                       0.25, 0.7,  2.5, 0.999, INFINITY, NAN};
+  std::vector<R> t1, t2, t3;
+  for (double a : tv)
+    for (double b : tv)
+      for (double c : tv)
+        t1.push_back((R)a), t2.push_back((R)b), t3.push_back((R)c);
+  struct {
+    const char *name;
+    f3 fn;
+    R (*dev)(R, R, R);
+  } ter[] = {
+#define CN_SP_ROW3_(f) {#f, cn_special_##f, k_sp_##f<R>},
+      CN_SP_TERNARY(CN_SP_ROW3_)
+#undef CN_SP_ROW3_
+  };
+  for (auto &op : ter) {
+    g_cases++;
+    std::vector<R> c = cpu_real3<R>(dt, op.fn, t1, t2, t3);
+    int bad = 0;
+    for (size_t i = 0; i < t1.size(); i++) {
+      R g = op.dev(t1[i], t2[i], t3[i]);
+      if (!same_real(g, c[i], eps) && bad++ < 4)
+        printf("FAIL special %s(%s) at (%.17g, %.17g, %.17g): host-emulated "
+               "gpu %.17g cpu %.17g\n",
+               op.name, cn_dtype_name(dt), (double)t1[i], (double)t2[i],
+               (double)t3[i], (double)g, (double)c[i]);
     }
     if (bad)
       g_fail++;

@@ -26,6 +26,26 @@ del _op, _u, _name
 digamma = psi  # noqa: F821 (SciPy's two names of one ufunc)
 __all__.append("digamma")
 
+# SciPy's zeta and lambertw are functions with defaults around a ufunc:
+# the same signatures over the op table's ufuncs.
+_zeta = zeta  # noqa: F821
+_lambertw = lambertw  # noqa: F821
+
+
+def zeta(x, q=None, out=None):
+    """Hurwitz zeta(x, q) = sum_k>=0 (q + k)**-x (scipy.special.zeta).
+    q=None is q = 1, Riemann's zeta for x > 1; below 1 the result is NaN,
+    where SciPy continues Riemann's zeta analytically."""
+    return _zeta(x, 1.0 if q is None else q, out=out)
+
+
+def lambertw(z, k=0, tol=1e-8):
+    """Real branch k (0 or -1) of Lambert's W (scipy.special.lambertw). The
+    result is real (SciPy's is complex128): NaN where the branch's value is
+    not real. tol is accepted for SciPy's signature; the result is as
+    accurate as the header states whatever its value."""
+    return _lambertw(z, k)
+
 
 def _array(a):
     from ._convert import asarray

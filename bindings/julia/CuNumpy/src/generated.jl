@@ -2022,6 +2022,62 @@ cn_special_spherical_jn(out, x1, x2, dst) =
 cn_special_spherical_yn(out, x1, x2, dst) =
     ccall((:cn_special_spherical_yn, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
 
+# cn_status cn_special_loggamma(cn_array * out, cn_array x, cn_array dst)
+cn_special_loggamma(out, x, dst) =
+    ccall((:cn_special_loggamma, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_polygamma(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_polygamma(out, x1, x2, dst) =
+    ccall((:cn_special_polygamma, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_beta(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_beta(out, x1, x2, dst) =
+    ccall((:cn_special_beta, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_betaln(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_betaln(out, x1, x2, dst) =
+    ccall((:cn_special_betaln, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_gammainc(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_gammainc(out, x1, x2, dst) =
+    ccall((:cn_special_gammainc, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_gammaincc(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_gammaincc(out, x1, x2, dst) =
+    ccall((:cn_special_gammaincc, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_gammaincinv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_gammaincinv(out, x1, x2, dst) =
+    ccall((:cn_special_gammaincinv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_gammainccinv(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_gammainccinv(out, x1, x2, dst) =
+    ccall((:cn_special_gammainccinv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_zeta(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_zeta(out, x1, x2, dst) =
+    ccall((:cn_special_zeta, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_lambertw(cn_array * out, cn_array x1, cn_array x2, cn_array dst)
+cn_special_lambertw(out, x1, x2, dst) =
+    ccall((:cn_special_lambertw, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, dst)
+
+# cn_status cn_special_ellipk(cn_array * out, cn_array x, cn_array dst)
+cn_special_ellipk(out, x, dst) =
+    ccall((:cn_special_ellipk, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_ellipe(cn_array * out, cn_array x, cn_array dst)
+cn_special_ellipe(out, x, dst) =
+    ccall((:cn_special_ellipe, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}), out, x, dst)
+
+# cn_status cn_special_betainc(cn_array * out, cn_array x1, cn_array x2, cn_array x3, cn_array dst)
+cn_special_betainc(out, x1, x2, x3, dst) =
+    ccall((:cn_special_betainc, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, x3, dst)
+
+# cn_status cn_special_betaincinv(cn_array * out, cn_array x1, cn_array x2, cn_array x3, cn_array dst)
+cn_special_betaincinv(out, x1, x2, x3, dst) =
+    ccall((:cn_special_betaincinv, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), out, x1, x2, x3, dst)
+
 # cn_status cn_special_logsumexp(cn_array * out, cn_array a, int32_t naxes, const int32_t * axes, int32_t keepdims)
 cn_special_logsumexp(out, a, naxes, axes, keepdims) =
     ccall((:cn_special_logsumexp, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Ptr{Int32}, Int32), out, a, naxes, axes, keepdims)
