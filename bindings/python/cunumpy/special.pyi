@@ -4,7 +4,13 @@ from typing import Any
 
 from cunumpy._ufunc import ufunc
 
+beta: ufunc
+betainc: ufunc
+betaincinv: ufunc
+betaln: ufunc
 digamma: ufunc
+ellipe: ufunc
+ellipk: ufunc
 entr: ufunc
 erf: ufunc
 erfc: ufunc
@@ -15,30 +21,50 @@ exp1: ufunc
 expi: ufunc
 expit: ufunc
 gamma: ufunc
+gammainc: ufunc
+gammaincc: ufunc
+gammainccinv: ufunc
+gammaincinv: ufunc
 gammaln: ufunc
 huber: ufunc
 i0: ufunc
 i0e: ufunc
 i1: ufunc
 i1e: ufunc
+iv: ufunc
+ive: ufunc
 j0: ufunc
 j1: ufunc
+jv: ufunc
+k0: ufunc
+k0e: ufunc
+k1: ufunc
+k1e: ufunc
 kl_div: ufunc
+kv: ufunc
+kve: ufunc
+def lambertw(z, k=..., tol=...) -> Any: ...
 log_expit: ufunc
 log_ndtr: ufunc
 def log_softmax(x, axis=...) -> Any: ...
+loggamma: ufunc
 logit: ufunc
 def logsumexp(a, axis=..., b=..., keepdims=..., return_sign=...) -> Any: ...
 ndtr: ufunc
 ndtri: ufunc
+polygamma: ufunc
 pseudo_huber: ufunc
 psi: ufunc
 rel_entr: ufunc
 rgamma: ufunc
 def softmax(x, axis=...) -> Any: ...
+spherical_jn: ufunc
+spherical_yn: ufunc
 xlog1py: ufunc
 xlogy: ufunc
 y0: ufunc
 y1: ufunc
+yv: ufunc
+def zeta(x, q=..., out=...) -> Any: ...
 
 def __getattr__(name: str) -> Any: ...

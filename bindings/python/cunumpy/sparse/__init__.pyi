@@ -16,6 +16,7 @@ class coo_array:
     row: Any
     T: Any
     data: Any
+    device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
@@ -54,6 +55,7 @@ class coo_matrix:
     row: Any
     T: Any
     data: Any
+    device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
@@ -91,6 +93,7 @@ class csc_array:
     indptr: Any
     T: Any
     data: Any
+    device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
@@ -128,6 +131,7 @@ class csc_matrix:
     indptr: Any
     T: Any
     data: Any
+    device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
@@ -165,6 +169,7 @@ class csr_array:
     indptr: Any
     T: Any
     data: Any
+    device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
@@ -202,6 +207,7 @@ class csr_matrix:
     indptr: Any
     T: Any
     data: Any
+    device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
@@ -246,6 +252,7 @@ class dia_array:
     def sum_duplicates(self) -> Any: ...
     def transpose(self, axes=..., copy=...) -> Any: ...
     T: Any
+    device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
@@ -282,6 +289,7 @@ class dia_matrix:
     nnz: Any
     offsets: Any
     T: Any
+    device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
