@@ -18,8 +18,8 @@ from dask.array.chunk_types import is_valid_chunk_type  # noqa: E402
 import cunumpy as xp  # noqa: E402
 import cunumpy.dask as cdask  # noqa: E402
 
-PYPROJECT = os.path.join(os.path.dirname(__file__), "..", "..", "bindings",
-                         "python", "pyproject.toml")
+PYPROJECT = os.path.join(os.path.dirname(__file__), "..", "..",
+                         "pyproject.toml")
 
 
 def _backend_entry_point():
