@@ -13,7 +13,14 @@
 #define CUNUMPY_SPECIAL_SCALAR_H
 
 #ifdef CN_DEV
+#ifdef __CUDACC_RTC__
+/* Not CN_DEV's __forceinline__: inlining these large functions (and their
+ * helpers, into each caller) into every kernel of a program made NVRTC
+ * take minutes per dtype; the compiler still inlines the small ones. */
+#define CN_SP_FN static __device__ __noinline__
+#else
 #define CN_SP_FN CN_DEV
+#endif
 #define CN_SP_LGAMMA(x) lgamma(x)
 #define CN_SP_NAN CN_L2D(0x7ff8000000000000ll)
 #define CN_SP_INF CN_L2D(0x7ff0000000000000ll)
