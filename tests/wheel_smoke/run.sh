@@ -29,7 +29,9 @@ if [ -e "$site/cunumpy/libcunumpy_cuda.so" ]; then
   mkdir -p "$nv"
   for lib in $(readelf -d "$site/cunumpy/libcunumpy_cuda.so" |
                sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -E "$cuda_re"); do
-    real=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+    # no early exit in awk: ldconfig would die of SIGPIPE, and pipefail
+    # would end the script without a word
+    real=$(ldconfig -p | awk -v l="$lib" '$1 == l && !n++ {print $NF}')
     [ -n "$real" ] || real=$(ls "${CUDA_HOME:-/usr/local/cuda}/lib64/$lib" 2>/dev/null || true)
     [ -n "$real" ] || { echo "toolkit library $lib not found" >&2; exit 1; }
     ln -sf "$real" "$nv/$lib"
