@@ -6,14 +6,16 @@
 
 /* Per-ISA clones of a hot loop, picked at load time by an ifunc resolver.
  * The dynamic loader runs resolvers before any sanitizer runtime starts,
- * and clang's ThreadSanitizer instruments them, which crashes at load: a
- * TSan build keeps the default clone only. */
+ * and clang instruments them under ThreadSanitizer and AddressSanitizer
+ * (a clone of a static function crashed every ASan test at load), so a
+ * sanitizer build keeps the default clone only. */
 #if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
 #define CN_NO_TARGET_CLONES 1
 #endif
 #endif
-#if defined(__SANITIZE_THREAD__) || defined(CN_NO_TARGET_CLONES)
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__) ||         \
+    defined(CN_NO_TARGET_CLONES)
 #define CN_TARGET_CLONES(...)
 #else
 #define CN_TARGET_CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
