@@ -12,16 +12,23 @@ does not defer to it in mixed operations) and cunumpy's functions with
 Dask's per-chunk dispatch tables (concatenate, tensordot, einsum, take,
 empty, percentile, to_numpy); everything else Dask runs on chunks
 reaches cunumpy through __array_function__/__array_ufunc__ (numpy.linalg
-and numpy.fft functions run cunumpy.linalg's and cunumpy.fft's). The array backend "cunumpy"
-is CunumpyBackendEntrypoint, declared as a "dask.array.backends" entry
+and numpy.fft functions run cunumpy.linalg's and cunumpy.fft's).
+dask.array.fft's transforms of cunumpy chunks get a cunumpy meta (the
+module's functions are wrapped on import, see _keep_cunumpy_meta).
+cunumpy has no masked array type: dask.array.ma on cunumpy chunks makes
+NumPy masked arrays on the host (chunks and meta numpy.ma.MaskedArray).
+The array backend "cunumpy" is CunumpyBackendEntrypoint, declared as a "dask.array.backends" entry
 point in the package metadata (pyproject.toml), so Dask finds it in an
 installed cunumpy; from a source tree without metadata, register it with
 array_creation_dispatch.register_backend("cunumpy",
 CunumpyBackendEntrypoint()).
 """
 
+import functools as _functools
+
 import numpy as _np
 import dask.array as _da
+import dask.array.fft as _da_fft
 from dask import config as _config
 from dask.array import chunk_types as _chunk_types
 from dask.array.backends import ArrayBackendEntrypoint
@@ -68,6 +75,40 @@ def register():
     # Dask's chunk percentile is written in NumPy calls, which reach cunumpy
     percentile_lookup.register(_cn.ndarray, _dask_percentile)
     to_numpy_dispatch.register(_cn.ndarray, _cunumpy_to_numpy)
+    _wrap_fft_transforms()
+
+
+# dask.array.fft's transforms take their meta from a transform of the
+# input's zero-size meta, which no FFT accepts (NumPy's raises too), so
+# they fall back to a NumPy meta; Dask has no dispatch for it. Each is
+# wrapped once, in place: for an input with a cunumpy meta the result gets
+# a zero-size cunumpy meta of its dtype (same graph, same chunks); any
+# other input gets the original's result unchanged.
+_FFT_TRANSFORMS = ("fft", "fft2", "fftn", "ifft", "ifft2", "ifftn", "rfft",
+                   "rfft2", "rfftn", "irfft", "irfft2", "irfftn", "hfft",
+                   "ihfft")
+
+
+def _keep_cunumpy_meta(transform):
+    @_functools.wraps(transform)
+    def wrapped(a, *args, **kwargs):
+        out = transform(a, *args, **kwargs)
+        meta = getattr(a, "_meta", None)
+        if isinstance(meta, _cn.ndarray) and \
+                not isinstance(out._meta, _cn.ndarray):
+            out = _da.Array(out.dask, out.name, out.chunks,
+                            meta=_cn.empty_like(meta, shape=(0,) * out.ndim,
+                                                dtype=out.dtype))
+        return out
+    wrapped._cunumpy_meta = True
+    return wrapped
+
+
+def _wrap_fft_transforms():
+    for name in _FFT_TRANSFORMS:
+        transform = getattr(_da_fft, name)
+        if not getattr(transform, "_cunumpy_meta", False):
+            setattr(_da_fft, name, _keep_cunumpy_meta(transform))
 
 
 def _with_cunumpy_meta(name, *args, meta=None, **kwargs):
