@@ -502,7 +502,8 @@ def _get_device_properties(device):
     uuid_hi, uuid_lo, luid, node_mask = _lib.cn_cuda_device_uuid(device)
     props["uuid"] = (uuid_hi.to_bytes(8, "big", signed=True) +
                      uuid_lo.to_bytes(8, "big", signed=True))
-    props["luid"] = luid.to_bytes(8, "little", signed=True)
+    # CuPy's luid is the char[8] read as a C string (b"" off Windows)
+    props["luid"] = luid.to_bytes(8, "little", signed=True).split(b"\0")[0]
     props["luidDeviceNodeMask"] = node_mask
     return props
 
