@@ -341,5 +341,31 @@ def bench():
 
 check("benchmark GPU times", bench)
 
+# ---- Dask with device chunks ------------------------------------------------
+try:
+    import dask.array as da
+    import cunumpy.dask  # noqa: F401
+except ImportError:
+    da = None
+    print("Dask not importable: Dask device checks skipped")
+if da is not None:
+    host = np.random.default_rng(2).standard_normal((8, 6))
+    dd = da.from_array(xp.asarray(host), chunks=(4, 6), asarray=False)
+
+    def dask_fft_meta():
+        f = da.fft.rfft(dd, axis=1)
+        got = f.compute(scheduler="sync")
+        return isinstance(f._meta, xp.ndarray) and \
+            str(f._meta.device).startswith("cuda") and \
+            np.allclose(xp.asnumpy(got), np.fft.rfft(host, axis=1))
+
+    def dask_masked_refused():
+        ok = raises(TypeError, lambda: da.ma.masked_greater(dd, 0.0))
+        m = da.ma.masked_greater(dd.to_backend("numpy"), 0.0).compute()
+        return ok and np.array_equal(np.ma.getmaskarray(m), host > 0)
+
+    check("Dask FFT of device chunks: device meta", dask_fft_meta)
+    check("Dask masked functions refuse device chunks", dask_masked_refused)
+
 print(f"cuda_api_gpu: {cases - failures}/{cases} passed")
 sys.exit(1 if failures else 0)

@@ -258,6 +258,35 @@ def test_masked_arrays_are_numpy_masked_chunks(name):
     np.testing.assert_array_equal(filled.compute(), np.ma.filled(want, -1.0))
 
 
+def test_masked_functions_refuse_device_chunks(monkeypatch):
+    """Device chunks are not copied to the host behind the user's back:
+    every dask.array.ma function refuses them with the way out (the
+    device is simulated: cunumpy.dask's host test says no)."""
+    host = np.arange(12.0).reshape(3, 4)
+    d, _ = _pair(host, (3, 2))
+    monkeypatch.setattr(cdask, "_on_cpu", lambda a: False)
+    calls = {
+        "masked_greater": lambda: da.ma.masked_greater(d, 1.0),
+        "masked_where": lambda: da.ma.masked_where(host > 1, d),
+        "masked_array": lambda: da.ma.masked_array(d, mask=host > 1),
+        "filled": lambda: da.ma.filled(d, 0.0),
+        "average": lambda: da.ma.average(d, axis=0),
+        "getmaskarray": lambda: da.ma.getmaskarray(xp.asarray(host)),
+    }
+    for name, call in calls.items():
+        with pytest.raises(TypeError, match=rf"dask.array.ma.{name}: cunumpy "
+                           r"has no masked arrays .*to_backend\('numpy'\)"):
+            call()
+    monkeypatch.undo()
+    # the way out: NumPy chunks, then NumPy's masked arrays
+    got = da.ma.masked_greater(d.to_backend("numpy"), 1.0)
+    assert type(got._meta) is np.ma.MaskedArray
+    np.testing.assert_array_equal(np.ma.getmaskarray(got.compute()),
+                                  host > 1.0)
+    assert all(getattr(getattr(da.ma, n), "_cunumpy_checked", False)
+               for n in cdask._MASKED_FUNCTIONS if hasattr(da.ma, n))
+
+
 @pytest.mark.parametrize("red", ["nansum", "nanmean", "nanmax", "sum"])
 def test_nan_reductions(red):
     d, n = _pair(HOST, (4, 5))

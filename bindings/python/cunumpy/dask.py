@@ -15,8 +15,9 @@ reaches cunumpy through __array_function__/__array_ufunc__ (numpy.linalg
 and numpy.fft functions run cunumpy.linalg's and cunumpy.fft's).
 dask.array.fft's transforms of cunumpy chunks get a cunumpy meta (the
 module's functions are wrapped on import, see _keep_cunumpy_meta).
-cunumpy has no masked array type: dask.array.ma on cunumpy chunks makes
-NumPy masked arrays on the host (chunks and meta numpy.ma.MaskedArray).
+cunumpy has no masked array type: dask.array.ma on host cunumpy chunks
+makes NumPy masked arrays (chunks and meta numpy.ma.MaskedArray); on
+device chunks its functions raise TypeError (x.to_backend("numpy") first).
 The array backend "cunumpy" is CunumpyBackendEntrypoint, declared as a "dask.array.backends" entry
 point in the package metadata (pyproject.toml), so Dask finds it in an
 installed cunumpy; from a source tree without metadata, register it with
@@ -29,6 +30,7 @@ import functools as _functools
 import numpy as _np
 import dask.array as _da
 import dask.array.fft as _da_fft
+import dask.array.ma as _da_ma
 from dask import config as _config
 from dask.array import chunk_types as _chunk_types
 from dask.array.backends import ArrayBackendEntrypoint
@@ -40,6 +42,7 @@ from dask.array.dispatch import (concatenate_lookup, einsum_lookup,
 from dask.utils import Dispatch
 
 import cunumpy as _cn
+from cunumpy._convert import _on_cpu
 
 __all__ = ["CunumpyBackendEntrypoint", "register", "to_cunumpy_dispatch"]
 
@@ -76,6 +79,7 @@ def register():
     percentile_lookup.register(_cn.ndarray, _dask_percentile)
     to_numpy_dispatch.register(_cn.ndarray, _cunumpy_to_numpy)
     _wrap_fft_transforms()
+    _wrap_masked_functions()
 
 
 # dask.array.fft's transforms take their meta from a transform of the
@@ -109,6 +113,44 @@ def _wrap_fft_transforms():
         transform = getattr(_da_fft, name)
         if not getattr(transform, "_cunumpy_meta", False):
             setattr(_da_fft, name, _keep_cunumpy_meta(transform))
+
+
+# cunumpy has no masked array type, so dask.array.ma makes NumPy masked
+# arrays of the chunks. Of host chunks that is NumPy's own computation;
+# device chunks would reach NumPy through __array__, which copies some and
+# refuses others (a no-copy request), so for them each function of
+# dask.array.ma refuses up front and says how to move them to the host.
+_MASKED_FUNCTIONS = (
+    "average", "count", "empty_like", "filled", "fix_invalid", "getdata",
+    "getmaskarray", "masked_array", "masked_equal", "masked_greater",
+    "masked_greater_equal", "masked_inside", "masked_invalid", "masked_less",
+    "masked_less_equal", "masked_not_equal", "masked_outside",
+    "masked_values", "masked_where", "nonzero", "ones_like",
+    "set_fill_value", "where", "zeros_like")
+
+
+def _refuse_device_chunks(function, name):
+    @_functools.wraps(function)
+    def wrapped(*args, **kwargs):
+        for x in (*args, *kwargs.values()):
+            meta = x if isinstance(x, _cn.ndarray) else \
+                getattr(x, "_meta", None)
+            if isinstance(meta, _cn.ndarray) and not _on_cpu(meta):
+                raise TypeError(
+                    f"dask.array.ma.{name}: cunumpy has no masked arrays and "
+                    f"does not copy chunks on {meta.device} to the host "
+                    f"implicitly; move them first with x.to_backend('numpy')")
+        return function(*args, **kwargs)
+    wrapped._cunumpy_checked = True
+    return wrapped
+
+
+def _wrap_masked_functions():
+    for name in _MASKED_FUNCTIONS:
+        function = getattr(_da_ma, name, None)
+        if function is not None and \
+                not getattr(function, "_cunumpy_checked", False):
+            setattr(_da_ma, name, _refuse_device_chunks(function, name))
 
 
 def _with_cunumpy_meta(name, *args, meta=None, **kwargs):
