@@ -1,7 +1,9 @@
 """CuPy's cupy.cuda names over the engine's device API (cunumpy/cuda.h):
 Device, Stream, ExternalStream, Event, get_elapsed_time, runtime,
 is_available, the memory pools, set_allocator, malloc_managed,
-set_pinned_memory_allocator.
+set_pinned_memory_allocator. Device.attributes, runtime.deviceGetAttribute,
+the runtime.cudaDevAttr* numbers and runtime.getDeviceProperties come from
+the engine's table of cudaDeviceAttr names (cn_cuda_device_attribute_info).
 
 Without CUDA, queries with an answer answer (is_available() is False,
 runtime.getDeviceCount() is 0, the pinned pool is empty); everything else
