@@ -105,6 +105,59 @@ cn_status cn_cuda_device_properties(char *name, int64_t name_cap,
              total_memory, cc_major, cc_minor, multiprocessors, device);
 }
 
+static const struct {
+  const char *name;
+  int32_t number;
+} g_device_attributes[] = {
+#define CN_DEVICE_ATTRIBUTE(name, number) {#name, number},
+#include "cuda_device_attributes.def"
+#undef CN_DEVICE_ATTRIBUTE
+};
+#define CN_N_DEVICE_ATTRIBUTES                                                 \
+  ((int32_t)(sizeof g_device_attributes / sizeof g_device_attributes[0]))
+
+cn_status cn_cuda_device_attribute_count(int32_t *out) {
+  CN_CHECK_PTR(out, "cn_cuda_device_attribute_count", "out");
+  *out = CN_N_DEVICE_ATTRIBUTES;
+  return CN_OK;
+}
+
+cn_status cn_cuda_device_attribute_info(const char **out, int32_t *number,
+                                        int32_t index) {
+  const char *fn = "cn_cuda_device_attribute_info";
+  CN_CHECK_PTR(out, fn, "out");
+  CN_CHECK_PTR(number, fn, "number");
+  if (index < 0 || index >= CN_N_DEVICE_ATTRIBUTES)
+    return cn_error(CN_ERR_INDEX,
+                    "%s: index %d is outside [0, %d) (the named attributes)",
+                    fn, (int)index, (int)CN_N_DEVICE_ATTRIBUTES);
+  *out = g_device_attributes[index].name;
+  *number = g_device_attributes[index].number;
+  return CN_OK;
+}
+
+cn_status cn_cuda_device_attribute(int32_t *out, int32_t number,
+                                   int32_t device) {
+  const char *fn = "cn_cuda_device_attribute";
+  CN_CHECK_PTR(out, fn, "out");
+  const char *name = NULL;
+  for (int32_t i = 0; i < CN_N_DEVICE_ATTRIBUTES; i++)
+    if (g_device_attributes[i].number == number)
+      name = g_device_attributes[i].name;
+  if (name == NULL)
+    return cn_error(CN_ERR_VALUE,
+                    "%s: %d is not a cudaDeviceAttr the engine names (see "
+                    "cn_cuda_device_attribute_info)",
+                    fn, (int)number);
+  CN_FORWARD(fn, device_attribute, out, number, name, device);
+}
+
+cn_status cn_cuda_device_uuid(int64_t *uuid_hi, int64_t *uuid_lo, int64_t *luid,
+                              int32_t *luid_node_mask, int32_t device) {
+  CN_FORWARD("cn_cuda_device_uuid", device_uuid, uuid_hi, uuid_lo, luid,
+             luid_node_mask, device);
+}
+
 cn_status cn_cuda_memory_info(int64_t *free_bytes, int64_t *total_bytes,
                               int32_t device) {
   CN_FORWARD("cn_cuda_memory_info", memory_info, free_bytes, total_bytes,

@@ -83,6 +83,12 @@ struct cn_cuda_api {
   cn_status (*range_pop)(void);
   cn_status (*pinned_set_cache)(int32_t enabled);
   cn_status (*pinned_free_blocks)(int64_t *out);
+  /* cudaDeviceGetAttribute of a number the core found in its table (name:
+   * its table name, for messages). */
+  cn_status (*device_attribute)(int32_t *out, int32_t number, const char *name,
+                                int32_t device);
+  cn_status (*device_uuid)(int64_t *uuid_hi, int64_t *uuid_lo, int64_t *luid,
+                           int32_t *luid_node_mask, int32_t device);
 };
 
 /* Core internals a plugin may call. */

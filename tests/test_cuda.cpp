@@ -6,7 +6,10 @@
 
 #include <cunumpy/cuda.h>
 
+#include <algorithm>
+#include <cctype>
 #include <string>
+#include <vector>
 
 static bool have_gpu() { return cn_device_count() > 0; }
 
@@ -59,6 +62,76 @@ TEST_CASE("cuda: argument errors come before availability") {
   CN_REQUIRE_OK(cn_stream_destroy(nullptr));
   CN_REQUIRE_OK(cn_event_destroy(nullptr));
   CN_REQUIRE_OK(cn_unpin_memory(nullptr));
+}
+
+TEST_CASE("cuda: the device attribute table needs no CUDA") {
+  int32_t n = 0;
+  CN_REQUIRE_OK(cn_cuda_device_attribute_count(&n));
+  REQUIRE(n > 100);
+  const char *name = nullptr;
+  int32_t number = -1;
+  CN_REQUIRE_OK(cn_cuda_device_attribute_info(&name, &number, 0));
+  REQUIRE(std::string(name) == "MaxThreadsPerBlock");
+  REQUIRE(number == 1);
+  // names and numbers are unique and name no reserved attribute
+  std::vector<std::string> names;
+  std::vector<int32_t> numbers;
+  for (int32_t i = 0; i < n; i++) {
+    CN_REQUIRE_OK(cn_cuda_device_attribute_info(&name, &number, i));
+    std::string s(name);
+    bool reserved = s.rfind("Reserved", 0) == 0 && s.size() > 8 &&
+                    std::isdigit(static_cast<unsigned char>(s[8]));
+    REQUIRE(!reserved);
+    REQUIRE(std::find(names.begin(), names.end(), name) == names.end());
+    REQUIRE(std::find(numbers.begin(), numbers.end(), number) ==
+            numbers.end());
+    names.push_back(name);
+    numbers.push_back(number);
+  }
+  REQUIRE(std::find(names.begin(), names.end(), "ComputeCapabilityMajor") !=
+          names.end());
+  name = "unchanged";
+  number = 5;
+  CN_REQUIRE_ERR(cn_cuda_device_attribute_info(&name, &number, n),
+                 CN_ERR_INDEX, "outside [0,");
+  CN_REQUIRE_ERR(cn_cuda_device_attribute_info(&name, &number, -1),
+                 CN_ERR_INDEX, "index -1");
+  REQUIRE((std::string(name) == "unchanged" && number == 5));
+  CN_REQUIRE_ERR(cn_cuda_device_attribute_info(nullptr, &number, 0),
+                 CN_ERR_VALUE, "argument 'out' is NULL");
+  CN_REQUIRE_ERR(cn_cuda_device_attribute_info(&name, nullptr, 0),
+                 CN_ERR_VALUE, "argument 'number' is NULL");
+  CN_REQUIRE_ERR(cn_cuda_device_attribute_count(nullptr), CN_ERR_VALUE,
+                 "argument 'out' is NULL");
+  int32_t v = 7;
+  CN_REQUIRE_ERR(cn_cuda_device_attribute(&v, 92, 0), CN_ERR_VALUE,
+                 "92 is not a cudaDeviceAttr the engine names");
+  CN_REQUIRE_ERR(cn_cuda_device_attribute(&v, 0, 0), CN_ERR_VALUE,
+                 "0 is not a cudaDeviceAttr");
+  CN_REQUIRE_ERR(cn_cuda_device_attribute(nullptr, 1, 0), CN_ERR_VALUE,
+                 "argument 'out' is NULL");
+  REQUIRE(v == 7);
+  if (have_gpu()) {
+    CN_REQUIRE_OK(cn_cuda_device_attribute(&v, 10, 0)); // WarpSize
+    REQUIRE(v == 32);
+    int32_t major = 0;
+    CN_REQUIRE_OK(cn_cuda_device_properties(nullptr, 0, nullptr, &major,
+                                            nullptr, nullptr, 0));
+    CN_REQUIRE_OK(cn_cuda_device_attribute(&v, 75, -1));
+    REQUIRE(v == major);
+    int64_t hi = 0, lo = 0;
+    CN_REQUIRE_OK(cn_cuda_device_uuid(&hi, &lo, nullptr, nullptr, 0));
+    REQUIRE((hi != 0 || lo != 0));
+    CN_REQUIRE_ERR(cn_cuda_device_attribute(&v, 1, 1 << 20), CN_ERR_DEVICE,
+                   "");
+  } else {
+    CN_REQUIRE_UNAVAILABLE(cn_cuda_device_attribute(&v, 1, 0));
+    REQUIRE(v == 7);
+    int64_t hi = 3;
+    CN_REQUIRE_UNAVAILABLE(cn_cuda_device_uuid(&hi, nullptr, nullptr,
+                                               nullptr, 0));
+    REQUIRE(hi == 3);
+  }
 }
 
 TEST_CASE("cuda: cn_empty_pinned validates like cn_empty") {

@@ -719,6 +719,43 @@ module cunumpy_c
       integer(c_int32_t), value :: device
       integer(c_int32_t) :: res
     end function c_cn_cuda_device_properties
+    ! cn_status cn_cuda_device_attribute_count(int32_t * out)
+    function c_cn_cuda_device_attribute_count(out) bind(c, &
+        name='cn_cuda_device_attribute_count') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: out(*)
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_device_attribute_count
+    ! cn_status cn_cuda_device_attribute_info(const char ** out, int32_t * number, int32_t index)
+    function c_cn_cuda_device_attribute_info(out, number, index) bind(c, &
+        name='cn_cuda_device_attribute_info') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      integer(c_int32_t) :: number(*)
+      integer(c_int32_t), value :: index
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_device_attribute_info
+    ! cn_status cn_cuda_device_attribute(int32_t * out, int32_t number, int32_t device)
+    function c_cn_cuda_device_attribute(out, number, device) bind(c, &
+        name='cn_cuda_device_attribute') result(res)
+      import :: c_int32_t
+      integer(c_int32_t) :: out(*)
+      integer(c_int32_t), value :: number
+      integer(c_int32_t), value :: device
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_device_attribute
+    ! cn_status cn_cuda_device_uuid(int64_t * uuid_hi, int64_t * uuid_lo, int64_t * luid, int32_t *
+    !     luid_node_mask, int32_t device)
+    function c_cn_cuda_device_uuid(uuid_hi, uuid_lo, luid, luid_node_mask, device) bind(c, &
+        name='cn_cuda_device_uuid') result(res)
+      import :: c_int32_t, c_int64_t
+      integer(c_int64_t) :: uuid_hi(*)
+      integer(c_int64_t) :: uuid_lo(*)
+      integer(c_int64_t) :: luid(*)
+      integer(c_int32_t) :: luid_node_mask(*)
+      integer(c_int32_t), value :: device
+      integer(c_int32_t) :: res
+    end function c_cn_cuda_device_uuid
     ! cn_status cn_cuda_memory_info(int64_t * free_bytes, int64_t * total_bytes, int32_t device)
     function c_cn_cuda_memory_info(free_bytes, total_bytes, device) bind(c, &
         name='cn_cuda_memory_info') result(res)

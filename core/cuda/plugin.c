@@ -235,6 +235,60 @@ static cn_status device_properties(char *name, int64_t name_cap,
   return CN_OK;
 }
 
+/* The core's attribute table names the runtime's enumerators: a renamed
+ * or renumbered one fails to compile here. */
+#define CN_DEVICE_ATTRIBUTE(name, number)                                      \
+  _Static_assert(cudaDevAttr##name == (number),                                \
+                 "cudaDevAttr" #name " is not " #number);
+#include "../cuda_device_attributes.def"
+#undef CN_DEVICE_ATTRIBUTE
+
+static cn_status device_attribute(int32_t *out, int32_t number,
+                                  const char *name, int32_t device) {
+  int32_t d = 0;
+  cn_status st = cn_cu_resolve_device(&d, device, "cn_cuda_device_attribute");
+  if (st != CN_OK)
+    return st;
+  int v = 0;
+  cudaError_t e = cudaDeviceGetAttribute(&v, (enum cudaDeviceAttr)number, d);
+  if (e == cudaErrorInvalidValue) {
+    (void)cudaGetLastError();
+    return cn_cu_error(CN_ERR_UNSUPPORTED,
+                       "cn_cuda_device_attribute: the driver does not report "
+                       "attribute %s (%d) of device %d",
+                       name, (int)number, (int)d);
+  }
+  if (e != cudaSuccess)
+    return cn_cu_fail(e, "cudaDeviceGetAttribute");
+  *out = v;
+  return CN_OK;
+}
+
+static cn_status device_uuid(int64_t *uuid_hi, int64_t *uuid_lo, int64_t *luid,
+                             int32_t *luid_node_mask, int32_t device) {
+  int32_t d = 0;
+  cn_status st = cn_cu_resolve_device(&d, device, "cn_cuda_device_uuid");
+  if (st != CN_OK)
+    return st;
+  struct cudaDeviceProp prop;
+  CN_CU_TRY(cudaGetDeviceProperties(&prop, d), "cudaGetDeviceProperties");
+  uint64_t hi = 0, lo = 0, lu = 0;
+  for (int i = 0; i < 8; i++) {
+    hi = hi << 8 | (unsigned char)prop.uuid.bytes[i];
+    lo = lo << 8 | (unsigned char)prop.uuid.bytes[8 + i];
+    lu |= (uint64_t)(unsigned char)prop.luid[i] << (8 * i);
+  }
+  if (uuid_hi)
+    *uuid_hi = (int64_t)hi;
+  if (uuid_lo)
+    *uuid_lo = (int64_t)lo;
+  if (luid)
+    *luid = (int64_t)lu;
+  if (luid_node_mask)
+    *luid_node_mask = (int32_t)prop.luidDeviceNodeMask;
+  return CN_OK;
+}
+
 static cn_status memory_info(int64_t *free_bytes, int64_t *total_bytes,
                              int32_t device) {
   int32_t d = 0;
@@ -383,6 +437,8 @@ const cn_backend *cn_cuda_plugin_entry(uint32_t core_abi_version) {
       .set_device = set_device,
       .device_properties = device_properties,
       .memory_info = memory_info,
+      .device_attribute = device_attribute,
+      .device_uuid = device_uuid,
       .device_synchronize = device_synchronize,
       .synchronize_all = synchronize_all,
       .kernel_cache_info = cn_cu_kernel_cache_info,

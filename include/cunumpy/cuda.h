@@ -39,6 +39,27 @@ CN_API cn_status cn_cuda_device_properties(char *name, int64_t name_cap,
                                            int32_t *cc_major, int32_t *cc_minor,
                                            int32_t *multiprocessors,
                                            int32_t device);
+/* Number of device attributes the engine names (every cudaDeviceAttr of the
+ * CUDA 13 runtime but the reserved ones); known without CUDA. */
+CN_API cn_status cn_cuda_device_attribute_count(int32_t *out);
+/* The index-th named attribute: *out its name (cudaDeviceAttr without the
+ * cudaDevAttr prefix, "MaxThreadsPerBlock"; a static string) and *number
+ * its cudaDeviceAttr value. Known without CUDA. CN_ERR_INDEX for an index
+ * outside [0, count). */
+CN_API cn_status cn_cuda_device_attribute_info(const char **out,
+                                               int32_t *number, int32_t index);
+/* Value of attribute `number` (a cudaDeviceAttr the engine names) of the
+ * device (cudaDeviceGetAttribute). CN_ERR_VALUE for a number it does not
+ * name; CN_ERR_UNSUPPORTED when the driver does not report that attribute. */
+CN_API cn_status cn_cuda_device_attribute(int32_t *out, int32_t number,
+                                          int32_t device);
+/* The device's identifiers (cudaDeviceProp): its 16-byte UUID as two
+ * big-endian halves (bytes 0-7 in *uuid_hi, 8-15 in *uuid_lo), its 8-byte
+ * LUID (little-endian) and LUID node mask (both 0 except on Windows). Any
+ * output may be NULL. */
+CN_API cn_status cn_cuda_device_uuid(int64_t *uuid_hi, int64_t *uuid_lo,
+                                     int64_t *luid, int32_t *luid_node_mask,
+                                     int32_t device);
 /* Free and total device memory as the driver reports them. */
 CN_API cn_status cn_cuda_memory_info(int64_t *free_bytes, int64_t *total_bytes,
                                      int32_t device);

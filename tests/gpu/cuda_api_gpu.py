@@ -60,6 +60,17 @@ check("compute_capability",
 check("attributes", lambda: d0.attributes["MultiProcessorCount"] ==
       props["multiProcessorCount"])
 check("mem_info", lambda: d0.mem_info[1] == total)
+attrs = d0.attributes
+check("attributes: the full cudaDeviceAttr dict", lambda: len(attrs) > 100 and
+      attrs["WarpSize"] == 32 and attrs["MaxThreadsPerBlock"] == 1024 and
+      attrs["ComputeCapabilityMajor"] == props["major"] and
+      attrs["MultiProcessorCount"] == props["multiProcessorCount"])
+check("deviceGetAttribute", lambda: cuda.runtime.deviceGetAttribute(
+    cuda.runtime.cudaDevAttrL2CacheSize, 0) == props["l2CacheSize"] > 0)
+check("getDeviceProperties tuples and identifiers", lambda:
+      props["maxThreadsDim"][0] == 1024 and len(props["maxGridSize"]) == 3
+      and props["warpSize"] == 32 and len(props["uuid"]) == 16 and
+      props["uuid"] != bytes(16) and props["clockRate"] > 0)
 
 
 def device_context():
@@ -278,6 +289,25 @@ if cp is not None:
         r = xp.asarray(OnlyCAI(c, s.ptr))
         return np.array_equal(xp.asnumpy(r), np.arange(1000.0) * 2)
 
+    def cupy_attributes():
+        theirs = cp.cuda.Device(0).attributes
+        bad = {k: (v, attrs.get(k)) for k, v in theirs.items()
+               if attrs.get(k) != v}
+        if bad:
+            print("  attributes differing from CuPy's:", bad)
+        return not bad
+
+    def cupy_properties():
+        theirs = cp.cuda.runtime.getDeviceProperties(0)
+        missing = set(theirs) - set(props)
+        bad = {k: (v, props.get(k)) for k, v in theirs.items()
+               if k in props and props[k] != v}
+        if missing or bad:
+            print("  properties missing:", missing, "differing:", bad)
+        return not missing and not bad
+
+    check("attributes equal CuPy's", cupy_attributes)
+    check("getDeviceProperties equals CuPy's", cupy_properties)
     check("from_pointer of a CuPy pointer", cupy_pointer)
     check("CAI import of a CuPy array on its stream", cupy_cai)
 
@@ -310,6 +340,32 @@ def bench():
 
 
 check("benchmark GPU times", bench)
+
+# ---- Dask with device chunks ------------------------------------------------
+try:
+    import dask.array as da
+    import cunumpy.dask  # noqa: F401
+except ImportError:
+    da = None
+    print("Dask not importable: Dask device checks skipped")
+if da is not None:
+    host = np.random.default_rng(2).standard_normal((8, 6))
+    dd = da.from_array(xp.asarray(host), chunks=(4, 6), asarray=False)
+
+    def dask_fft_meta():
+        f = da.fft.rfft(dd, axis=1)
+        got = f.compute(scheduler="sync")
+        return isinstance(f._meta, xp.ndarray) and \
+            str(f._meta.device).startswith("cuda") and \
+            np.allclose(xp.asnumpy(got), np.fft.rfft(host, axis=1))
+
+    def dask_masked_refused():
+        ok = raises(TypeError, lambda: da.ma.masked_greater(dd, 0.0))
+        m = da.ma.masked_greater(dd.to_backend("numpy"), 0.0).compute()
+        return ok and np.array_equal(np.ma.getmaskarray(m), host > 0)
+
+    check("Dask FFT of device chunks: device meta", dask_fft_meta)
+    check("Dask masked functions refuse device chunks", dask_masked_refused)
 
 print(f"cuda_api_gpu: {cases - failures}/{cases} passed")
 sys.exit(1 if failures else 0)

@@ -358,6 +358,7 @@ def test_cuda_module_without_cuda():
              lambda: xp.cuda.ExternalStream(1234),
              xp.cuda.runtime.memGetInfo,
              lambda: xp.cuda.runtime.getDeviceProperties(0),
+             lambda: xp.cuda.runtime.deviceGetAttribute(1, 0),
              lambda: xp.cuda.set_allocator(None),
              lambda: xp.cuda.set_allocator(xp.cuda.malloc_managed),
              lambda: xp.cuda.malloc_managed(16)]
@@ -372,6 +373,147 @@ def test_cuda_module_without_cuda():
         xp.cuda.set_allocator(len)
     with pytest.raises(ValueError):
         xp.cuda.Device(-1)
+
+
+# ---- device attributes and properties ------------------------------------
+
+# cudaDeviceProp keys of CuPy's runtime.getDeviceProperties on CUDA.
+CUPY_PROPERTY_KEYS = {
+    "name", "totalGlobalMem", "sharedMemPerBlock", "regsPerBlock", "warpSize",
+    "maxThreadsPerBlock", "maxThreadsDim", "maxGridSize", "clockRate",
+    "totalConstMem", "major", "minor", "textureAlignment",
+    "texturePitchAlignment", "multiProcessorCount", "kernelExecTimeoutEnabled",
+    "integrated", "canMapHostMemory", "computeMode", "maxTexture1D",
+    "maxTexture2D", "maxTexture3D", "concurrentKernels", "ECCEnabled",
+    "pciBusID", "pciDeviceID", "pciDomainID", "tccDriver", "memoryClockRate",
+    "memoryBusWidth", "l2CacheSize", "maxThreadsPerMultiProcessor",
+    "isMultiGpuBoard", "cooperativeLaunch", "cooperativeMultiDeviceLaunch",
+    "deviceOverlap", "maxTexture1DMipmap", "maxTexture1DLinear",
+    "maxTexture1DLayered", "maxTexture2DMipmap", "maxTexture2DLinear",
+    "maxTexture2DLayered", "maxTexture2DGather", "maxTexture3DAlt",
+    "maxTextureCubemap", "maxTextureCubemapLayered", "maxSurface1D",
+    "maxSurface1DLayered", "maxSurface2D", "maxSurface2DLayered",
+    "maxSurface3D", "maxSurfaceCubemap", "maxSurfaceCubemapLayered",
+    "surfaceAlignment", "asyncEngineCount", "unifiedAddressing",
+    "streamPrioritiesSupported", "globalL1CacheSupported",
+    "localL1CacheSupported", "sharedMemPerMultiprocessor",
+    "regsPerMultiprocessor", "managedMemory", "multiGpuBoardGroupID",
+    "hostNativeAtomicSupported", "singleToDoublePrecisionPerfRatio",
+    "pageableMemoryAccess", "concurrentManagedAccess",
+    "computePreemptionSupported", "canUseHostPointerForRegisteredMem",
+    "sharedMemPerBlockOptin", "pageableMemoryAccessUsesHostPageTables",
+    "directManagedMemAccessFromHost", "uuid", "luid", "luidDeviceNodeMask",
+    "persistingL2CacheMaxSize", "maxBlocksPerMultiProcessor",
+    "accessPolicyMaxWindowSize", "reservedSharedMemPerBlock"}
+
+
+def _toolkit_device_attributes():
+    """{name: number} of cudaDeviceAttr in the toolkit's driver_types.h
+    (reserved entries and the cudaDevAttrMax sentinel left out)."""
+    import os
+    import re
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
+                 "/usr/local/cuda"):
+        path = root and os.path.join(root, "include", "driver_types.h")
+        if path and os.path.exists(path):
+            break
+    else:
+        pytest.skip("no CUDA toolkit headers here")
+    text = open(path).read()
+    body = re.search(r"enum\s+__device_builtin__\s+cudaDeviceAttr\s*\{(.*?)\}",
+                     text, re.S).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    found = dict(re.findall(r"cudaDevAttr(\w+)\s*=\s*(\d+)", body))
+    # every enumerator but the sentinel has an explicit value
+    assert set(re.findall(r"cudaDevAttr(\w+)", body)) == set(found) | {"Max"}
+    return {k: int(v) for k, v in found.items()
+            if not re.fullmatch(r"Reserved\d+", k)}
+
+
+def test_attribute_table_is_the_toolkits_enum():
+    n = _cnlib.cn_cuda_device_attribute_count()
+    table = [_cnlib.cn_cuda_device_attribute_info(i) for i in range(n)]
+    assert len({name for name, _ in table}) == len({v for _, v in table}) == n
+    assert dict(table) == _toolkit_device_attributes()
+    rt = xp.cuda.runtime
+    for name, number in table:
+        assert getattr(rt, "cudaDevAttr" + name) == number
+    assert rt.cudaDevAttrMaxThreadsPerBlock == 1
+    assert rt.cudaDevAttrComputeCapabilityMajor == 75
+
+
+def test_attribute_queries_validate_before_cuda():
+    n = _cnlib.cn_cuda_device_attribute_count()
+    for bad in (-1, n):
+        with pytest.raises(IndexError, match="outside"):
+            _cnlib.cn_cuda_device_attribute_info(bad)
+    for bad in (0, 92, 1000, -3):  # 92: a reserved number
+        with pytest.raises(ValueError, match="not a cudaDeviceAttr"):
+            xp.cuda.runtime.deviceGetAttribute(bad, 0)
+
+
+class _FakeDeviceLib:
+    """The engine's CUDA queries of one fake device: attribute number k is
+    10*k + device, except the numbers in `unsupported`."""
+
+    def __init__(self, real, unsupported=()):
+        self._real = real
+        self.unsupported = set(unsupported)
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+    def cn_cuda_device_attribute(self, number, device):
+        if number in self.unsupported:
+            raise NotImplementedError("not reported")
+        return 10 * number + device
+
+    def cn_cuda_device_properties(self, device):
+        return "Fake GPU", 80 << 30, 9, 0, 132
+
+    def cn_cuda_device_uuid(self, device):
+        return 0x0102030405060708, -2, 0x1122, 7
+
+
+@pytest.fixture
+def fake_device(monkeypatch):
+    cuda = xp.cuda
+    n = xp.cuda.runtime
+    fake = _FakeDeviceLib(_cnlib, unsupported={n.cudaDevAttrMpsEnabled,
+                                               n.cudaDevAttrClockRate})
+    cuda._device_attributes.cache_clear()
+    monkeypatch.setattr(cuda, "_lib", fake)
+    yield fake
+    cuda._device_attributes.cache_clear()
+
+
+def test_attributes_and_properties_from_the_abi(fake_device):
+    rt = xp.cuda.runtime
+    attrs = xp.cuda.Device(1).attributes
+    names = {name for name, _ in xp.cuda._ATTRIBUTES}
+    assert set(attrs) == names - {"MpsEnabled", "ClockRate"}
+    assert attrs["MaxThreadsPerBlock"] == 11
+    assert attrs["ComputeCapabilityMajor"] == 751
+    attrs["WarpSize"] = -1  # a copy
+    assert xp.cuda.Device(1).attributes["WarpSize"] == 101
+
+    props = rt.getDeviceProperties(1)
+    assert set(props) == CUPY_PROPERTY_KEYS
+    assert props["name"] == b"Fake GPU" and props["totalGlobalMem"] == 80 << 30
+    assert props["warpSize"] == 10 * rt.cudaDevAttrWarpSize + 1
+    assert props["maxThreadsDim"] == (21, 31, 41)
+    assert props["maxGridSize"] == (51, 61, 71)
+    assert props["maxTexture2DLinear"] == (701, 711, 721)
+    assert props["sharedMemPerBlockOptin"] == 971
+    assert props["clockRate"] == 0  # not reported by the driver
+    assert props["cooperativeMultiDeviceLaunch"] == 0
+    assert props["uuid"] == bytes(range(1, 9)) + b"\xff" * 7 + b"\xfe"
+    assert props["luid"] == b"\x22\x11"  # up to the first NUL, as CuPy's
+    assert props["luidDeviceNodeMask"] == 7
+    # every key but the identifiers names attributes the engine has
+    for key, attr in xp.cuda._PROPERTY_ATTRIBUTES.items():
+        for a in (attr if isinstance(attr, tuple) else (attr,)):
+            assert a in names, (key, a)
 
 
 def test_allocator_choices_name_the_pool():

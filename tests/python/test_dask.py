@@ -170,17 +170,121 @@ def test_linalg_fft_and_order_statistics():
     _check(abs(r), abs(da.linalg.qr(n)[1].compute()))
     assert np.allclose(np.tril(np.asarray(r.compute()), -1), 0)
     _check(da.linalg.svd(d)[1], np.linalg.svd(tall, compute_uv=False))
-    # Dask's FFT wrapper takes its meta from an FFT of the zero-size meta,
-    # which fails for NumPy too; it then keeps a NumPy meta: only the
-    # chunks are cunumpy arrays
-    _check(da.fft.fft(d.rechunk((3, 4)), axis=1), np.fft.fft(tall, axis=1),
-           meta=False)
-    _check(da.fft.rfft(d.rechunk((3, 4)), axis=1), np.fft.rfft(tall, axis=1),
-           meta=False)
+    _check(da.fft.fft(d.rechunk((3, 4)), axis=1), np.fft.fft(tall, axis=1))
+    _check(da.fft.rfft(d.rechunk((3, 4)), axis=1), np.fft.rfft(tall, axis=1))
     _check(da.median(d, axis=0), np.median(tall, axis=0))
     _check(da.percentile(d.ravel(), [10, 50, 90]),
            da.percentile(n.ravel(), [10, 50, 90]).compute())
     _check(da.topk(d.ravel(), 3), np.sort(tall.ravel())[::-1][:3])
+
+
+FFTS = {
+    "fft": lambda f, a: f.fft(a, axis=0),
+    "ifft": lambda f, a: f.ifft(a, n=5),
+    "fft2": lambda f, a: f.fft2(a, norm="ortho"),
+    "ifftn": lambda f, a: f.ifftn(a, axes=(0, 1)),
+    "rfft": lambda f, a: f.rfft(a.real, axis=0),
+    "rfft2": lambda f, a: f.rfft2(a.real),
+    "rfftn": lambda f, a: f.rfftn(a.real, s=(6, 4), axes=(0, 1)),
+    "irfft": lambda f, a: f.irfft(a, n=10),
+    "irfft2": lambda f, a: f.irfft2(a),
+    "irfftn": lambda f, a: f.irfftn(a, axes=(0, 1)),
+    "hfft": lambda f, a: f.hfft(a, axis=0),
+    "ihfft": lambda f, a: f.ihfft(a.real),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FFTS))
+@pytest.mark.parametrize("dt", ["complex128", "complex64"])
+def test_fft_results_have_a_cunumpy_meta(name, dt):
+    rng = np.random.default_rng(8)
+    host = (rng.standard_normal((8, 6)) +
+            1j * rng.standard_normal((8, 6))).astype(dt)
+    d, n = _pair(host, (8, 6))  # transformed axes need a single chunk
+    got = FFTS[name](da.fft, d)
+    ref = FFTS[name](da.fft, n)  # Dask's own result on NumPy chunks
+    assert isinstance(ref._meta, np.ndarray)
+    assert got._meta.ndim == got.ndim and got._meta.size == 0
+    assert got._meta.dtype == ref.dtype == got.dtype
+    assert got.chunks == ref.chunks
+    _check(got, ref.compute(), rtol=1e-5 if dt == "complex64" else 1e-12)
+
+
+def test_fft_keeps_other_metas_and_wraps_once():
+    host = np.arange(12.0).reshape(3, 4)
+    got = da.fft.fft(da.from_array(host, chunks=(1, 4)), axis=1)
+    assert type(got._meta) is np.ndarray
+    np.testing.assert_allclose(got.compute(), np.fft.fft(host, axis=1))
+    assert getattr(da.fft.fft, "_cunumpy_meta", False)
+    cdask._wrap_fft_transforms()  # again: wrapped once
+    assert getattr(da.fft.fft.__wrapped__, "_cunumpy_meta", False) is False
+    with pytest.raises(ValueError, match="chunk"):  # Dask's own checks
+        da.fft.fft(_pair(host, (1, 2))[0], axis=1)
+
+
+MASKED = {
+    "masked_greater": lambda ma, a: ma.masked_greater(a, 10),
+    "masked_where": lambda ma, a: ma.masked_where(a > 10, a),
+    "masked_invalid": lambda ma, a: ma.masked_invalid(a),
+    "masked_array": lambda ma, a: ma.masked_array(a, mask=a > 10,
+                                                  fill_value=-5.0),
+    "sum": lambda ma, a: ma.masked_greater(a, 10).sum(axis=0),
+    "mean": lambda ma, a: ma.masked_invalid(a).mean(axis=1),
+    "average": lambda ma, a: ma.average(ma.masked_invalid(a), axis=0),
+    "fix_invalid": lambda ma, a: ma.fix_invalid(a, fill_value=0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MASKED))
+def test_masked_arrays_are_numpy_masked_chunks(name):
+    """cunumpy has no masked array type: dask.array.ma on cunumpy chunks
+    makes NumPy masked chunks with a NumPy masked meta (the types agree),
+    equal to NumPy's masked computation."""
+    host = np.arange(24.0).reshape(4, 6)
+    host[1, 2] = np.nan
+    d, _ = _pair(host, (2, 3))
+    got = MASKED[name](da.ma, d)
+    want = MASKED[name](np.ma, host)
+    assert isinstance(got._meta, np.ma.MaskedArray)
+    for b in _blocks(got):
+        assert isinstance(b, np.ma.MaskedArray), type(b)
+    res = got.compute(scheduler="sync")
+    np.testing.assert_array_equal(np.ma.getmaskarray(res),
+                                  np.ma.getmaskarray(want))
+    np.testing.assert_allclose(np.ma.filled(res, 0), np.ma.filled(want, 0))
+    # leaving the masked world gives plain NumPy chunks, as in NumPy
+    filled = da.ma.filled(got, -1.0)
+    assert type(filled._meta) is np.ndarray
+    np.testing.assert_array_equal(filled.compute(), np.ma.filled(want, -1.0))
+
+
+def test_masked_functions_refuse_device_chunks(monkeypatch):
+    """Device chunks are not copied to the host behind the user's back:
+    every dask.array.ma function refuses them with the way out (the
+    device is simulated: cunumpy.dask's host test says no)."""
+    host = np.arange(12.0).reshape(3, 4)
+    d, _ = _pair(host, (3, 2))
+    monkeypatch.setattr(cdask, "_on_cpu", lambda a: False)
+    calls = {
+        "masked_greater": lambda: da.ma.masked_greater(d, 1.0),
+        "masked_where": lambda: da.ma.masked_where(host > 1, d),
+        "masked_array": lambda: da.ma.masked_array(d, mask=host > 1),
+        "filled": lambda: da.ma.filled(d, 0.0),
+        "average": lambda: da.ma.average(d, axis=0),
+        "getmaskarray": lambda: da.ma.getmaskarray(xp.asarray(host)),
+    }
+    for name, call in calls.items():
+        with pytest.raises(TypeError, match=rf"dask.array.ma.{name}: cunumpy "
+                           r"has no masked arrays .*to_backend\('numpy'\)"):
+            call()
+    monkeypatch.undo()
+    # the way out: NumPy chunks, then NumPy's masked arrays
+    got = da.ma.masked_greater(d.to_backend("numpy"), 1.0)
+    assert type(got._meta) is np.ma.MaskedArray
+    np.testing.assert_array_equal(np.ma.getmaskarray(got.compute()),
+                                  host > 1.0)
+    assert all(getattr(getattr(da.ma, n), "_cunumpy_checked", False)
+               for n in cdask._MASKED_FUNCTIONS if hasattr(da.ma, n))
 
 
 @pytest.mark.parametrize("red", ["nansum", "nanmean", "nanmax", "sum"])
@@ -293,12 +397,20 @@ def test_local_cluster_two_worker_processes(client):
         "std": (d.std(), host.std()),
         "matmul": (d @ d.T, host @ host.T),
         "elementwise": (da.sin(d) * d + 1, np.sin(host) * host + 1),
+        "fft": (da.fft.rfft(d.rechunk((16, 48)), axis=1),
+                np.fft.rfft(host, axis=1)),
     }
+    assert isinstance(results["fft"][0]._meta, xp.ndarray)
     got = client.compute({k: v[0] for k, v in results.items()}, sync=True)
     for k, (_, want) in results.items():
         assert isinstance(got[k], xp.ndarray), k
         np.testing.assert_allclose(np.asarray(got[k]), want, rtol=1e-12,
                                    atol=1e-12, err_msg=k)
+    masked = client.compute(da.ma.masked_greater(d, 1.0).sum(axis=0),
+                            sync=True)
+    want = np.ma.masked_greater(host, 1.0).sum(axis=0)
+    assert isinstance(masked, np.ma.MaskedArray)
+    np.testing.assert_allclose(np.ma.filled(masked, 0), np.ma.filled(want, 0))
     # the chunks the workers hold are cunumpy arrays
     kinds = client.compute([dask.delayed(lambda b: (type(b).__module__,
                                                     os.getpid()))(b)

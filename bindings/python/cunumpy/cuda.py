@@ -1,13 +1,16 @@
 """CuPy's cupy.cuda names over the engine's device API (cunumpy/cuda.h):
 Device, Stream, ExternalStream, Event, get_elapsed_time, runtime,
 is_available, the memory pools, set_allocator, malloc_managed,
-set_pinned_memory_allocator.
+set_pinned_memory_allocator. Device.attributes, runtime.deviceGetAttribute,
+the runtime.cudaDevAttr* numbers and runtime.getDeviceProperties come from
+the engine's table of cudaDeviceAttr names (cn_cuda_device_attribute_info).
 
 Without CUDA, queries with an answer answer (is_available() is False,
 runtime.getDeviceCount() is 0, the pinned pool is empty); everything else
 raises the engine's DeviceError "CUDA is unavailable: <reason>".
 """
 
+import functools as _functools
 import sys as _sys
 import types as _types
 
@@ -29,6 +32,29 @@ def is_available():
 
 
 # ---- devices -------------------------------------------------------------
+
+def _attribute_table():
+    """(name, cudaDeviceAttr number) of every attribute the engine names."""
+    return tuple(_lib.cn_cuda_device_attribute_info(i)
+                 for i in range(_lib.cn_cuda_device_attribute_count()))
+
+
+_ATTRIBUTES = _attribute_table()
+_ATTRIBUTE_NUMBER = dict(_ATTRIBUTES)
+
+
+@_functools.lru_cache(maxsize=None)
+def _device_attributes(device):
+    # Attributes this driver does not report are left out, as CuPy leaves
+    # out those that give cudaErrorInvalidValue. A failure is not cached.
+    out = {}
+    for name, number in _ATTRIBUTES:
+        try:
+            out[name] = _lib.cn_cuda_device_attribute(number, device)
+        except NotImplementedError:
+            pass
+    return out
+
 
 class Device:
     """A CUDA device: Device() is the current one. `with Device(i):` makes
@@ -80,12 +106,10 @@ class Device:
 
     @property
     def attributes(self):
-        """The device attributes the engine reports, by the names of
-        cudaDeviceAttr (a subset of CuPy's dict)."""
-        _, _, major, minor, sms = self._properties()
-        return {"ComputeCapabilityMajor": major,
-                "ComputeCapabilityMinor": minor,
-                "MultiProcessorCount": sms}
+        """Every device attribute the driver reports, by its cudaDeviceAttr
+        name without the cudaDevAttr prefix ({'MaxThreadsPerBlock': 1024,
+        ...}; CuPy's dict). A copy: changing it changes nothing."""
+        return dict(_device_attributes(self.id))
 
     @property
     def mem_info(self):
@@ -365,11 +389,130 @@ def _get_device_count():
     return int(_lib.cn_cuda_device_count())
 
 
+# CuPy's getDeviceProperties keys (cudaDeviceProp's field names) and the
+# attributes that hold their values; a tuple of names is a tuple value.
+# CUDA 13 dropped several fields from cudaDeviceProp (clockRate,
+# computeMode, ...) but not the attributes, so every value comes from
+# cudaDeviceGetAttribute except name, totalGlobalMem and the identifiers.
+_PROPERTY_ATTRIBUTES = {
+    "sharedMemPerBlock": "MaxSharedMemoryPerBlock",
+    "regsPerBlock": "MaxRegistersPerBlock",
+    "warpSize": "WarpSize",
+    "maxThreadsPerBlock": "MaxThreadsPerBlock",
+    "maxThreadsDim": ("MaxBlockDimX", "MaxBlockDimY", "MaxBlockDimZ"),
+    "maxGridSize": ("MaxGridDimX", "MaxGridDimY", "MaxGridDimZ"),
+    "clockRate": "ClockRate",
+    "totalConstMem": "TotalConstantMemory",
+    "major": "ComputeCapabilityMajor",
+    "minor": "ComputeCapabilityMinor",
+    "textureAlignment": "TextureAlignment",
+    "texturePitchAlignment": "TexturePitchAlignment",
+    "multiProcessorCount": "MultiProcessorCount",
+    "kernelExecTimeoutEnabled": "KernelExecTimeout",
+    "integrated": "Integrated",
+    "canMapHostMemory": "CanMapHostMemory",
+    "computeMode": "ComputeMode",
+    "maxTexture1D": "MaxTexture1DWidth",
+    "maxTexture2D": ("MaxTexture2DWidth", "MaxTexture2DHeight"),
+    "maxTexture3D": ("MaxTexture3DWidth", "MaxTexture3DHeight",
+                     "MaxTexture3DDepth"),
+    "concurrentKernels": "ConcurrentKernels",
+    "ECCEnabled": "EccEnabled",
+    "pciBusID": "PciBusId",
+    "pciDeviceID": "PciDeviceId",
+    "pciDomainID": "PciDomainId",
+    "tccDriver": "TccDriver",
+    "memoryClockRate": "MemoryClockRate",
+    "memoryBusWidth": "GlobalMemoryBusWidth",
+    "l2CacheSize": "L2CacheSize",
+    "maxThreadsPerMultiProcessor": "MaxThreadsPerMultiProcessor",
+    "isMultiGpuBoard": "IsMultiGpuBoard",
+    "cooperativeLaunch": "CooperativeLaunch",
+    "deviceOverlap": "GpuOverlap",
+    "maxTexture1DMipmap": "MaxTexture1DMipmappedWidth",
+    "maxTexture1DLinear": "MaxTexture1DLinearWidth",
+    "maxTexture1DLayered": ("MaxTexture1DLayeredWidth",
+                            "MaxTexture1DLayeredLayers"),
+    "maxTexture2DMipmap": ("MaxTexture2DMipmappedWidth",
+                           "MaxTexture2DMipmappedHeight"),
+    "maxTexture2DLinear": ("MaxTexture2DLinearWidth",
+                           "MaxTexture2DLinearHeight",
+                           "MaxTexture2DLinearPitch"),
+    "maxTexture2DLayered": ("MaxTexture2DLayeredWidth",
+                            "MaxTexture2DLayeredHeight",
+                            "MaxTexture2DLayeredLayers"),
+    "maxTexture2DGather": ("MaxTexture2DGatherWidth",
+                           "MaxTexture2DGatherHeight"),
+    "maxTexture3DAlt": ("MaxTexture3DWidthAlt", "MaxTexture3DHeightAlt",
+                        "MaxTexture3DDepthAlt"),
+    "maxTextureCubemap": "MaxTextureCubemapWidth",
+    "maxTextureCubemapLayered": ("MaxTextureCubemapLayeredWidth",
+                                 "MaxTextureCubemapLayeredLayers"),
+    "maxSurface1D": "MaxSurface1DWidth",
+    "maxSurface1DLayered": ("MaxSurface1DLayeredWidth",
+                            "MaxSurface1DLayeredLayers"),
+    "maxSurface2D": ("MaxSurface2DWidth", "MaxSurface2DHeight"),
+    "maxSurface2DLayered": ("MaxSurface2DLayeredWidth",
+                            "MaxSurface2DLayeredHeight",
+                            "MaxSurface2DLayeredLayers"),
+    "maxSurface3D": ("MaxSurface3DWidth", "MaxSurface3DHeight",
+                     "MaxSurface3DDepth"),
+    "maxSurfaceCubemap": "MaxSurfaceCubemapWidth",
+    "maxSurfaceCubemapLayered": ("MaxSurfaceCubemapLayeredWidth",
+                                 "MaxSurfaceCubemapLayeredLayers"),
+    "surfaceAlignment": "SurfaceAlignment",
+    "asyncEngineCount": "AsyncEngineCount",
+    "unifiedAddressing": "UnifiedAddressing",
+    "streamPrioritiesSupported": "StreamPrioritiesSupported",
+    "globalL1CacheSupported": "GlobalL1CacheSupported",
+    "localL1CacheSupported": "LocalL1CacheSupported",
+    "sharedMemPerMultiprocessor": "MaxSharedMemoryPerMultiprocessor",
+    "regsPerMultiprocessor": "MaxRegistersPerMultiprocessor",
+    "managedMemory": "ManagedMemory",
+    "multiGpuBoardGroupID": "MultiGpuBoardGroupID",
+    "hostNativeAtomicSupported": "HostNativeAtomicSupported",
+    "singleToDoublePrecisionPerfRatio": "SingleToDoublePrecisionPerfRatio",
+    "pageableMemoryAccess": "PageableMemoryAccess",
+    "concurrentManagedAccess": "ConcurrentManagedAccess",
+    "computePreemptionSupported": "ComputePreemptionSupported",
+    "canUseHostPointerForRegisteredMem": "CanUseHostPointerForRegisteredMem",
+    "sharedMemPerBlockOptin": "MaxSharedMemoryPerBlockOptin",
+    "pageableMemoryAccessUsesHostPageTables":
+        "PageableMemoryAccessUsesHostPageTables",
+    "directManagedMemAccessFromHost": "DirectManagedMemAccessFromHost",
+    "persistingL2CacheMaxSize": "MaxPersistingL2CacheSize",
+    "maxBlocksPerMultiProcessor": "MaxBlocksPerMultiprocessor",
+    "accessPolicyMaxWindowSize": "MaxAccessPolicyWindowSize",
+    "reservedSharedMemPerBlock": "ReservedSharedMemoryPerBlock",
+}
+
+
 def _get_device_properties(device):
-    name, total, major, minor, sms = _lib.cn_cuda_device_properties(
-        int(device))
-    return {"name": name.encode(), "totalGlobalMem": total, "major": major,
-            "minor": minor, "multiProcessorCount": sms}
+    """CuPy's dict of cudaDeviceProp fields of the device; an attribute the
+    driver does not report is 0 (cudaGetDeviceProperties' value then)."""
+    device = int(device)
+    name, total, _, _, _ = _lib.cn_cuda_device_properties(device)
+    attrs = _device_attributes(device)
+    props = {"name": name.encode(), "totalGlobalMem": total}
+    for key, attr in _PROPERTY_ATTRIBUTES.items():
+        if isinstance(attr, tuple):
+            props[key] = tuple(attrs.get(a, 0) for a in attr)
+        else:
+            props[key] = attrs.get(attr, 0)
+    # CUDA 13 removed multi-device cooperative launch (and its attribute)
+    props["cooperativeMultiDeviceLaunch"] = 0
+    uuid_hi, uuid_lo, luid, node_mask = _lib.cn_cuda_device_uuid(device)
+    props["uuid"] = (uuid_hi.to_bytes(8, "big", signed=True) +
+                     uuid_lo.to_bytes(8, "big", signed=True))
+    # CuPy's luid is the char[8] read as a C string (b"" off Windows)
+    props["luid"] = luid.to_bytes(8, "little", signed=True).split(b"\0")[0]
+    props["luidDeviceNodeMask"] = node_mask
+    return props
+
+
+def _device_get_attribute(attrib, device):
+    """Value of cudaDeviceAttr `attrib` of the device."""
+    return _lib.cn_cuda_device_attribute(int(attrib), int(device))
 
 
 def _mem_get_info():
@@ -379,6 +522,10 @@ def _mem_get_info():
 
 runtime.getDeviceCount = _get_device_count
 runtime.getDeviceProperties = _get_device_properties
+runtime.deviceGetAttribute = _device_get_attribute
+for _name, _number in _ATTRIBUTES:
+    setattr(runtime, "cudaDevAttr" + _name, _number)
+del _name, _number
 runtime.memGetInfo = _mem_get_info
 runtime.getDevice = lambda: _lib.cn_cuda_get_device()
 runtime.setDevice = lambda device: _lib.cn_cuda_set_device(int(device))

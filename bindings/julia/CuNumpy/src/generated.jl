@@ -462,6 +462,22 @@ cn_cuda_set_device_for_rank(device, rank) =
 cn_cuda_device_properties(name, name_cap, total_memory, cc_major, cc_minor, multiprocessors, device) =
     ccall((:cn_cuda_device_properties, libcunumpy), Int32, (Ptr{UInt8}, Int64, Ptr{Int64}, Ptr{Int32}, Ptr{Int32}, Ptr{Int32}, Int32), name, name_cap, total_memory, cc_major, cc_minor, multiprocessors, device)
 
+# cn_status cn_cuda_device_attribute_count(int32_t * out)
+cn_cuda_device_attribute_count(out) =
+    ccall((:cn_cuda_device_attribute_count, libcunumpy), Int32, (Ptr{Int32},), out)
+
+# cn_status cn_cuda_device_attribute_info(const char ** out, int32_t * number, int32_t index)
+cn_cuda_device_attribute_info(out, number, index) =
+    ccall((:cn_cuda_device_attribute_info, libcunumpy), Int32, (Ptr{Ptr{UInt8}}, Ptr{Int32}, Int32), out, number, index)
+
+# cn_status cn_cuda_device_attribute(int32_t * out, int32_t number, int32_t device)
+cn_cuda_device_attribute(out, number, device) =
+    ccall((:cn_cuda_device_attribute, libcunumpy), Int32, (Ptr{Int32}, Int32, Int32), out, number, device)
+
+# cn_status cn_cuda_device_uuid(int64_t * uuid_hi, int64_t * uuid_lo, int64_t * luid, int32_t * luid_node_mask, int32_t device)
+cn_cuda_device_uuid(uuid_hi, uuid_lo, luid, luid_node_mask, device) =
+    ccall((:cn_cuda_device_uuid, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}, Ptr{Int64}, Ptr{Int32}, Int32), uuid_hi, uuid_lo, luid, luid_node_mask, device)
+
 # cn_status cn_cuda_memory_info(int64_t * free_bytes, int64_t * total_bytes, int32_t device)
 cn_cuda_memory_info(free_bytes, total_bytes, device) =
     ccall((:cn_cuda_memory_info, libcunumpy), Int32, (Ptr{Int64}, Ptr{Int64}, Int32), free_bytes, total_bytes, device)
