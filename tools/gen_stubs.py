@@ -8,14 +8,15 @@ name with its call signature and types.
 
 Types, as NumPy's own stubs give them: inputs are ``ArrayLike`` /
 ``DTypeLike`` (numpy.typing), results ``ndarray``. Each parameter's type
-comes from, in order: the table PARAM_TYPES of common parameter names; the
-C prototype of the engine function the Python function calls with that
-parameter name (include/cunumpy/*.h: ``cn_array`` is ArrayLike, ``double``
-float, ``int64_t`` int...); the type line of the parameter in the function's
-numpydoc text (its own or the generated one, _docstrings.py); the default
-value; else ``Any``. A result's type comes from RETURNS, else the Returns
-section of the numpydoc text (arrays and scalars: ``ndarray``, as cunumpy
-returns 0-d arrays), else ``Any``. The ndarray class is typed from
+comes from, in order: the type line of the parameter in the function's
+numpydoc text (its own or the generated one, _docstrings.py) where it is
+one of the simple forms (FIXED names excepted: out, dtype, axis...); the
+table PARAM_TYPES of common parameter names; the C prototype of the engine
+function the Python function calls with that parameter name
+(include/cunumpy/*.h: ``cn_array`` is ArrayLike, ``double`` float,
+``int64_t`` int...); the default value; else ``Any``. A result's type
+comes from RETURNS, else the Returns section of the numpydoc text (arrays
+and scalars: ``ndarray``, as cunumpy returns 0-d arrays), else ``Any``. The ndarray class is typed from
 NDARRAY_ATTRS and NDARRAY_RETURNS; ufuncs get one stub class per
 (nin, nout) whose ``__call__`` takes nin arrays and returns ndarray.
 
@@ -89,6 +90,11 @@ PARAM_TYPES = {
     "descending": "bool", "stable": "bool | None", "name": "str",
 }
 
+# Names whose meaning is the same in every function: PARAM_TYPES wins over
+# the text (NumPy's "out : ndarray" is an output, not any ArrayLike).
+FIXED = {"out", "dtype", "axis", "keepdims", "casting", "order", "copy",
+         "device", "stream", "like", "where", "subok"}
+
 # Engine prototypes' types (the C parameter of the same name).
 C_TYPES = [
     (r"^(const\s+)?cn_array\s*\w*$", A), (r"^cn_dtype\b", D),
@@ -117,6 +123,11 @@ RETURNS = {
     "cunumpy.broadcast_arrays": "tuple[ndarray, ...]",
     "cunumpy.unique": "Any",
     "cunumpy.histogramdd": "tuple[ndarray, list[ndarray]]", "cunumpy.histogram": "tuple[ndarray, ndarray]",
+    **{f"cunumpy.testing.assert_{n}": "None" for n in (
+        "allclose", "almost_equal", "approx_equal", "array_almost_equal",
+        "array_compare", "array_equal", "array_less", "equal",
+        "string_equal")},
+    "cunumpy.testing.assert_array_max_ulp": "_np.ndarray[Any, Any]",
     "cunumpy.linalg.eigvalsh": ND, "cunumpy.linalg.eigvals": ND,
     "cunumpy.asnumpy": "_np.ndarray[Any, Any]",
     "cunumpy.random.default_rng": "Generator",
@@ -252,7 +263,8 @@ def parsed_doc(obj):
 _WORDS = {
     "int": "int", "integer": "int", "ints": "int", "float": "float",
     "bool": "bool", "boolean": "bool", "str": "str", "string": "str",
-    "complex": "complex", "none": "None",
+    "complex": "complex", "none": "None", "real": "float",
+    "number": "complex",
 }
 
 
@@ -261,6 +273,9 @@ def doc_type(text, result=False):
     of the simple forms (arrays, scalars, int/float/bool/str, dtype,
     tuples of ints, None, string literals)."""
     text = re.sub(r",?\s*optional\b.*$", "", text.strip().lower())
+    text = re.sub(r"^\w+\s*:\s*", "", text)  # "out: ndarray"
+    text = re.sub(r"\b(np|numpy)\.", "", text)
+    text = re.sub(r"\b([0-9n])-d\s+", "", text)  # "2-d array"
     text = re.sub(r"\(.*?\)", "", text).strip(" {}")
     if not text:
         return None
@@ -273,7 +288,7 @@ def doc_type(text, result=False):
                      r"boolean)\s+)?(array_like|array-like|arraylike|ndarray|array|"
                      r"scalar|numeric|matrix)\b", tok):
             t = ND if result else A
-        elif tok in _WORDS:
+        elif _WORDS.get(tok):
             t = _WORDS[tok]
         elif re.match(r"^(tuple|sequence|list) of ints?$", tok):
             t = "tuple[int, ...]"
@@ -285,6 +300,8 @@ def doc_type(text, result=False):
                                  tok):
             t = "list[ndarray]" if tok.startswith("list") else \
                 "tuple[ndarray, ...]"
+        elif result and out and re.match(r"^(shape|dtype)\b", tok):
+            continue  # "ndarray, shape (M, N)"
         elif result and " " in tok and out and not re.search(
                 r"array|list|tuple|sequence|scalar|int|float|bool|dict|"
                 r"matrix|none|str", tok):
@@ -373,7 +390,8 @@ def param_type(p, ctypes, doc):
     n = p.name
     if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
         return A if n in ("arrays", "arys", "xi", "buffers") else "Any"
-    typ = PARAM_TYPES.get(n) or ctypes.get(n) or doc.get(n)
+    typ = PARAM_TYPES.get(n) if n in FIXED else None
+    typ = typ or doc.get(n) or PARAM_TYPES.get(n) or ctypes.get(n)
     d = p.default
     if typ is None:
         typ = "Any" if d is p.empty else _default_type(d)
@@ -416,9 +434,10 @@ def result_type(obj, qual, doc_obj=None):
     rets = doc["Returns"]
     types_ = []
     for r in rets:
-        if "optional" in (r.type + " " + " ".join(r.desc)).lower() or \
+        if len(rets) > 1 and (
+                "optional" in (r.type + " " + " ".join(r.desc)).lower() or
                 re.search(r"\bonly (returned|provided)\b|\bif\b.*\bis true\b",
-                          " ".join(r.desc).lower()):
+                          " ".join(r.desc).lower())):
             return "Any"  # how many results depends on the arguments
         t = doc_type(r.type or r.name, result=True)
         if t is None:
