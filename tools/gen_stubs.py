@@ -122,7 +122,13 @@ RETURNS = {
     "cunumpy.dsplit": "list[ndarray]", "cunumpy.nonzero": "tuple[ndarray, ...]",
     "cunumpy.broadcast_arrays": "tuple[ndarray, ...]",
     "cunumpy.unique": "Any",
-    "cunumpy.histogramdd": "tuple[ndarray, list[ndarray]]", "cunumpy.histogram": "tuple[ndarray, ndarray]",
+    "cunumpy.histogramdd": "tuple[ndarray, list[ndarray]]",
+    **{f"cunumpy.{n}": ND for n in ("amax", "amin", "around", "triu",
+                                    "tensordot", "asanyarray")},
+    **{f"cunumpy.{n}": "tuple[ndarray, ...]" for n in (
+        "diag_indices", "diag_indices_from", "tril_indices_from",
+        "triu_indices", "triu_indices_from")},
+    "cunumpy.put_along_axis": "None", "cunumpy.histogram": "tuple[ndarray, ndarray]",
     **{f"cunumpy.testing.assert_{n}": "None" for n in (
         "allclose", "almost_equal", "approx_equal", "array_almost_equal",
         "array_compare", "array_equal", "array_less", "equal",
