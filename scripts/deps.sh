@@ -28,3 +28,5 @@ fi
 if ! "$PY" -c "import sphinx, numpydoc, myst_parser" 2>/dev/null; then
   "$PY" -m pip install -q --disable-pip-version-check "sphinx>=7" numpydoc myst-parser
 fi
+# The typing test (tests/python/test_typing.py): mypy over the typed stubs.
+"$PY" -c "import mypy" 2>/dev/null || "$PY" -m pip install -q --disable-pip-version-check mypy

@@ -15,8 +15,11 @@ None. Each text is put together from:
   directly (include/cunumpy/*.h via tools/header_comments.py), with C
   statuses named by the Python exceptions they raise: the text lives once,
   in the header;
-- a Parameters section from the Python signature (descriptions from the
-  counterpart's docstring, or PARAMS below for cunumpy's own parameters);
+- a Parameters section from the Python signature (descriptions from
+  FUNCTION_PARAMS below for one function's own parameters, PARAMS for
+  cunumpy's common ones, the counterpart's docstring, then GENERIC), also
+  appended to hand-written texts that have none: every public function
+  with parameters gets one, or the generator fails;
 - a "Differences from NumPy" note from comparing the two signatures.
 
 The NumPy / SciPy parts depend on their installed versions, recorded in the
@@ -121,6 +124,166 @@ GENERIC = {
     "path": ("str or path-like", "File path."),
     "key": ("index", "The index expression."),
     "value": ("array_like", "Values to assign."),
+}
+
+# Parameters of one function that neither its counterpart's text nor the
+# tables above describe (cunumpy's own functions, NumPy's pass-through
+# arguments); the text restates what the function's source does.
+_ARGS_PASSED = "Positional arguments passed on to ``{}``."
+FUNCTION_PARAMS = {
+    "cunumpy.array": {"obj": ("array_like", "An array, any object with "
+                              "``__array__`` or the buffer or DLPack "
+                              "protocol, a nested sequence or a scalar.")},
+    "cunumpy.array2string": {"args": ("", _ARGS_PASSED.format(
+        "numpy.array2string"))},
+    "cunumpy.backend_supports": {
+        "what": ("str", "A kernel (``'matmul'``, ``'take'``, ``'rng'``...), "
+                 "a domain (``'linalg'``, ``'fft'``...), an elementwise op "
+                 "or a reduction."),
+        "backend": ("str, optional", "Backend name or alias (None: the "
+                    "active backend).")},
+    "cunumpy.clip": {"kw": ("", "Further ufunc keywords (``dtype``, "
+                            "``casting``...) of the elementwise call.")},
+    "cunumpy.divmod": {
+        "out1": ("ndarray, optional", "Array receiving ``x1 // x2``."),
+        "out2": ("ndarray, optional", "Array receiving ``x1 % x2``."),
+        "out": ("tuple of two ndarray or None, optional", "``(out1, out2)`` "
+                "as one tuple (NumPy's form); it overrides out1 and out2.")},
+    "cunumpy.modf": {
+        "out1": ("ndarray, optional", "Array receiving the fractional part."),
+        "out2": ("ndarray, optional", "Array receiving the integral part."),
+        "out": ("tuple of two ndarray or None, optional", "``(out1, out2)`` "
+                "as one tuple (NumPy's form); it overrides out1 and out2.")},
+    "cunumpy.evaluate": {
+        "ex": ("str", "The expression, in numexpr's syntax."),
+        "local_dict": ("dict, optional", "Names looked up first (None: the "
+                       "caller's locals)."),
+        "global_dict": ("dict, optional", "Names looked up next (None: the "
+                        "caller's globals)."),
+        "out": ("ndarray, optional", "Array receiving the result, cast "
+                "under ``casting``."),
+        "order": ("{'K', 'C', 'F'}, optional", "'K' and 'C' give a "
+                  "C-ordered result, 'F' a Fortran-ordered one.")},
+    "cunumpy.finfo": {"type": ("dtype, ndarray or float", "The floating "
+                               "dtype, or a value of it.")},
+    "cunumpy.iinfo": {"type": ("dtype, ndarray or int", "The integer dtype, "
+                               "or a value of it.")},
+    "cunumpy.from_pointer": {
+        "ptr": ("int or object with ``.ptr``", "Address of the memory (for "
+                "instance a CuPy MemoryPointer)."),
+        "shape": ("tuple of int", "Shape of the array."),
+        "dtype": ("dtype", "dtype of the elements."),
+        "strides": ("tuple of int, optional", "Strides in bytes (None: "
+                    "C-contiguous)."),
+        "owner": ("object, optional", "Kept alive as long as any view of "
+                  "the array."),
+        "device": ("str, Device or int, optional", "``'cpu'``, ``'cuda'``, "
+                   "``'cuda:N'``, a device object or a CUDA ordinal (None: "
+                   "the current CUDA device on the CUDA backend, else the "
+                   "CPU)."),
+        "readonly": ("bool, optional", "Whether the array is read-only.")},
+    "cunumpy.fuse": {
+        "args": ("", "The function to fuse when used as ``@fuse`` (none "
+                 "with ``@fuse()``)."),
+        "kernel_name": ("str, optional", "Name of the fused kernel."),
+        "fallback": ("bool, optional", "Run the function unfused for a "
+                     "signature that cannot be fused, instead of raising "
+                     "TypeError.")},
+    "cunumpy.genfromtxt": {
+        "args": ("", _ARGS_PASSED.format("numpy.genfromtxt")),
+        "kwargs": ("", "Keyword arguments passed on to "
+                   "``numpy.genfromtxt``.")},
+    "cunumpy.loadtxt": {
+        "args": ("", _ARGS_PASSED.format("numpy.loadtxt")),
+        "kwargs": ("", "Keyword arguments passed on to ``numpy.loadtxt``.")},
+    "cunumpy.savetxt": {
+        "args": ("", _ARGS_PASSED.format("numpy.savetxt")),
+        "kwargs": ("", "Keyword arguments passed on to ``numpy.savetxt``.")},
+    "cunumpy.get_array_module": {"args": ("", "Arrays (and other values, "
+                                          "which are ignored).")},
+    "cunumpy.numpy_function": {
+        "func": ("callable", "The NumPy function called."),
+        "types": ("collection of type", "Types of the arguments that "
+                  "implement ``__array_function__``."),
+        "args": ("tuple", "Positional arguments of the call."),
+        "kwargs": ("dict", "Keyword arguments of the call.")},
+    "cunumpy.numpy_ufunc": {
+        "uf": ("numpy.ufunc", "The NumPy ufunc applied."),
+        "method": ("str", "``'__call__'`` or a ufunc method name "
+                   "(``'reduce'``, ``'accumulate'``, ``'outer'``, "
+                   "``'reduceat'``, ``'at'``)."),
+        "inputs": ("tuple", "The operands."),
+        "kwargs": ("dict", "Keyword arguments of the call (``out``, "
+                   "``where``, ``dtype``...).")},
+    "cunumpy.pin_memory": {"host_array": ("array_like", "NumPy, cunumpy or "
+                                          "array-like data to copy.")},
+    "cunumpy.save": {"fix_imports": ("bool, optional", "Accepted for "
+                                     "NumPy's signature; not used.")},
+    "cunumpy.set_backend": {"name": ("str", "``'cpu'`` / ``'numpy'`` or "
+                                     "``'cuda'`` / ``'cupy'``.")},
+    "cunumpy.use_backend": {"name": ("str", "Backend of the block: "
+                                     "``'cpu'`` / ``'numpy'`` or ``'cuda'`` "
+                                     "/ ``'cupy'``.")},
+    "cunumpy.set_device": {"i": ("int", "CUDA device ordinal.")},
+    "cunumpy.set_device_for_rank": {"rank": ("int", "The process's rank "
+                                             "(device ``rank % "
+                                             "device_count()``).")},
+    "cunumpy.stream": {"non_blocking": ("bool, optional", "Whether the new "
+                                        "stream does not synchronise with "
+                                        "the default stream.")},
+    "cunumpy.synchronize_for_mpi": {"buffers": ("", "Arrays MPI is about "
+                                                "to read or write.")},
+    "cunumpy.to_dlpack": {
+        "a": ("ndarray", "The array exported."),
+        "max_version": ("tuple of int or None", "Highest DLPack version "
+                        "``(major, minor)`` the consumer supports."),
+        "dl_device": ("tuple of int or None", "``(device type, device id)`` "
+                      "to export to (None: the array's device)."),
+        "copy": ("bool or None", "Whether to copy (None: only when "
+                 "needed).")},
+    "cunumpy.fft.set_planner": {"effort": ("str", "``'estimate'`` "
+                                           "(default), ``'measure'``, "
+                                           "``'patient'`` or "
+                                           "``'exhaustive'``.")},
+    "cunumpy.signal.iirfilter": {"bessel_norm": ("str, optional", "The "
+                                                 "``norm`` of the Bessel "
+                                                 "prototype (``'phase'``, "
+                                                 "``'delay'`` or "
+                                                 "``'mag'``).")},
+    "cunumpy.signal.sosfreqz": {
+        "sos": ("array_like", "Second-order sections, shape "
+                "``(n_sections, 6)``."),
+        "worN": ("int or array_like, optional", "Number of frequencies, or "
+                 "the frequencies (in the units of fs) to evaluate at."),
+        "whole": ("bool, optional", "Frequencies up to fs instead of fs/2."),
+        "fs": ("float, optional", "Sampling frequency (default 2 pi: "
+               "radians per sample).")},
+    "cunumpy.sparse.linalg.aslinearoperator": {
+        "A": ("sparse matrix, 2-d array_like or LinearOperator", "The "
+              "matrix (a LinearOperator is returned as it is).")},
+    "cunumpy.cuda.get_elapsed_time": {
+        "start_event": ("Event", "The earlier recorded event."),
+        "end_event": ("Event", "The later recorded event.")},
+    "cunumpy.cuda.set_allocator": {
+        "allocator": ("callable or MemoryPool, optional", "A MemoryPool or "
+                      "its malloc, ``malloc_managed``, or None (no cache).")},
+    "cunumpy.cuda.set_pinned_memory_allocator": {
+        "allocator": ("callable or PinnedMemoryPool, optional", "The pinned "
+                      "pool or its malloc (keep freed blocks), or None (free "
+                      "them at once).")},
+    "cunumpy.profiler.benchmark": {
+        "func": ("callable", "The function timed."),
+        "args": ("tuple, optional", "Positional arguments of each call."),
+        "kwargs": ("dict, optional", "Keyword arguments of each call."),
+        "n_repeat": ("int, optional", "Most timed calls."),
+        "name": ("str, optional", "Name in the summary (default the "
+                 "function's ``__name__``)."),
+        "n_warmup": ("int, optional", "Untimed calls first."),
+        "max_duration": ("float, optional", "Seconds after which no more "
+                         "timed calls start."),
+        "devices": ("sequence of int, optional", "CUDA devices whose GPU "
+                    "time is measured (default the current device)."),
+    },
 }
 
 # Summaries of functions with no counterpart and no C comment.
@@ -241,9 +404,13 @@ def describe(name, sig, cdoc):
     out = {}
     if cdoc is None:
         return out
-    for p in cdoc["Parameters"]:
-        for n in p.name.replace(" ", "").split(","):
-            out[n.lstrip("*")] = (p.type, " ".join(p.desc))
+    for p in list(cdoc["Parameters"]) + list(cdoc["Other Parameters"]):
+        name, typ = p.name, p.type
+        if ":" in name and not typ:  # "name: type" without the space
+            name, _, typ = name.partition(":")
+        for n in name.replace(" ", "").split(","):
+            desc = re.sub(r"\s*\.\. version\w+::.*$", "", " ".join(p.desc))
+            out.setdefault(n.lstrip("*"), (typ.strip(), desc))
     return out
 
 
@@ -288,7 +455,10 @@ def build(modname, cpath, pubname, obj, sections_only=False):
             n = p.name
             star = "*" if p.kind is p.VAR_POSITIONAL else \
                 "**" if p.kind is p.VAR_KEYWORD else ""
-            if n in PARAMS:
+            own = FUNCTION_PARAMS.get(f"{modname}.{pubname}", {})
+            if n in own:
+                typ, desc = own[n]
+            elif n in PARAMS:
                 typ, desc = PARAMS[n]
             elif n in known:
                 typ, desc = known[n]
@@ -319,9 +489,15 @@ def build(modname, cpath, pubname, obj, sections_only=False):
     notes = list(DIFFERENCES.get(f"{modname}.{pubname}", []))
     csig = signature(cp) if cp is not None else None
     if sig is not None and csig is not None and not isinstance(obj, type):
-        ours = set(sig.parameters)
-        theirs = set(csig.parameters) - {"self"}
-        lacking = sorted(theirs - ours)
+        kinds = {p.kind for p in sig.parameters.values()}
+        ours = {n for n, p in sig.parameters.items()
+                if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+        theirs = {n for n, p in csig.parameters.items() if p.kind not in (
+            p.VAR_POSITIONAL, p.VAR_KEYWORD)} - {"self"}
+        # *args and **kwargs handed on to the counterpart take its names.
+        passes_all = {inspect.Parameter.VAR_POSITIONAL,
+                      inspect.Parameter.VAR_KEYWORD} <= kinds
+        lacking = [] if passes_all else sorted(theirs - ours)
         extra = sorted(ours - theirs)
         if lacking:
             notes.append("Does not take " + ", ".join(f"``{n}``" for n in lacking)
@@ -346,7 +522,8 @@ def build(modname, cpath, pubname, obj, sections_only=False):
         lines += ["See Also", "--------", f"{cpath}.{pubname}", ""]
     if missing:
         return None, (f"{modname}.{pubname}: no description for parameter(s) "
-                      + ", ".join(missing) + " (add them to PARAMS)")
+                      + ", ".join(missing) + " (add them to FUNCTION_PARAMS "
+                      "or PARAMS)")
     return "\n".join(lines).rstrip() + "\n", None
 
 
@@ -365,7 +542,8 @@ def owned(obj):
 def generate():
     """(DOCS, SECTIONS, problems, number of documented functions left
     without sections): DOCS the texts of undocumented callables, SECTIONS
-    the sections appended to functions whose text has none."""
+    the sections appended to functions whose text has none. A parameter
+    no table or counterpart describes is a problem (FUNCTION_PARAMS)."""
     docs, sections, problems, seen = {}, {}, [], set()
     left = 0
     for modname, cpath in MODULES:
@@ -391,8 +569,10 @@ def generate():
                     text, problem = build(modname, cpath, n, obj, True)
                     if problem is None and text.strip():
                         sections[key] = text
+                    elif problem is not None:
+                        problems.append(problem)
                     else:
-                        left += 1
+                        left += 1  # no parameters, no counterpart sections
                 continue
             text, problem = build(modname, cpath, n, obj)
             if problem:
@@ -474,7 +654,7 @@ def main():
         f.write(text)
     print(f"gen_docstrings.py: {len(docs)} docstrings, sections for "
           f"{len(sections)} one-paragraph docstrings ({left} left as they "
-          f"are: a parameter without a description) -> {OUT}")
+          f"are: no parameters and no counterpart) -> {OUT}")
     return 1 if problems else 0
 
 

@@ -1,6 +1,7 @@
 """Every public callable of cunumpy and its public submodules has a
-docstring; the generated ones are numpydoc texts whose Parameters match the
-signature; ufuncs have inspect signatures."""
+docstring, with a numpydoc Parameters section where it takes parameters;
+the generated ones are numpydoc texts whose Parameters match the signature;
+ufuncs have inspect signatures."""
 
 import importlib
 import inspect
@@ -44,6 +45,37 @@ def test_every_public_callable_has_a_docstring():
     missing = [name for name, obj in items
                if not (obj.__doc__ or "").strip()]
     assert not missing, f"{len(missing)} without a docstring: {missing}"
+
+
+def _lacks_parameters(obj):
+    """Whether obj is a function with parameters whose text has no
+    numpydoc Parameters section."""
+    if not inspect.isfunction(obj):
+        return False
+    try:
+        if not inspect.signature(obj).parameters:
+            return False
+    except (TypeError, ValueError):
+        return False
+    text = "\n" + inspect.cleandoc(obj.__doc__ or "") + "\n"
+    return "\nParameters\n----------\n" not in text
+
+
+def test_every_public_function_with_parameters_documents_them():
+    items = _all_public()
+    checked = [n for n, o in items if inspect.isfunction(o)]
+    assert len(checked) > 500
+    missing = sorted({n for n, o in items if _lacks_parameters(o)})
+    assert not missing, f"{len(missing)} without Parameters: {missing}"
+
+
+def test_the_parameters_check_catches_a_missing_section():
+    def one_line(a, axis=None):
+        """Does a thing along axis."""
+        return a
+    assert _lacks_parameters(one_line)
+    one_line.__doc__ += "\n\nParameters\n----------\na : array_like\n"
+    assert not _lacks_parameters(one_line)
 
 
 def test_the_check_catches_a_missing_docstring(monkeypatch):

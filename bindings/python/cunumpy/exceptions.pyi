@@ -2,8 +2,6 @@
 
 from typing import Any
 
-from cunumpy._ufunc import ufunc
-
 from numpy.exceptions import AxisError as AxisError
 from numpy.exceptions import ComplexWarning as ComplexWarning
 from numpy.exceptions import DTypePromotionError as DTypePromotionError

@@ -1,0 +1,21 @@
+"""Calls the stubs must reject: each line marked ``# E: code`` is a mypy
+error of that code (test_typing.py requires exactly these errors)."""
+
+import cunumpy as xp
+
+a = xp.ones((2, 3))
+a.shape + 1  # E: operator
+a.ndim.upper()  # E: attr-defined
+a.no_such_attribute  # E: attr-defined
+xp.sum(a, axis="rows")  # E: arg-type
+xp.sum(a, keepdims="yes")  # E: arg-type
+xp.zeros("3")  # E: arg-type
+xp.linalg.solve(a)  # E: call-arg
+xp.sin(a, a, a)  # E: call-arg
+xp.add(a)  # E: call-arg
+n: int = xp.sum(a)  # E: assignment
+s: str = a.size  # E: assignment
+xp.fft.fft(a, norm=1)  # E: arg-type
+xp.concatenate([a, a], out=3)  # E: arg-type
+xp.random.default_rng(0).normal(size="2")  # E: arg-type
+xp.linalg.eigh(a).no_such_field  # E: attr-defined
