@@ -802,6 +802,37 @@ cn_status cn_where(cn_array *out, cn_array cond, cn_array x, cn_array y,
 
 /* ---- round ------------------------------------------------------------- */
 
+/* Complex x rounds each part as a real array, as NumPy does: a complex
+ * multiply by 10**d would mix the parts (inf * (1+0j) has a NaN imaginary
+ * part, and -0.0 parts lose their sign). */
+static cn_status round_complex_parts(cn_array *out, cn_array x,
+                                     int32_t decimals, cn_array dst) {
+  cn_array res = NULL;
+  cn_status st = cn_copy(&res, x, CN_ORDER_K);
+  for (int32_t k = 0; k < 2 && st == CN_OK; k++) {
+    cn_array part = NULL, r = NULL;
+    st = cn_complex_part_view(&part, res, k);
+    if (st == CN_OK)
+      st = cn_round(&r, part, decimals, part);
+    cn_array_release(r);
+    cn_array_release(part);
+  }
+  if (st == CN_OK && dst != NULL) {
+    st = cn_assign(dst, res);
+    if (st == CN_OK) {
+      cn_array_release(res);
+      cn_array_retain(dst);
+      res = dst;
+    }
+  }
+  if (st != CN_OK) {
+    cn_array_release(res);
+    return cn_error_prefix(st, "cn_round");
+  }
+  *out = res;
+  return CN_OK;
+}
+
 /* NumPy's around: y = rint(x * 10**d) / 10**d (x / 10**-d and * for d < 0),
  * computed in x's dtype for floats and complex and in float64 for integers,
  * then cast back. */
@@ -839,6 +870,8 @@ cn_status cn_round(cn_array *out, cn_array x, int32_t decimals, cn_array dst) {
   }
   if (cn_is_bool(x->dtype))
     return cn_error(CN_ERR_TYPE, "%s: no loop for dtype bool", fn);
+  if (cn_is_complex(x->dtype))
+    return round_complex_parts(out, x, decimals, dst);
   bool is_int = cn_is_integer(x->dtype);
   cn_status st;
   if (is_int && decimals >= 0) {
