@@ -6,14 +6,16 @@
 
 static inline bool f16_isnan(cn_f16_t h) { return (h & 0x7fffu) > 0x7c00u; }
 
-/* NumPy's float16 nextafter: NaN (0x7e00) if either is NaN, x when x ==
- * y (so nextafter(0.0, -0.0) is 0.0), else one step of x towards y. */
+/* float16 nextafter: NaN (0x7e00) if either is NaN, y when x == y (C99's
+ * and the Array API's rule, so nextafter(-0.0, 0.0) is 0.0 as for float32
+ * and float64; NumPy's float16 loop returns x there), else one step of x
+ * towards y. */
 static inline cn_f16_t f16_nextafter(cn_f16_t x, cn_f16_t y) {
   if (f16_isnan(x) || f16_isnan(y))
     return 0x7e00u;
   float fx = cn_f16_to_f32(x), fy = cn_f16_to_f32(y);
   if (fx == fy)
-    return x;
+    return y;
   if ((x & 0x7fffu) == 0)
     return (cn_f16_t)((y & 0x8000u) | 1u);
   /* a step away from zero is one more in the magnitude bits */

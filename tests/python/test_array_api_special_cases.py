@@ -1,7 +1,8 @@
 """The Array API standard's (2025.12) special cases for its elementwise
 functions, one table: every case each function's "Special cases" list
-gives, written out as (inputs, result) for float32 and float64, and the
-complex ones for complex64 and complex128. Each case is checked bit for bit
+gives, written out as (inputs, result) for float32 and float64 (and
+float16, which computes in float32), and the complex ones for complex64 and
+complex128. Each case is checked bit for bit
 (signed zeros and infinities; any NaN for NaN), or within a few ulp where
 the result is a constant such as pi/2, at several positions of a longer
 array so that both the vector loops and their scalar tails run. Where the
@@ -450,7 +451,7 @@ def _signed(values, dt):
     return np.concatenate([np.roll(base, k) for k in range(REPEAT)])
 
 
-@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=str)
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64], ids=str)
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_unary_special_cases(name, dt):
     cases = UNARY[name]
@@ -462,7 +463,7 @@ def test_unary_special_cases(name, dt):
     _check(name, xp.to_numpy(getattr(xp, name)(rev)), cases, dt)
 
 
-@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=str)
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64], ids=str)
 @pytest.mark.parametrize("name", sorted(BINARY))
 def test_binary_special_cases(name, dt):
     cases = BINARY[name]
@@ -478,7 +479,7 @@ def test_binary_special_cases(name, dt):
         assert _ok(g[0], case[2], dt), (name, case, g[0])
 
 
-@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=str)
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64], ids=str)
 def test_clip_special_cases(dt):
     x, lo, hi = (_signed([c_[k] for c_ in CLIP], dt) for k in range(3))
     got = xp.to_numpy(xp.clip(xp.asarray(x), xp.asarray(lo), xp.asarray(hi)))
