@@ -402,8 +402,13 @@ PAD_MODES = [({"mode": "constant", "constant_values": 7.0}, 2),
              ({"mode": "symmetric"}, 1), ({"mode": "wrap"}, ((1, 1), (0, 2))),
              ({"mode": "linear_ramp", "end_values": -1.0}, 2),
              ({"mode": "maximum"}, 1), ({"mode": "mean"}, ((1, 0), (0, 1)))]
-EINSUM = ["ij->", "ij->j", "ii->i", "ij,ij->ij", "ij,jk->ik", "i,i->",
-          "ij->ji", "...j->..."]
+# subscripts -> operands (m a matrix, sq its leading square block)
+EINSUM = {"ij->": lambda m, sq: (m,), "ij->j": lambda m, sq: (m,),
+          "ii->i": lambda m, sq: (sq,), "ii": lambda m, sq: (sq,),
+          "ij,ij->ij": lambda m, sq: (m, m[::-1]),
+          "ij,jk->ik": lambda m, sq: (m, m.T), "i,i->": lambda m, sq: (
+              m[0], m[-1]), "ij->ji": lambda m, sq: (m,),
+          "...j->...": lambda m, sq: (m,), "ij,j": lambda m, sq: (m, m[0])}
 
 
 @FAST
@@ -412,13 +417,8 @@ def test_pad_modes_and_einsum_forms(m):
     for kw, width in PAD_MODES:
         _run("pad", (m, width), kw)
     sq = m[:min(m.shape), :min(m.shape)]
-    for spec in EINSUM:
-        ins = spec.split("->")[0].split(",")
-        ops = [m[0] if t == "i" else sq if t in ("ii",) or "k" in spec
-               else m for t in ins]
-        if spec == "ij,jk->ik":
-            ops = [m, m.T]
-        _run("einsum", (spec, *ops))
+    for spec, operands in EINSUM.items():
+        _run("einsum", (spec, *operands(m, sq)))
 
 
 # ---- file I/O: each side reads what the other wrote ------------------------
