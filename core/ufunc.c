@@ -542,11 +542,13 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
   if ((st = cn_uf_promote(&p, &c, 0, c.n, true)) != CN_OK ||
       (st = cn_uf_loop_dtype(&ct, op, p, fn)) != CN_OK)
     return st;
-  /* float16 has no loops of its own: NumPy's float16 loops compute each
-   * element in float32 and round the result, and so does this (the inputs
-   * cast to float32, the result cast back by cn_uf_finish) */
+  /* NumPy's float16 loops compute each element in float32 and round the
+   * result, and so does this: the CPU backend a block at a time in its
+   * float16 loops, other backends on float32 operands (the inputs cast to
+   * float32, the result cast back by cn_uf_finish) */
   c.rdt = cn_op_out_dtype(op, ct);
-  if (ct == CN_FLOAT16 && !cn_op_float16_loop(op))
+  if (ct == CN_FLOAT16 && !cn_op_float16_loop(op) &&
+      c.be->device_type != CN_DEVICE_CPU)
     ct = CN_FLOAT32;
   for (int32_t i = 0; i < c.n; i++)
     c.want[i] = ct;
