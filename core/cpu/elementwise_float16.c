@@ -69,9 +69,12 @@ static void f16_via_f32(int32_t op, int64_t n, char *const *p,
                         const int64_t *s) {
   const int32_t nin = cn_op_table()[op].nin;
   const bool bool_out = cn_op_table()[op].out == CN_OUT_BOOL;
+  /* the float32 blocks are contiguous whatever the inputs' strides, except
+   * a broadcast input's (one value): the same kernels as for float32
+   * operands cast in full (SLEEF's on contiguous blocks) */
   bool contig = !bool_out;
   for (int32_t i = 1; i <= nin; i++)
-    contig = contig && s[i] == (int64_t)sizeof(cn_f16_t);
+    contig = contig && s[i] != 0;
   cn_ew_kernel k = contig ? cn_ew_sleef_kernel(op, CN_FLOAT32) : NULL;
   if (k == NULL)
     k = cn_ew_kernels_f32[op];
