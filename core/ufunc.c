@@ -542,11 +542,13 @@ static cn_status cn_uf_apply(cn_array *out, int32_t op, const cn_array *x,
   if ((st = cn_uf_promote(&p, &c, 0, c.n, true)) != CN_OK ||
       (st = cn_uf_loop_dtype(&ct, op, p, fn)) != CN_OK)
     return st;
-  /* float16 has no loops of its own: NumPy's float16 loops compute each
-   * element in float32 and round the result, and so does this (the inputs
-   * cast to float32, the result cast back by cn_uf_finish) */
+  /* NumPy's float16 loops compute each element in float32 and round the
+   * result, and so does this: the CPU backend a block at a time in its
+   * float16 loops, other backends on float32 operands (the inputs cast to
+   * float32, the result cast back by cn_uf_finish) */
   c.rdt = cn_op_out_dtype(op, ct);
-  if (ct == CN_FLOAT16 && !cn_op_float16_loop(op))
+  if (ct == CN_FLOAT16 && !cn_op_float16_loop(op) &&
+      c.be->device_type != CN_DEVICE_CPU)
     ct = CN_FLOAT32;
   for (int32_t i = 0; i < c.n; i++)
     c.want[i] = ct;
@@ -802,6 +804,37 @@ cn_status cn_where(cn_array *out, cn_array cond, cn_array x, cn_array y,
 
 /* ---- round ------------------------------------------------------------- */
 
+/* Complex x rounds each part as a real array, as NumPy does: a complex
+ * multiply by 10**d would mix the parts (inf * (1+0j) has a NaN imaginary
+ * part, and -0.0 parts lose their sign). */
+static cn_status round_complex_parts(cn_array *out, cn_array x,
+                                     int32_t decimals, cn_array dst) {
+  cn_array res = NULL;
+  cn_status st = cn_copy(&res, x, CN_ORDER_K);
+  for (int32_t k = 0; k < 2 && st == CN_OK; k++) {
+    cn_array part = NULL, r = NULL;
+    st = cn_complex_part_view(&part, res, k);
+    if (st == CN_OK)
+      st = cn_round(&r, part, decimals, part);
+    cn_array_release(r);
+    cn_array_release(part);
+  }
+  if (st == CN_OK && dst != NULL) {
+    st = cn_assign(dst, res);
+    if (st == CN_OK) {
+      cn_array_release(res);
+      cn_array_retain(dst);
+      res = dst;
+    }
+  }
+  if (st != CN_OK) {
+    cn_array_release(res);
+    return cn_error_prefix(st, "cn_round");
+  }
+  *out = res;
+  return CN_OK;
+}
+
 /* NumPy's around: y = rint(x * 10**d) / 10**d (x / 10**-d and * for d < 0),
  * computed in x's dtype for floats and complex and in float64 for integers,
  * then cast back. */
@@ -839,6 +872,8 @@ cn_status cn_round(cn_array *out, cn_array x, int32_t decimals, cn_array dst) {
   }
   if (cn_is_bool(x->dtype))
     return cn_error(CN_ERR_TYPE, "%s: no loop for dtype bool", fn);
+  if (cn_is_complex(x->dtype))
+    return round_complex_parts(out, x, decimals, dst);
   bool is_int = cn_is_integer(x->dtype);
   cn_status st;
   if (is_int && decimals >= 0) {

@@ -1485,6 +1485,16 @@ TEST_CASE("round", "[ufunc]") {
   Arr xc = make1(dt_info(CN_COMPLEX128), {CL(1.5, -2.5)}), rc;
   CN_REQUIRE_OK(cn_round(rc.out(), xc, 0, nullptr));
   REQUIRE(read(rc) == std::vector<CL>{CL(2, -2)});
+  // each part rounds as a real value (NumPy's rule): no NaN from inf * 1,
+  // and signed zeros keep their signs
+  Arr xci = make1(dt_info(CN_COMPLEX128),
+                  {CL(INFINITY, -0.0), CL(-0.25, 0.0)}), rci;
+  CN_REQUIRE_OK(cn_round(rci.out(), xci, 1, nullptr));
+  auto vci = read(rci);
+  REQUIRE(std::isinf(vci[0].real()));
+  REQUIRE(vci[0].imag() == 0);
+  REQUIRE(std::signbit(vci[0].imag()));
+  REQUIRE(vci[1] == CL(-0.2, 0.0));
   // dst and errors
   Arr d;
   int64_t n8 = 8;

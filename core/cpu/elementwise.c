@@ -113,8 +113,12 @@ static void cn_ew_run(cn_ew_kernel k, cn_ew_kernel contig, int32_t nop,
 cn_status cn_cpu_elementwise(int32_t op, cn_dtype compute, int32_t nin,
                              const cn_array_s *const *in, cn_array_s *out) {
   const cn_ew_kernel *table = cn_ew_table(compute);
-  if (op < 0 || op >= CN_OP_COUNT_ || table == NULL || table[op] == NULL ||
-      nin != cn_op_table()[op].nin)
+  cn_ew_kernel half = NULL;
+  if (compute == CN_FLOAT16 && op >= 0 && op < CN_OP_COUNT_ &&
+      table[op] == NULL)
+    half = cn_ew_f16_via_f32_kernel(op);
+  if (op < 0 || op >= CN_OP_COUNT_ || table == NULL ||
+      (table[op] == NULL && half == NULL) || nin != cn_op_table()[op].nin)
     return cn_error(CN_ERR_INTERNAL,
                     "cn_cpu_elementwise: no loop for op %d with dtype %s", op,
                     cn_dtype_name(compute));
@@ -123,6 +127,12 @@ cn_status cn_cpu_elementwise(int32_t op, cn_dtype compute, int32_t nin,
   const cn_array_s *ops[4] = {out, NULL, NULL, NULL};
   for (int32_t i = 0; i < nin; i++)
     ops[i + 1] = in[i];
+  if (half != NULL) {
+    /* float32 work plus two conversions per element */
+    cn_ew_run(half, NULL, nin + 1, ops,
+              cn_ew_sleef_kernel(op, CN_FLOAT32) ? 8 : 2);
+    return CN_OK;
+  }
   /* an exponent that is one value everywhere (all strides 0) */
   if (op == CN_OPID_power) {
     bool scalar = true;

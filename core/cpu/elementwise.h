@@ -28,6 +28,10 @@ CN_CPU_DTYPES(CN_EW_TABLE_DECL_)
 /* float16's table: only the ops cn_op_float16_loop names (the others
  * compute float16 in float32), NULL elsewhere. */
 CN_INTERNAL extern const cn_ew_kernel cn_ew_kernels_f16[CN_OP_COUNT_];
+/* The kernel computing float16 operands of op in float32 a block at a time
+ * and rounding each result to float16 (bool results as they are); NULL for
+ * the ops without a float32 loop and those of cn_ew_kernels_f16. */
+CN_INTERNAL cn_ew_kernel cn_ew_f16_via_f32_kernel(int32_t op);
 
 /* SLEEF kernel tables by op id (NULL where an op has none), float64 (_d)
  * and float32 (_f), from core/cpu/elementwise_sleef_<isa>.c; only

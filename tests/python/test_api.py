@@ -271,3 +271,54 @@ def test_real_imag_are_views_as_numpy(dtype):
         x.imag = 1.0
     x.real = 4.0
     assert np.array_equal(xp.to_numpy(x), np.full(3, 4.0))
+
+
+REAL_IMAG_INPUTS = [
+    lambda m: m.array([1 + 2j, -3.5 - 0j, complex("nan+infj")], m.complex64),
+    lambda m: m.reshape(m.arange(12.0) - 1j * m.arange(12.0), (3, 4))[::-1],
+    lambda m: m.asarray(2 - 5j),  # 0-d
+    lambda m: m.asarray([], m.complex128),
+    lambda m: m.asarray([-0.0, 1.5, np.nan], m.float32),
+    lambda m: m.arange(6, dtype=m.int16)[::-2],
+    lambda m: m.asarray([True, False]),
+    lambda m: m.asarray(7.5),
+]
+
+
+@pytest.mark.parametrize("make", REAL_IMAG_INPUTS)
+@pytest.mark.parametrize("fn", ["real", "imag"])
+def test_real_imag_functions_as_numpy(fn, make):
+    want_in, got_in = make(np), make(xp)
+    want, got = getattr(np, fn)(want_in), getattr(xp, fn)(got_in)
+    assert type(got) is xp.ndarray
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(xp.to_numpy(got), want)
+    assert got.flags.writeable == want.flags.writeable
+    assert (got is got_in) == (want is want_in)
+    assert xp.shares_memory(got, got_in) == np.shares_memory(want, want_in)
+    if want.flags.writeable and want.size:  # writes reach the input
+        want[...] = 9
+        got[...] = 9
+        np.testing.assert_array_equal(xp.to_numpy(got_in), want_in)
+
+
+def test_real_imag_functions_of_scalars_and_sequences_as_numpy():
+    for v in (1 + 2j, 3, 2.5, True, np.complex64(1 - 2j), np.float32(-0.0),
+              np.int8(4)):
+        for fn in ("real", "imag"):
+            want, got = getattr(np, fn)(v), getattr(xp, fn)(v)
+            assert type(got) is type(want) and got == want, (fn, v)
+    for v in ([1 + 2j, 3], [[1, 2]], np.array([1 - 1j, 2j])):
+        for fn in ("real", "imag"):
+            want, got = getattr(np, fn)(v), getattr(xp, fn)(v)
+            assert type(got) is xp.ndarray and got.dtype == want.dtype
+            np.testing.assert_array_equal(xp.to_numpy(got), want)
+    # read-only in, read-only out (a view cannot open the base for writes)
+    ro = xp._cnlib.cn_readonly_view(xp.asarray([1 + 2j]))
+    assert not xp.real(ro).flags.writeable
+    assert not xp.imag(ro).flags.writeable
+    with pytest.raises(ValueError):
+        xp.real(ro)[0] = 1.0
+    # NumPy's real and imag are functions: no out=, no ufunc methods
+    with pytest.raises(TypeError):
+        xp.real(xp.asarray([1j]), out=None)

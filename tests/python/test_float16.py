@@ -517,3 +517,34 @@ def test_polynomials_and_statistics():
         with pytest.raises(TypeError):
             getattr(xp, name)(*[xp.asarray(t) if isinstance(t, np.ndarray)
                                 else t for t in args])
+
+
+@pytest.mark.parametrize("name", ["sin", "exp", "sqrt", "tanh", "add",
+                                  "multiply", "arctan2", "isnan", "less",
+                                  "clip"])
+def test_blocked_float16_matches_the_float32_result_rounded(name):
+    """Many blocks and threads: each element is the float32 kernel's
+    result rounded once, whatever the layout (contiguous, strided,
+    reversed, broadcast), and within an ulp of NumPy's."""
+    rng = np.random.default_rng(3)
+    nin = OPS[name][0]
+    vals = [np.concatenate([rng.normal(0, 3, 300001), [0.0, -0.0, np.inf,
+                                                       -np.inf, np.nan]])
+            .astype(np.float16) for _ in range(nin)]
+    layouts = [lambda v: v, lambda v: v[::3], lambda v: v[::-1]]
+    for lay in layouts:
+        args = [xp.asarray(lay(v)) for v in vals]
+        got = getattr(xp, name)(*args)
+        ref = getattr(xp, name)(*[a.astype(np.float32) for a in args])
+        ref = ref.astype(np.float16) if ref.dtype != np.bool_ else ref
+        same_bits(got.get(), ref.get())
+        with np.errstate(all="ignore"):
+            want = getattr(np, name)(*[lay(v) for v in vals])
+        assert ulp_distance(got.get(), want).max() <= 1 if want.dtype == F16 \
+            else np.array_equal(got.get(), want)
+    if nin == 2:  # one operand broadcast along the other
+        got = getattr(xp, name)(xp.asarray(vals[0]), xp.asarray(vals[1][:1]))
+        ref = getattr(xp, name)(xp.asarray(vals[0]).astype(np.float32),
+                                xp.asarray(vals[1][:1]).astype(np.float32))
+        ref = ref.astype(np.float16) if ref.dtype != np.bool_ else ref
+        same_bits(got.get(), ref.get())

@@ -1,7 +1,7 @@
 """Elementwise functions composed from the ufuncs: comparisons with
 tolerance (isclose, allclose, array_equal), nan_to_num, isposinf/isneginf,
 fix, degree/radian conversion, fabs, sinc, float_power, divmod, modf,
-real_if_close. Each follows NumPy 2.4 (result dtypes, exception types) and
+real, imag, real_if_close. Each follows NumPy 2.4 (result dtypes, exception types) and
 runs where its inputs live.
 """
 
@@ -24,7 +24,7 @@ from ._index import where
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "nan_to_num",
            "isposinf", "isneginf", "fix", "deg2rad", "rad2deg", "radians",
            "degrees", "fabs", "sinc", "float_power", "divmod", "modf",
-           "real_if_close"]
+           "real", "imag", "real_if_close"]
 
 
 def _float_result(x, name):
@@ -229,6 +229,25 @@ def modf(x, out1=None, out2=None, *, out=(None, None)):
     ip = trunc(x)
     frac = copysign(where(isinf(x), 0.0, x - ip), x)
     return _out(frac, out1), _out(ip, out2)
+
+
+def _has_parts(val):
+    """Whether val carries its own real/imag attributes (arrays, lazy
+    expressions, Python and NumPy scalars), which NumPy's real and imag
+    return as they are; NumPy arrays and sequences become arrays first."""
+    return not isinstance(val, _np.ndarray) and hasattr(val, "imag")
+
+
+def real(val):
+    """The real part, as NumPy's function (not a ufunc): a writable view of
+    a complex array, a real array itself, a scalar's own real part."""
+    return val.real if _has_parts(val) else asarray(val).real
+
+
+def imag(val):
+    """The imaginary part, as NumPy's function: a view of a complex array,
+    read-only zeros of the dtype for a real array, a scalar's own part."""
+    return val.imag if _has_parts(val) else asarray(val).imag
 
 
 def real_if_close(a, tol=100):

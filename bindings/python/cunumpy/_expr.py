@@ -409,6 +409,11 @@ def _traced_callable(name, real):
                                   f"{tr.fname}()")
             return _call_op(tr, op, args)
         return uf
+    if name in ("real", "imag"):  # NumPy's functions, not ufuncs
+        def part(val):
+            tr = _trace_of((val,))
+            return real(val) if tr is None else _call_op(tr, name, (val,))
+        return part
     if name == "where":
         def where(*args, **kwargs):
             tr = _trace_of(args)

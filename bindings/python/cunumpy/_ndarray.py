@@ -142,10 +142,10 @@ class ndarray(_lib.Handle):
     @property
     def real(self):
         """The real part: a view for complex arrays (writes go to the
-        array, as NumPy's), the array itself seen anew otherwise."""
+        array, as NumPy's), the array itself otherwise (NumPy's too)."""
         if _dtypes.kind(self._dtype_code) == _lib.CN_KIND_COMPLEX:
             return _lib.cn_complex_part_view(self, 0)
-        return self.view()
+        return self
 
     @real.setter
     def real(self, value):

@@ -422,10 +422,14 @@ for _name, _nin, _loops, _outrule, _doc in _lib._op_table():
 del _name, _nin, _loops, _outrule, _doc
 
 # The special_* ops are scipy.special's: cunumpy.special binds them under
-# their SciPy names; the NumPy namespace leaves them out.
+# their SciPy names; the NumPy namespace leaves them out. real and imag are
+# functions in NumPy (views of complex arrays, not ufuncs): _elementwise
+# binds those; their ops stay in UFUNCS for the engine's other users.
 _SPECIAL_PREFIX = "special_"
+_NOT_UFUNCS = {"real", "imag"}
 globals().update({n: u for n, u in UFUNCS.items()
-                  if not n.startswith(_SPECIAL_PREFIX)})
+                  if not n.startswith(_SPECIAL_PREFIX)
+                  and n not in _NOT_UFUNCS})
 
 # NumPy and Array API spellings of the same ops.
 _ALIASES = {
@@ -442,7 +446,8 @@ for _alias, _name in _ALIASES.items():
         globals()[_alias] = UFUNCS[_name]
 
 del _alias, _name
-__all__ += [n for n in UFUNCS if not n.startswith(_SPECIAL_PREFIX)] + \
+__all__ += [n for n in UFUNCS if not n.startswith(_SPECIAL_PREFIX) and
+            n not in _NOT_UFUNCS] + \
     [a for a, n in _ALIASES.items() if n in UFUNCS]
 
 
