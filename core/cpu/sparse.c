@@ -1,9 +1,10 @@
 /* The sparse slots on the CPU: SpMV/SpMM (CSR and DIA), SpGEMM and
  * csr2csc.
  *
- * DIA SpMM splits rows evenly between threads; each thread walks the
- * diagonals in offsets order over its rows, so the inner loop runs along
- * one diagonal over contiguous data, x and out (vectorised), and each
+ * DIA SpMM splits rows evenly between threads; each thread takes its rows
+ * in cache-sized blocks and walks the diagonals in offsets order over a
+ * block, so the inner loop runs along one diagonal over contiguous data, x
+ * and out (vectorised), out and x are read from memory once, and each
  * output sums its terms in the order scipy's dia_matvec does.
  *
  * SpMM splits rows between threads by nonzero count (each thread's first
@@ -141,6 +142,9 @@ static cn_status cpu_spmm(const cn_csr_operand *a, const cn_array_s *x,
 
 /* ---- DIA SpMM -------------------------------------------------------- */
 
+/* Output elements per DIA block (32 KiB of float64). */
+#define CN_SP_DIA_BLOCK 4096
+
 /* Rows r of [r0, r1) whose column r + off lies in [0, lc). */
 static void dia_rows(int64_t off, int64_t lc, int64_t r0, int64_t r1,
                      int64_t *lo, int64_t *hi) {
@@ -162,17 +166,22 @@ static void dia_rows(int64_t off, int64_t lc, int64_t r0, int64_t r1,
     int64_t lc = L < a->ncols ? L : a->ncols;                                  \
     int64_t span = m < lc ? m : lc;                                            \
     int nt = sp_threads(nd * span * k + m);                                    \
+    /* rows per block: a block's out (and the x it reads) stay in cache  \
+     * while every diagonal passes over it */                                  \
+    int64_t blk = k < CN_SP_DIA_BLOCK / 16 ? CN_SP_DIA_BLOCK / k : 16;         \
     _Pragma("omp parallel num_threads(nt)") {                                  \
       int t = omp_get_thread_num(), tn = omp_get_num_threads();               \
       int64_t r0 = m / tn * t + (t < m % tn ? t : m % tn);                     \
       int64_t r1 = r0 + m / tn + (t < m % tn);                                 \
-      for (int64_t r = r0 * k; r < r1 * k; r++)                                \
+      for (int64_t b0 = r0; b0 < r1; b0 += blk) {                              \
+      int64_t b1 = b0 + blk < r1 ? b0 + blk : r1;                              \
+      for (int64_t r = b0 * k; r < b1 * k; r++)                                \
         o[r] = 0;                                                              \
       for (int64_t d = 0; d < nd; d++) {                                       \
         int64_t kk = (int64_t)off[d], lo, hi;                                  \
         if (kk >= lc || kk <= -m)                                              \
           continue;                                                            \
-        dia_rows(kk, lc, r0, r1, &lo, &hi);                                    \
+        dia_rows(kk, lc, b0, b1, &lo, &hi);                                    \
         const T *vd = v + d * L;                                               \
         if (k == 1 && sr == 1) {                                               \
           for (int64_t r = lo; r < hi; r++)                                    \
@@ -195,6 +204,7 @@ static void dia_rows(int64_t off, int64_t lc, int64_t r0, int64_t r1,
             }                                                                  \
           }                                                                    \
         }                                                                      \
+      }                                                                        \
       }                                                                        \
     }                                                                          \
   }
