@@ -242,22 +242,18 @@ class csr_matrix:
 
 class dia_array:
     def __init__(self, arg1, shape=..., dtype=..., copy=...) -> Any: ...
-    def asformat(self, format, copy=...) -> Any: ...
-    def copy(self) -> Any: ...
-    data: Any
-    def get(self, stream=...) -> Any: ...
-    nnz: Any
+    def getnnz(self, axis=...) -> Any: ...
     offsets: Any
-    def sort_indices(self) -> Any: ...
-    def sum_duplicates(self) -> Any: ...
-    def transpose(self, axes=..., copy=...) -> Any: ...
+    def sum(self, axis=..., dtype=..., out=...) -> Any: ...
     T: Any
+    data: Any
     device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
     imag: Any
     ndim: Any
+    nnz: Any
     real: Any
     shape: Any
     size: Any
@@ -285,16 +281,16 @@ class dia_array:
     def __getattr__(self, name: str) -> Any: ...
 
 class dia_matrix:
-    data: Any
-    nnz: Any
     offsets: Any
     T: Any
+    data: Any
     device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
     imag: Any
     ndim: Any
+    nnz: Any
     real: Any
     shape: Any
     size: Any
