@@ -13,9 +13,10 @@
  * and back with cn_sparse_to_device / cn_sparse_to_host, as arrays are.
  * Where a matrix lives, its products (SpMV, SpMM, SpGEMM), CSR <-> CSC,
  * sort_indices of CSR/CSC, transpose, astype and copy run there (on CUDA
- * through cuSPARSE; products in float32, float64, complex64 and
- * complex128 only, CN_ERR_UNSUPPORTED for other dtypes there, and 32-bit
- * extents for CSR <-> CSC and SpGEMM). Steps that read the components on
+ * through cuSPARSE for float32, float64, complex64 and complex128, SpMV
+ * and SpMM of bool and integer dtypes through an NVRTC-compiled kernel;
+ * CN_ERR_UNSUPPORTED for SpGEMM of other dtypes and float16 products
+ * there; 32-bit extents for CSR <-> CSC and SpGEMM). Steps that read the components on
  * the host (construction, COO conversions, merging duplicates, toarray,
  * eliminate_zeros, the direct solvers, DIA transpose and diagonal) give
  * CN_ERR_DEVICE for a device matrix. DIA products run on DIA directly on
