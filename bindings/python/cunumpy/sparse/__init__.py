@@ -872,7 +872,7 @@ def _is_scipy_sparse(x):
 
 
 def _construct(arg1, shape, fmt, copy):
-    """A new cn_sparse of format fmt (csr/csc/coo) from SciPy's arguments."""
+    """A new cn_sparse of format fmt (csr/csc/coo/dia) from SciPy's arguments."""
     code = _FMT_CODE[fmt]
     if isinstance(arg1, _spbase):
         h = _lib.cn_sparse_asformat(arg1._h, code)
