@@ -43,6 +43,14 @@ typedef struct cn_csr_operand {
   int64_t nrows, ncols;
   const cn_array_s *indptr, *indices, *data;
 } cn_csr_operand;
+/* A DIA matrix handed to spmm_dia: offsets (n_diags, int32 or int64, no
+ * INT64_MIN) and data (n_diags x L, C-contiguous, the compute dtype);
+ * data[d][j] is the entry (j - offsets[d], j), read only where that lies
+ * inside nrows x ncols and j < L. */
+typedef struct cn_dia_operand {
+  int64_t nrows, ncols;
+  const cn_array_s *offsets, *data;
+} cn_dia_operand;
 /* The expr slot's type (core/expr.c reads it). */
 typedef cn_status (*cn_expr_slot_fn)(const cn_expr_program *prog,
                                      const cn_array_s *const *in,
@@ -211,6 +219,10 @@ typedef struct cn_backend_compute {
    * sorted, duplicates kept, entries of equal index in a's order. */
   cn_status (*sparse_transpose)(const cn_csr_operand *a, cn_array_s *indptr,
                                 cn_array_s *indices, cn_array_s *data);
+  /* Optional. out = a @ x on the DIA layout, shapes and dtypes as spmm;
+   * absent, the core converts a DIA matrix to CSR for spmm. */
+  cn_status (*spmm_dia)(const cn_dia_operand *a, const cn_array_s *x,
+                        cn_array_s *out);
   /* Optional. Runs an expression program (core/expr_program.h) in one
    * fused pass: in[i] is the program's input i broadcast to out's shape,
    * in its own dtype; out has the result dtype and the broadcast shape, or,

@@ -23,6 +23,7 @@ static const struct {
     CN_SLOT(lapack),     CN_SLOT(fft),
     CN_SLOT(scatter_add),
     CN_SLOT(spmm),       CN_SLOT(spgemm),        CN_SLOT(sparse_transpose),
+    CN_SLOT(spmm_dia),
     CN_SLOT(expr),       CN_SLOT(ufunc_at),      CN_SLOT(accumulate),
 };
 #undef CN_SLOT
@@ -206,6 +207,9 @@ static const struct capability {
      * converted to COO and merged on the host (a device matrix is moved
      * explicitly) */
     {"sparse", "spmm spgemm sparse_transpose", false, NULL},
+    /* DIA products: on the DIA layout where spmm_dia is filled; elsewhere
+     * the matrix is converted to CSR on the host and moved back for spmm */
+    {"sparse_dia", "spmm", true, "spmm_dia"},
 };
 #define CN_NCAPS (sizeof g_caps / sizeof g_caps[0])
 /* What every elementwise op needs (casting inputs, weak scalars). */

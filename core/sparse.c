@@ -15,7 +15,10 @@
 #include "sparse_internal.h"
 
 static const char *fmt_name(int32_t f) {
-  return f == CN_SPARSE_CSR ? "csr" : f == CN_SPARSE_CSC ? "csc" : "coo";
+  return f == CN_SPARSE_CSR   ? "csr"
+         : f == CN_SPARSE_CSC ? "csc"
+         : f == CN_SPARSE_COO ? "coo"
+                              : "dia";
 }
 
 /* ---- small host helpers --------------------------------------------- */
@@ -122,6 +125,32 @@ static bool value_is_zero(cn_dtype dt, const void *v) {
 
 /* ---- the handle ------------------------------------------------------ */
 
+/* The columns [lo, hi) diagonal k stores in an nrows-row matrix whose
+ * data covers columns [0, lc): [max(k, 0), min(nrows + k, lc)). False
+ * when empty. */
+static bool dia_cols(int64_t k, int64_t nrows, int64_t lc, int64_t *lo,
+                     int64_t *hi) {
+  if (k >= lc || k <= -nrows)
+    return false;
+  *lo = k > 0 ? k : 0;
+  /* min(nrows + k, lc) without overflowing nrows + k */
+  *hi = k >= 0 ? (nrows < lc - k ? nrows + k : lc)
+               : (nrows + k < lc ? nrows + k : lc);
+  return *hi > *lo;
+}
+
+/* scipy's dia nnz: the positions of data (n_diags x L) inside the matrix. */
+static int64_t dia_nnz(int64_t nrows, int64_t ncols, const cn_array_s *off,
+                       const cn_array_s *data) {
+  int64_t L = data->shape[1], lc = L < ncols ? L : ncols, total = 0;
+  for (int64_t d = 0; d < off->size; d++) {
+    int64_t lo, hi;
+    if (dia_cols(ix_get(off, d), nrows, lc, &lo, &hi))
+      total += hi - lo;
+  }
+  return total;
+}
+
 /* Takes over the references data, a and b (released on failure too). */
 static cn_status sp_make(cn_sparse *out, int32_t format, int64_t nrows,
                          int64_t ncols, cn_array_s *data, cn_array_s *a,
@@ -138,7 +167,8 @@ static cn_status sp_make(cn_sparse *out, int32_t format, int64_t nrows,
   s->format = format;
   s->nrows = nrows;
   s->ncols = ncols;
-  s->nnz = data->size;
+  s->nnz = format == CN_SPARSE_DIA ? dia_nnz(nrows, ncols, a, data)
+                                   : data->size;
   s->data = data;
   s->a = a;
   s->b = b;
@@ -196,8 +226,8 @@ static cn_status check_host_1d(const cn_array_s *x, const char *fn,
   return CN_OK;
 }
 
-/* A C-contiguous 1-d copy of x in dtype dt where x lives (a new reference
- * to x when it already is one). */
+/* A C-contiguous copy of x (its shape) in dtype dt where x lives (a new
+ * reference to x when it already is one). */
 static cn_status contiguous_as(cn_array_s **out, cn_array_s *x, cn_dtype dt) {
   if (x->dtype == dt && cn_array_is_c_contig(x)) {
     cn_array_retain(x);
@@ -205,7 +235,8 @@ static cn_status contiguous_as(cn_array_s **out, cn_array_s *x, cn_dtype dt) {
     return CN_OK;
   }
   cn_array_s *c = NULL;
-  cn_status st = like_vec(&c, x, dt, x->size);
+  cn_status st = cn_array_new(&c, cn_backend_of(x), x->buf->device_id, dt,
+                              x->ndim, x->shape, CN_ORDER_C);
   if (st == CN_OK && x->size > 0)
     st = cn_backend_of(x)->compute->assign(c, x);
   if (st != CN_OK) {
@@ -438,11 +469,78 @@ fail:
   return st;
 }
 
+static int cmp_i64(const void *x, const void *y) {
+  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+  return (a > b) - (a < b);
+}
+
+cn_status cn_sparse_dia(cn_sparse *out, int64_t nrows, int64_t ncols,
+                        cn_array data, cn_array offsets) {
+  static const char fn[] = "cn_sparse_dia";
+  CN_CHECK_OUT(out, fn);
+  cn_status st;
+  if ((st = check_dims(nrows, ncols, fn)) != CN_OK ||
+      (st = check_host_1d(offsets, fn, "offsets")) != CN_OK)
+    return st;
+  CN_CHECK_ARRAY(data, fn, "data");
+  if (data->ndim != 2)
+    return cn_error(CN_ERR_SHAPE, "%s: data must be 2-d (n_diags, L), not "
+                    "%d-d", fn, (int)data->ndim);
+  if (cn_backend_of(data)->device_type != CN_DEVICE_CPU)
+    return cn_error(CN_ERR_DEVICE, "%s: 'data' must be on the CPU (sparse "
+                    "matrices are built in host memory)", fn);
+  if (offsets->size != data->shape[0])
+    return cn_error(CN_ERR_VALUE, "%s: number of diagonals (%lld) does not "
+                    "match the number of offsets (%lld)", fn,
+                    (long long)data->shape[0], (long long)offsets->size);
+  /* int32/int64 kept as given; other integers widened (never clamped) */
+  cn_dtype it = offsets->dtype == CN_INT32 ? CN_INT32 : CN_INT64;
+  cn_array_s *o = NULL, *d = NULL;
+  if ((st = index_input(&o, offsets, it, 0, fn, "offsets")) != CN_OK)
+    return st;
+  int64_t nd = o->size;
+  int64_t *sorted = cn_malloc((size_t)(nd > 0 ? nd : 1) * sizeof *sorted);
+  if (!sorted) {
+    cn_array_release(o);
+    return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  }
+  for (int64_t q = 0; q < nd; q++)
+    sorted[q] = ix_get(o, q);
+  qsort(sorted, (size_t)nd, sizeof *sorted, cmp_i64);
+  for (int64_t q = 0; q < nd && st == CN_OK; q++) {
+    if (sorted[q] == INT64_MIN)
+      st = cn_error(CN_ERR_VALUE, "%s: offset %lld is out of range", fn,
+                    (long long)INT64_MIN);
+    else if (q > 0 && sorted[q] == sorted[q - 1])
+      st = cn_error(CN_ERR_VALUE, "%s: offset array contains duplicate "
+                    "values (%lld)", fn, (long long)sorted[q]);
+  }
+  free(sorted);
+  if (st == CN_OK)
+    st = contiguous_as(&d, data, data->dtype);
+  if (st != CN_OK) {
+    cn_array_release(o);
+    return st;
+  }
+  return sp_make(out, CN_SPARSE_DIA, nrows, ncols, d, o, NULL, true, true);
+}
+
+static cn_status to_dia(cn_sparse *out, struct cn_sparse_s *s,
+                        const char *fn);
+
 cn_status cn_sparse_from_dense(cn_sparse *out, cn_array a,
                                cn_sparse_format format) {
   static const char fn[] = "cn_sparse_from_dense";
   CN_CHECK_OUT(out, fn);
   CN_CHECK_ARRAY(a, fn, "a");
+  if (format == CN_SPARSE_DIA) {
+    cn_sparse c = NULL;
+    cn_status st = cn_sparse_from_dense(&c, a, CN_SPARSE_COO);
+    if (st == CN_OK)
+      st = to_dia(out, c, fn);
+    cn_sparse_release(c);
+    return st;
+  }
   if (format != CN_SPARSE_CSR && format != CN_SPARSE_CSC &&
       format != CN_SPARSE_COO)
     return cn_error(CN_ERR_VALUE, "%s: unknown format %d", fn, (int)format);
@@ -534,26 +632,35 @@ cn_status cn_sparse_data(cn_array *out, cn_sparse s) {
   return CN_OK;
 }
 
-static cn_status component(cn_array *out, cn_sparse s, bool compressed,
+/* Component a (first) or b of s, when s's format is f1 or f2. */
+static cn_status component(cn_array *out, cn_sparse s, int32_t f1, int32_t f2,
                            bool first, const char *fn, const char *what) {
   CN_CHECK_OUT(out, fn);
   CHECK_SPARSE(s, fn, "s");
-  if ((s->format == CN_SPARSE_COO) == compressed)
+  if (s->format != f1 && s->format != f2)
     return cn_error(CN_ERR_VALUE, "%s: a %s matrix has no %s", fn,
                     fmt_name(s->format), what);
   return readonly_ref(out, first ? s->a : s->b);
 }
 cn_status cn_sparse_indptr(cn_array *out, cn_sparse s) {
-  return component(out, s, true, true, "cn_sparse_indptr", "indptr");
+  return component(out, s, CN_SPARSE_CSR, CN_SPARSE_CSC, true,
+                   "cn_sparse_indptr", "indptr");
 }
 cn_status cn_sparse_indices(cn_array *out, cn_sparse s) {
-  return component(out, s, true, false, "cn_sparse_indices", "indices");
+  return component(out, s, CN_SPARSE_CSR, CN_SPARSE_CSC, false,
+                   "cn_sparse_indices", "indices");
 }
 cn_status cn_sparse_row(cn_array *out, cn_sparse s) {
-  return component(out, s, false, true, "cn_sparse_row", "row");
+  return component(out, s, CN_SPARSE_COO, CN_SPARSE_COO, true,
+                   "cn_sparse_row", "row");
 }
 cn_status cn_sparse_col(cn_array *out, cn_sparse s) {
-  return component(out, s, false, false, "cn_sparse_col", "col");
+  return component(out, s, CN_SPARSE_COO, CN_SPARSE_COO, false,
+                   "cn_sparse_col", "col");
+}
+cn_status cn_sparse_offsets(cn_array *out, cn_sparse s) {
+  return component(out, s, CN_SPARSE_DIA, CN_SPARSE_DIA, true,
+                   "cn_sparse_offsets", "offsets");
 }
 
 /* ---- placement ------------------------------------------------------- */
@@ -573,7 +680,9 @@ static cn_status sp_move(cn_sparse *out, struct cn_sparse_s *s, bool host,
   cn_array_s *c[3] = {s->data, s->a, s->b}, *m[3] = {NULL, NULL, NULL};
   cn_status st = CN_OK;
   for (int i = 0; i < 3 && st == CN_OK; i++)
-    st = host ? cn_to_host(&m[i], c[i]) : cn_to_device(&m[i], c[i], device_id);
+    if (c[i])
+      st = host ? cn_to_host(&m[i], c[i])
+                : cn_to_device(&m[i], c[i], device_id);
   if (st != CN_OK) {
     for (int i = 0; i < 3; i++)
       cn_array_release(m[i]);
@@ -781,6 +890,131 @@ static cn_status compressed_to_coo(cn_sparse *out,
                  s->nnz <= 1, s->nnz <= 1);
 }
 
+/* ---- DIA ------------------------------------------------------------ */
+
+/* DIA -> canonical CSR, explicit zeros dropped (scipy's dia tocsr): the
+ * diagonals in increasing offset order give each row sorted columns. */
+static cn_status dia_to_csr(cn_sparse *out, const struct cn_sparse_s *s,
+                            const char *fn) {
+  int64_t m = s->nrows, nd = s->a->size, L = s->data->shape[1];
+  int64_t lc = L < s->ncols ? L : s->ncols;
+  cn_dtype dt = s->data->dtype;
+  int64_t isz = cn_itemsize(dt);
+  const char *v = s->data->data;
+  int64_t *ord = cn_malloc((size_t)(nd > 0 ? nd : 1) * 2 * sizeof *ord);
+  int64_t *cur = (uint64_t)m >= SIZE_MAX / sizeof(int64_t) - 1
+                     ? NULL
+                     : cn_calloc((size_t)m + 1, sizeof *cur);
+  if (!ord || !cur) {
+    free(ord);
+    free(cur);
+    return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  }
+  /* (offset, diagonal) pairs sorted by offset */
+  for (int64_t q = 0; q < nd; q++) {
+    ord[2 * q] = ix_get(s->a, q);
+    ord[2 * q + 1] = q;
+  }
+  qsort(ord, (size_t)nd, 2 * sizeof *ord, cmp_i64);
+  for (int64_t q = 0; q < nd; q++) {
+    int64_t k = ord[2 * q], row = ord[2 * q + 1] * L, lo, hi;
+    if (dia_cols(k, m, lc, &lo, &hi))
+      for (int64_t j = lo; j < hi; j++)
+        cur[j - k + 1] += !value_is_zero(dt, v + (row + j) * isz);
+  }
+  for (int64_t r = 0; r < m; r++)
+    cur[r + 1] += cur[r];
+  int64_t nnz = cur[m];
+  cn_dtype it = index_dtype_for(m, s->ncols, nnz);
+  cn_array_s *p = NULL, *ix = NULL, *d = NULL;
+  cn_status st;
+  if ((st = host_vec(&p, it, m + 1)) != CN_OK ||
+      (st = host_vec(&ix, it, nnz)) != CN_OK ||
+      (st = host_vec(&d, dt, nnz)) != CN_OK) {
+    cn_array_release(p);
+    cn_array_release(ix);
+    cn_array_release(d);
+    free(ord);
+    free(cur);
+    return st;
+  }
+  for (int64_t r = 0; r <= m; r++)
+    ix_set(p, r, cur[r]);
+  for (int64_t q = 0; q < nd; q++) {
+    int64_t k = ord[2 * q], row = ord[2 * q + 1] * L, lo, hi;
+    if (!dia_cols(k, m, lc, &lo, &hi))
+      continue;
+    for (int64_t j = lo; j < hi; j++) {
+      const char *e = v + (row + j) * isz;
+      if (value_is_zero(dt, e))
+        continue;
+      int64_t dst = cur[j - k]++;
+      ix_set(ix, dst, j);
+      memcpy(d->data + dst * isz, e, (size_t)isz);
+    }
+  }
+  free(ord);
+  free(cur);
+  return sp_make(out, CN_SPARSE_CSR, m, s->ncols, d, p, ix, true, true);
+}
+
+/* DIA -> CSR where s lives: a device matrix is converted on a host copy
+ * and the CSR moved back (no CUDA kernel reads DIA). */
+static cn_status dia_to_csr_staged(cn_sparse *out, struct cn_sparse_s *s,
+                                   const char *fn) {
+  if (on_host(s))
+    return dia_to_csr(out, s, fn);
+  cn_sparse h = NULL, c = NULL;
+  cn_status st = sp_move(&h, s, true, 0);
+  if (st == CN_OK)
+    st = dia_to_csr(&c, h, fn);
+  if (st == CN_OK)
+    st = sp_move(out, c, false, s->data->buf->device_id);
+  cn_sparse_release(h);
+  cn_sparse_release(c);
+  return st;
+}
+
+/* scipy's transpose of a DIA matrix: offsets negated, data (n_diags x
+ * nrows) gathered as data[d, j - (-k mod max_dim)] with scipy's wrap-around
+ * of negative columns over data padded to max(L, max_dim) columns. */
+static cn_status dia_transpose(cn_sparse *out, struct cn_sparse_s *s,
+                               const char *fn) {
+  cn_status st = require_host(s, fn);
+  if (st != CN_OK)
+    return st;
+  int64_t m = s->nrows, n = s->ncols, nd = s->a->size, L = s->data->shape[1];
+  int64_t maxd = m > n ? m : n, w = L > maxd ? L : maxd;
+  cn_dtype it = s->a->dtype;
+  for (int64_t q = 0; q < nd && it == CN_INT32; q++)
+    if (ix_get(s->a, q) == INT32_MIN)
+      it = CN_INT64; /* -INT32_MIN needs 64 bits */
+  int64_t shape[2] = {nd, m}, isz = cn_itemsize(s->data->dtype);
+  cn_array_s *o = NULL, *d = NULL;
+  if ((st = host_vec(&o, it, nd)) != CN_OK ||
+      (st = cn_array_new(&d, cn_cpu_backend(), 0, s->data->dtype, 2, shape,
+                         CN_ORDER_C)) != CN_OK) {
+    cn_array_release(o);
+    return st;
+  }
+  for (int64_t q = 0; q < nd; q++) {
+    int64_t k = ix_get(s->a, q);
+    ix_set(o, q, -k);
+    int64_t sh = maxd ? (-k) % maxd : 0;
+    sh += sh < 0 ? maxd : 0;
+    for (int64_t j = 0; j < m; j++) {
+      int64_t c = j - sh;
+      c += c < 0 ? w : 0;
+      char *dst = d->data + (q * m + j) * isz;
+      if (c < L)
+        memcpy(dst, s->data->data + (q * L + c) * isz, (size_t)isz);
+      else
+        memset(dst, 0, (size_t)isz);
+    }
+  }
+  return sp_make(out, CN_SPARSE_DIA, n, m, d, o, NULL, true, true);
+}
+
 /* Compressed CSR (or CSC with csc) of any format; canonical when s is COO,
  * else s's own order. */
 static cn_status as_compressed(cn_sparse *out, struct cn_sparse_s *s,
@@ -792,13 +1026,87 @@ static cn_status as_compressed(cn_sparse *out, struct cn_sparse_s *s,
   }
   if (s->format == CN_SPARSE_COO)
     return coo_to_compressed(out, s, f, fn);
+  if (s->format == CN_SPARSE_DIA) {
+    cn_sparse c = NULL;
+    cn_status st = dia_to_csr_staged(&c, s, fn);
+    if (st != CN_OK || f == CN_SPARSE_CSR) {
+      *out = c;
+      return st;
+    }
+    st = compressed_flip(out, c, fn);
+    cn_sparse_release(c);
+    return st;
+  }
   return compressed_flip(out, s, fn);
+}
+
+/* scipy's coo todia: duplicates summed, the sorted distinct diagonals of
+ * the stored entries (explicit zeros included), data of (last stored
+ * column + 1) columns; (0, 0) data when nothing is stored. */
+static cn_status to_dia(cn_sparse *out, struct cn_sparse_s *s,
+                        const char *fn) {
+  cn_sparse c = NULL, u = NULL;
+  cn_status st = require_host(s, fn);
+  if (st != CN_OK)
+    return st;
+  if (s->format == CN_SPARSE_COO) {
+    atomic_fetch_add(&s->refcount, 1);
+    c = s;
+  } else if ((st = compressed_to_coo(&c, s, fn)) != CN_OK) {
+    return st;
+  }
+  st = cn_sparse_sum_duplicates(&u, c);
+  cn_sparse_release(c);
+  if (st != CN_OK)
+    return st;
+  int64_t nnz = u->nnz, nd = 0, L = 0;
+  int64_t *ks = cn_malloc((size_t)(nnz > 0 ? nnz : 1) * 2 * sizeof *ks);
+  if (!ks) {
+    cn_sparse_release(u);
+    return cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+  }
+  int64_t *uniq = ks + nnz;
+  for (int64_t e = 0; e < nnz; e++) {
+    int64_t col = ix_get(u->b, e);
+    uniq[e] = col - ix_get(u->a, e);
+    L = col + 1 > L ? col + 1 : L;
+  }
+  memcpy(ks, uniq, (size_t)nnz * sizeof *ks);
+  qsort(uniq, (size_t)nnz, sizeof *uniq, cmp_i64);
+  for (int64_t e = 0; e < nnz; e++)
+    if (e == 0 || uniq[e] != uniq[nd - 1])
+      uniq[nd++] = uniq[e];
+  int64_t shape[2] = {nd, L}, isz = cn_itemsize(u->data->dtype);
+  cn_array_s *o = NULL, *d = NULL;
+  if ((st = host_vec(&o, index_dtype_for(s->nrows, s->ncols, 0), nd)) !=
+          CN_OK ||
+      (st = cn_array_new(&d, cn_cpu_backend(), 0, u->data->dtype, 2, shape,
+                         CN_ORDER_C)) != CN_OK) {
+    cn_array_release(o);
+    cn_sparse_release(u);
+    free(ks);
+    return st;
+  }
+  for (int64_t q = 0; q < nd; q++)
+    ix_set(o, q, uniq[q]);
+  if (d->size > 0)
+    memset(d->data, 0, (size_t)(d->size * isz));
+  for (int64_t e = 0; e < nnz; e++) {
+    int64_t *hit = bsearch(&ks[e], uniq, (size_t)nd, sizeof *uniq, cmp_i64);
+    memcpy(d->data + ((hit - uniq) * L + ix_get(u->b, e)) * isz,
+           u->data->data + e * isz, (size_t)isz);
+  }
+  free(ks);
+  int64_t nrows = s->nrows, ncols = s->ncols;
+  cn_sparse_release(u);
+  return sp_make(out, CN_SPARSE_DIA, nrows, ncols, d, o, NULL, true, true);
 }
 
 /* ---- conversions ----------------------------------------------------- */
 
 static cn_status check_format(int32_t f, const char *fn) {
-  if (f != CN_SPARSE_CSR && f != CN_SPARSE_CSC && f != CN_SPARSE_COO)
+  if (f != CN_SPARSE_CSR && f != CN_SPARSE_CSC && f != CN_SPARSE_COO &&
+      f != CN_SPARSE_DIA)
     return cn_error(CN_ERR_VALUE, "%s: unknown format %d", fn, (int)f);
   return CN_OK;
 }
@@ -811,6 +1119,16 @@ cn_status cn_sparse_asformat(cn_sparse *out, cn_sparse s,
   cn_status st = check_format(format, fn);
   if (st != CN_OK)
     return st;
+  if (format == CN_SPARSE_DIA && s->format != CN_SPARSE_DIA)
+    return to_dia(out, s, fn);
+  if (format == CN_SPARSE_COO && s->format == CN_SPARSE_DIA) {
+    cn_sparse c = NULL;
+    st = as_compressed(&c, s, CN_SPARSE_CSR, fn);
+    if (st == CN_OK)
+      st = compressed_to_coo(out, c, fn);
+    cn_sparse_release(c);
+    return st;
+  }
   if (format == CN_SPARSE_COO && s->format != CN_SPARSE_COO)
     return compressed_to_coo(out, s, fn);
   return as_compressed(out, s, format, fn);
@@ -833,6 +1151,19 @@ cn_status cn_sparse_toarray(cn_array *out, cn_sparse s) {
   if (d->size > 0)
     memset(d->data, 0, (size_t)(d->size * isz));
   cn_dtype dt = s->data->dtype;
+  if (s->format == CN_SPARSE_DIA) {
+    int64_t L = s->data->shape[1], lc = L < s->ncols ? L : s->ncols;
+    for (int64_t q = 0; q < s->a->size; q++) {
+      int64_t k = ix_get(s->a, q), lo, hi;
+      if (!dia_cols(k, s->nrows, lc, &lo, &hi))
+        continue;
+      for (int64_t j = lo; j < hi; j++)
+        memcpy(d->data + ((j - k) * s->ncols + j) * isz,
+               s->data->data + (q * L + j) * isz, (size_t)isz);
+    }
+    *out = d;
+    return CN_OK;
+  }
   for (int64_t r = 0, k = 0; k < s->nnz; r += s->format != CN_SPARSE_COO) {
     int64_t hi = s->format == CN_SPARSE_COO ? s->nnz : ix_get(s->a, r + 1);
     for (; k < hi; k++) {
@@ -909,6 +1240,9 @@ cn_status cn_sparse_eliminate_zeros(cn_sparse *out, cn_sparse s) {
   static const char fn[] = "cn_sparse_eliminate_zeros";
   CN_CHECK_OUT(out, fn);
   CHECK_SPARSE(s, fn, "s");
+  if (s->format == CN_SPARSE_DIA)
+    return cn_error(CN_ERR_VALUE, "%s: a dia matrix stores every position of "
+                    "its diagonals (convert it to csr, csc or coo first)", fn);
   cn_status hst = require_host(s, fn);
   if (hst != CN_OK)
     return hst;
@@ -958,6 +1292,8 @@ cn_status cn_sparse_transpose(cn_sparse *out, cn_sparse s) {
   static const char fn[] = "cn_sparse_transpose";
   CN_CHECK_OUT(out, fn);
   CHECK_SPARSE(s, fn, "s");
+  if (s->format == CN_SPARSE_DIA)
+    return dia_transpose(out, s, fn);
   cn_array_retain(s->data);
   cn_array_retain(s->a);
   cn_array_retain(s->b);
@@ -982,7 +1318,8 @@ static cn_status with_dtype(cn_sparse *out, struct cn_sparse_s *s,
   if (st != CN_OK)
     return st;
   cn_array_retain(s->a);
-  cn_array_retain(s->b);
+  if (s->b)
+    cn_array_retain(s->b);
   st = sp_make(out, s->format, s->nrows, s->ncols, d, s->a, s->b, s->sorted,
                s->canonical);
   return st;
@@ -997,8 +1334,12 @@ cn_status cn_sparse_astype(cn_sparse *out, cn_sparse s, cn_dtype dtype) {
   return with_dtype(out, s, dtype);
 }
 
+/* A copy of x (NULL for a NULL x: DIA has no third component). */
 static cn_status copy_vec(cn_array_s **out, cn_array_s *x) {
-  cn_status st = like_vec(out, x, x->dtype, x->size);
+  if (x == NULL)
+    return CN_OK;
+  cn_status st = cn_array_new(out, cn_backend_of(x), x->buf->device_id,
+                              x->dtype, x->ndim, x->shape, CN_ORDER_C);
   if (st == CN_OK && x->size > 0)
     st = cn_backend_of(x)->compute->assign(*out, x);
   return st;
@@ -1092,6 +1433,41 @@ static cn_status run_spmm(cn_array_s **out, const cn_csr_operand *a,
   return CN_OK;
 }
 
+/* out = S @ X for a DIA matrix s already in X's dtype (spmm_dia slot). */
+static cn_status run_spmm_dia(cn_array_s **out, const struct cn_sparse_s *s,
+                              cn_array_s *x, const char *fn) {
+  CN_REQUIRE_SLOT(spmm, cn_backend_of(s->data), spmm_dia, fn);
+  int64_t shape[2] = {s->nrows, x->shape[1]};
+  cn_array_s *o = NULL;
+  cn_status st =
+      cn_array_new(&o, cn_backend_of(s->data), s->data->buf->device_id,
+                   s->data->dtype, 2, shape, CN_ORDER_C);
+  cn_dia_operand op = {s->nrows, s->ncols, s->a, s->data};
+  if (st == CN_OK)
+    st = spmm(&op, x, o);
+  if (st != CN_OK) {
+    cn_array_release(o);
+    return st;
+  }
+  *out = o;
+  return CN_OK;
+}
+
+/* The product kernel for c: spmm_dia for DIA, else spmm on its CSR view. */
+static cn_status run_product(cn_array_s **out, const struct cn_sparse_s *c,
+                             cn_array_s *x, const char *fn) {
+  if (c->format == CN_SPARSE_DIA)
+    return run_spmm_dia(out, c, x, fn);
+  cn_csr_operand op = operand_of(c);
+  return run_spmm(out, &op, x, fn);
+}
+
+/* True when s is DIA and its backend multiplies DIA directly. */
+static bool dia_direct(const struct cn_sparse_s *s) {
+  return s->format == CN_SPARSE_DIA &&
+         cn_backend_of(s->data)->compute->spmm_dia != NULL;
+}
+
 static cn_status check_dense(const cn_array_s *x, const struct cn_sparse_s *s,
                              const char *fn) {
   CN_CHECK_ARRAY(x, fn, "x");
@@ -1118,11 +1494,11 @@ cn_status cn_sparse_matmul_dense(cn_array *out, cn_sparse s, cn_array x) {
     return st;
   cn_sparse c = NULL;
   cn_array_s *xv = NULL, *o = NULL;
-  if ((st = csr_in(&c, s, ct, fn)) != CN_OK ||
+  if ((st = dia_direct(s) ? with_dtype(&c, s, ct) : csr_in(&c, s, ct, fn)) !=
+          CN_OK ||
       (st = dense_in(&xv, x, ct, false, fn)) != CN_OK)
     goto done;
-  cn_csr_operand op = operand_of(c);
-  if ((st = run_spmm(&o, &op, xv, fn)) != CN_OK)
+  if ((st = run_product(&o, c, xv, fn)) != CN_OK)
     goto done;
   if (x->ndim == 1) {
     cn_array_s *v = NULL;
@@ -1153,10 +1529,12 @@ cn_status cn_dense_matmul_sparse(cn_array *out, cn_array x, cn_sparse s) {
   cn_dtype ct;
   if ((st = cn_result_type(&ct, s->data->dtype, x->dtype)) != CN_OK)
     return st;
-  /* x @ S = (S^T @ x^T)^T, and the CSC arrays of S are the CSR of S^T */
+  /* x @ S = (S^T @ x^T)^T; the CSC arrays of S are the CSR of S^T, and a
+   * DIA S^T is DIA again */
   cn_sparse c = NULL;
   cn_array_s *xv = NULL, *o = NULL;
-  if ((st = as_compressed(&c, s, CN_SPARSE_CSC, fn)) != CN_OK)
+  if ((st = dia_direct(s) ? dia_transpose(&c, s, fn)
+                          : as_compressed(&c, s, CN_SPARSE_CSC, fn)) != CN_OK)
     goto done;
   cn_sparse cd = NULL;
   st = with_dtype(&cd, c, ct);
@@ -1164,8 +1542,7 @@ cn_status cn_dense_matmul_sparse(cn_array *out, cn_array x, cn_sparse s) {
   c = cd;
   if (st != CN_OK || (st = dense_in(&xv, x, ct, true, fn)) != CN_OK)
     goto done;
-  cn_csr_operand op = operand_of(c);
-  if ((st = run_spmm(&o, &op, xv, fn)) != CN_OK)
+  if ((st = run_product(&o, c, xv, fn)) != CN_OK)
     goto done;
   cn_array_s *v = NULL;
   if (x->ndim == 1) {
@@ -1256,6 +1633,54 @@ done:
   cn_array_release(pn);
   cn_array_release(ixn);
   return st;
+}
+
+cn_status cn_sparse_diagonal(cn_array *out, cn_sparse s, int64_t k) {
+  static const char fn[] = "cn_sparse_diagonal";
+  CN_CHECK_OUT(out, fn);
+  CHECK_SPARSE(s, fn, "s");
+  cn_status st = require_host(s, fn);
+  if (st != CN_OK)
+    return st;
+  int64_t m = s->nrows, n = s->ncols, len = 0;
+  if (k > -m && k < n) {
+    int64_t a = m + (k < 0 ? k : 0), b = n - (k > 0 ? k : 0);
+    len = a < b ? a : b;
+  }
+  cn_dtype dt = s->data->dtype;
+  int64_t isz = cn_itemsize(dt);
+  cn_array_s *r = NULL;
+  if ((st = host_vec(&r, dt, len)) != CN_OK)
+    return st;
+  if (len > 0)
+    memset(r->data, 0, (size_t)(len * isz));
+  if (len > 0 && s->format == CN_SPARSE_DIA) {
+    int64_t L = s->data->shape[1], lc = L < n ? L : n, lo, hi;
+    for (int64_t q = 0; q < s->a->size; q++) {
+      if (ix_get(s->a, q) != k || !dia_cols(k, m, lc, &lo, &hi))
+        continue;
+      memcpy(r->data + (lo - (k > 0 ? k : 0)) * isz,
+             s->data->data + (q * L + lo) * isz, (size_t)((hi - lo) * isz));
+    }
+  } else if (len > 0) {
+    /* every stored (i, j) with j - i == k, duplicates summed */
+    for (int64_t r0 = 0, e = 0; e < s->nnz; r0 += s->format != CN_SPARSE_COO) {
+      int64_t hi = s->format == CN_SPARSE_COO ? s->nnz : ix_get(s->a, r0 + 1);
+      for (; e < hi; e++) {
+        int64_t i = s->format == CN_SPARSE_COO   ? ix_get(s->a, e)
+                    : s->format == CN_SPARSE_CSR ? r0
+                                                 : ix_get(s->b, e);
+        int64_t j = s->format == CN_SPARSE_COO   ? ix_get(s->b, e)
+                    : s->format == CN_SPARSE_CSR ? ix_get(s->b, e)
+                                                 : r0;
+        if (j - i == k)
+          value_add(dt, r->data + (k >= 0 ? i : j) * isz,
+                    s->data->data + e * isz);
+      }
+    }
+  }
+  *out = r;
+  return CN_OK;
 }
 
 cn_status cn_sparse_csc_canonical(cn_sparse *out, cn_sparse s, cn_dtype dt,

@@ -9,7 +9,7 @@ if(TARGET cunumpy_cuda)
   target_link_libraries(cuda_nvrtc_kernels PRIVATE cunumpy_cuda_codegen cunumpy)
   target_compile_options(cuda_nvrtc_kernels PRIVATE ${CUNUMPY_WARNINGS})
   foreach(mode elementwise reductions casts cache random index lapack matmul sort search fft
-               scatter_add)
+               scatter_add sparse)
     add_test(NAME cuda_nvrtc_${mode} COMMAND cuda_nvrtc_kernels ${mode} 90)
   endforeach()
   # The kernel cache test points CUNUMPY_KERNEL_CACHE at a temporary folder.

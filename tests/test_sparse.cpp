@@ -853,6 +853,26 @@ cn_status sparse_workload(std::vector<double> &res) {
   SP_S(cn_sparse_transpose(&r_, csr));
   SP_S(cn_sparse_matmul(&r_, csr, o.mats.back()));
   SP_STEP(sp_values(res, o.mats.back()));
+  // DIA: from COO, back to CSR and COO, products, transpose, diagonal
+  SP_S(cn_sparse_asformat(&r_, coo, CN_SPARSE_DIA));
+  cn_sparse dia = o.mats.back();
+  SP_STEP(sp_values(res, dia));
+  SP_S(cn_sparse_asformat(&r_, dia, CN_SPARSE_CSR));
+  SP_STEP(sp_values(res, o.mats.back()));
+  SP_S(cn_sparse_asformat(&r_, dia, CN_SPARSE_COO));
+  SP_S(cn_sparse_transpose(&r_, dia));
+  SP_STEP(sp_values(res, o.mats.back()));
+  SP_A(cn_sparse_matmul_dense(&r_, dia, x));
+  SP_STEP(grab(res, o.arrays.back()));
+  SP_A(cn_dense_matmul_sparse(&r_, x, dia));
+  SP_STEP(grab(res, o.arrays.back()));
+  SP_A(cn_sparse_diagonal(&r_, dia, 1));
+  SP_STEP(grab(res, o.arrays.back()));
+  SP_S(cn_sparse_astype(&r_, dia, CN_FLOAT32));
+  SP_S(cn_sparse_copy(&r_, o.mats.back()));
+  SP_STEP(sp_values(res, o.mats.back()));
+  SP_S(cn_sparse_matmul(&r_, dia, csr));
+  SP_STEP(sp_values(res, o.mats.back()));
   cn_array sol = nullptr;
   cn_status st = cn_sparse_spsolve(&sol, csr, x);
   if (st != CN_ERR_UNSUPPORTED && st != CN_ERR_LINALG) {
@@ -1034,4 +1054,226 @@ TEST_CASE("sparse: cg in C against the residual, and its errors",
   CHECK(w.h == nullptr);
   CHECK(info == 77);
   CHECK(to_vec<double>(b) == bv);
+}
+
+namespace {
+
+// A naive dense oracle of scipy's DIA layout: data[d][j] is (j - off[d], j)
+// where that lies inside the matrix and j < L.
+std::vector<long double> dia_dense(int64_t m, int64_t n,
+                                   const std::vector<double> &data, int64_t L,
+                                   const std::vector<int64_t> &off) {
+  std::vector<long double> d((size_t)(m * n), 0.0L);
+  for (size_t q = 0; q < off.size(); q++)
+    for (int64_t j = 0; j < L && j < n; j++) {
+      int64_t i = j - off[q];
+      if (i >= 0 && i < m)
+        d[(size_t)(i * n + j)] = data[q * (size_t)L + (size_t)j];
+    }
+  return d;
+}
+
+} // namespace
+
+TEST_CASE("sparse: DIA layout, conversions and products", "[sparse][dia]") {
+  struct Case {
+    int64_t m, n, L;
+    std::vector<int64_t> off;
+  };
+  // square, wide, tall; L below, at and beyond ncols; offsets beyond the
+  // shape on both sides
+  const Case cases[] = {{6, 6, 6, {0, -1, 1}},
+                        {5, 8, 4, {-2, 0, 3, 9}},
+                        {8, 5, 7, {2, -7, 0, -9, -3}},
+                        {1, 1, 1, {0}},
+                        {4, 4, 0, {0, 1}},
+                        {3, 3, 3, {}}};
+  for (const Case &c : cases) {
+    for (cn_dtype it : {CN_INT32, CN_INT64}) {
+      std::vector<double> data(c.off.size() * (size_t)c.L);
+      for (size_t i = 0; i < data.size(); i++)
+        data[i] = i % 5 == 2 ? 0.0 : (double)((int)(i * 7 % 11) - 5);
+      Arr dd = from_vec(data, {(int64_t)c.off.size(), c.L}, CN_FLOAT64);
+      Arr od = it == CN_INT32
+                   ? from_vec(narrow<int32_t>(c.off), {(int64_t)c.off.size()},
+                              CN_INT32)
+                   : from_vec(c.off, {(int64_t)c.off.size()}, CN_INT64);
+      Sp s;
+      CN_REQUIRE_OK(cn_sparse_dia(s.out(), c.m, c.n, dd, od));
+      int32_t f = -1;
+      CN_REQUIRE_OK(cn_sparse_get_format(&f, s));
+      REQUIRE(f == CN_SPARSE_DIA);
+      cn_dtype idx;
+      CN_REQUIRE_OK(cn_sparse_index_dtype(&idx, s));
+      REQUIRE(idx == it);
+      std::vector<long double> ref = dia_dense(c.m, c.n, data, c.L, c.off);
+      int64_t stored = 0, nnz = -1;
+      for (size_t q = 0; q < c.off.size(); q++)
+        for (int64_t j = 0; j < c.L && j < c.n; j++)
+          stored += j - c.off[q] >= 0 && j - c.off[q] < c.m;
+      CN_REQUIRE_OK(cn_sparse_nnz(&nnz, s));
+      REQUIRE(nnz == stored);
+      std::vector<double> got = dense_of(s);
+      REQUIRE(got.size() == ref.size());
+      for (size_t i = 0; i < ref.size(); i++)
+        REQUIRE(got[i] == (double)ref[i]);
+      // borrowed: the matrix's data is the caller's array
+      Arr sd;
+      CN_REQUIRE_OK(cn_sparse_data(sd.out(), s));
+      REQUIRE(sd.h == dd.h);
+      // to CSR: zeros dropped, rows sorted
+      Sp csr;
+      CN_REQUIRE_OK(cn_sparse_asformat(csr.out(), s, CN_SPARSE_CSR));
+      int64_t cnnz = 0, nz = 0;
+      CN_REQUIRE_OK(cn_sparse_nnz(&cnnz, csr));
+      for (long double v : ref)
+        nz += v != 0;
+      REQUIRE(cnnz == nz);
+      int32_t canon = 0;
+      CN_REQUIRE_OK(cn_sparse_has_canonical_format(&canon, csr));
+      REQUIRE(canon == 1);
+      REQUIRE(dense_of(csr) == got);
+      // and back: the diagonals of the stored entries
+      Sp back;
+      CN_REQUIRE_OK(cn_sparse_asformat(back.out(), csr, CN_SPARSE_DIA));
+      REQUIRE(dense_of(back) == got);
+      // transpose is DIA of the transposed matrix
+      Sp t;
+      CN_REQUIRE_OK(cn_sparse_transpose(t.out(), s));
+      CN_REQUIRE_OK(cn_sparse_get_format(&f, t));
+      REQUIRE(f == CN_SPARSE_DIA);
+      std::vector<double> tg = dense_of(t);
+      for (int64_t i = 0; i < c.m; i++)
+        for (int64_t j = 0; j < c.n; j++)
+          REQUIRE(tg[(size_t)(j * c.m + i)] == got[(size_t)(i * c.n + j)]);
+      // SpMV and SpMM (strided x) against the oracle in long double
+      const int64_t k = 3;
+      std::vector<double> xv((size_t)(c.n * k));
+      for (size_t i = 0; i < xv.size(); i++)
+        xv[i] = 0.5 + (double)(i % 7);
+      Arr x2 = from_vec(xv, {c.n, k}, CN_FLOAT64);
+      Arr y;
+      CN_REQUIRE_OK(cn_sparse_matmul_dense(y.out(), s, x2));
+      std::vector<double> yv = to_vec<double>(y);
+      for (int64_t i = 0; i < c.m; i++)
+        for (int64_t q = 0; q < k; q++) {
+          long double acc = 0;
+          for (int64_t j = 0; j < c.n; j++)
+            acc += ref[(size_t)(i * c.n + j)] * xv[(size_t)(j * k + q)];
+          REQUIRE(yv[(size_t)(i * k + q)] == (double)acc);
+        }
+      // x @ S with x 1-d
+      std::vector<double> lv((size_t)c.m, 1.5);
+      Arr l = from_vec(lv, {c.m}, CN_FLOAT64);
+      Arr z;
+      CN_REQUIRE_OK(cn_dense_matmul_sparse(z.out(), l, s));
+      std::vector<double> zv = to_vec<double>(z);
+      for (int64_t j = 0; j < c.n; j++) {
+        long double acc = 0;
+        for (int64_t i = 0; i < c.m; i++)
+          acc += 1.5L * ref[(size_t)(i * c.n + j)];
+        REQUIRE(zv[(size_t)j] == (double)acc);
+      }
+      // diagonals, in range and beyond
+      for (int64_t kd = -c.m - 1; kd <= c.n + 1; kd++) {
+        Arr dg;
+        CN_REQUIRE_OK(cn_sparse_diagonal(dg.out(), s, kd));
+        std::vector<double> dv = to_vec<double>(dg);
+        std::vector<double> want;
+        for (int64_t i = 0; i < c.m; i++)
+          if (i + kd >= 0 && i + kd < c.n)
+            want.push_back((double)ref[(size_t)(i * c.n + i + kd)]);
+        REQUIRE(dv == want);
+      }
+    }
+  }
+}
+
+TEST_CASE("sparse: DIA validation errors and unsupported steps",
+          "[sparse][dia]") {
+  Arr dd = from_vec(std::vector<double>{1, 2, 3, 4, 5, 6}, {2, 3}, CN_FLOAT64);
+  Arr od = from_vec(std::vector<int64_t>{0, 1}, {2}, CN_INT64);
+  Sp s;
+  CN_REQUIRE_ERR(cn_sparse_dia(nullptr, 3, 3, dd, od), CN_ERR_VALUE,
+                 "output pointer");
+  CN_REQUIRE_ERR(cn_sparse_dia(s.out(), -1, 3, dd, od), CN_ERR_VALUE, ">= 0");
+  CN_REQUIRE_ERR(cn_sparse_dia(s.out(), 3, 3, nullptr, od), CN_ERR_VALUE,
+                 "'data' is NULL");
+  Arr d1 = from_vec(std::vector<double>{1, 2}, {2}, CN_FLOAT64);
+  CN_REQUIRE_ERR(cn_sparse_dia(s.out(), 3, 3, d1, od), CN_ERR_SHAPE, "2-d");
+  Arr o3 = from_vec(std::vector<int64_t>{0, 1, 2}, {3}, CN_INT64);
+  CN_REQUIRE_ERR(cn_sparse_dia(s.out(), 3, 3, dd, o3), CN_ERR_VALUE,
+                 "number of diagonals (2) does not match the number of "
+                 "offsets (3)");
+  Arr dup = from_vec(std::vector<int64_t>{1, 1}, {2}, CN_INT64);
+  CN_REQUIRE_ERR(cn_sparse_dia(s.out(), 3, 3, dd, dup), CN_ERR_VALUE,
+                 "duplicate");
+  Arr lo = from_vec(std::vector<int64_t>{INT64_MIN, 0}, {2}, CN_INT64);
+  CN_REQUIRE_ERR(cn_sparse_dia(s.out(), 3, 3, dd, lo), CN_ERR_VALUE,
+                 "out of range");
+  Arr fo = from_vec(std::vector<double>{0, 1}, {2}, CN_FLOAT64);
+  CN_REQUIRE_ERR(cn_sparse_dia(s.out(), 3, 3, dd, fo), CN_ERR_TYPE,
+                 "integer dtype");
+  Arr o2 = from_vec(std::vector<int64_t>{0, 1}, {1, 2}, CN_INT64);
+  CN_REQUIRE_ERR(cn_sparse_dia(s.out(), 3, 3, dd, o2), CN_ERR_SHAPE,
+                 "must be 1-d");
+  REQUIRE(s.h == nullptr);
+  // uint64 offsets past int64 are rejected, not wrapped; small unsigned
+  // offsets are widened
+  Arr big = from_vec(std::vector<uint64_t>{0, UINT64_MAX}, {2}, CN_UINT64);
+  CN_REQUIRE_ERR(cn_sparse_dia(s.out(), 3, 3, dd, big), CN_ERR_VALUE,
+                 "too large");
+  Arr u8 = from_vec(std::vector<uint8_t>{0, 200}, {2}, CN_UINT8);
+  CN_REQUIRE_OK(cn_sparse_dia(s.out(), 3, 3, dd, u8));
+  cn_dtype it;
+  CN_REQUIRE_OK(cn_sparse_index_dtype(&it, s));
+  REQUIRE(it == CN_INT64);
+  int64_t nnz = -1;
+  CN_REQUIRE_OK(cn_sparse_nnz(&nnz, s));
+  REQUIRE(nnz == 3);
+  // a huge shape counts its stored positions without overflowing
+  Sp h;
+  CN_REQUIRE_OK(cn_sparse_dia(h.out(), INT64_MAX - 1, INT64_MAX - 1, dd, od));
+  CN_REQUIRE_OK(cn_sparse_nnz(&nnz, h));
+  REQUIRE(nnz == 5);
+  // components the format lacks, and steps DIA does not have
+  CN_REQUIRE_OK(cn_sparse_dia(s.out(), 3, 3, dd, od));
+  Arr comp;
+  CN_REQUIRE_ERR(cn_sparse_indptr(comp.out(), s), CN_ERR_VALUE,
+                 "dia matrix has no indptr");
+  CN_REQUIRE_ERR(cn_sparse_row(comp.out(), s), CN_ERR_VALUE,
+                 "dia matrix has no row");
+  CN_REQUIRE_OK(cn_sparse_offsets(comp.out(), s));
+  REQUIRE(to_vec<int64_t>(comp) == std::vector<int64_t>{0, 1});
+  Sp csr, e;
+  CN_REQUIRE_OK(cn_sparse_asformat(csr.out(), s, CN_SPARSE_CSR));
+  CN_REQUIRE_ERR(cn_sparse_offsets(comp.out(), csr), CN_ERR_VALUE,
+                 "csr matrix has no offsets");
+  CN_REQUIRE_ERR(cn_sparse_eliminate_zeros(e.out(), s), CN_ERR_VALUE,
+                 "every position");
+  CN_REQUIRE_ERR(cn_sparse_asformat(e.out(), s, (cn_sparse_format)7),
+                 CN_ERR_VALUE, "unknown format");
+  // int32 offsets of INT32_MIN transpose to int64 (-INT32_MIN)
+  Arr omin = from_vec(std::vector<int32_t>{INT32_MIN, 0}, {2}, CN_INT32);
+  CN_REQUIRE_OK(cn_sparse_dia(s.out(), 3, 3, dd, omin));
+  Sp t;
+  CN_REQUIRE_OK(cn_sparse_transpose(t.out(), s));
+  CN_REQUIRE_OK(cn_sparse_offsets(comp.out(), t));
+  REQUIRE(to_vec<int64_t>(comp) ==
+          std::vector<int64_t>{-(int64_t)INT32_MIN, 0});
+  // a dense input to DIA, integer dtype and bool products
+  Arr dense = from_vec(std::vector<int32_t>{1, 0, 0, 2, 3, 0, 0, 0, 4}, {3, 3},
+                       CN_INT32);
+  CN_REQUIRE_OK(cn_sparse_from_dense(s.out(), dense, CN_SPARSE_DIA));
+  CN_REQUIRE_OK(cn_sparse_offsets(comp.out(), s));
+  REQUIRE(to_vec<int32_t>(comp) == std::vector<int32_t>{-1, 0});
+  Arr xi = from_vec(std::vector<int32_t>{1, 10, 100}, {3}, CN_INT32);
+  Arr yi;
+  CN_REQUIRE_OK(cn_sparse_matmul_dense(yi.out(), s, xi));
+  REQUIRE(to_vec<int32_t>(yi) == std::vector<int32_t>{1, 32, 400});
+  Sp sb;
+  CN_REQUIRE_OK(cn_sparse_astype(sb.out(), s, CN_BOOL));
+  Arr xb = from_vec(std::vector<uint8_t>{0, 1, 0}, {3}, CN_BOOL);
+  CN_REQUIRE_OK(cn_sparse_matmul_dense(yi.out(), sb, xb));
+  REQUIRE(to_vec<uint8_t>(yi) == std::vector<uint8_t>{0, 1, 0});
 }

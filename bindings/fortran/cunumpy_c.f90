@@ -146,6 +146,7 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_SPARSE_CSR = 0
   integer(c_int32_t), parameter :: CN_SPARSE_CSC = 1
   integer(c_int32_t), parameter :: CN_SPARSE_COO = 2
+  integer(c_int32_t), parameter :: CN_SPARSE_DIA = 3
 
   ! enum cn_quantile_method (stats.h)
   integer(c_int32_t), parameter :: CN_QUANTILE_LINEAR = 0
@@ -3689,6 +3690,18 @@ module cunumpy_c
       integer(c_int32_t), value :: index_base
       integer(c_int32_t) :: res
     end function c_cn_sparse_coo
+    ! cn_status cn_sparse_dia(cn_sparse * out, int64_t nrows, int64_t ncols, cn_array data, cn_array
+    !     offsets)
+    function c_cn_sparse_dia(out, nrows, ncols, data, offsets) bind(c, &
+        name='cn_sparse_dia') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: out(*)
+      integer(c_int64_t), value :: nrows
+      integer(c_int64_t), value :: ncols
+      type(c_ptr), value :: data
+      type(c_ptr), value :: offsets
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_dia
     ! cn_status cn_sparse_from_dense(cn_sparse * out, cn_array a, cn_sparse_format format)
     function c_cn_sparse_from_dense(out, a, format) bind(c, name='cn_sparse_from_dense') result(res)
       import :: c_int32_t, c_ptr
@@ -3815,6 +3828,13 @@ module cunumpy_c
       type(c_ptr), value :: s
       integer(c_int32_t) :: res
     end function c_cn_sparse_col
+    ! cn_status cn_sparse_offsets(cn_array * out, cn_sparse s)
+    function c_cn_sparse_offsets(out, s) bind(c, name='cn_sparse_offsets') result(res)
+      import :: c_int32_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_offsets
     ! cn_status cn_sparse_asformat(cn_sparse * out, cn_sparse s, cn_sparse_format format)
     function c_cn_sparse_asformat(out, s, format) bind(c, name='cn_sparse_asformat') result(res)
       import :: c_int32_t, c_ptr
@@ -3874,6 +3894,14 @@ module cunumpy_c
       type(c_ptr), value :: s
       integer(c_int32_t) :: res
     end function c_cn_sparse_copy
+    ! cn_status cn_sparse_diagonal(cn_array * out, cn_sparse s, int64_t k)
+    function c_cn_sparse_diagonal(out, s, k) bind(c, name='cn_sparse_diagonal') result(res)
+      import :: c_int32_t, c_int64_t, c_ptr
+      type(c_ptr) :: out(*)
+      type(c_ptr), value :: s
+      integer(c_int64_t), value :: k
+      integer(c_int32_t) :: res
+    end function c_cn_sparse_diagonal
     ! cn_status cn_sparse_matmul_dense(cn_array * out, cn_sparse s, cn_array x)
     function c_cn_sparse_matmul_dense(out, s, x) bind(c, name='cn_sparse_matmul_dense') result(res)
       import :: c_int32_t, c_ptr

@@ -106,6 +106,14 @@ bool cn_cu_gen_quantile(cn_cu_src *s, cn_dtype dt,
  * CN_FLOAT64, CN_COMPLEX128 (weights): names[0]. Blocks of
  * CN_CU_SCATTER_THREADS threads. False for any other dtype. */
 #define CN_CU_SCATTER_THREADS 256
+/* The CSR product kernel (core/cuda/sparse_codegen.c) for bool and the
+ * integer dtypes, which cuSPARSE lacks, over int32 or int64 indices:
+ * (p, ix, v, x, sr, sc, m, k, o), o (m x k, C order) = a @ x with x's
+ * strides sr, sc, launched with CN_CU_SPMM_THREADS threads. False for
+ * other dtypes. */
+#define CN_CU_SPMM_THREADS 256
+bool cn_cu_gen_spmm(cn_cu_src *s, cn_dtype dt, cn_dtype it,
+                    char names[][CN_CU_NAME_CAP]);
 #define CN_CU_SCATTER_SHARED_BINS 2048
 bool cn_cu_gen_scatter_add(cn_cu_src *s, cn_dtype wdt,
                            char names[][CN_CU_NAME_CAP]);

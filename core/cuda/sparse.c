@@ -3,14 +3,16 @@
  * planner (sparse_plan.c) derives: cusparseSpMV / cusparseSpMM for
  * products with dense operands, cusparseSpGEMM for sparse @ sparse and
  * cusparseCsr2cscEx2 (CUSPARSE_CSR2CSC_ALG1) for transposes. Products run
- * in float32, float64, complex64 and complex128 (cuSPARSE has no integer
- * or bool products: those dtypes get CN_ERR_UNSUPPORTED); transposes move
- * any dtype. Work buffers and the narrowed or packed copies come from the
+ * in float32, float64, complex64 and complex128 on cuSPARSE; SpMV/SpMM of
+ * bool and the integer dtypes (which cuSPARSE lacks) run the generated
+ * kernel of sparse_codegen.c; SpGEMM of those dtypes and float16 products
+ * get CN_ERR_UNSUPPORTED; transposes move any dtype. Work buffers and the narrowed or packed copies come from the
  * stream-ordered pool (cn_cu_scratch) and everything is queued on the
  * thread's current stream with the thread's cached cuSPARSE handle
  * (library_handles.c). cuSPARSE does not promise sorted columns in
  * SpGEMM's result, so its rows are sorted by two stable csr2csc passes,
  * the documented cuSPARSE route to canonical order. */
+#include <stdio.h>
 #include <string.h>
 
 #include <cusparse.h>
@@ -93,9 +95,46 @@ static void one_zero(cn_sp_value v, const void **one, const void **zero) {
 
 /* ---- spmm ------------------------------------------------------------ */
 
+static bool gen_spmm(cn_cu_src *s, void *ctx, char names[][CN_CU_NAME_CAP]) {
+  const cn_dtype *dt = ctx;
+  return cn_cu_gen_spmm(s, dt[0], dt[1], names);
+}
+
+/* out = a @ x through the generated kernel (bool and integer dtypes); x
+ * is read through its strides. */
+static cn_status kernel_spmm(const cn_csr_operand *a, const cn_array_s *x,
+                             cn_array_s *out) {
+  long long m = a->nrows, k = x->shape[1];
+  if (m == 0 || k == 0)
+    return CN_OK;
+  cn_dtype dts[2] = {out->dtype, a->indptr->dtype};
+  char key[48];
+  snprintf(key, sizeof key, "spmm:%s:%s", cn_cu_tag(dts[0]),
+           cn_cu_tag(dts[1]));
+  cudaKernel_t kern;
+  cn_status st = cn_cu_kernel(&kern, key, 0, gen_spmm, dts);
+  if (st != CN_OK)
+    return st;
+  const void *p = a->indptr->data, *ix = a->indices->data, *v = a->data->data,
+             *xd = x->data;
+  void *od = out->data;
+  long long sr = x->strides[0], sc = x->strides[1];
+  void *args[] = {(void *)&p, (void *)&ix, (void *)&v, (void *)&xd, &sr, &sc,
+                  &m, &k, &od};
+  return cn_cu_launch(kern, cn_cu_grid_blocks(m * k), 1, CN_CU_SPMM_THREADS,
+                      args, "spmm (bool and integer dtypes)");
+}
+
 cn_status cn_cu_spmm(const cn_csr_operand *a, const cn_array_s *x,
                      cn_array_s *out) {
   CN_CU_DEVICE_SCOPE(CN_CU_ARRAY_DEVICE(out), "cuda spmm");
+  switch (out->dtype) {
+  case CN_BOOL: case CN_INT8: case CN_INT16: case CN_INT32: case CN_INT64:
+  case CN_UINT8: case CN_UINT16: case CN_UINT32: case CN_UINT64:
+    return kernel_spmm(a, x, out);
+  default:
+    break;
+  }
   cn_sp_mm_geom g = {a->nrows,       a->ncols,       x->shape[1],
                      a->data->size,  x->strides[0],  x->strides[1],
                      out->dtype,     (int32_t)cn_itemsize(a->indptr->dtype)};

@@ -35,8 +35,9 @@ typedef enum cn_sp_kind {
 } cn_sp_kind;
 
 /* The type cuSPARSE's products (SpMV, SpMM, SpGEMM) compute dt in: real
- * and complex floating dtypes of 32 and 64 bits; NONE for the rest
- * (bool, integers, float16), which the slots refuse. */
+ * and complex floating dtypes of 32 and 64 bits; NONE for the rest (bool,
+ * integers, float16): spmm runs its generated kernel for bool and the
+ * integers, and the other slots refuse them. */
 cn_sp_value cn_sp_product_value(cn_dtype dt);
 
 /* out (m x k, C order) = A (m x n, nnz stored entries) @ x (n x k), x with

@@ -1,9 +1,11 @@
-/* cunumpy/sparse.h: sparse matrices (CSR, CSC, COO) as scipy.sparse holds
- * them, their conversions and products.
+/* cunumpy/sparse.h: sparse matrices (CSR, CSC, COO, DIA) as scipy.sparse
+ * holds them, their conversions and products.
  *
  * A cn_sparse is a reference-counted, immutable description of an
- * nrows x ncols matrix over 1-d component arrays: data, and indices +
- * indptr (CSR, CSC) or row + col (COO). Index arrays are int32 when every
+ * nrows x ncols matrix over component arrays: 1-d data, and indices +
+ * indptr (CSR, CSC) or row + col (COO); or for DIA a 2-d data array
+ * (n_diags x L) and 1-d offsets, data[d, j] being the entry (j -
+ * offsets[d], j), as scipy.sparse.dia_array. Index arrays are int32 when every
  * dimension and the nonzero count fit in int32, else int64; arrays a
  * caller passes in int32 or int64 are kept as they are. Functions that
  * "change" a matrix (sum_duplicates, sort_indices, ...) return a new
@@ -11,12 +13,16 @@
  * and back with cn_sparse_to_device / cn_sparse_to_host, as arrays are.
  * Where a matrix lives, its products (SpMV, SpMM, SpGEMM), CSR <-> CSC,
  * sort_indices of CSR/CSC, transpose, astype and copy run there (on CUDA
- * through cuSPARSE; products in float32, float64, complex64 and
- * complex128 only, CN_ERR_UNSUPPORTED for other dtypes there, and 32-bit
- * extents for CSR <-> CSC and SpGEMM). Steps that read the components on
+ * through cuSPARSE for float32, float64, complex64 and complex128, SpMV
+ * and SpMM of bool and integer dtypes through an NVRTC-compiled kernel;
+ * CN_ERR_UNSUPPORTED for SpGEMM of other dtypes and float16 products
+ * there; 32-bit extents for CSR <-> CSC and SpGEMM). Steps that read the components on
  * the host (construction, COO conversions, merging duplicates, toarray,
- * eliminate_zeros, the direct solvers) give CN_ERR_DEVICE for a device
- * matrix. Every function returning a handle returns a new reference; on
+ * eliminate_zeros, the direct solvers, DIA transpose and diagonal) give
+ * CN_ERR_DEVICE for a device matrix. DIA products run on DIA directly on
+ * the CPU; on a CUDA device a DIA matrix is converted to CSR through the
+ * host for products and conversions (cn_backend_supports "sparse_dia"
+ * answers HOST there). Every function returning a handle returns a new reference; on
  * failure nothing is returned and inputs are untouched. */
 #ifndef CUNUMPY_SPARSE_H
 #define CUNUMPY_SPARSE_H
@@ -34,6 +40,7 @@ typedef enum cn_sparse_format {
   CN_SPARSE_CSR = 0,
   CN_SPARSE_CSC = 1,
   CN_SPARSE_COO = 2,
+  CN_SPARSE_DIA = 3,
   CN_SPARSE_FORMAT_FORCE_INT32_ = 0x7fffffff
 } cn_sparse_format;
 
@@ -68,9 +75,21 @@ CN_API cn_status cn_sparse_compressed(cn_sparse *out, cn_sparse_format format,
 CN_API cn_status cn_sparse_coo(cn_sparse *out, int64_t nrows, int64_t ncols,
                                cn_array data, cn_array row, cn_array col,
                                int32_t index_base);
+/* DIA from a 2-d data array (n_diags x L, any L) and 1-d integer offsets
+ * of n_diags distinct values, as scipy's dia_array((data, offsets),
+ * shape); offsets beyond the shape are kept and store nothing. A
+ * C-contiguous data array and C-contiguous int32/int64 offsets are
+ * borrowed (the caller must not change offsets while the matrix lives);
+ * otherwise they are copied (other integer offsets become the index
+ * dtype). CN_ERR_VALUE for negative dims, a data/offsets count mismatch,
+ * repeated offsets or an offset of INT64_MIN; CN_ERR_SHAPE unless data is
+ * 2-d and offsets 1-d; CN_ERR_TYPE for non-integer offsets; CN_ERR_DEVICE
+ * for arrays not on the CPU. */
+CN_API cn_status cn_sparse_dia(cn_sparse *out, int64_t nrows, int64_t ncols,
+                               cn_array data, cn_array offsets);
 /* The nonzero entries of a 2-d host array (any dtype, any strides), in
- * row-major (CSR, COO) or column-major (CSC) order. CN_ERR_SHAPE unless
- * a is 2-d. */
+ * row-major (CSR, COO) or column-major (CSC) order; DIA as scipy's
+ * todia of that COO. CN_ERR_SHAPE unless a is 2-d. */
 CN_API cn_status cn_sparse_from_dense(cn_sparse *out, cn_array a,
                                       cn_sparse_format format);
 
@@ -92,30 +111,37 @@ CN_API cn_status cn_sparse_to_host(cn_sparse *out, cn_sparse s);
 CN_API cn_status cn_sparse_get_format(int32_t *out, cn_sparse s);
 CN_API cn_status cn_sparse_nrows(int64_t *out, cn_sparse s);
 CN_API cn_status cn_sparse_ncols(int64_t *out, cn_sparse s);
-/* Stored entries, explicit zeros and duplicates included (scipy's nnz). */
+/* Stored entries, explicit zeros and duplicates included (scipy's nnz;
+ * DIA: the positions of data inside the matrix). */
 CN_API cn_status cn_sparse_nnz(int64_t *out, cn_sparse s);
 CN_API cn_status cn_sparse_dtype(cn_dtype *out, cn_sparse s);
-/* int32 or int64. */
+/* int32 or int64 (DIA: the offsets' dtype). */
 CN_API cn_status cn_sparse_index_dtype(cn_dtype *out, cn_sparse s);
 /* 1 when each row (CSR, COO) or column (CSC) has sorted indices and no
- * duplicates (COO: sorted by row, then column). */
+ * duplicates (COO: sorted by row, then column); always 1 for DIA. */
 CN_API cn_status cn_sparse_has_canonical_format(int32_t *out, cn_sparse s);
-/* 1 when indices are sorted within each row (CSR) or column (CSC). */
+/* 1 when indices are sorted within each row (CSR) or column (CSC);
+ * always 1 for DIA. */
 CN_API cn_status cn_sparse_has_sorted_indices(int32_t *out, cn_sparse s);
 /* The component arrays (new references; index arrays are read-only
- * views). data: every format. indices, indptr: CSR and CSC; row, col: COO;
- * CN_ERR_VALUE for a component the format lacks. */
+ * views). data: every format (2-d for DIA). indices, indptr: CSR and CSC;
+ * row, col: COO; offsets: DIA; CN_ERR_VALUE for a component the format
+ * lacks. */
 CN_API cn_status cn_sparse_data(cn_array *out, cn_sparse s);
 CN_API cn_status cn_sparse_indices(cn_array *out, cn_sparse s);
 CN_API cn_status cn_sparse_indptr(cn_array *out, cn_sparse s);
 CN_API cn_status cn_sparse_row(cn_array *out, cn_sparse s);
 CN_API cn_status cn_sparse_col(cn_array *out, cn_sparse s);
+CN_API cn_status cn_sparse_offsets(cn_array *out, cn_sparse s);
 
 /* ---- conversions and canonical form --------------------------------- */
 
 /* The matrix in another format (a new reference to s when it is already
  * in it). COO -> CSR/CSC sums duplicates and sorts indices, as scipy's
- * tocsr does; CSR <-> CSC gives sorted indices. */
+ * tocsr does; CSR <-> CSC gives sorted indices. DIA -> CSR/CSC/COO drops
+ * explicit zeros and sorts, as scipy's dia tocsr; any -> DIA is scipy's
+ * coo todia (duplicates summed, explicit zeros kept, offsets sorted, L =
+ * the last stored column + 1). */
 CN_API cn_status cn_sparse_asformat(cn_sparse *out, cn_sparse s,
                                     cn_sparse_format format);
 /* Dense C-order nrows x ncols array; duplicates are summed. */
@@ -126,16 +152,21 @@ CN_API cn_status cn_sparse_sum_duplicates(cn_sparse *out, cn_sparse s);
 /* Indices sorted within each row (CSR) or column (CSC), stably; COO sorted
  * by row then column. Duplicates kept. */
 CN_API cn_status cn_sparse_sort_indices(cn_sparse *out, cn_sparse s);
-/* Stored entries equal to zero (-0.0 included) removed. */
+/* Stored entries equal to zero (-0.0 included) removed. CN_ERR_VALUE for
+ * DIA (its layout stores every position of a diagonal). */
 CN_API cn_status cn_sparse_eliminate_zeros(cn_sparse *out, cn_sparse s);
 /* Transpose without copying: CSR <-> CSC over the same arrays; COO with
- * row and col swapped. */
+ * row and col swapped. DIA -> DIA with negated offsets and data realigned
+ * (copied) as scipy's dia transpose: data of s's nrows columns. */
 CN_API cn_status cn_sparse_transpose(cn_sparse *out, cn_sparse s);
 /* Same structure with data cast to dtype (NumPy's unsafe cast); a new
  * reference to s when the dtype is already s's. */
 CN_API cn_status cn_sparse_astype(cn_sparse *out, cn_sparse s, cn_dtype dtype);
 /* Deep copy (every component array copied). */
 CN_API cn_status cn_sparse_copy(cn_sparse *out, cn_sparse s);
+/* Diagonal k (k > 0 above the main one) as a new 1-d host array of s's
+ * dtype, duplicates summed; empty for k outside (-nrows, ncols). */
+CN_API cn_status cn_sparse_diagonal(cn_array *out, cn_sparse s, int64_t k);
 
 /* ---- products ------------------------------------------------------- */
 

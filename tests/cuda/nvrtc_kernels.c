@@ -23,6 +23,8 @@
  *                precisions
  *   scatter_add  the scatter-add kernels: counts (global and shared-memory
  *                forms), float64 and complex128 weights
+ *   sparse       the CSR product kernel of bool and every integer dtype x
+ *                int32/int64 indices (cuSPARSE has the floating ones)
  * Kernels are compiled in batches (one program per dtype or kind) with the
  * exact text the plugin generates; a failing batch is recompiled kernel by
  * kernel to name the culprit. */
@@ -67,6 +69,7 @@ typedef enum {
   JOB_QUANTILE,
   JOB_FFT,
   JOB_SCATTER_ADD,
+  JOB_SPMM, /* a: value dtype, b: index dtype */
 } job_kind;
 
 /* One kernel set to generate: a closure over the generator's arguments. */
@@ -116,6 +119,8 @@ static bool gen(cn_cu_src *s, const job *j, char names[][CN_CU_NAME_CAP]) {
     return cn_cu_gen_index(s, (cn_cu_idx_prog)j->op, j->a, names);
   case JOB_SCATTER_ADD:
     return cn_cu_gen_scatter_add(s, j->a, names);
+  case JOB_SPMM:
+    return cn_cu_gen_spmm(s, j->a, j->b, names);
   case JOB_WHERE:
   default:
     return cn_cu_gen_where(s, j->a, names);
@@ -176,6 +181,10 @@ static void describe(char *buf, size_t cap, const job *j) {
     break;
   case JOB_SCATTER_ADD:
     snprintf(buf, cap, "scatter_add %s", cn_dtype_name(j->a));
+    break;
+  case JOB_SPMM:
+    snprintf(buf, cap, "spmm %s (%s indices)", cn_dtype_name(j->a),
+             cn_dtype_name(j->b));
     break;
   case JOB_WHERE:
   default:
@@ -474,6 +483,35 @@ static void scatter_add(void) {
   }
 }
 
+/* The CSR product kernel of bool and every integer dtype with both index
+ * dtypes, in one program, and no kernel for the dtypes cuSPARSE
+ * multiplies. */
+static void sparse(void) {
+  static job jobs[2 * NDT];
+  int n = 0;
+  for (int d = 0; d < NDT; d++) {
+    bool floating = k_all[d] == CN_FLOAT32 || k_all[d] == CN_FLOAT64 ||
+                    k_all[d] == CN_COMPLEX64 || k_all[d] == CN_COMPLEX128;
+    for (int w = 0; w < 2; w++) {
+      cn_dtype it = w ? CN_INT64 : CN_INT32;
+      if (!floating) {
+        jobs[n++] = (job){.what = JOB_SPMM, .a = k_all[d], .b = it};
+        continue;
+      }
+      cn_cu_src s;
+      cn_cu_src_init(&s);
+      char names[4][CN_CU_NAME_CAP];
+      if (cn_cu_gen_spmm(&s, k_all[d], it, names)) {
+        fprintf(stderr, "FAIL: spmm generated for %s\n",
+                cn_dtype_name(k_all[d]));
+        g_failures++;
+      }
+      cn_cu_src_free(&s);
+    }
+  }
+  run_batch("sparse", jobs, n);
+}
+
 /* The fft kernels of each precision, and no kernel for any other dtype. */
 static void fft(void) {
   job jobs[2] = {{.what = JOB_FFT, .a = CN_COMPLEX64}, {.what = JOB_FFT, .a = CN_COMPLEX128}};
@@ -697,6 +735,8 @@ int main(int argc, char **argv) {
     fft();
   else if (strcmp(mode, "scatter_add") == 0)
     scatter_add();
+  else if (strcmp(mode, "sparse") == 0)
+    sparse();
   else {
     fprintf(stderr, "unknown mode '%s'\n", mode);
     return 2;

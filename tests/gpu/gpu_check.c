@@ -4,7 +4,9 @@
  * indexing, LAPACK drivers, matmul, sorting: argsort positions must be
  * equal, so the GPU sort is as stable as the CPU's; the FFTs over strided,
  * reversed and transposed views, every norm, n padding and cropping;
- * sparse products, csr2csc and SpGEMM of matrices moved to the device),
+ * sparse products (bool and integer ones through the generated kernel),
+ * csr2csc and SpGEMM of matrices moved to the device, DIA products through
+ * CSR),
  * computed on the CUDA backend and on the CPU backend from the same inputs
  * (contiguous, strided with negative steps, broadcast), must agree, with
  * the same status and message on errors: integers and bools exactly,
@@ -2099,11 +2101,30 @@ static void sparse(void) {
     snprintf(lab, sizeof lab, "sparse tocsc %s", cn_dtype_name(moved[i]));
     sp_compare(lab, cc, cg, 0);
     cn_sparse_release(cc), cn_sparse_release(cg);
-    /* products of dtypes cuSPARSE lacks: a clear refusal on the device */
+    /* products of bool and the integers (which cuSPARSE lacks) run the
+     * generated kernel and equal the CPU's exactly (wrapping included);
+     * float16 is refused clearly */
     cn_dtype ct = moved[i];
     bool has = ct == CN_FLOAT32 || ct == CN_FLOAT64 || ct == CN_COMPLEX64 ||
                ct == CN_COMPLEX128;
-    if (!g_selftest && !has) {
+    if (!has && ct != CN_FLOAT16) {
+      int64_t sv[1] = {21}, sm[2] = {21, 3};
+      cn_array xv = make_input(ct, 1, sv, 0, -2, 2),
+               xm = make_input(ct, 2, sm, 0, -2, 2), xmt = NULL;
+      OK(cn_copy(&xmt, xm, CN_ORDER_F));
+      cn_array xin[3] = {xv, xm, xmt};
+      for (int q = 0; q < 3; q++) {
+        cn_array xd = dev(xin[q]), rc = NULL, rg = NULL;
+        OK(cn_sparse_matmul_dense(&rc, h, xin[q]));
+        OK(cn_sparse_matmul_dense(&rg, g, xd));
+        snprintf(lab, sizeof lab, "sparse %s kernel %s",
+                 q == 0 ? "spmv" : q == 1 ? "spmm" : "spmm F-order",
+                 cn_dtype_name(ct));
+        compare(lab, rc, rg, 0);
+        cn_array_release(xd), cn_array_release(rc), cn_array_release(rg);
+      }
+      cn_array_release(xv), cn_array_release(xm), cn_array_release(xmt);
+    } else if (!g_selftest && !has) {
       int64_t sh[1] = {21};
       cn_array x = make_input(ct, 1, sh, 0, -2, 2), xd = dev(x), r = NULL;
       cn_status st = cn_sparse_matmul_dense(&r, g, xd);
@@ -2117,6 +2138,41 @@ static void sparse(void) {
       cn_array_release(x), cn_array_release(xd), cn_array_release(r);
     }
     cn_sparse_release(h), cn_sparse_release(g);
+  }
+  /* DIA on the device: products and tocsr go through CSR made on the host
+   * (no CUDA kernel reads DIA); they must equal the CPU's DIA kernel */
+  for (size_t d = 0; d < sizeof prod / sizeof prod[0]; d++) {
+    cn_sparse r = sp_random(57, 43, 300, prod[d], CN_INT32), h = NULL;
+    OK(cn_sparse_asformat(&h, r, CN_SPARSE_DIA));
+    cn_sparse g = sp_dev(h);
+    const char *tag = cn_dtype_name(prod[d]);
+    char lab[96];
+    int64_t sv[1] = {43}, sm[2] = {43, 4}, sl[2] = {3, 57};
+    cn_array xs[3] = {make_input(prod[d], 1, sv, 0, -2, 2),
+                      make_input(prod[d], 2, sm, 0, -2, 2),
+                      make_input(prod[d], 2, sl, 0, -2, 2)};
+    for (int i = 0; i < 3; i++) {
+      cn_array xd = dev(xs[i]), rc = NULL, rg = NULL;
+      if (i < 2) {
+        OK(cn_sparse_matmul_dense(&rc, h, xs[i]));
+        OK(cn_sparse_matmul_dense(&rg, g, xd));
+      } else {
+        OK(cn_dense_matmul_sparse(&rc, xs[i], h));
+        OK(cn_dense_matmul_sparse(&rg, xd, g));
+      }
+      snprintf(lab, sizeof lab, "sparse dia %s %s", i == 0 ? "spmv"
+               : i == 1 ? "spmm" : "dense@dia", tag);
+      compare(lab, rc, rg, 64.0);
+      cn_array_release(xd), cn_array_release(rc), cn_array_release(rg);
+      cn_array_release(xs[i]);
+    }
+    cn_sparse cc = NULL, cg = NULL;
+    OK(cn_sparse_asformat(&cc, h, CN_SPARSE_CSR));
+    OK(cn_sparse_asformat(&cg, g, CN_SPARSE_CSR));
+    snprintf(lab, sizeof lab, "sparse dia tocsr %s", tag);
+    sp_compare(lab, cc, cg, 0);
+    cn_sparse_release(cc), cn_sparse_release(cg);
+    cn_sparse_release(r), cn_sparse_release(h), cn_sparse_release(g);
   }
   /* host-only steps refuse a device matrix */
   if (!g_selftest) {

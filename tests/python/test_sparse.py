@@ -545,8 +545,9 @@ def test_device_placement_on_the_host():
     assert h.device == "cpu" and isinstance(h, sp.csr_array)
     np.testing.assert_array_equal(host(h), laplacian(5).toarray())
     assert a.to_device(None) is a
-    with pytest.raises(NotImplementedError):
-        sp.dia_array(laplacian(5)).to_device("cpu")
+    d = sp.dia_array(laplacian(5)).to_device("cpu")
+    assert d.format == "dia" and d.device == "cpu"
+    np.testing.assert_array_equal(host(d), laplacian(5).toarray())
     if not cp.cuda.is_available():
         with pytest.raises(Exception, match="CUDA is unavailable"):
             a.to_device("cuda:0")
@@ -600,3 +601,207 @@ def test_eigsh_shift_invert_errors():
         spl.eigsh(a, k=2, sigma=1 + 1j)
     with pytest.raises(ValueError, match="only with sigma"):
         spl.eigsh(a, k=2, OPinv=spl.aslinearoperator(a))
+
+
+# ---------------------------------------------------------------------------
+# DIA held as DIA
+# ---------------------------------------------------------------------------
+
+DIA_CASES = [((6, 6), 6, [0, -1, 1]), ((5, 8), 4, [-2, 0, 3, 9]),
+             ((8, 5), 7, [2, -7, 0, -9, -3]), ((4, 6), 9, [1, -3]),
+             ((3, 3), 0, [0]), ((0, 4), 2, [0, 1]), ((4, 0), 3, [0]),
+             ((3, 5), 5, [])]
+
+
+def dia_values(shape_l, nd, dtype, seed=0):
+    g = np.random.default_rng(seed)
+    v = g.integers(-4, 5, (nd, shape_l))
+    if np.dtype(dtype).kind == "u":
+        v = np.abs(v)
+    v = v.astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        v = v + 1j * g.integers(-3, 4, v.shape).astype(dtype)
+    return v
+
+
+def assert_same_dia(a, ref):
+    """Same layout as scipy's: data, offsets and their dtypes."""
+    assert a.format == "dia" and ref.format == "dia"
+    assert a.shape == ref.shape and a.nnz == ref.nnz
+    np.testing.assert_array_equal(host(a.data), ref.data)
+    np.testing.assert_array_equal(host(a.offsets), ref.offsets)
+    assert a.dtype == ref.dtype
+    assert a.offsets.dtype == ref.offsets.dtype
+
+
+def assert_same_compressed(a, ref):
+    assert a.format == ref.format and a.nnz == ref.nnz
+    np.testing.assert_array_equal(a.data.get(), ref.data)
+    if ref.format == "coo":
+        np.testing.assert_array_equal(a.row.get(), ref.row)
+        np.testing.assert_array_equal(a.col.get(), ref.col)
+    else:
+        np.testing.assert_array_equal(a.indices.get(), ref.indices)
+        np.testing.assert_array_equal(a.indptr.get(), ref.indptr)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("case", DIA_CASES)
+def test_dia_against_scipy(case, dtype):
+    shape, L, offsets = case
+    data = dia_values(L, len(offsets), dtype)
+    off = np.array(offsets, dtype=np.int64)
+    ref = ss.dia_array((data, off), shape=shape)
+    a = sp.dia_array((data, off), shape=shape)
+    assert_same_dia(a, ref)
+    assert repr(a) == repr(ref)
+    np.testing.assert_array_equal(host(a), ref.toarray())
+    for fmt in ("csr", "csc", "coo"):
+        assert_same_compressed(a.asformat(fmt), ref.asformat(fmt))
+    assert_same_dia(a.T, ref.T)
+    assert_same_dia(a.astype(np.complex128), ref.astype(np.complex128))
+    c = a.copy()
+    assert_same_dia(c, ref)
+    assert c.data.get().ctypes.data != a.data.get().ctypes.data or a.nnz == 0
+    for k in range(-shape[0] - 1, shape[1] + 2):
+        np.testing.assert_array_equal(a.diagonal(k).get(), ref.diagonal(k))
+    assert a.count_nonzero() == ref.count_nonzero()
+    m, n = shape
+    g = np.random.default_rng(1)
+    x = g.integers(-3, 4, n).astype(dtype)
+    X = g.integers(-3, 4, (n, 3)).astype(dtype)
+    y = g.integers(-3, 4, m).astype(dtype)
+    if dtype == np.bool_:
+        x, X, y = x != 0, X != 0, y != 0
+    close(a @ cp.asarray(x), ref @ x)
+    close(a @ cp.asarray(X), ref @ X)
+    # strided and Fortran-ordered right-hand sides
+    XF = np.asfortranarray(X)
+    close(a @ cp.asarray(XF), ref @ XF)
+    if n:
+        xs = np.repeat(x, 2)
+        close(a @ cp.asarray(xs)[::2], ref @ x)
+    close(cp.asarray(y) @ a, y @ ref)
+    if dtype != np.bool_:
+        kw = dict(rtol=1e-5) if np.dtype(dtype).kind in "fc" else {}
+        close(a.sum(), ref.sum(), **kw)
+        close(a.sum(axis=1), ref.sum(axis=1), **kw)
+        if L <= n:  # scipy's dia sum(axis=0) fails for wider data
+            close(a.sum(axis=0), ref.sum(axis=0), **kw)
+
+
+@pytest.mark.parametrize("fmt", FORMATS + ["dense"])
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.complex64,
+                                   np.bool_])
+def test_todia_as_scipy(fmt, dtype):
+    val, row, col, shape = messy(dtype=dtype)  # duplicates, explicit zeros
+    R = ss.coo_array((val, (row, col)), shape=shape)
+    if fmt == "dense":
+        a = sp.dia_array(R.toarray())
+        ref = ss.dia_array(R.toarray())
+    else:
+        a = sp.coo_array(R).asformat(fmt).todia()
+        ref = R.asformat(fmt).todia()
+    assert_same_dia(a, ref)
+    # and from a scipy matrix of that format
+    if fmt != "dense":
+        assert_same_dia(sp.dia_array(R.asformat(fmt)), ss.dia_array(
+            R.asformat(fmt)))
+    # empty: (0, 0) data
+    e = sp.csr_array((4, 5), dtype=dtype).todia()
+    assert_same_dia(e, ss.csr_array((4, 5), dtype=dtype).todia())
+
+
+def test_dia_constructor_forms_and_errors():
+    data = np.arange(1.0, 13.0).reshape(3, 4)
+    ref = ss.dia_array((data, [0, -1, 2]), shape=(4, 4))
+    assert_same_dia(sp.dia_array((data, [0, -1, 2]), shape=(4, 4)), ref)
+    # 1-d data is one diagonal; a scalar offset is one offset
+    assert_same_dia(sp.dia_array((np.arange(4.0), 1), shape=(4, 4)),
+                    ss.dia_array((np.arange(4.0), 1), shape=(4, 4)))
+    # non-contiguous data is copied, contiguous is borrowed
+    wide = np.arange(24.0).reshape(3, 8)
+    assert_same_dia(sp.dia_array((wide[:, ::2], [0, 1, -1]), shape=(4, 4)),
+                    ss.dia_array((wide[:, ::2], [0, 1, -1]), shape=(4, 4)))
+    assert_same_dia(sp.dia_array((data, [0, -1, 2]), shape=(4, 4),
+                                 dtype=np.float32),
+                    ss.dia_array((data, [0, -1, 2]), shape=(4, 4),
+                                 dtype=np.float32))
+    assert_same_dia(sp.dia_array((3, 5)), ss.dia_array((3, 5)))
+    assert_same_dia(sp.dia_array(sp.csr_array(ref.tocsr())), ref.tocsr()
+                    .todia())
+    m = sp.dia_matrix(ref)
+    assert sp.isspmatrix_dia(m) and not sp.isspmatrix_dia(sp.dia_array(ref))
+    with pytest.raises(ValueError, match="shape"):
+        sp.dia_array((data, [0, 1, 2]))
+    with pytest.raises(ValueError, match="duplicate"):
+        sp.dia_array((data, [0, 0, 1]), shape=(4, 4))
+    with pytest.raises(ValueError, match="number of diagonals"):
+        sp.dia_array((data, [0, 1]), shape=(4, 4))
+    with pytest.raises(ValueError, match="rank 2"):
+        sp.dia_array((np.zeros((2, 2, 2)), [0, 1]), shape=(4, 4))
+    with pytest.raises(ValueError, match="rank 1"):
+        sp.dia_array((data, [[0, 1, 2]]), shape=(4, 4))
+    with pytest.raises(ValueError, match="every position"):
+        sp.dia_array(ref).eliminate_zeros()
+    with pytest.raises(NotImplementedError):
+        sp.dia_array(ref).getnnz(axis=0)
+
+
+def test_dia_products_and_files(tmp_path):
+    L = ss.diags_array([-1.0, 2.0, -1.0], offsets=[-1, 0, 1], shape=(7, 7))
+    a = sp.dia_array(L)
+    assert_same_dia(a, L)
+    # dia @ dia stays DIA as scipy's
+    p = a @ a
+    assert p.format == (L @ L).format == "dia"
+    close(p, L @ L)
+    close(a @ sp.csr_array(L.tocsr()), L @ L)
+    close(a.dot(np.ones(7)), L.dot(np.ones(7)))
+    mat = sp.dia_matrix(L)
+    close(mat * np.ones(7), ss.dia_matrix(L) * np.ones(7))
+    close(a * 2.0, L * 2.0)
+    assert (a * 2.0).format == "dia"
+    close(a + a, L + L)
+    close(abs(-a), abs(-L))
+    close(a.multiply(np.arange(7.0)), L.multiply(np.arange(7.0)))
+    close(a.mean(), L.mean())
+    assert a.trace() == L.trace()
+    f = tmp_path / "d.npz"
+    sp.save_npz(f, a)
+    assert_same_dia(ss.load_npz(f), L)
+    assert_same_dia(sp.load_npz(f), L)
+    assert_same_dia(sp.dia_array(L).get(), L)
+
+
+@pytest.mark.parametrize("shape,offsets", [
+    ((6, 6), [-1, 0, 1]), ((4, 7), [0, 2, -3]), ((7, 4), [-6, 0, 3]),
+    ((5, 5), [5]), ((5, 5), [-5]), ((3, 6), [0])])
+def test_diags_eye_spdiags_as_scipy(shape, offsets):
+    m, n = shape
+    diags = [np.arange(1.0, 1.0 + max(0, min(m + k, n - k, min(m, n))))
+             for k in offsets]
+    ref = ss.diags_array(diags, offsets=offsets, shape=shape, dtype=None)
+    assert_same_dia(sp.diags_array(diags, offsets=offsets, shape=shape), ref)
+    scalars = [2.0 + i for i in range(len(offsets))]
+    assert_same_dia(sp.diags_array(scalars, offsets=offsets, shape=shape),
+                    ss.diags_array(scalars, offsets=offsets, shape=shape,
+                                   dtype=None))
+    d = sp.diags(diags, offsets, shape=shape, dtype=np.float32)
+    r = ss.diags(diags, offsets, shape=shape, dtype=np.float32)
+    assert type(d).__name__ == type(r).__name__ == "dia_matrix"
+    assert_same_dia(d, r)
+    for k in (0, 1, -2):
+        assert_same_dia(sp.eye_array(m, n, k=k), ss.eye_array(m, n, k=k))
+        e, er = sp.eye(m, n, k=k), ss.eye(m, n, k=k)
+        assert type(e).__name__ == type(er).__name__
+        assert_same_dia(e, er)
+    data = np.arange(1.0, 1.0 + 3 * n).reshape(3, n)
+    sd, sr = sp.spdiags(data, [0, -1, 2], m, n), ss.spdiags(data, [0, -1, 2],
+                                                            m, n)
+    assert type(sd).__name__ == type(sr).__name__
+    assert_same_dia(sd, sr)
+    assert sp.diags_array(diags, offsets=offsets, shape=shape,
+                          format="csr").format == "csr"
+    with pytest.raises(ValueError, match="out of bounds"):
+        sp.diags_array([[1.0]], offsets=[n + 1], shape=shape)

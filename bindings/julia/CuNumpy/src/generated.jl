@@ -136,6 +136,7 @@ const CN_PAD_EMPTY = Int32(10)
 const CN_SPARSE_CSR = Int32(0)
 const CN_SPARSE_CSC = Int32(1)
 const CN_SPARSE_COO = Int32(2)
+const CN_SPARSE_DIA = Int32(3)
 
 # enum cn_quantile_method (stats.h)
 const CN_QUANTILE_LINEAR = Int32(0)
@@ -1730,6 +1731,10 @@ cn_sparse_compressed(out, format, nrows, ncols, data, indices, indptr, index_bas
 cn_sparse_coo(out, nrows, ncols, data, row, col, index_base) =
     ccall((:cn_sparse_coo, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int64, Int64, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Int32), out, nrows, ncols, data, row, col, index_base)
 
+# cn_status cn_sparse_dia(cn_sparse * out, int64_t nrows, int64_t ncols, cn_array data, cn_array offsets)
+cn_sparse_dia(out, nrows, ncols, data, offsets) =
+    ccall((:cn_sparse_dia, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Int64, Int64, Ptr{Cvoid}, Ptr{Cvoid}), out, nrows, ncols, data, offsets)
+
 # cn_status cn_sparse_from_dense(cn_sparse * out, cn_array a, cn_sparse_format format)
 cn_sparse_from_dense(out, a, format) =
     ccall((:cn_sparse_from_dense, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, a, format)
@@ -1798,6 +1803,10 @@ cn_sparse_row(out, s) =
 cn_sparse_col(out, s) =
     ccall((:cn_sparse_col, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
 
+# cn_status cn_sparse_offsets(cn_array * out, cn_sparse s)
+cn_sparse_offsets(out, s) =
+    ccall((:cn_sparse_offsets, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
 # cn_status cn_sparse_asformat(cn_sparse * out, cn_sparse s, cn_sparse_format format)
 cn_sparse_asformat(out, s, format) =
     ccall((:cn_sparse_asformat, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32), out, s, format)
@@ -1829,6 +1838,10 @@ cn_sparse_astype(out, s, dtype) =
 # cn_status cn_sparse_copy(cn_sparse * out, cn_sparse s)
 cn_sparse_copy(out, s) =
     ccall((:cn_sparse_copy, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, s)
+
+# cn_status cn_sparse_diagonal(cn_array * out, cn_sparse s, int64_t k)
+cn_sparse_diagonal(out, s, k) =
+    ccall((:cn_sparse_diagonal, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64), out, s, k)
 
 # cn_status cn_sparse_matmul_dense(cn_array * out, cn_sparse s, cn_array x)
 cn_sparse_matmul_dense(out, s, x) =

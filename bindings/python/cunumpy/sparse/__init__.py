@@ -7,8 +7,9 @@ over the engine's cn_sparse handle (include/cunumpy/sparse.h).
     B = sp.csr_array(scipy_matrix) # zero-copy over SciPy's arrays
     A.get()                        # back to a scipy.sparse object
 
-CSR, CSC and COO live in the engine; DIA is held as its (data, offsets)
-and converted through COO. Components are host arrays. Differences from
+CSR, CSC, COO and DIA live in the engine (DIA as scipy's (data, offsets),
+multiplied on that layout on the CPU). Components are host arrays until
+to_device. Differences from
 SciPy: no 1-d sparse arrays (an integer row index of a *_array and
 max/min/argmax with an axis give dense 1-d arrays; *_matrix results that
 SciPy gives as np.matrix are 2-d arrays).
@@ -31,8 +32,9 @@ __all__ = ["csr_array", "csr_matrix", "csc_array", "csc_matrix", "coo_array",
            "save_npz", "load_npz", "SparseEfficiencyWarning", "linalg"]
 
 _CSR, _CSC, _COO = _lib.CN_SPARSE_CSR, _lib.CN_SPARSE_CSC, _lib.CN_SPARSE_COO
-_FMT_CODE = {"csr": _CSR, "csc": _CSC, "coo": _COO}
-_FMT_NAME = {_CSR: "csr", _CSC: "csc", _COO: "coo"}
+_DIA = _lib.CN_SPARSE_DIA
+_FMT_CODE = {"csr": _CSR, "csc": _CSC, "coo": _COO, "dia": _DIA}
+_FMT_NAME = {_CSR: "csr", _CSC: "csc", _COO: "coo", _DIA: "dia"}
 _LONG_NAME = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column",
               "coo": "COOrdinate", "dia": "DIAgonal"}
 
@@ -142,9 +144,6 @@ class _spbase:
         d = parse_device(device)
         if d is None:
             return self
-        if self.format == "dia":
-            raise NotImplementedError("dia matrices stay on the host; "
-                                      "convert with tocsr() first")
         h = _lib.cn_sparse_to_host(self._h) if d.type == "cpu" else \
             _lib.cn_sparse_to_device(self._h, d.id)
         return type(self)._wrap(h)
@@ -208,9 +207,11 @@ class _spbase:
 
     def __repr__(self):
         kind = "array" if self._is_array else "matrix"
+        diags = f" ({self.data.shape[0]} diagonals)" if self.format == \
+            "dia" else ""
         return (f"<{_LONG_NAME[self.format]} sparse {kind} of dtype "
-                f"'{self.dtype}'\n\twith {self.nnz} stored elements and shape "
-                f"{self.shape}>")
+                f"'{self.dtype}'\n\twith {self.nnz} stored elements{diags} "
+                f"and shape {self.shape}>")
 
     def __str__(self):
         c = self.tocoo()
@@ -231,10 +232,12 @@ class _spbase:
     def asformat(self, format, copy=False):
         if format is None or format == self.format:
             return self.copy() if copy else self
-        if format == "dia":
-            return self._same_kind("dia")(self)
         h = _lib.cn_sparse_asformat(self._h, _FMT_CODE[format])
         res = self._same_kind(format)._wrap(h)
+        if format == "dia" and res.data.shape[0] > 100:
+            _warnings.warn(f"Constructing a DIA matrix with "
+                           f"{res.data.shape[0]} diagonals is inefficient",
+                           SparseEfficiencyWarning, stacklevel=2)
         return res.copy() if copy else res
 
     def tocsr(self, copy=False):
@@ -269,6 +272,9 @@ class _spbase:
         cls = getattr(ss, name)
         if self.format == "coo":
             return cls((self.data.get(), (self.row.get(), self.col.get())),
+                       shape=self.shape)
+        if self.format == "dia":
+            return cls((self.data.get(), self.offsets.get()),
                        shape=self.shape)
         return cls((self.data.get(), self.indices.get(), self.indptr.get()),
                    shape=self.shape)
@@ -336,6 +342,8 @@ class _spbase:
         data = _asarr(data)
         if self.format == "coo":
             h = _lib.cn_sparse_coo(*self.shape, data, self.row, self.col, 0)
+        elif self.format == "dia":
+            h = _lib.cn_sparse_dia(*self.shape, data, self.offsets)
         else:
             h = _lib.cn_sparse_compressed(_FMT_CODE[self.format], *self.shape,
                                           data, self.indices, self.indptr, 0)
@@ -363,10 +371,12 @@ class _spbase:
 
     def _matmul(self, other):
         if issparse(other):
-            o = other if other.format != "dia" else other.tocsr()
-            h = _lib.cn_sparse_matmul(self._h, o._h)
+            h = _lib.cn_sparse_matmul(self._h, other._h)
             kind = self._is_array or other._is_array
-            return _CLASSES[("csr", kind)]._wrap(h)
+            res = _CLASSES[("csr", kind)]._wrap(h)
+            # scipy keeps dia @ dia in DIA
+            both_dia = self.format == other.format == "dia"
+            return res.todia() if both_dia else res
         if _is_scalar(other):
             raise ValueError("Scalar operands are not allowed, use '*' "
                              "instead")
@@ -587,19 +597,7 @@ class _spbase:
         return s / n if n else s * _np.nan
 
     def diagonal(self, k=0):
-        m, n = self.shape
-        if k <= -m or k >= n:
-            return _xp().zeros(0, dtype=self.dtype)
-        length = _bi.min(m + _bi.min(k, 0), n - _bi.max(k, 0))
-        c = self.tocoo()
-        c.sum_duplicates()
-        row, col = c.row.astype(_np.int64), c.col.astype(_np.int64)
-        sel = (col - row) == k
-        idx = row[sel] if k >= 0 else col[sel]
-        res = _xp().zeros(length, dtype=self.dtype)
-        if idx.size:
-            res[idx] = c.data[sel]
-        return res
+        return _lib.cn_sparse_diagonal(self._h, int(k))
 
     def trace(self, offset=0):
         return self.diagonal(offset).sum()
@@ -785,129 +783,57 @@ class coo_array(_spbase):
 
 
 class dia_array(_spbase):
-    """DIAgonal array (scipy.sparse.dia_array): data (ndiag x n) and
-    offsets; arithmetic and products go through its COO form, which is
-    what the engine handle holds."""
+    """DIAgonal array (scipy.sparse.dia_array): data (n_diags x L) and
+    offsets, data[d, j] being the entry (j - offsets[d], j). Products run
+    on this layout on the CPU; other operations convert to CSR as scipy's
+    do."""
     format = "dia"
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
         if isinstance(arg1, tuple) and len(arg1) == 2 and not \
                 _np.isscalar(arg1[0]):
-            data = _asarr(arg1[0])
-            if data.ndim == 1:
-                data = data.reshape(1, -1)
-            offsets = _asarr(arg1[1]).astype(_np.int64).reshape(-1)
             if shape is None:
                 raise ValueError("expected a shape argument")
-            if data.shape[0] != offsets.shape[0]:
-                raise ValueError(f"number of diagonals ({data.shape[0]}) does "
-                                 "not match the number of offsets "
-                                 f"({offsets.shape[0]})")
-            if _np.unique(offsets.get()).size != offsets.size:
-                raise ValueError("offset array contains duplicate values")
-            if dtype is not None:
-                data = data.astype(dtype)
-            self._dia = (data.copy() if copy else data, offsets)
-            self._set(_dia_to_coo(data, offsets, shape))
+            m, n = (int(v) for v in shape)
+            data = _asarr(arg1[0], dtype=dtype)
+            if data.ndim < 2:
+                data = data.reshape(1, -1) if data.ndim else \
+                    data.reshape(1, 1)
+            if data.ndim != 2:
+                raise ValueError("data array must have rank 2")
+            offsets = _xp().atleast_1d(_asarr(arg1[1]))
+            if offsets.ndim != 1:
+                raise ValueError("offsets array must have rank 1")
+            if offsets.dtype.kind not in "iu":
+                offsets = offsets.astype(_np.int64)
+            # scipy's index dtype for max(shape), where the values fit
+            if _bi.max(m, n) <= _np.iinfo(_np.int32).max and (
+                    offsets.size == 0 or (
+                        int(_xp().min(offsets)) >= _np.iinfo(_np.int32).min
+                        and int(_xp().max(offsets)) <=
+                        _np.iinfo(_np.int32).max)):
+                offsets = offsets.astype(_np.int32)
+            if copy:
+                data, offsets = data.copy(), offsets.copy()
+            self._set(_lib.cn_sparse_dia(m, n, data, offsets))
             return
-        other = arg1 if issparse(arg1) else None
-        if other is None:
-            other = coo_array(arg1, shape=shape, dtype=dtype)
-        elif dtype is not None:
-            other = other.astype(dtype)
-        coo = other.tocoo()  # held while the engine reads its handle
-        self._set(_lib.cn_sparse_asformat(coo._h, _COO))
-        self._dia = _coo_to_dia(self)
-
-    @classmethod
-    def _wrap(cls, h):
-        obj = cls.__new__(cls)
-        obj._set(h)
-        obj._dia = _coo_to_dia(obj)
-        return obj
-
-    @property
-    def data(self):
-        return self._dia[0]
+        super().__init__(arg1, shape=shape, dtype=dtype, copy=copy)
 
     @property
     def offsets(self):
-        return self._dia[1]
+        return _lib.cn_sparse_offsets(self._h)
 
-    @property
-    def nnz(self):
-        m, n = self.shape
-        total = 0
-        for k in _np.asarray(self.offsets.get()).tolist():
-            total += _bi.max(0, _bi.min(m + _bi.min(k, 0), n - _bi.max(k, 0)))
-        return total
+    def getnnz(self, axis=None):
+        if axis is not None:
+            raise NotImplementedError("getnnz over an axis is not "
+                                      "implemented for DIA format")
+        return self.nnz
 
-    def _with_data(self, data):
-        # data of the COO form the handle holds (duplicates summed)
-        return coo_array._share(self)._with_data(data)
-
-    def get(self, stream=None):
-        import scipy.sparse as ss
-        cls = ss.dia_array if self._is_array else ss.dia_matrix
-        return cls((self.data.get(), self.offsets.get()), shape=self.shape)
-
-    def copy(self):
-        return type(self)((self.data.copy(), self.offsets.copy()),
-                          shape=self.shape)
-
-    def asformat(self, format, copy=False):
-        if format in (None, "dia"):
-            return self.copy() if copy else self
-        coo = _CLASSES[("coo", self._is_array)]._share(self)
-        coo = coo.tocoo()
-        return coo.asformat(format, copy)
-
-    def transpose(self, axes=None, copy=False):
-        return self.tocoo().transpose(axes).todia()
-
-    def sum_duplicates(self):
-        pass
-
-    def sort_indices(self):
-        pass
-
-
-def _dia_to_coo(data, offsets, shape):
-    xp = _xp()
-    m, n = shape
-    nd, length = data.shape
-    rows, cols, vals = [], [], []
-    for d, k in enumerate(_np.asarray(offsets.get()).tolist()):
-        j0, j1 = _bi.max(0, k), _bi.min(n, m + k, length)
-        if j1 <= j0:
-            continue
-        j = xp.arange(j0, j1, dtype=_np.int64)
-        rows.append(j - k)
-        cols.append(j)
-        vals.append(data[d, j0:j1])
-    if rows:
-        r, c, v = xp.concatenate(rows), xp.concatenate(cols), \
-            xp.concatenate(vals)
-    else:
-        r = c = xp.zeros(0, dtype=_np.int64)
-        v = xp.zeros(0, dtype=data.dtype)
-    return _lib.cn_sparse_coo(m, n, v, r, c, 0)
-
-
-def _coo_to_dia(s):
-    """(data, offsets) of a matrix held as COO (duplicates summed)."""
-    xp = _xp()
-    c = coo_array._wrap(_lib.cn_sparse_sum_duplicates(s._h))
-    m, n = c.shape
-    row, col = c.row.astype(_np.int64), c.col.astype(_np.int64)
-    ks = col - row
-    offsets = xp.unique(ks) if c.nnz else xp.zeros(0, dtype=_np.int64)
-    length = n  # SciPy's layout: data[d, j] is the entry of column j
-    data = xp.zeros((offsets.size, length), dtype=c.dtype)
-    if c.nnz:
-        d = xp.searchsorted(offsets, ks)
-        data[d, col] = c.data
-    return data, offsets
+    def sum(self, axis=None, dtype=None, out=None):
+        # data holds padding outside the matrix: sum the row sums
+        if self._axis(axis) is None:
+            return _xp().sum(super().sum(axis=1, dtype=dtype))
+        return super().sum(axis=axis, dtype=dtype, out=out)
 
 
 class csr_matrix(csr_array):
@@ -946,11 +872,10 @@ def _is_scipy_sparse(x):
 
 
 def _construct(arg1, shape, fmt, copy):
-    """A new cn_sparse of format fmt (csr/csc/coo) from SciPy's arguments."""
+    """A new cn_sparse of format fmt (csr/csc/coo/dia) from SciPy's arguments."""
     code = _FMT_CODE[fmt]
     if isinstance(arg1, _spbase):
-        src = arg1 if arg1.format != "dia" else arg1.tocoo()
-        h = _lib.cn_sparse_asformat(src._h, code)
+        h = _lib.cn_sparse_asformat(arg1._h, code)
         if copy:
             h2 = _lib.cn_sparse_copy(h)
             _lib.cn_sparse_release(h)
@@ -958,6 +883,9 @@ def _construct(arg1, shape, fmt, copy):
         return h
     if _is_scipy_sparse(arg1):
         s = arg1.asformat(fmt)
+        if fmt == "dia":
+            return _lib.cn_sparse_dia(*s.shape, _asarr(s.data),
+                                      _asarr(s.offsets))
         if fmt == "coo":
             return _lib.cn_sparse_coo(*s.shape, _asarr(s.data),
                                       _asarr(s.row), _asarr(s.col), 0)
@@ -1187,20 +1115,18 @@ def _coo_of(m, n, data, row, col):
 
 
 def eye_array(m, n=None, *, k=0, dtype=float, format=None):
-    xp = _xp()
+    """Ones on diagonal k of an m x n array (scipy's eye_array; DIA unless
+    format says otherwise)."""
     n = m if n is None else n
-    j0, j1 = _bi.max(0, k), _bi.min(n, m + k)
-    cnt = _bi.max(0, j1 - j0)
-    j = xp.arange(j0, j0 + cnt, dtype=_np.int64)
-    h = _coo_of(m, n, xp.ones(cnt, dtype=dtype), j - k, j)
-    return coo_array._wrap(h).asformat(format or "dia")
+    m, n = int(m), int(n)
+    data = _xp().ones((1, _bi.max(0, _bi.min(m + k, n))), dtype=dtype)
+    return diags_array(data, offsets=[k], shape=(m, n),
+                       dtype=dtype).asformat(format)
 
 
 def eye(m, n=None, k=0, dtype=float, format=None):
     """Sparse matrix with ones on diagonal k (scipy.sparse.eye)."""
-    res = eye_array(m, n, k=k, dtype=dtype, format=format or "dia")
-    return _CLASSES[(res.format, False)]._share(res) if res.format != \
-        "dia" else dia_matrix(res)
+    return _as_matrix(eye_array(m, n, k=k, dtype=dtype, format=format))
 
 
 def identity(n, dtype="d", format=None):
@@ -1209,41 +1135,43 @@ def identity(n, dtype="d", format=None):
 
 def diags_array(diagonals, /, *, offsets=0, shape=None, format=None,
                 dtype=None):
+    """scipy's diags_array: a DIA array (unless format says otherwise) of
+    data (len(offsets) x M) laid out as scipy lays it out; dtype defaults
+    to the diagonals' result_type."""
     xp = _xp()
     if _np.isscalar(offsets):
         if len(diagonals) == 0 or _np.isscalar(diagonals[0]):
             diagonals = [diagonals]
-        offsets = [offsets]
-    offsets = [int(o) for o in offsets]
-    if len(diagonals) != len(offsets):
-        raise ValueError("Different number of diagonals and offsets.")
+        else:
+            raise ValueError("Different number of diagonals and offsets.")
+    offsets = [int(o) for o in _np.atleast_1d(offsets)]
     diags_ = [xp.atleast_1d(_asarr(d)) for d in diagonals]
+    if len(diags_) != len(offsets):
+        raise ValueError("Different number of diagonals and offsets.")
     if shape is None:
-        m = _bi.max(len(d) + _bi.abs(k) for d, k in zip(diags_, offsets))
+        m = diags_[0].shape[-1] + _bi.abs(offsets[0])
         shape = (m, m)
-    m, n = shape
+    m, n = (int(v) for v in shape)
     if dtype is None:
         dtype = _np.result_type(*[d.dtype for d in diags_])
-    rows, cols, vals = [], [], []
-    for d, k in zip(diags_, offsets):
-        length = _bi.min(m + _bi.min(k, 0), n - _bi.max(k, 0))
-        if length <= 0:
-            raise ValueError(f"Offset {k} (index {offsets.index(k)}) out of "
-                             "bounds")
-        if d.size != 1 and d.size < length:
-            raise ValueError(f"Diagonal length (index {offsets.index(k)}: "
-                             f"{d.size} at offset {k}) does not agree with "
-                             f"array size ({m}, {n}).")
-        i = xp.arange(length, dtype=_np.int64)
-        rows.append(i - _bi.min(k, 0))
-        cols.append(i + _bi.max(k, 0))
-        v = d[:length] if d.size != 1 else xp.full(length, d[0])
-        vals.append(v.astype(dtype))
-    h = _coo_of(m, n, xp.concatenate(vals), xp.concatenate(rows),
-                xp.concatenate(cols))
-    res = coo_array._wrap(h)
-    res.sum_duplicates()
-    return res.asformat(format or "dia")
+    width = _bi.max([_bi.min(m + k, n - k) + _bi.max(0, k) for k in offsets]
+                    + [0])
+    data = xp.zeros((len(offsets), width), dtype=dtype)
+    short = _bi.min(m, n)
+    for j, (d, k) in enumerate(zip(diags_, offsets)):
+        length = _bi.min(m + k, n - k, short)
+        if length < 0:
+            raise ValueError(f"Offset {k} (index {j}) out of bounds")
+        size = d.shape[-1]
+        if size != 1 and size < length:
+            raise ValueError(f"Diagonal length (index {j}: {size} at offset "
+                             f"{k}) does not agree with array size ({m}, "
+                             f"{n}).")
+        if length:
+            lo = _bi.max(0, k)
+            data[j, lo:lo + length] = d[..., :length].astype(dtype)
+    return dia_array((data, _np.asarray(offsets)), shape=(m, n)).asformat(
+        format)
 
 
 def diags(diagonals, offsets=0, shape=None, format=None, dtype=None):
@@ -1253,8 +1181,6 @@ def diags(diagonals, offsets=0, shape=None, format=None, dtype=None):
 
 
 def _as_matrix(res):
-    if res.format == "dia":
-        return dia_matrix(res)
     return _CLASSES[(res.format, False)]._share(res)
 
 
