@@ -273,6 +273,36 @@ CN_EW_DIV_LOOP(floordiv, 0)
 CN_EW_DIV_LOOP(mod, 1)
 #undef CN_EW_DIV_LOOP
 
+/* The same by one divisor b (not 0, not -1) through its reciprocal: the
+ * product's error is below 1, so floor(a * (1 / b)) is the floor quotient
+ * or one off, and one exact correction step each way fixes it. */
+#define CN_EW_DIVS_LOOP(sfx, REM)                                              \
+  static CN_EW_CLONES_INT void CN_EW_FN(sfx, _fps)(                            \
+      int64_t m, CN_EW_T *o, const CN_EW_T *pa, CN_EW_T b) {                   \
+    const CN_EW_DF fb = CN_EW_FN(divf_of, )(b), inv = (CN_EW_DF)1 / fb;        \
+    const CN_EW_DF one = 1, zero = 0;                                          \
+    if (b > 0) {                                                               \
+      CN_IVDEP for (int64_t j = 0; j < m; j++) {                               \
+        CN_EW_DF fa = CN_EW_FN(divf_of, )(pa[j]);                              \
+        CN_EW_DF q = CN_EW_FN(divf_floor, )(fa * inv), r = fa - q * fb;        \
+        q = r < zero ? q - one : r >= fb ? q + one : q;                        \
+        r = r < zero ? r + fb : r >= fb ? r - fb : r;                          \
+        o[j] = CN_EW_FN(of_divf, )(REM ? r : q);                               \
+      }                                                                        \
+    } else {                                                                   \
+      CN_IVDEP for (int64_t j = 0; j < m; j++) {                               \
+        CN_EW_DF fa = CN_EW_FN(divf_of, )(pa[j]);                              \
+        CN_EW_DF q = CN_EW_FN(divf_floor, )(fa * inv), r = fa - q * fb;        \
+        q = r > zero ? q - one : r <= fb ? q + one : q;                        \
+        r = r > zero ? r + fb : r <= fb ? r - fb : r;                          \
+        o[j] = CN_EW_FN(of_divf, )(REM ? r : q);                               \
+      }                                                                        \
+    }                                                                          \
+  }
+CN_EW_DIVS_LOOP(floordiv, 0)
+CN_EW_DIVS_LOOP(mod, 1)
+#undef CN_EW_DIVS_LOOP
+
 /* The table's floor_divide / remainder: contiguous output and first
  * operand with a contiguous or scalar divisor run in blocks through the
  * loops above; anything else (and a 64-bit block out of range) runs the
@@ -281,7 +311,7 @@ CN_EW_DIV_LOOP(mod, 1)
   static void CN_EW_FN(name, _divf)(int64_t n, char *const *p,                 \
                                     const int64_t *s) {                        \
     const int64_t z = sizeof(CN_EW_T);                                         \
-    if (s[0] != z || s[1] != z || (s[2] != z && s[2] != 0)) {                  \
+    if (n <= 0 || s[0] != z || s[1] != z || (s[2] != z && s[2] != 0)) {        \
       CN_EW_FN(name, )(n, p, s);                                               \
       return;                                                                  \
     }                                                                          \
@@ -289,6 +319,8 @@ CN_EW_DIV_LOOP(mod, 1)
     const CN_EW_T *pa = (const CN_EW_T *)p[1], *pb = (const CN_EW_T *)p[2];    \
     CN_EW_T *o = (CN_EW_T *)p[0];                                              \
     const bool bbad = !bstep && CN_EW_FN(div_outside, )(1, pb, 0);             \
+    const CN_EW_T b0 = *pb;                                                    \
+    const bool bspecial = b0 == 0 || (CN_EW_SIGNED && b0 == (CN_EW_T)-1);      \
     for (int64_t i0 = 0; i0 < n; i0 += CN_EW_DIV_BLOCK) {                      \
       const int64_t m =                                                        \
           n - i0 < CN_EW_DIV_BLOCK ? n - i0 : CN_EW_DIV_BLOCK;                 \
@@ -297,8 +329,10 @@ CN_EW_DIV_LOOP(mod, 1)
           (bstep && CN_EW_FN(div_outside, )(m, b, 1))) {                       \
         char *q[3] = {(char *)(o + i0), (char *)(pa + i0), (char *)b};         \
         CN_EW_FN(name, )(m, q, s);                                             \
-      } else {                                                                 \
+      } else if (bstep || bspecial) {                                          \
         CN_EW_FN(fp, _fp)(m, o + i0, pa + i0, b, bstep);                       \
+      } else {                                                                 \
+        CN_EW_FN(fp, _fps)(m, o + i0, pa + i0, b0);                            \
       }                                                                        \
     }                                                                          \
   }
