@@ -454,3 +454,52 @@ TEST_CASE("batched RANDOM and INTEGERS fills match the scalar mapping",
     }
   }
 }
+
+// choice draws from the generator's serial stream (blocks made ahead in
+// batches): Lemire's 64-bit method on consecutive words, rejections (a
+// quarter of draws for 3 * 2^61) shifting the alignment, and the state
+// advanced by the blocks read, not by those made.
+TEST_CASE("choice reads the serial stream block by block", "[random]") {
+  const uint32_t key[2] = {0x01020304u, 0xa0b0c0d0u};
+  for (int64_t pop : {(int64_t)1000, (int64_t)3 << 61}) {
+    for (int64_t k : {(int64_t)1, (int64_t)5, (int64_t)300, (int64_t)1001}) {
+      uint32_t st[CN_RNG_STATE_WORDS] = {key[0], key[1], 0xfffffff0u, 0, 0,
+                                         0, 0, 0};
+      Rng r(1);
+      CN_REQUIRE_OK(cn_rng_set_state(r, st));
+      Arr x;
+      CN_REQUIRE_OK(cn_random_choice(x.out(), r, nullptr, pop, 1, &k, 1,
+                                     nullptr));
+      auto xv = to_vec<int64_t>(x);
+      uint32_t c[4] = {st[2], st[3], st[4], 0}, w[4];
+      int pos = 4;
+      uint64_t blocks = 0;
+      auto u32 = [&]() {
+        if (pos == 4) {
+          cn_philox4x32_10(w, c, key);
+          cn_philox_add(c, 1);
+          blocks++;
+          pos = 0;
+        }
+        return w[pos++];
+      };
+      auto u64 = [&]() {
+        uint64_t lo = u32();
+        return lo | (uint64_t)u32() << 32;
+      };
+      for (int64_t i = 0; i < k; i++) {
+        uint64_t m = (uint64_t)pop, t = (0 - m) % m, lo;
+        uint64_t hi = cn_rng_mulhi64(u64(), m, &lo);
+        while (lo < t)
+          hi = cn_rng_mulhi64(u64(), m, &lo);
+        REQUIRE(xv[i] == (int64_t)hi);
+      }
+      uint32_t after[CN_RNG_STATE_WORDS];
+      CN_REQUIRE_OK(cn_rng_get_state(after, r));
+      uint32_t want[4] = {st[2], st[3], st[4], 0};
+      cn_philox_add(want, blocks);
+      REQUIRE(after[2] == want[0]);
+      REQUIRE(after[3] == want[1]);
+    }
+  }
+}

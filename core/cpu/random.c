@@ -58,6 +58,16 @@ static items_fn pick_items(int32_t dist, int kind) {
   }
 }
 
+void cn_cpu_philox_blocks(uint32_t *w, int64_t nb, const uint32_t key[2],
+                          const uint32_t counter[4], uint64_t first) {
+  if (have_avx2()) {
+    cn_cpu_philox_blocks_avx2(w, nb, key, counter, first);
+    return;
+  }
+  for (int64_t i = 0; i < nb; i++)
+    cn_rng_block(w + 4 * i, key, counter, first + (uint64_t)i);
+}
+
 #define ITEMS_PER_CHUNK 2048
 
 /* Blocks [t0, t1) of a RANDOM or scalar-bounded INTEGERS fill from block
