@@ -14,6 +14,7 @@
 
 #include "cunumpy/index.h"
 #include "array_util.h"
+#include "cpu/cpu.h" /* the host streams' block maker */
 #include "philox.h"
 
 #define CN_RNG_MAGIC 0x434e5247u /* "CNRG" */
@@ -629,35 +630,48 @@ cn_status cn_random_dist(cn_array *out, cn_rng rng, const char *dist,
 
 /* Consumes the generator's blocks in order (4 words each); the state's
  * counter advances by the blocks used when the stream is closed. */
+/* Blocks a host stream makes at a time, ahead of use: a block counts as
+ * used once one of its words is read. */
+#define HS_BLOCKS 64
 typedef struct host_stream {
   cn_rng rng;
-  uint32_t ctr[4];
-  uint32_t w[4];
-  int pos;
-  uint64_t used;
+  uint32_t ctr[4]; /* the next block to make */
+  uint32_t w[4 * HS_BLOCKS];
+  int pos, end;
+  uint64_t made;
 } host_stream;
 
 static void hs_open(host_stream *s, cn_rng rng) {
   pthread_mutex_lock(&rng->lock);
   s->rng = rng;
   memcpy(s->ctr, rng->ctr, sizeof s->ctr);
-  s->pos = 4;
-  s->used = 0;
+  s->pos = s->end = 0;
+  s->made = 0;
 }
 static void hs_close(host_stream *s) {
-  cn_philox_add(s->rng->ctr, s->used);
+  cn_philox_add(s->rng->ctr, s->made - (uint64_t)((s->end - s->pos) / 4));
   pthread_mutex_unlock(&s->rng->lock);
 }
-static uint32_t hs_u32(host_stream *s) {
-  if (s->pos == 4) {
-    cn_philox4x32_10(s->w, s->ctr, s->rng->key);
-    cn_philox_add(s->ctr, 1);
-    s->used++;
-    s->pos = 0;
+static void hs_refill(host_stream *s) {
+  if (s->ctr[3] == 0) {
+    cn_cpu_philox_blocks(s->w, HS_BLOCKS, s->rng->key, s->ctr, 0);
+    cn_philox_add(s->ctr, HS_BLOCKS);
+  } else {
+    for (int b = 0; b < HS_BLOCKS; b++) {
+      cn_philox4x32_10(s->w + 4 * b, s->ctr, s->rng->key);
+      cn_philox_add(s->ctr, 1);
+    }
   }
+  s->made += HS_BLOCKS;
+  s->pos = 0;
+  s->end = 4 * HS_BLOCKS;
+}
+static inline uint32_t hs_u32(host_stream *s) {
+  if (s->pos == s->end)
+    hs_refill(s);
   return s->w[s->pos++];
 }
-static uint64_t hs_u64(host_stream *s) {
+static inline uint64_t hs_u64(host_stream *s) {
   uint64_t lo = hs_u32(s);
   return lo | ((uint64_t)hs_u32(s) << 32);
 }
@@ -665,7 +679,7 @@ static double hs_double(host_stream *s) {
   return (double)(hs_u64(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 /* Lemire's unbiased integer in [0, m), m >= 1. */
-static uint64_t hs_bounded(host_stream *s, uint64_t m) {
+static inline uint64_t hs_bounded(host_stream *s, uint64_t m) {
   unsigned __int128 prod = (unsigned __int128)hs_u64(s) * m;
   uint64_t low = (uint64_t)prod;
   if (low < m) {

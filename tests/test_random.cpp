@@ -8,6 +8,7 @@
 #include <set>
 
 #include "philox.h"
+#include "random_samplers.h"
 
 using namespace tu;
 
@@ -396,4 +397,109 @@ TEST_CASE("choice, permutation, shuffle", "[random]") {
   Arr ro = readonly(m);
   CN_REQUIRE_ERR(cn_random_shuffle(r, ro), CN_ERR_VALUE, "read-only");
   REQUIRE(out == nullptr);
+}
+
+// The batched fills (AVX2 Philox lanes, Lemire's first draw in bulk) give
+// the values of the scalar work items of random_samplers.h: counters that
+// carry out of word 0 inside a batch, lengths that end mid-block and
+// mid-batch, bounds with large rejection zones, the 2^32 and 2^64 edges.
+TEST_CASE("batched RANDOM and INTEGERS fills match the scalar mapping",
+          "[random]") {
+  const uint32_t key[2] = {0x9abcdef0u, 0x12345678u};
+  const uint32_t ctrs[3][4] = {
+      {0, 0, 0, 0}, {0xfffffff3u, 7, 0, 0}, {0xffffff80u, 0xffffffffu, 3, 0}};
+  struct Bounds {
+    int64_t low, high;
+    int32_t endpoint;
+  } bounds[] = {{0, 1000, 0},
+                {-5, 5, 0},
+                {0, 2147483649ll, 0}, // m = 2^31 + 1: half rejected
+                {0, 4294967296ll, 0}, // m = 2^32
+                {-3, 4294967297ll, 0},
+                {0, (1ll << 62) + 12345, 0},
+                {INT64_MIN, INT64_MAX, 1}}; // m = 2^64
+  for (const auto &c : ctrs) {
+    for (int64_t n : {1, 2, 7, 513, 4099, 6001}) {
+      uint32_t st[CN_RNG_STATE_WORDS] = {key[0], key[1], c[0], c[1],
+                                         c[2], c[3], 0, 0};
+      Rng r(1);
+      CN_REQUIRE_OK(cn_rng_set_state(r, st));
+      Arr d, f;
+      CN_REQUIRE_OK(cn_random_random(d.out(), r, 1, &n, CN_FLOAT64));
+      CN_REQUIRE_OK(cn_rng_set_state(r, st));
+      CN_REQUIRE_OK(cn_random_random(f.out(), r, 1, &n, CN_FLOAT32));
+      auto dv = to_vec<double>(d);
+      auto fv = to_vec<float>(f);
+      for (int64_t i = 0; i < n; i++) {
+        uint32_t w[4];
+        cn_rng_block(w, key, c, (uint64_t)(i / 2));
+        uint64_t u = (uint64_t)w[2 * (i % 2) + 1] << 32 | w[2 * (i % 2)];
+        REQUIRE(dv[i] == (double)(u >> 11) * 0x1p-53);
+        cn_rng_block(w, key, c, (uint64_t)(i / 4));
+        REQUIRE(fv[i] == (float)(w[i % 4] >> 8) * 0x1p-24f);
+      }
+      for (const auto &b : bounds) {
+        CN_REQUIRE_OK(cn_rng_set_state(r, st));
+        Arr x;
+        CN_REQUIRE_OK(cn_random_integers(x.out(), r, b.low, b.high, b.endpoint,
+                                         1, &n, CN_INT64));
+        auto xv = to_vec<int64_t>(x);
+        uint64_t m1 = (uint64_t)b.high - (uint64_t)b.low - (b.endpoint ? 0 : 1);
+        for (int64_t i = 0; i < n; i++) {
+          cn_rng_stream s;
+          cn_rng_stream_init(&s, key, c, (uint64_t)i);
+          REQUIRE(xv[i] == (int64_t)((uint64_t)b.low + cn_rng_bounded(&s, m1)));
+        }
+      }
+    }
+  }
+}
+
+// choice draws from the generator's serial stream (blocks made ahead in
+// batches): Lemire's 64-bit method on consecutive words, rejections (a
+// quarter of draws for 3 * 2^61) shifting the alignment, and the state
+// advanced by the blocks read, not by those made.
+TEST_CASE("choice reads the serial stream block by block", "[random]") {
+  const uint32_t key[2] = {0x01020304u, 0xa0b0c0d0u};
+  for (int64_t pop : {(int64_t)1000, (int64_t)3 << 61}) {
+    for (int64_t k : {(int64_t)1, (int64_t)5, (int64_t)300, (int64_t)1001}) {
+      uint32_t st[CN_RNG_STATE_WORDS] = {key[0], key[1], 0xfffffff0u, 0, 0,
+                                         0, 0, 0};
+      Rng r(1);
+      CN_REQUIRE_OK(cn_rng_set_state(r, st));
+      Arr x;
+      CN_REQUIRE_OK(cn_random_choice(x.out(), r, nullptr, pop, 1, &k, 1,
+                                     nullptr));
+      auto xv = to_vec<int64_t>(x);
+      uint32_t c[4] = {st[2], st[3], st[4], 0}, w[4];
+      int pos = 4;
+      uint64_t blocks = 0;
+      auto u32 = [&]() {
+        if (pos == 4) {
+          cn_philox4x32_10(w, c, key);
+          cn_philox_add(c, 1);
+          blocks++;
+          pos = 0;
+        }
+        return w[pos++];
+      };
+      auto u64 = [&]() {
+        uint64_t lo = u32();
+        return lo | (uint64_t)u32() << 32;
+      };
+      for (int64_t i = 0; i < k; i++) {
+        uint64_t m = (uint64_t)pop, t = (0 - m) % m, lo;
+        uint64_t hi = cn_rng_mulhi64(u64(), m, &lo);
+        while (lo < t)
+          hi = cn_rng_mulhi64(u64(), m, &lo);
+        REQUIRE(xv[i] == (int64_t)hi);
+      }
+      uint32_t after[CN_RNG_STATE_WORDS];
+      CN_REQUIRE_OK(cn_rng_get_state(after, r));
+      uint32_t want[4] = {st[2], st[3], st[4], 0};
+      cn_philox_add(want, blocks);
+      REQUIRE(after[2] == want[0]);
+      REQUIRE(after[3] == want[1]);
+    }
+  }
 }

@@ -65,6 +65,19 @@ CN_INTERNAL void cn_cpu_random_fill(cn_backend_compute *t);
 CN_INTERNAL void cn_cpu_normal_group4_avx2(double *out8, const uint32_t key[2],
                                            const uint32_t counter[4],
                                            uint64_t first);
+/* The words of the nb counter blocks first, first + 1, ... (as below) on
+ * any CPU: the AVX2 lanes where the CPU has them (core/cpu/random.c). */
+CN_INTERNAL void cn_cpu_philox_blocks(uint32_t *w, int64_t nb,
+                                      const uint32_t key[2],
+                                      const uint32_t counter[4],
+                                      uint64_t first);
+/* The words of the nb counter blocks first, first + 1, ... (w[4 i + k]:
+ * word k of block first + i, counter word 3 zero) by Philox4x32-10 in AVX2
+ * lanes (core/cpu/random_normal_avx2.c). AVX2 CPUs only. */
+CN_INTERNAL void cn_cpu_philox_blocks_avx2(uint32_t *w, int64_t nb,
+                                           const uint32_t key[2],
+                                           const uint32_t counter[4],
+                                           uint64_t first);
 /* matmul (core/cpu/linalg/gemm.c) and lapack (core/cpu/linalg/lapack.c). */
 CN_INTERNAL void cn_cpu_linalg_fill(cn_backend_compute *t);
 /* fft (core/cpu/fft.c). */

@@ -14,6 +14,8 @@
  * floor/ceil/trunc/rint vectorise (FP traps are never enabled). */
 #pragma GCC optimize("wrapv", "no-trapping-math")
 
+#include <string.h>
+
 #include "elementwise.h"
 #include "scalar.h"
 
@@ -37,6 +39,9 @@
 #define CN_EW_CLONES_kf CN_TARGET_CLONES("avx512f", "avx2", "default")
 #define CN_EW_CLONES_kc
 #define CN_EW_CLONES CN_EW_CAT(CN_EW_CLONES_, CN_EW_KIND)
+/* The integer loops that pay for clones (vector division and
+ * conversions). */
+#define CN_EW_CLONES_INT CN_TARGET_CLONES("avx2", "default")
 
 /* CN_EW_IN(F) for F a CN_LOOP_CLASS_* row: 1 when the dtype's class is in
  * the loop class. */
@@ -179,8 +184,178 @@
 #include "../ops.def"
 #undef CN_OP
 
+/* Integer floor_divide and remainder by floating-point division. The
+ * integer divider is not pipelined (tens of cycles per element); a
+ * correctly rounded quotient of two integers below 2^p in magnitude (p the
+ * mantissa width: float for 8 and 16 bits, double otherwise) never rounds
+ * across an integer, so floor(fa / fb) is the exact floor quotient, and
+ * a - q b is exact too. 64-bit operands take this path per block when every
+ * value is within +-2^51 (doubles made from the bits, as AVX2 has no
+ * int64 conversions) and idiv otherwise. b == 0 gives 0 and INT_MIN // -1
+ * wraps to INT_MIN, as k_floordiv / k_mod. */
+#define CN_EW_INTDIV_kb 0
+#define CN_EW_INTDIV_ki 1
+#define CN_EW_INTDIV_ku 1
+#define CN_EW_INTDIV_kf 0
+#define CN_EW_INTDIV_kc 0
+#if CN_EW_CAT(CN_EW_INTDIV_, CN_EW_KIND)
+typedef __typeof__(__builtin_choose_expr(sizeof(CN_EW_T) <= 2, 0.0f,
+                                         0.0)) CN_EW_CAT(cn_ew_divf_,
+                                                         CN_EW_SFX);
+#define CN_EW_DF CN_EW_CAT(cn_ew_divf_, CN_EW_SFX)
+#define CN_EW_SIGNED_ki 1
+#define CN_EW_SIGNED_ku 0
+#define CN_EW_SIGNED CN_EW_CAT(CN_EW_SIGNED_, CN_EW_KIND)
+#define CN_EW_DIV_BLOCK 256
+/* 1.5 * 2^52: x + this holds integer x (|x| < 2^51) in its low bits. */
+#define CN_EW_MAGIC 6755399441055744.0
+#define CN_EW_MAGIC_BITS 0x4338000000000000ull
+
+static inline CN_EW_DF CN_EW_FN(divf_of, )(CN_EW_T x) {
+  if (sizeof(CN_EW_T) <= 2 || (sizeof(CN_EW_T) == 4 && CN_EW_SIGNED))
+    return (CN_EW_DF)(int32_t)x;
+  if (sizeof(CN_EW_T) == 4)
+    return (CN_EW_DF)((double)(int32_t)((uint32_t)x ^ 0x80000000u) +
+                      2147483648.0);
+  uint64_t u = (uint64_t)x + CN_EW_MAGIC_BITS;
+  double d;
+  memcpy(&d, &u, sizeof d);
+  return (CN_EW_DF)(d - CN_EW_MAGIC);
+}
+/* The integer of an integral q that fits T (|q| < 2^51 for 64 bits). */
+static inline CN_EW_T CN_EW_FN(of_divf, )(CN_EW_DF q) {
+  if (sizeof(CN_EW_T) <= 2 || (sizeof(CN_EW_T) == 4 && CN_EW_SIGNED))
+    return (CN_EW_T)(int32_t)q;
+  if (sizeof(CN_EW_T) == 4)
+    return (CN_EW_T)((uint32_t)(int32_t)((double)q - 2147483648.0) ^
+                     0x80000000u);
+  double d = (double)q + CN_EW_MAGIC;
+  uint64_t u;
+  memcpy(&u, &d, sizeof u);
+  return (CN_EW_T)(u - CN_EW_MAGIC_BITS);
+}
+static inline CN_EW_DF CN_EW_FN(divf_floor, )(CN_EW_DF x) {
+  return _Generic(x, float: floorf, default: floor)(x);
+}
+/* Nonzero when some value of x[0..m) is out of the exact range. */
+static inline uint64_t CN_EW_FN(div_outside, )(int64_t m, const CN_EW_T *x,
+                                               int64_t step) {
+  uint64_t bad = 0;
+  if (sizeof(CN_EW_T) < 8)
+    return 0;
+  for (int64_t j = 0; j < m; j++)
+    bad |= CN_EW_SIGNED ? ((uint64_t)x[j * step] + (1ull << 51)) >> 52
+                        : (uint64_t)x[j * step] >> 51;
+  return bad;
+}
+
+/* o[j] = a[j] // b[j] (rem: a[j] mod b[j]) for j < m, bstep 0 or 1. */
+#define CN_EW_DIV_LOOP(sfx, REM)                                               \
+  static CN_EW_CLONES_INT void CN_EW_FN(sfx, _fp)(                             \
+      int64_t m, CN_EW_T *o, const CN_EW_T *pa, const CN_EW_T *pb,             \
+      int64_t bstep) {                                                         \
+    CN_IVDEP for (int64_t j = 0; j < m; j++) {                                 \
+      CN_EW_T a = pa[j], b = pb[j * bstep];                                    \
+      CN_EW_DF fa = CN_EW_FN(divf_of, )(a);                                    \
+      CN_EW_DF fb = CN_EW_FN(divf_of, )(b ? b : (CN_EW_T)1);                            \
+      CN_EW_DF q = CN_EW_FN(divf_floor, )(fa / fb);                            \
+      CN_EW_T r;                                                               \
+      if (REM)                                                                 \
+        r = CN_EW_FN(of_divf, )(fa - q * fb);                                  \
+      else if (CN_EW_SIGNED && b == (CN_EW_T)-1)                               \
+        r = (CN_EW_T)(0 - (uint64_t)a);                                        \
+      else                                                                     \
+        r = CN_EW_FN(of_divf, )(q);                                            \
+      o[j] = b ? r : (CN_EW_T)0;                                               \
+    }                                                                          \
+  }
+CN_EW_DIV_LOOP(floordiv, 0)
+CN_EW_DIV_LOOP(mod, 1)
+#undef CN_EW_DIV_LOOP
+
+/* The same by one divisor b (not 0, not -1) through its reciprocal: the
+ * product's error is below 1, so floor(a * (1 / b)) is the floor quotient
+ * or one off, and one exact correction step each way fixes it. */
+#define CN_EW_DIVS_LOOP(sfx, REM)                                              \
+  static CN_EW_CLONES_INT void CN_EW_FN(sfx, _fps)(                            \
+      int64_t m, CN_EW_T *o, const CN_EW_T *pa, CN_EW_T b) {                   \
+    const CN_EW_DF fb = CN_EW_FN(divf_of, )(b), inv = (CN_EW_DF)1 / fb;        \
+    const CN_EW_DF one = 1, zero = 0;                                          \
+    if (b > 0) {                                                               \
+      CN_IVDEP for (int64_t j = 0; j < m; j++) {                               \
+        CN_EW_DF fa = CN_EW_FN(divf_of, )(pa[j]);                              \
+        CN_EW_DF q = CN_EW_FN(divf_floor, )(fa * inv), r = fa - q * fb;        \
+        q = r < zero ? q - one : r >= fb ? q + one : q;                        \
+        r = r < zero ? r + fb : r >= fb ? r - fb : r;                          \
+        o[j] = CN_EW_FN(of_divf, )(REM ? r : q);                               \
+      }                                                                        \
+    } else {                                                                   \
+      CN_IVDEP for (int64_t j = 0; j < m; j++) {                               \
+        CN_EW_DF fa = CN_EW_FN(divf_of, )(pa[j]);                              \
+        CN_EW_DF q = CN_EW_FN(divf_floor, )(fa * inv), r = fa - q * fb;        \
+        q = r > zero ? q - one : r <= fb ? q + one : q;                        \
+        r = r > zero ? r + fb : r <= fb ? r - fb : r;                          \
+        o[j] = CN_EW_FN(of_divf, )(REM ? r : q);                               \
+      }                                                                        \
+    }                                                                          \
+  }
+CN_EW_DIVS_LOOP(floordiv, 0)
+CN_EW_DIVS_LOOP(mod, 1)
+#undef CN_EW_DIVS_LOOP
+
+/* The table's floor_divide / remainder: contiguous output and first
+ * operand with a contiguous or scalar divisor run in blocks through the
+ * loops above; anything else (and a 64-bit block out of range) runs the
+ * generic loop. */
+#define CN_EW_DIV_ENTRY(name, fp)                                              \
+  static void CN_EW_FN(name, _divf)(int64_t n, char *const *p,                 \
+                                    const int64_t *s) {                        \
+    const int64_t z = sizeof(CN_EW_T);                                         \
+    if (n <= 0 || s[0] != z || s[1] != z || (s[2] != z && s[2] != 0)) {        \
+      CN_EW_FN(name, )(n, p, s);                                               \
+      return;                                                                  \
+    }                                                                          \
+    const int64_t bstep = s[2] ? 1 : 0;                                        \
+    const CN_EW_T *pa = (const CN_EW_T *)p[1], *pb = (const CN_EW_T *)p[2];    \
+    CN_EW_T *o = (CN_EW_T *)p[0];                                              \
+    const bool bbad = !bstep && CN_EW_FN(div_outside, )(1, pb, 0);             \
+    const CN_EW_T b0 = *pb;                                                    \
+    const bool bspecial = b0 == 0 || (CN_EW_SIGNED && b0 == (CN_EW_T)-1);      \
+    for (int64_t i0 = 0; i0 < n; i0 += CN_EW_DIV_BLOCK) {                      \
+      const int64_t m =                                                        \
+          n - i0 < CN_EW_DIV_BLOCK ? n - i0 : CN_EW_DIV_BLOCK;                 \
+      const CN_EW_T *b = pb + i0 * bstep;                                      \
+      if (bbad || CN_EW_FN(div_outside, )(m, pa + i0, 1) ||                    \
+          (bstep && CN_EW_FN(div_outside, )(m, b, 1))) {                       \
+        char *q[3] = {(char *)(o + i0), (char *)(pa + i0), (char *)b};         \
+        CN_EW_FN(name, )(m, q, s);                                             \
+      } else if (bstep || bspecial) {                                          \
+        CN_EW_FN(fp, _fp)(m, o + i0, pa + i0, b, bstep);                       \
+      } else {                                                                 \
+        CN_EW_FN(fp, _fps)(m, o + i0, pa + i0, b0);                            \
+      }                                                                        \
+    }                                                                          \
+  }
+CN_EW_DIV_ENTRY(floor_divide, floordiv)
+CN_EW_DIV_ENTRY(remainder, mod)
+#undef CN_EW_DIV_ENTRY
+#undef CN_EW_MAGIC
+#undef CN_EW_MAGIC_BITS
+/* The ops whose table entry is their _divf function. */
+#define CN_EW_DIVF_floor_divide ~, 1
+#define CN_EW_DIVF_remainder ~, 1
+#endif
+
+/* CN_EW_PICK(name): 1 when CN_EW_DIVF_<name> is defined as "~, 1". */
+#define CN_EW_SECOND_(a, b, ...) b
+#define CN_EW_SECOND(...) CN_EW_SECOND_(__VA_ARGS__)
+#define CN_EW_PICK(name) CN_EW_SECOND(CN_EW_DIVF_##name, 0, 0)
+#define CN_EW_ENTRY_FN_0(name) CN_EW_FN(name, )
+#define CN_EW_ENTRY_FN_1(name) CN_EW_FN(name, _divf)
+
 #define CN_EW_ENTRY_0(name)
-#define CN_EW_ENTRY_1(name) [CN_OPID_##name] = CN_EW_FN(name, ),
+#define CN_EW_ENTRY_1(name)                                                    \
+  [CN_OPID_##name] = CN_EW_CAT(CN_EW_ENTRY_FN_, CN_EW_PICK(name))(name),
 #define CN_OP(name, nin, loops, out, bools, ints, weak, expr, doc)             \
   CN_EW_CAT(CN_EW_ENTRY_, CN_LOOP_CLASS_##loops(CN_EW_COL))(name)
 const cn_ew_kernel CN_EW_CAT(cn_ew_kernels_, CN_EW_SFX)[CN_OP_COUNT_] = {

@@ -1,7 +1,8 @@
 /* CPU fill kernel of the counter-based generator: the mapping from counters
  * to variates is specified in core/philox.h and computed by the samplers of
  * core/random_samplers.h, shared with the CUDA plugin; NORMAL fills have an
- * AVX2 + SLEEF path (random_normal_avx2.c). Threads split the counter
+ * AVX2 + SLEEF path and RANDOM and INTEGERS fills AVX2 Philox lanes
+ * (random_normal_avx2.c). Threads split the counter
  * space, so results do not depend on the thread count. */
 #include <math.h>
 #include <string.h>
@@ -57,7 +58,73 @@ static items_fn pick_items(int32_t dist, int kind) {
   }
 }
 
+void cn_cpu_philox_blocks(uint32_t *w, int64_t nb, const uint32_t key[2],
+                          const uint32_t counter[4], uint64_t first) {
+  if (have_avx2()) {
+    cn_cpu_philox_blocks_avx2(w, nb, key, counter, first);
+    return;
+  }
+  for (int64_t i = 0; i < nb; i++)
+    cn_rng_block(w + 4 * i, key, counter, first + (uint64_t)i);
+}
+
 #define ITEMS_PER_CHUNK 2048
+
+/* Blocks [t0, t1) of a RANDOM or scalar-bounded INTEGERS fill from block
+ * words made in AVX2 lanes, BATCH blocks at a time: the same values as the
+ * work items'. An integer whose first draw would fall in Lemire's
+ * rejection zone (probability m / 2^32 or m / 2^64) is left to its work
+ * item, which redraws exactly as the scalar path. */
+#define BATCH 256
+static void items_batched(int32_t dist, int kind, int64_t t0, int64_t t1,
+                          int64_t n, void *out, const cn_rng_src *src) {
+  uint32_t w[4 * BATCH];
+  for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
+    int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
+    cn_cpu_philox_blocks_avx2(w, nb, src->key, src->base, (uint64_t)b0);
+    if (dist == CN_RNG_RANDOM && kind == CN_RNG_OUT_F32) {
+      float *o = (float *)out + 4 * b0;
+      int64_t m = n - 4 * b0 < 4 * nb ? n - 4 * b0 : 4 * nb;
+      for (int64_t j = 0; j < m; j++)
+        o[j] = (float)(int32_t)(w[j] >> 8) * CN_RNG_TWO_M24;
+    } else if (dist == CN_RNG_RANDOM) {
+      double *o = (double *)out + 2 * b0;
+      int64_t m = n - 2 * b0 < 2 * nb ? n - 2 * b0 : 2 * nb;
+      for (int64_t j = 0; j < m; j++) {
+        uint64_t x = (uint64_t)w[2 * j] | ((uint64_t)w[2 * j + 1] << 32);
+        o[j] = (double)(int64_t)(x >> 11) * CN_PHILOX_TWO_M53;
+      }
+    } else {
+      int64_t *o = (int64_t *)out + b0;
+      const uint64_t m1 = src->m1, ilow = (uint64_t)src->ilow;
+      if (m1 == UINT64_MAX) {
+        for (int64_t j = 0; j < nb; j++)
+          o[j] = (int64_t)(ilow + ((uint64_t)w[4 * j] |
+                                   ((uint64_t)w[4 * j + 1] << 32)));
+      } else if (m1 < ((uint64_t)1 << 32)) {
+        const uint64_t m = m1 + 1;
+        for (int64_t j = 0; j < nb; j++) {
+          uint64_t prod = (uint64_t)w[4 * j] * m;
+          if ((uint32_t)prod < m)
+            cn_rng_work(dist, kind, b0 + j, n, out, src);
+          else
+            o[j] = (int64_t)(ilow + (prod >> 32));
+        }
+      } else {
+        const uint64_t m = m1 + 1;
+        for (int64_t j = 0; j < nb; j++) {
+          uint64_t x = (uint64_t)w[4 * j] | ((uint64_t)w[4 * j + 1] << 32), lo;
+          uint64_t hi = cn_rng_mulhi64(x, m, &lo);
+          if (lo < m)
+            cn_rng_work(dist, kind, b0 + j, n, out, src);
+          else
+            o[j] = (int64_t)(ilow + hi);
+        }
+      }
+    }
+  }
+}
+#undef BATCH
 
 /* The scalar paths run the work items of core/random_samplers.h (the
  * CUDA kernels run the same ones). */
@@ -97,6 +164,9 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
                                   : CN_RNG_OUT_F64;
   void *data = out->data;
   items_fn items = pick_items(dist, kind);
+  if (have_avx2() && (dist == CN_RNG_RANDOM ||
+                      (dist == CN_RNG_INTEGERS && !src.lo)))
+    items = items_batched;
   int64_t nchunks = (nblocks + ITEMS_PER_CHUNK - 1) / ITEMS_PER_CHUNK;
 #pragma omp parallel for num_threads(nth) schedule(static)
   for (int64_t c = 0; c < nchunks; c++) {

@@ -1,5 +1,6 @@
-/* The AVX2 normal kernel of the CPU fill (core/cpu/random.c): Philox in
- * vector lanes and SLEEF's log and sincos. The file is compiled for AVX2
+/* The AVX2 kernels of the CPU fill (core/cpu/random.c): Philox in vector
+ * lanes (raw counter-block words, and normals with SLEEF's log and
+ * sincos). The file is compiled for AVX2
  * and FMA as a whole, since clang passes SLEEF's __m256d arguments by the
  * translation unit's ISA; random.c calls it only after a CPU check. */
 #include <immintrin.h>
@@ -74,5 +75,87 @@ void cn_cpu_normal_group4_avx2(double *out8, const uint32_t key[2],
   for (int j = 0; j < 4; j++) {
     out8[2 * j] = r4[j] * c4[j];
     out8[2 * j + 1] = r4[j] * s4[j];
+  }
+}
+
+/* Philox4x32-10 on the 8 blocks of lanes a (4) and b (4), one 32-bit word
+ * per 64-bit element; two independent sets hide the multiplies' latency. */
+static inline void philox_rounds8(__m256i a[4], __m256i b[4], uint32_t k0,
+                                  uint32_t k1) {
+  const __m256i m0 = _mm256_set1_epi64x(CN_PHILOX_M0);
+  const __m256i m1 = _mm256_set1_epi64x(CN_PHILOX_M1);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffffll);
+  for (int r = 0; r < 10; r++) {
+    const __m256i vk0 = _mm256_set1_epi64x(k0), vk1 = _mm256_set1_epi64x(k1);
+    __m256i pa0 = _mm256_mul_epu32(a[0], m0), pa1 = _mm256_mul_epu32(a[2], m1);
+    __m256i pb0 = _mm256_mul_epu32(b[0], m0), pb1 = _mm256_mul_epu32(b[2], m1);
+    a[0] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa1, 32), a[1]),
+                            vk0);
+    a[2] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pa0, 32), a[3]),
+                            vk1);
+    b[0] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pb1, 32), b[1]),
+                            vk0);
+    b[2] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(pb0, 32), b[3]),
+                            vk1);
+    a[1] = _mm256_and_si256(pa1, lo32);
+    a[3] = _mm256_and_si256(pa0, lo32);
+    b[1] = _mm256_and_si256(pb1, lo32);
+    b[3] = _mm256_and_si256(pb0, lo32);
+    k0 += CN_PHILOX_W0;
+    k1 += CN_PHILOX_W1;
+  }
+}
+
+/* Words w[4 i + k] of the 4 blocks in lanes c (block order). */
+static inline void store_blocks4(uint32_t *w, const __m256i c[4]) {
+  __m256i u01 = _mm256_or_si256(c[0], _mm256_slli_epi64(c[1], 32));
+  __m256i u23 = _mm256_or_si256(c[2], _mm256_slli_epi64(c[3], 32));
+  __m256i b02 = _mm256_unpacklo_epi64(u01, u23); /* blocks 0, 2 */
+  __m256i b13 = _mm256_unpackhi_epi64(u01, u23); /* blocks 1, 3 */
+  _mm256_storeu_si256((__m256i *)w, _mm256_permute2x128_si256(b02, b13, 0x20));
+  _mm256_storeu_si256((__m256i *)(w + 8),
+                      _mm256_permute2x128_si256(b02, b13, 0x31));
+}
+
+void cn_cpu_philox_blocks_avx2(uint32_t *w, int64_t nb, const uint32_t key[2],
+                               const uint32_t counter[4], uint64_t first) {
+  uint32_t base[4];
+  memcpy(base, counter, sizeof base);
+  base[3] = 0;
+  cn_philox_add(base, first);
+  int64_t i = 0;
+  for (; i + 8 <= nb; i += 8) {
+    __m256i a[4], b[4];
+    if ((uint64_t)base[0] + (uint64_t)i + 8 <= ((uint64_t)1 << 32)) {
+      /* no carry out of word 0 within these 8 blocks */
+      const __m256i c0 = _mm256_set1_epi64x((int64_t)base[0] + i);
+      a[0] = _mm256_add_epi64(c0, _mm256_setr_epi64x(0, 1, 2, 3));
+      b[0] = _mm256_add_epi64(c0, _mm256_setr_epi64x(4, 5, 6, 7));
+      a[1] = b[1] = _mm256_set1_epi64x(base[1]);
+      a[2] = b[2] = _mm256_set1_epi64x(base[2]);
+      a[3] = b[3] = _mm256_setzero_si256();
+    } else {
+      uint64_t l[4][8];
+      for (int j = 0; j < 8; j++) {
+        uint32_t c[4];
+        memcpy(c, base, sizeof c);
+        cn_philox_add(c, (uint64_t)i + (uint64_t)j);
+        for (int t = 0; t < 4; t++)
+          l[t][j] = c[t];
+      }
+      for (int t = 0; t < 4; t++) {
+        a[t] = _mm256_loadu_si256((const __m256i *)l[t]);
+        b[t] = _mm256_loadu_si256((const __m256i *)(l[t] + 4));
+      }
+    }
+    philox_rounds8(a, b, key[0], key[1]);
+    store_blocks4(w + 4 * i, a);
+    store_blocks4(w + 4 * i + 16, b);
+  }
+  for (; i < nb; i++) {
+    uint32_t c[4];
+    memcpy(c, base, sizeof c);
+    cn_philox_add(c, (uint64_t)i);
+    cn_philox4x32_10(w + 4 * i, c, key);
   }
 }

@@ -479,3 +479,46 @@ def test_complex_abs_accuracy_and_special_values(dt):
     want = np.abs(zz.astype(dt))
     xp.abs(buf, out=out)
     np.testing.assert_allclose(np.asarray(out), want, rtol=4 * fin.eps)
+
+
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("dt", INT_DTYPES)
+@pytest.mark.parametrize("name", ["floor_divide", "remainder"])
+def test_integer_division_matches_numpy(dt, name):
+    # The contiguous loops divide in floating point (64-bit blocks only
+    # within +-2^51, idiv otherwise) and by a scalar through its
+    # reciprocal: full-range values, the blocks that fall back, zero and
+    # -1 divisors, INT_MIN // -1, negative operands, scalar divisors of
+    # every sign, strided, reversed and broadcast operands.
+    info = np.iinfo(dt)
+    rng = np.random.default_rng(11)
+    n = 1500
+    small = rng.integers(max(info.min, -300), min(info.max, 300), n, endpoint=True).astype(dt)
+    full = rng.integers(info.min, info.max, n, endpoint=True, dtype=dt)
+    near = rng.integers(max(info.min, -(2**51)), min(info.max, 2**51 - 1), n,
+                        endpoint=True, dtype=dt)
+    a = np.concatenate([small, full, near])
+    a[:4] = [info.min, info.max, 0, info.min]
+    b = np.concatenate([rng.integers(max(info.min, -9), 9, n, endpoint=True).astype(dt),
+                        rng.integers(info.min, info.max, n, endpoint=True, dtype=dt),
+                        near[::-1]])
+    b[:4] = [-1 if info.min < 0 else 1, 0, 0, 1]
+    f, g = getattr(np, name), getattr(xp, name)
+    with np.errstate(all="ignore"):
+        assert_same(g(xp.asarray(a), xp.asarray(b)), f(a, b))
+        scalars = {0, 1, 2, 3, 7, 100, int(info.max), int(info.max) - 1, 2**51 - 1}
+        if info.min < 0:
+            scalars |= {-1, -2, -3, -7, int(info.min), int(info.min) + 1, -(2**51)}
+        for s in sorted(scalars):
+            if not info.min <= s <= info.max:
+                continue
+            d = np.asarray(s, dtype=dt)
+            assert_same(g(xp.asarray(a), xp.asarray(d)), f(a, d))
+        assert_same(g(xp.asarray(a)[::-3], xp.asarray(b)[1::3]), f(a[::-3], b[1::3]))
+        m, v = a[:1200].reshape(40, 30), b[:30]
+        assert_same(g(xp.asarray(m), xp.asarray(v)), f(m, v))
+        assert_same(g(xp.asarray(m[:, :1]), xp.asarray(v)), f(m[:, :1], v))
+        assert_same(g(xp.asarray(a[:0]), xp.asarray(b[:0])), f(a[:0], b[:0]))
+        assert_same(g(xp.asarray(a[5]), xp.asarray(b[6])), f(a[5], b[6]))
