@@ -132,16 +132,16 @@ CN_API cn_status cn_special_y1(cn_array *out, cn_array x, cn_array dst);
  * +0, inf at -0, NaN at the negative integers). Within 4 ulp for x > 0.
  * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_psi(cn_array *out, cn_array x, cn_array dst);
-/* Modified Bessel function of the first kind of order 0. Within 8 ulp.
+/* Modified Bessel function of the first kind of order 0. Within 4 ulp.
  * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_i0(cn_array *out, cn_array x, cn_array dst);
-/* Exponentially scaled i0: exp(-|x|) i0(x). Within 8 ulp. Loops: floats.
+/* Exponentially scaled i0: exp(-|x|) i0(x). Within 4 ulp. Loops: floats.
  * Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_i0e(cn_array *out, cn_array x, cn_array dst);
-/* Modified Bessel function of the first kind of order 1. Within 8 ulp.
+/* Modified Bessel function of the first kind of order 1. Within 4 ulp.
  * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_i1(cn_array *out, cn_array x, cn_array dst);
-/* Exponentially scaled i1: exp(-|x|) i1(x). Within 8 ulp. Loops: floats.
+/* Exponentially scaled i1: exp(-|x|) i1(x). Within 4 ulp. Loops: floats.
  * Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_i1e(cn_array *out, cn_array x, cn_array dst);
 /* Exponential integral E1(x) = int_x^inf exp(-t)/t dt (inf at 0, NaN below
@@ -153,17 +153,17 @@ CN_API cn_status cn_special_exp1(cn_array *out, cn_array x, cn_array dst);
  * in float64, as NumPy. */
 CN_API cn_status cn_special_expi(cn_array *out, cn_array x, cn_array dst);
 /* Modified Bessel function of the second kind of order 0 (inf at 0, NaN
- * below 0). Within 8 ulp for 0 < x <= 700. Loops: floats. Integers and bool
+ * below 0). Within 4 ulp for 0 < x <= 700. Loops: floats. Integers and bool
  * compute in float64, as NumPy. */
 CN_API cn_status cn_special_k0(cn_array *out, cn_array x, cn_array dst);
-/* Exponentially scaled k0: exp(x) k0(x). Within 16 ulp for 0 < x <= 700.
+/* Exponentially scaled k0: exp(x) k0(x). Within 4 ulp for 0 < x <= 700.
  * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_k0e(cn_array *out, cn_array x, cn_array dst);
 /* Modified Bessel function of the second kind of order 1 (inf at 0, NaN
- * below 0). Within 8 ulp for 0 < x <= 700. Loops: floats. Integers and bool
+ * below 0). Within 4 ulp for 0 < x <= 700. Loops: floats. Integers and bool
  * compute in float64, as NumPy. */
 CN_API cn_status cn_special_k1(cn_array *out, cn_array x, cn_array dst);
-/* Exponentially scaled k1: exp(x) k1(x). Within 16 ulp for 0 < x <= 700.
+/* Exponentially scaled k1: exp(x) k1(x). Within 4 ulp for 0 < x <= 700.
  * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_k1e(cn_array *out, cn_array x, cn_array dst);
 /* Bessel function of the first kind of real order x1 at x2 (negative x2 for
