@@ -313,22 +313,56 @@ CN_SP_FN void cn_sp_y_temme_(double mu, double x, double *y0, double *y1) {
   *y1 = -s1 * (2.0 / x);
 }
 
+/* J_v(x) and Y_v(x) by the Hankel expansion, with cx = cos(x) and sx =
+ * sin(x): chi = x - (v/2 + 1/4) pi through libm's reduction of x itself. */
+CN_SP_FN void cn_sp_hankel_jy_(double v, double x, double cx, double sx,
+                               double *J, double *Y) {
+  double P, Q;
+  cn_sp_hankel_pq_(v, x, &P, &Q);
+  double ph = 0.5 * v + 0.25;
+  double cp = cn_sp_cospi_(ph), sp = cn_sp_sinpi_(ph);
+  double cc = cx * cp + sx * sp, sc = sx * cp - cx * sp;
+  double a = sqrt(2.0 / (CN_SP_PI * x));
+  *J = a * (P * cc - Q * sc);
+  *Y = a * (P * sc + Q * cc);
+}
+
 /* J_v(x) and Y_v(x) for v >= 0 and x > 0 (finite). Either output may be
- * NULL. */
+ * NULL. Far out (x >= 25) below v = 0.8 x, where the continued fractions
+ * need about x terms and lose digits with them, J and Y at orders mu and
+ * mu + 1 come from the Hankel expansion (which converges fast there) and
+ * go up to v by the forward recurrence, stable for Y and, short of the
+ * turning point v = x, for J. */
 CN_SP_FN void cn_sp_bessel_jy_(double v, double x, double *J, double *Y) {
+  double jr, yr;
   if (cn_sp_hankel_ok_(v, x)) {
-    double P, Q;
-    cn_sp_hankel_pq_(v, x, &P, &Q);
-    /* chi = x - (v/2 + 1/4) pi, through libm's reduction of x itself */
-    double ph = 0.5 * v + 0.25;
-    double cp = cn_sp_cospi_(ph), sp = cn_sp_sinpi_(ph);
-    double cx = cos(x), sx = sin(x);
-    double cc = cx * cp + sx * sp, sc = sx * cp - cx * sp;
-    double a = sqrt(2.0 / (CN_SP_PI * x));
+    cn_sp_hankel_jy_(v, x, cos(x), sin(x), &jr, &yr);
     if (J)
-      *J = a * (P * cc - Q * sc);
+      *J = jr;
     if (Y)
-      *Y = a * (P * sc + Q * cc);
+      *Y = yr;
+    return;
+  }
+  if (x >= 25.0 && v <= 0.8 * x) {
+    int n = (int)floor(v + 0.5);
+    double mu = v - n, cx = cos(x), sx = sin(x), ja, ya;
+    cn_sp_hankel_jy_(mu, x, cx, sx, &ja, &ya);
+    jr = ja;
+    yr = ya;
+    if (n > 0)
+      cn_sp_hankel_jy_(mu + 1.0, x, cx, sx, &jr, &yr);
+    for (int i = 1; i < n; i++) {
+      double c = 2.0 * (mu + i) / x;
+      double jt = c * jr - ja, yt = c * yr - ya;
+      ja = jr;
+      ya = yr;
+      jr = jt;
+      yr = yt;
+    }
+    if (J)
+      *J = jr;
+    if (Y)
+      *Y = yr;
     return;
   }
   int n = (int)floor(v + 0.5);

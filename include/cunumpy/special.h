@@ -169,15 +169,17 @@ CN_API cn_status cn_special_k1e(cn_array *out, cn_array x, cn_array dst);
 /* Bessel function of the first kind of real order x1 at x2 (negative x2 for
  * integer orders only). Relative 1e-13, or 4e-14 sqrt(2/(pi x2)) absolute
  * near its zeros, for |x1| <= 50, |x2| <= 1e4 (the 4-ulp target is not
- * reached for large x2); NaN for |x1| > 1e5. Loops: floats. Integers and
- * bool compute in float64, as NumPy. */
+ * reached for large x2); 8e-15 sqrt(2/(pi x2)) absolute for 25 <= x2 <=
+ * 1e4, |x1| <= 0.8 x2; NaN for |x1| > 1e5. Loops: floats. Integers and bool
+ * compute in float64, as NumPy. */
 CN_API cn_status cn_special_jv(cn_array *out, cn_array x1, cn_array x2,
                                cn_array dst);
 /* Bessel function of the second kind of real order x1 at x2 >= 0 (NaN
  * below). Relative 1e-13, or 4e-14 sqrt(2/(pi x2)) absolute near its zeros,
  * for |x1| <= 50, 0 < x2 <= 1e4 (the 4-ulp target is not reached for large
- * x2); NaN for |x1| > 1e5. Loops: floats. Integers and bool compute in
- * float64, as NumPy. */
+ * x2); 8e-15 sqrt(2/(pi x2)) absolute for 25 <= x2 <= 1e4, |x1| <= 0.8 x2;
+ * NaN for |x1| > 1e5. Loops: floats. Integers and bool compute in float64,
+ * as NumPy. */
 CN_API cn_status cn_special_yv(cn_array *out, cn_array x1, cn_array x2,
                                cn_array dst);
 /* Modified Bessel function of the first kind of real order x1 at x2

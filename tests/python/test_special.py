@@ -627,6 +627,21 @@ def test_bessel_accuracy(name):
     np.testing.assert_array_equal(g32, w32)
 
 
+@pytest.mark.parametrize("name", ["jv", "yv"])
+def test_bessel_far_out_within_envelope(name):
+    """The header's far-out bound of jv and yv: 8e-15 sqrt(2/(pi x))
+    absolute for 25 <= x <= 1e4 and |v| <= 0.8 x (the Hankel expansion at
+    orders mu, mu + 1 and the forward recurrence)."""
+    r = np.random.default_rng(31)
+    x = _logu(r, 25, 1e4, 80)
+    v = np.minimum(r.uniform(0, 50, 80), 0.8 * x) * r.choice([-1.0, 1.0], 80)
+    got = xp.to_numpy(getattr(cs, name)(xp.asarray(v), xp.asarray(x)))
+    for vi, xi, g in zip(v, x, got):
+        ref = _bessel_ref(name, vi, xi)
+        err = abs(mp.mpf(float(g)) - ref)
+        assert err <= 8e-15 * np.sqrt(2 / (np.pi * xi)), (name, vi, xi)
+
+
 @pytest.mark.parametrize("name", sorted(BESSEL_REL))
 def test_bessel_special_values_as_scipy(name):
     inf, nan = np.inf, np.nan
