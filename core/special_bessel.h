@@ -1,7 +1,8 @@
 /* Bessel functions of real order (jv, yv, iv, ive, kv, kve), the modified
- * Bessel functions of the second kind of orders 0 and 1 (k0, k0e, k1, k1e)
- * and the spherical Bessel functions (spherical_jn, spherical_yn): part of
- * the special functions' scalar code, in the same subset of C and CUDA C++
+ * Bessel functions of the second kind of orders 0 and 1 (k0, k0e, k1, k1e,
+ * from the polynomials of core/special_scalar.h) and the spherical Bessel
+ * functions (spherical_jn, spherical_yn): part of the special functions'
+ * scalar code, in the same subset of C and CUDA C++
  * as core/special_scalar.h, which includes it in C (in the CUDA prelude it
  * follows that file: core/cuda/CMakeLists.txt). Everything is float64.
  *
@@ -312,22 +313,56 @@ CN_SP_FN void cn_sp_y_temme_(double mu, double x, double *y0, double *y1) {
   *y1 = -s1 * (2.0 / x);
 }
 
+/* J_v(x) and Y_v(x) by the Hankel expansion, with cx = cos(x) and sx =
+ * sin(x): chi = x - (v/2 + 1/4) pi through libm's reduction of x itself. */
+CN_SP_FN void cn_sp_hankel_jy_(double v, double x, double cx, double sx,
+                               double *J, double *Y) {
+  double P, Q;
+  cn_sp_hankel_pq_(v, x, &P, &Q);
+  double ph = 0.5 * v + 0.25;
+  double cp = cn_sp_cospi_(ph), sp = cn_sp_sinpi_(ph);
+  double cc = cx * cp + sx * sp, sc = sx * cp - cx * sp;
+  double a = sqrt(2.0 / (CN_SP_PI * x));
+  *J = a * (P * cc - Q * sc);
+  *Y = a * (P * sc + Q * cc);
+}
+
 /* J_v(x) and Y_v(x) for v >= 0 and x > 0 (finite). Either output may be
- * NULL. */
+ * NULL. Far out (x >= 25) below v = 0.8 x, where the continued fractions
+ * need about x terms and lose digits with them, J and Y at orders mu and
+ * mu + 1 come from the Hankel expansion (which converges fast there) and
+ * go up to v by the forward recurrence, stable for Y and, short of the
+ * turning point v = x, for J. */
 CN_SP_FN void cn_sp_bessel_jy_(double v, double x, double *J, double *Y) {
+  double jr, yr;
   if (cn_sp_hankel_ok_(v, x)) {
-    double P, Q;
-    cn_sp_hankel_pq_(v, x, &P, &Q);
-    /* chi = x - (v/2 + 1/4) pi, through libm's reduction of x itself */
-    double ph = 0.5 * v + 0.25;
-    double cp = cn_sp_cospi_(ph), sp = cn_sp_sinpi_(ph);
-    double cx = cos(x), sx = sin(x);
-    double cc = cx * cp + sx * sp, sc = sx * cp - cx * sp;
-    double a = sqrt(2.0 / (CN_SP_PI * x));
+    cn_sp_hankel_jy_(v, x, cos(x), sin(x), &jr, &yr);
     if (J)
-      *J = a * (P * cc - Q * sc);
+      *J = jr;
     if (Y)
-      *Y = a * (P * sc + Q * cc);
+      *Y = yr;
+    return;
+  }
+  if (x >= 25.0 && v <= 0.8 * x) {
+    int n = (int)floor(v + 0.5);
+    double mu = v - n, cx = cos(x), sx = sin(x), ja, ya;
+    cn_sp_hankel_jy_(mu, x, cx, sx, &ja, &ya);
+    jr = ja;
+    yr = ya;
+    if (n > 0)
+      cn_sp_hankel_jy_(mu + 1.0, x, cx, sx, &jr, &yr);
+    for (int i = 1; i < n; i++) {
+      double c = 2.0 * (mu + i) / x;
+      double jt = c * jr - ja, yt = c * yr - ya;
+      ja = jr;
+      ya = yr;
+      jr = jt;
+      yr = yt;
+    }
+    if (J)
+      *J = jr;
+    if (Y)
+      *Y = yr;
     return;
   }
   int n = (int)floor(v + 0.5);
@@ -574,17 +609,32 @@ CN_SP_FN double cn_sp_kv_(double v, double x, int scaled) {
 CN_SP_FN double cn_sp_kv(double v, double x) { return cn_sp_kv_(v, x, 0); }
 CN_SP_FN double cn_sp_kve(double v, double x) { return cn_sp_kv_(v, x, 1); }
 
-/* K_0, K_1 and their scaled forms: kv at orders 0 and 1 (inf at +-0, NaN
- * below 0, 0 at inf also scaled, as SciPy's k0e). */
-CN_SP_FN double cn_sp_k01_(double v, double x, int scaled) {
+/* K_0, K_1 and their scaled forms (inf at +-0, NaN below 0, 0 at inf also
+ * scaled, as SciPy's k0e): up to 1 K0 = k0_near(x^2) - log(x) I0(x) and
+ * K1 = k1_near(x^2) / x + log(x) I1(x) (below 1 both terms of K0 are
+ * positive, and the log term of K1 is a tenth of the other at most),
+ * beyond sqrt(x) exp(x) K(x) from its polynomials in 1/x (the fitted block
+ * of core/special_scalar.h). */
+CN_SP_FN double cn_sp_k01_(int nu, double x, int scaled) {
+  if (x != x || x < 0.0)
+    return CN_SP_NAN;
+  if (x == 0.0)
+    return CN_SP_INF;
   if (x == CN_SP_INF)
     return 0.0;
-  return cn_sp_kv_(v, x, scaled);
+  if (x <= 1.0) {
+    double t = x * x, l = log(x);
+    double r = nu ? cn_sp_k1_near_(t) / x + l * (x * cn_sp_i1_near_(t))
+                  : cn_sp_k0_near_(t) - l * cn_sp_i0_near_(t);
+    return scaled ? r * exp(x) : r;
+  }
+  double s = (nu ? cn_sp_k1_far_(x) : cn_sp_k0_far_(x)) / sqrt(x);
+  return scaled ? s : cn_sp_unscale_(s, -x);
 }
-CN_SP_FN double cn_sp_k0(double x) { return cn_sp_k01_(0.0, x, 0); }
-CN_SP_FN double cn_sp_k0e(double x) { return cn_sp_k01_(0.0, x, 1); }
-CN_SP_FN double cn_sp_k1(double x) { return cn_sp_k01_(1.0, x, 0); }
-CN_SP_FN double cn_sp_k1e(double x) { return cn_sp_k01_(1.0, x, 1); }
+CN_SP_FN double cn_sp_k0(double x) { return cn_sp_k01_(0, x, 0); }
+CN_SP_FN double cn_sp_k0e(double x) { return cn_sp_k01_(0, x, 1); }
+CN_SP_FN double cn_sp_k1(double x) { return cn_sp_k01_(1, x, 0); }
+CN_SP_FN double cn_sp_k1e(double x) { return cn_sp_k01_(1, x, 1); }
 
 /* Spherical Bessel functions j_n(x) = sqrt(pi / (2x)) J_n+1/2(x) and y_n
  * likewise from Y_n+1/2, for integer n >= 0 (NaN otherwise); j_n(-x) =

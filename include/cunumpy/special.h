@@ -132,16 +132,16 @@ CN_API cn_status cn_special_y1(cn_array *out, cn_array x, cn_array dst);
  * +0, inf at -0, NaN at the negative integers). Within 4 ulp for x > 0.
  * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_psi(cn_array *out, cn_array x, cn_array dst);
-/* Modified Bessel function of the first kind of order 0. Within 8 ulp.
+/* Modified Bessel function of the first kind of order 0. Within 4 ulp.
  * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_i0(cn_array *out, cn_array x, cn_array dst);
-/* Exponentially scaled i0: exp(-|x|) i0(x). Within 8 ulp. Loops: floats.
+/* Exponentially scaled i0: exp(-|x|) i0(x). Within 4 ulp. Loops: floats.
  * Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_i0e(cn_array *out, cn_array x, cn_array dst);
-/* Modified Bessel function of the first kind of order 1. Within 8 ulp.
+/* Modified Bessel function of the first kind of order 1. Within 4 ulp.
  * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_i1(cn_array *out, cn_array x, cn_array dst);
-/* Exponentially scaled i1: exp(-|x|) i1(x). Within 8 ulp. Loops: floats.
+/* Exponentially scaled i1: exp(-|x|) i1(x). Within 4 ulp. Loops: floats.
  * Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_i1e(cn_array *out, cn_array x, cn_array dst);
 /* Exponential integral E1(x) = int_x^inf exp(-t)/t dt (inf at 0, NaN below
@@ -153,31 +153,33 @@ CN_API cn_status cn_special_exp1(cn_array *out, cn_array x, cn_array dst);
  * in float64, as NumPy. */
 CN_API cn_status cn_special_expi(cn_array *out, cn_array x, cn_array dst);
 /* Modified Bessel function of the second kind of order 0 (inf at 0, NaN
- * below 0). Within 8 ulp for 0 < x <= 700. Loops: floats. Integers and bool
+ * below 0). Within 4 ulp for 0 < x <= 700. Loops: floats. Integers and bool
  * compute in float64, as NumPy. */
 CN_API cn_status cn_special_k0(cn_array *out, cn_array x, cn_array dst);
-/* Exponentially scaled k0: exp(x) k0(x). Within 16 ulp for 0 < x <= 700.
+/* Exponentially scaled k0: exp(x) k0(x). Within 4 ulp for 0 < x <= 700.
  * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_k0e(cn_array *out, cn_array x, cn_array dst);
 /* Modified Bessel function of the second kind of order 1 (inf at 0, NaN
- * below 0). Within 8 ulp for 0 < x <= 700. Loops: floats. Integers and bool
+ * below 0). Within 4 ulp for 0 < x <= 700. Loops: floats. Integers and bool
  * compute in float64, as NumPy. */
 CN_API cn_status cn_special_k1(cn_array *out, cn_array x, cn_array dst);
-/* Exponentially scaled k1: exp(x) k1(x). Within 16 ulp for 0 < x <= 700.
+/* Exponentially scaled k1: exp(x) k1(x). Within 4 ulp for 0 < x <= 700.
  * Loops: floats. Integers and bool compute in float64, as NumPy. */
 CN_API cn_status cn_special_k1e(cn_array *out, cn_array x, cn_array dst);
 /* Bessel function of the first kind of real order x1 at x2 (negative x2 for
  * integer orders only). Relative 1e-13, or 4e-14 sqrt(2/(pi x2)) absolute
  * near its zeros, for |x1| <= 50, |x2| <= 1e4 (the 4-ulp target is not
- * reached for large x2); NaN for |x1| > 1e5. Loops: floats. Integers and
- * bool compute in float64, as NumPy. */
+ * reached for large x2); 8e-15 sqrt(2/(pi x2)) absolute for 25 <= x2 <=
+ * 1e4, |x1| <= 0.8 x2; NaN for |x1| > 1e5. Loops: floats. Integers and bool
+ * compute in float64, as NumPy. */
 CN_API cn_status cn_special_jv(cn_array *out, cn_array x1, cn_array x2,
                                cn_array dst);
 /* Bessel function of the second kind of real order x1 at x2 >= 0 (NaN
  * below). Relative 1e-13, or 4e-14 sqrt(2/(pi x2)) absolute near its zeros,
  * for |x1| <= 50, 0 < x2 <= 1e4 (the 4-ulp target is not reached for large
- * x2); NaN for |x1| > 1e5. Loops: floats. Integers and bool compute in
- * float64, as NumPy. */
+ * x2); 8e-15 sqrt(2/(pi x2)) absolute for 25 <= x2 <= 1e4, |x1| <= 0.8 x2;
+ * NaN for |x1| > 1e5. Loops: floats. Integers and bool compute in float64,
+ * as NumPy. */
 CN_API cn_status cn_special_yv(cn_array *out, cn_array x1, cn_array x2,
                                cn_array dst);
 /* Modified Bessel function of the first kind of real order x1 at x2
