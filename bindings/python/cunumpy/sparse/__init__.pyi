@@ -2,6 +2,7 @@
 
 from typing import Any
 from numpy.typing import ArrayLike, DTypeLike
+from cunumpy import ndarray
 
 class SparseEfficiencyWarning(Warning):
     def __getattr__(self, name: str) -> Any: ...
@@ -220,22 +221,18 @@ class csr_matrix:
 
 class dia_array:
     def __init__(self, arg1: Any, shape: int | tuple[int, ...] | None = ..., dtype: DTypeLike = ..., copy: bool | None = ...) -> None: ...
-    def asformat(self, format: str | None, copy: bool | None = ...) -> Any: ...
-    def copy(self) -> Any: ...
-    data: Any
-    def get(self, stream: Any = ...) -> Any: ...
-    nnz: Any
+    def getnnz(self, axis: int | tuple[int, ...] | None = ...) -> Any: ...
     offsets: Any
-    def sort_indices(self) -> Any: ...
-    def sum_duplicates(self) -> Any: ...
-    def transpose(self, axes: None = ..., copy: bool | None = ...) -> Any: ...
+    def sum(self, axis: int | tuple[int, ...] | None = ..., dtype: DTypeLike = ..., out: ndarray | None = ...) -> ndarray: ...
     T: Any
+    data: Any
     device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
     imag: Any
     ndim: Any
+    nnz: Any
     real: Any
     shape: Any
     size: Any
@@ -260,16 +257,16 @@ class dia_array:
     def __getattr__(self, name: str) -> Any: ...
 
 class dia_matrix:
-    data: Any
-    nnz: Any
     offsets: Any
     T: Any
+    data: Any
     device: Any
     dtype: Any
     has_canonical_format: Any
     has_sorted_indices: Any
     imag: Any
     ndim: Any
+    nnz: Any
     real: Any
     shape: Any
     size: Any
