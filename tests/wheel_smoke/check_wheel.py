@@ -3,7 +3,8 @@
 every library that needs another of the wheel finds it through a RUNPATH
 entry relative to $ORIGIN; libcunumpy's RUNPATH names scipy-openblas32's
 folder and the CUDA plugin's NVIDIA's wheel folder; the scipy-openblas32
-dependency and the [ctk] extra in the metadata. Usage: check_wheel.py WHEEL"""
+dependency and the [ctk] extra in the metadata; the license files, with
+every bundled library named in LICENSES_bundled.txt. Usage: check_wheel.py WHEEL"""
 import os
 import re
 import subprocess
@@ -31,6 +32,25 @@ with tempfile.TemporaryDirectory() as tmp:
         z.extractall(tmp)
         meta = [n for n in z.namelist() if n.endswith(".dist-info/METADATA")]
         metadata = z.read(meta[0]).decode()
+        info = os.path.dirname(meta[0])
+        names = set(z.namelist())
+        bundled = ""
+        for f in ("LICENSE", "LICENSES_bundled.txt"):
+            member = [n for n in names
+                      if n.startswith(info + "/") and n.endswith("/" + f)]
+            if not member:
+                errors.append(f"{info}: no {f}")
+            elif f == "LICENSES_bundled.txt":
+                bundled = z.read(member[0]).decode()
+        for text in re.findall(r"^License text: (.+)$", bundled, re.M):
+            for t in text.split(", "):
+                if not any(n.startswith(info + "/") and n.endswith("/" + t)
+                           for n in names):
+                    errors.append(f"{info}: no {t}, named in "
+                                  "LICENSES_bundled.txt")
+        named = {s.strip() for line in
+                 re.findall(r"^Files: (.+)$", bundled, re.M)
+                 for s in line.split(",")}
     libs = {}
     for root, _, files in os.walk(tmp):
         for f in files:
@@ -49,6 +69,11 @@ with tempfile.TemporaryDirectory() as tmp:
             errors.append(f"{stem} is in the wheel {len(rels)} times: {rels}")
     if "libcunumpy" not in stems:
         errors.append("no libcunumpy in the wheel")
+    for stem, rels in stems.items():
+        if (any(r.startswith("cunumpy.libs/") for r in rels)
+                and stem not in named):
+            errors.append(f"{stem}: bundled, but LICENSES_bundled.txt "
+                          "does not name it")
     for stem in stems:
         if re.match(r"lib(nvrtc|cublas|cublasLt|cusolver|cufft|cusparse|"
                     r"nvJitLink|cuda|cudart|scipy_openblas|openblas.*)$", stem):
@@ -74,6 +99,8 @@ with tempfile.TemporaryDirectory() as tmp:
         print(f"{rel}: RUNPATH {':'.join(runpath) or '-'}")
 if "Provides-Extra: ctk" not in metadata or "cuda-toolkit" not in metadata:
     errors.append("METADATA: no [ctk] extra naming cuda-toolkit")
+if not re.search(r"^License(-Expression)?: BSD-3-Clause", metadata, re.M):
+    errors.append("METADATA: no BSD-3-Clause license")
 if not re.search(r"^Requires-Dist: scipy-openblas32", metadata, re.M):
     errors.append("METADATA: scipy-openblas32 is not a dependency")
 for e in errors:
