@@ -273,29 +273,113 @@ CN_EW_DIV_LOOP(floordiv, 0)
 CN_EW_DIV_LOOP(mod, 1)
 #undef CN_EW_DIV_LOOP
 
-/* The same by one divisor b (not 0, not -1) through its reciprocal: the
- * product's error is below 1, so floor(a * (1 / b)) is the floor quotient
- * or one off, and one exact correction step each way fixes it. */
+/* The same by one divisor b (not 0) through a multiply-high by an
+ * invariant multiplier (Granlund and Montgomery; the scheme of libdivide
+ * and NumPy's intdiv): an N-bit truncated quotient is a product's high
+ * half, an add and two shifts, all of which vectorise (integer vector
+ * division does not exist). The high half is taken in a twice-as-wide
+ * type; at 64 bits it stays scalar (mulx), since AVX2 has no 64-bit
+ * multiply and four 32-bit limb products per element ran slower. */
+#define CN_EW_U                                                                \
+  __typeof__(__builtin_choose_expr(                                            \
+      sizeof(CN_EW_T) == 1, (uint8_t)0,                                        \
+      __builtin_choose_expr(                                                   \
+          sizeof(CN_EW_T) == 2, (uint16_t)0,                                   \
+          __builtin_choose_expr(sizeof(CN_EW_T) == 4, (uint32_t)0,             \
+                                (uint64_t)0))))
+/* The signed type of the width (the signed branches compile for
+ * unsigned dtypes too, dead there). */
+#define CN_EW_S                                                                \
+  __typeof__(__builtin_choose_expr(                                            \
+      sizeof(CN_EW_T) == 1, (int8_t)0,                                         \
+      __builtin_choose_expr(                                                   \
+          sizeof(CN_EW_T) == 2, (int16_t)0,                                    \
+          __builtin_choose_expr(sizeof(CN_EW_T) == 4, (int32_t)0,              \
+                                (int64_t)0))))
+#define CN_EW_NBITS ((int)(8 * sizeof(CN_EW_T)))
+typedef struct {
+  CN_EW_U m;    /* the multiplier (for signed: wrapped into T) */
+  int sh1, sh2; /* unsigned: the shifts; signed: sh2 alone */
+  CN_EW_T d;
+  CN_EW_S dsign;
+} CN_EW_CAT(cn_ew_idiv_, CN_EW_SFX);
+#define CN_EW_IDIV CN_EW_CAT(cn_ew_idiv_, CN_EW_SFX)
+
+/* The high N bits of the 2N-bit product of unsigned a and m. */
+static inline CN_EW_U CN_EW_FN(mulhi_u, )(CN_EW_U a, CN_EW_U m) {
+  if (sizeof(CN_EW_T) <= 2)
+    return (CN_EW_U)(((uint32_t)a * (uint32_t)m) >> (CN_EW_NBITS % 32));
+  if (sizeof(CN_EW_T) == 4)
+    return (CN_EW_U)(((uint64_t)a * (uint64_t)m) >> 32);
+  return (CN_EW_U)(((unsigned __int128)a * m) >> 64);
+}
+/* The same of signed a and m. */
+static inline CN_EW_S CN_EW_FN(mulhi_s, )(CN_EW_S a, CN_EW_S m) {
+  if (sizeof(CN_EW_T) <= 2)
+    return (CN_EW_S)(((int32_t)a * (int32_t)m) >> (CN_EW_NBITS % 32));
+  if (sizeof(CN_EW_T) == 4)
+    return (CN_EW_S)(((int64_t)a * (int64_t)m) >> 32);
+  return (CN_EW_S)(((__int128)a * m) >> 64);
+}
+
+/* The multiplier and shifts of divisor d (d != 0). */
+static CN_EW_IDIV CN_EW_FN(idiv_of, )(CN_EW_T d) {
+  CN_EW_IDIV v = {0, 0, 0, d, 0};
+  const int nb = CN_EW_NBITS;
+  unsigned __int128 one = 1;
+  if (CN_EW_SIGNED) {
+    const CN_EW_S sd = (CN_EW_S)d;
+    const uint64_t ad =
+        sd < 0 ? (uint64_t)(CN_EW_U)(0 - (CN_EW_U)d) : (uint64_t)sd;
+    v.dsign = (CN_EW_S)(sd < 0 ? -1 : 0);
+    if (ad == 1) {
+      v.m = 1;
+    } else {
+      /* sh = ceil(log2 |d|) - 1; m = 2^(N+sh) / |d| + 1, wrapped to T */
+      v.sh2 = 63 - __builtin_clzll(ad - 1);
+      v.m = (CN_EW_U)((one << (nb + v.sh2)) / ad + 1);
+    }
+  } else {
+    const uint64_t ud = (uint64_t)d;
+    /* l = ceil(log2 d); m = 2^N (2^l - d) / d + 1 */
+    const int l = ud == 1 ? 0 : 64 - __builtin_clzll(ud - 1);
+    const unsigned __int128 diff = (one << l) - ud;
+    v.m = (CN_EW_U)(((diff << nb) / ud) + 1);
+    v.sh1 = l < 1 ? l : 1;
+    v.sh2 = l > 1 ? l - 1 : 0;
+  }
+  return v;
+}
+
+/* o[j] = a[j] // d (rem: a[j] mod d) for j < n, floor rounding. */
 #define CN_EW_DIVS_LOOP(sfx, REM)                                              \
-  static CN_EW_CLONES_INT void CN_EW_FN(sfx, _fps)(                            \
-      int64_t m, CN_EW_T *o, const CN_EW_T *pa, CN_EW_T b) {                   \
-    const CN_EW_DF fb = CN_EW_FN(divf_of, )(b), inv = (CN_EW_DF)1 / fb;        \
-    const CN_EW_DF one = 1, zero = 0;                                          \
-    if (b > 0) {                                                               \
-      CN_IVDEP for (int64_t j = 0; j < m; j++) {                               \
-        CN_EW_DF fa = CN_EW_FN(divf_of, )(pa[j]);                              \
-        CN_EW_DF q = CN_EW_FN(divf_floor, )(fa * inv), r = fa - q * fb;        \
-        q = r < zero ? q - one : r >= fb ? q + one : q;                        \
-        r = r < zero ? r + fb : r >= fb ? r - fb : r;                          \
-        o[j] = CN_EW_FN(of_divf, )(REM ? r : q);                               \
+  static CN_EW_CLONES_INT void CN_EW_FN(sfx, _mulhi)(                          \
+      int64_t n, CN_EW_T *o, const CN_EW_T *pa, CN_EW_IDIV v) {                \
+    const CN_EW_T d = v.d;                                                     \
+    if (CN_EW_SIGNED) {                                                        \
+      const CN_EW_S m = (CN_EW_S)v.m, ds = v.dsign, sd = (CN_EW_S)d;           \
+      /* the masks tell the vectoriser the counts are below the width, so  \
+       * narrow types shift in their own lanes (they always are) */        \
+      const int sh = v.sh2 & (CN_EW_NBITS - 1);                                \
+      CN_IVDEP for (int64_t j = 0; j < n; j++) {                               \
+        const CN_EW_S a = (CN_EW_S)pa[j];                                      \
+        CN_EW_S q = (CN_EW_S)(a + CN_EW_FN(mulhi_s, )(a, m));                  \
+        q = (CN_EW_S)((CN_EW_S)(q >> sh) - (CN_EW_S)(a >> (CN_EW_NBITS - 1))); \
+        q = (CN_EW_S)((q ^ ds) - ds);                                          \
+        const CN_EW_S r = (CN_EW_S)(a - (CN_EW_S)(q * sd));                    \
+        const bool fix = r != 0 && (CN_EW_S)(r ^ sd) < 0;                      \
+        o[j] = (CN_EW_T)(REM ? (CN_EW_S)(fix ? r + sd : r)                     \
+                             : (CN_EW_S)(fix ? q - 1 : q));                    \
       }                                                                        \
     } else {                                                                   \
-      CN_IVDEP for (int64_t j = 0; j < m; j++) {                               \
-        CN_EW_DF fa = CN_EW_FN(divf_of, )(pa[j]);                              \
-        CN_EW_DF q = CN_EW_FN(divf_floor, )(fa * inv), r = fa - q * fb;        \
-        q = r > zero ? q - one : r <= fb ? q + one : q;                        \
-        r = r > zero ? r + fb : r <= fb ? r - fb : r;                          \
-        o[j] = CN_EW_FN(of_divf, )(REM ? r : q);                               \
+      const CN_EW_U m = v.m;                                                   \
+      const int sh1 = v.sh1 & 1, sh2 = v.sh2 & (CN_EW_NBITS - 1);              \
+      CN_IVDEP for (int64_t j = 0; j < n; j++) {                               \
+        const CN_EW_U a = (CN_EW_U)pa[j];                                      \
+        const CN_EW_U t = CN_EW_FN(mulhi_u, )(a, m);                           \
+        const CN_EW_U h = (CN_EW_U)((CN_EW_U)(a - t) >> sh1);                  \
+        const CN_EW_U q = (CN_EW_U)((CN_EW_U)(t + h) >> sh2);                  \
+        o[j] = (CN_EW_T)(REM ? (CN_EW_U)(a - (CN_EW_U)(q * (CN_EW_U)d)) : q);  \
       }                                                                        \
     }                                                                          \
   }
@@ -304,9 +388,10 @@ CN_EW_DIVS_LOOP(mod, 1)
 #undef CN_EW_DIVS_LOOP
 
 /* The table's floor_divide / remainder: contiguous output and first
- * operand with a contiguous or scalar divisor run in blocks through the
- * loops above; anything else (and a 64-bit block out of range) runs the
- * generic loop. */
+ * operand with a nonzero scalar divisor run the multiply-high loop; with
+ * a contiguous (or zero) divisor they run in blocks through the
+ * floating-point loop; anything else (and a 64-bit block out of range)
+ * runs the generic loop. */
 #define CN_EW_DIV_ENTRY(name, fp)                                              \
   static void CN_EW_FN(name, _divf)(int64_t n, char *const *p,                 \
                                     const int64_t *s) {                        \
@@ -318,21 +403,20 @@ CN_EW_DIVS_LOOP(mod, 1)
     const int64_t bstep = s[2] ? 1 : 0;                                        \
     const CN_EW_T *pa = (const CN_EW_T *)p[1], *pb = (const CN_EW_T *)p[2];    \
     CN_EW_T *o = (CN_EW_T *)p[0];                                              \
-    const bool bbad = !bstep && CN_EW_FN(div_outside, )(1, pb, 0);             \
-    const CN_EW_T b0 = *pb;                                                    \
-    const bool bspecial = b0 == 0 || (CN_EW_SIGNED && b0 == (CN_EW_T)-1);      \
+    if (!bstep && *pb != 0) {                                                  \
+      CN_EW_FN(fp, _mulhi)(n, o, pa, CN_EW_FN(idiv_of, )(*pb));                \
+      return;                                                                  \
+    }                                                                          \
     for (int64_t i0 = 0; i0 < n; i0 += CN_EW_DIV_BLOCK) {                      \
       const int64_t m =                                                        \
           n - i0 < CN_EW_DIV_BLOCK ? n - i0 : CN_EW_DIV_BLOCK;                 \
       const CN_EW_T *b = pb + i0 * bstep;                                      \
-      if (bbad || CN_EW_FN(div_outside, )(m, pa + i0, 1) ||                    \
+      if (CN_EW_FN(div_outside, )(m, pa + i0, 1) ||                            \
           (bstep && CN_EW_FN(div_outside, )(m, b, 1))) {                       \
         char *q[3] = {(char *)(o + i0), (char *)(pa + i0), (char *)b};         \
         CN_EW_FN(name, )(m, q, s);                                             \
-      } else if (bstep || bspecial) {                                          \
-        CN_EW_FN(fp, _fp)(m, o + i0, pa + i0, b, bstep);                       \
       } else {                                                                 \
-        CN_EW_FN(fp, _fps)(m, o + i0, pa + i0, b0);                            \
+        CN_EW_FN(fp, _fp)(m, o + i0, pa + i0, b, bstep);                       \
       }                                                                        \
     }                                                                          \
   }
@@ -341,6 +425,10 @@ CN_EW_DIV_ENTRY(remainder, mod)
 #undef CN_EW_DIV_ENTRY
 #undef CN_EW_MAGIC
 #undef CN_EW_MAGIC_BITS
+#undef CN_EW_U
+#undef CN_EW_S
+#undef CN_EW_NBITS
+#undef CN_EW_IDIV
 /* The ops whose table entry is their _divf function. */
 #define CN_EW_DIVF_floor_divide ~, 1
 #define CN_EW_DIVF_remainder ~, 1
