@@ -297,6 +297,15 @@ CN_EW_DIV_LOOP(mod, 1)
           __builtin_choose_expr(sizeof(CN_EW_T) == 4, (int32_t)0,              \
                                 (int64_t)0))))
 #define CN_EW_NBITS ((int)(8 * sizeof(CN_EW_T)))
+/* The loops' intermediate types: 16 bits for 8-bit dtypes, whose
+ * intermediates then stay in 16-bit lanes instead of being packed to bytes
+ * and widened again at each step (their values fit 16 bits). */
+#define CN_EW_UW                                                               \
+  __typeof__(__builtin_choose_expr(sizeof(CN_EW_T) == 1, (uint16_t)0,          \
+                                   (CN_EW_U)0))
+#define CN_EW_SW                                                               \
+  __typeof__(__builtin_choose_expr(sizeof(CN_EW_T) == 1, (int16_t)0,           \
+                                   (CN_EW_S)0))
 typedef struct {
   CN_EW_U m;    /* the multiplier (for signed: wrapped into T) */
   int sh1, sh2; /* unsigned: the shifts; signed: sh2 alone */
@@ -362,24 +371,26 @@ static CN_EW_IDIV CN_EW_FN(idiv_of, )(CN_EW_T d) {
        * narrow types shift in their own lanes (they always are) */        \
       const int sh = v.sh2 & (CN_EW_NBITS - 1);                                \
       CN_IVDEP for (int64_t j = 0; j < n; j++) {                               \
-        const CN_EW_S a = (CN_EW_S)pa[j];                                      \
-        CN_EW_S q = (CN_EW_S)(a + CN_EW_FN(mulhi_s, )(a, m));                  \
-        q = (CN_EW_S)((CN_EW_S)(q >> sh) - (CN_EW_S)(a >> (CN_EW_NBITS - 1))); \
-        q = (CN_EW_S)((q ^ ds) - ds);                                          \
-        const CN_EW_S r = (CN_EW_S)(a - (CN_EW_S)(q * sd));                    \
-        const bool fix = r != 0 && (CN_EW_S)(r ^ sd) < 0;                      \
-        o[j] = (CN_EW_T)(REM ? (CN_EW_S)(fix ? r + sd : r)                     \
-                             : (CN_EW_S)(fix ? q - 1 : q));                    \
+        const CN_EW_SW a = (CN_EW_S)pa[j];                                     \
+        CN_EW_SW q = (CN_EW_SW)(a + CN_EW_FN(mulhi_s, )((CN_EW_S)a, m));       \
+        q = (CN_EW_SW)((CN_EW_SW)(q >> sh) -                                   \
+                       (CN_EW_SW)(a >> (CN_EW_NBITS - 1)));                    \
+        q = (CN_EW_SW)((q ^ ds) - ds);                                         \
+        const CN_EW_SW r = (CN_EW_SW)(a - (CN_EW_SW)(q * sd));                 \
+        const bool fix = r != 0 && (CN_EW_SW)(r ^ sd) < 0;                     \
+        o[j] = (CN_EW_T)(REM ? (CN_EW_SW)(fix ? r + sd : r)                    \
+                             : (CN_EW_SW)(fix ? q - 1 : q));                   \
       }                                                                        \
     } else {                                                                   \
       const CN_EW_U m = v.m;                                                   \
       const int sh1 = v.sh1 & 1, sh2 = v.sh2 & (CN_EW_NBITS - 1);              \
       CN_IVDEP for (int64_t j = 0; j < n; j++) {                               \
-        const CN_EW_U a = (CN_EW_U)pa[j];                                      \
-        const CN_EW_U t = CN_EW_FN(mulhi_u, )(a, m);                           \
-        const CN_EW_U h = (CN_EW_U)((CN_EW_U)(a - t) >> sh1);                  \
-        const CN_EW_U q = (CN_EW_U)((CN_EW_U)(t + h) >> sh2);                  \
-        o[j] = (CN_EW_T)(REM ? (CN_EW_U)(a - (CN_EW_U)(q * (CN_EW_U)d)) : q);  \
+        const CN_EW_UW a = (CN_EW_U)pa[j];                                     \
+        const CN_EW_UW t = CN_EW_FN(mulhi_u, )((CN_EW_U)a, m);                 \
+        const CN_EW_UW h = (CN_EW_UW)((CN_EW_UW)(a - t) >> sh1);               \
+        const CN_EW_UW q = (CN_EW_UW)((CN_EW_UW)(t + h) >> sh2);               \
+        o[j] = (CN_EW_T)(REM ? (CN_EW_UW)(a - (CN_EW_UW)(q * (CN_EW_UW)d))     \
+                             : q);                                             \
       }                                                                        \
     }                                                                          \
   }
@@ -427,6 +438,8 @@ CN_EW_DIV_ENTRY(remainder, mod)
 #undef CN_EW_MAGIC_BITS
 #undef CN_EW_U
 #undef CN_EW_S
+#undef CN_EW_UW
+#undef CN_EW_SW
 #undef CN_EW_NBITS
 #undef CN_EW_IDIV
 /* The ops whose table entry is their _divf function. */
