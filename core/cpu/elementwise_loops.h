@@ -404,7 +404,7 @@ CN_EW_DIVS_LOOP(mod, 1)
  * floating-point loop; anything else (and a 64-bit block out of range)
  * runs the generic loop. */
 #define CN_EW_DIV_ENTRY(name, fp)                                              \
-  static void CN_EW_FN(name, _divf)(int64_t n, char *const *p,                 \
+  static void CN_EW_FN(name, _entry)(int64_t n, char *const *p,                 \
                                     const int64_t *s) {                        \
     const int64_t z = sizeof(CN_EW_T);                                         \
     if (n <= 0 || s[0] != z || s[1] != z || (s[2] != z && s[2] != 0)) {        \
@@ -434,6 +434,34 @@ CN_EW_DIVS_LOOP(mod, 1)
 CN_EW_DIV_ENTRY(floor_divide, floordiv)
 CN_EW_DIV_ENTRY(remainder, mod)
 #undef CN_EW_DIV_ENTRY
+/* left_shift / right_shift by one count for the whole loop (contiguous
+ * output and operand): a shift in the dtype's own lanes. The count is
+ * masked so the vectoriser knows it is below the width (it always is
+ * here); counts out of range (negative, >= bits) run the generic loop. */
+#define CN_EW_SHIFT_ENTRY(name, LEFT)                                          \
+  static CN_EW_CLONES_INT void CN_EW_FN(name, _bycount)(                       \
+      int64_t n, CN_EW_T *o, const CN_EW_T *pa, int c) {                       \
+    c &= CN_EW_NBITS - 1;                                                      \
+    CN_IVDEP for (int64_t j = 0; j < n; j++) {                                 \
+      o[j] = LEFT ? (CN_EW_T)((CN_EW_U)pa[j] << c) : (CN_EW_T)(pa[j] >> c);    \
+    }                                                                          \
+  }                                                                            \
+  static void CN_EW_FN(name, _entry)(int64_t n, char *const *p,                \
+                                     const int64_t *s) {                       \
+    const int64_t z = sizeof(CN_EW_T);                                         \
+    if (n > 0 && s[0] == z && s[1] == z && s[2] == 0) {                        \
+      const CN_EW_T c = *(const CN_EW_T *)p[2];                                \
+      if ((uint64_t)(CN_EW_U)c < (uint64_t)CN_EW_NBITS) {                      \
+        CN_EW_FN(name, _bycount)                                               \
+        (n, (CN_EW_T *)p[0], (const CN_EW_T *)p[1], (int)c);                   \
+        return;                                                                \
+      }                                                                        \
+    }                                                                          \
+    CN_EW_FN(name, )(n, p, s);                                                 \
+  }
+CN_EW_SHIFT_ENTRY(left_shift, 1)
+CN_EW_SHIFT_ENTRY(right_shift, 0)
+#undef CN_EW_SHIFT_ENTRY
 #undef CN_EW_MAGIC
 #undef CN_EW_MAGIC_BITS
 #undef CN_EW_U
@@ -443,16 +471,19 @@ CN_EW_DIV_ENTRY(remainder, mod)
 #undef CN_EW_NBITS
 #undef CN_EW_IDIV
 /* The ops whose table entry is their _divf function. */
-#define CN_EW_DIVF_floor_divide ~, 1
-#define CN_EW_DIVF_remainder ~, 1
+#define CN_EW_OWN_ENTRY_floor_divide ~, 1
+#define CN_EW_OWN_ENTRY_remainder ~, 1
+#define CN_EW_OWN_ENTRY_left_shift ~, 1
+#define CN_EW_OWN_ENTRY_right_shift ~, 1
 #endif
 
-/* CN_EW_PICK(name): 1 when CN_EW_DIVF_<name> is defined as "~, 1". */
+/* CN_EW_PICK(name): 1 when CN_EW_OWN_ENTRY_<name> is defined as "~, 1"
+ * (the table then points at the op's _entry function). */
 #define CN_EW_SECOND_(a, b, ...) b
 #define CN_EW_SECOND(...) CN_EW_SECOND_(__VA_ARGS__)
-#define CN_EW_PICK(name) CN_EW_SECOND(CN_EW_DIVF_##name, 0, 0)
+#define CN_EW_PICK(name) CN_EW_SECOND(CN_EW_OWN_ENTRY_##name, 0, 0)
 #define CN_EW_ENTRY_FN_0(name) CN_EW_FN(name, )
-#define CN_EW_ENTRY_FN_1(name) CN_EW_FN(name, _divf)
+#define CN_EW_ENTRY_FN_1(name) CN_EW_FN(name, _entry)
 
 #define CN_EW_ENTRY_0(name)
 #define CN_EW_ENTRY_1(name)                                                    \

@@ -559,3 +559,29 @@ def test_integer_division_by_scalar_every_divisor_shape(dt, name):
             assert_same(g(ca[7], xp.asarray(dd)), f(a[7], dd))
             assert_same(g(ca[:0], xp.asarray(dd)), f(a[:0], dd))
         assert_same(g(ca, 3), f(a, 3))
+
+
+@pytest.mark.parametrize("dt", INT_DTYPES)
+@pytest.mark.parametrize("name", ["left_shift", "right_shift"])
+def test_integer_shift_by_scalar_count_matches_numpy(dt, name):
+    # One count for the whole loop shifts in the dtype's lanes; counts out
+    # of range (negative, the width and beyond) take the generic loop:
+    # every count from -2 to bits + 2, negative operands, contiguous,
+    # reversed and 0-d operands, Python int counts, and arrays of counts.
+    info = np.iinfo(dt)
+    bits = np.dtype(dt).itemsize * 8
+    rng = np.random.default_rng(9)
+    a = np.concatenate([rng.integers(info.min, info.max, 1000, endpoint=True, dtype=dt),
+                        np.array([info.min, info.max, 0, 1], dtype=dt)])
+    f, g = getattr(np, name), getattr(xp, name)
+    ca = xp.asarray(a)
+    counts = range(-2 if info.min < 0 else 0, bits + 3)
+    for c in counts:
+        cc = np.asarray(c, dtype=dt)
+        assert_same(g(ca, xp.asarray(cc)), f(a, cc))
+        assert_same(g(ca[::-3], xp.asarray(cc)), f(a[::-3], cc))
+        assert_same(g(ca[3], xp.asarray(cc)), f(a[3], cc))
+        assert_same(g(ca[:0], xp.asarray(cc)), f(a[:0], cc))
+    assert_same(g(ca, 3), f(a, 3))
+    cs = rng.integers(0, bits, a.size).astype(dt)
+    assert_same(g(ca, xp.asarray(cs)), f(a, cs))
