@@ -399,10 +399,11 @@ CN_EW_DIVS_LOOP(mod, 1)
 #undef CN_EW_DIVS_LOOP
 
 /* The table's floor_divide / remainder: contiguous output and first
- * operand with a nonzero scalar divisor run the multiply-high loop; with
- * a contiguous (or zero) divisor they run in blocks through the
- * floating-point loop; anything else (and a 64-bit block out of range)
- * runs the generic loop. */
+ * operand with a nonzero scalar divisor run the multiply-high loop (at 64
+ * bits, where it is scalar, only for blocks out of the floating-point
+ * range); with a contiguous (or zero) divisor they run in blocks through
+ * the floating-point loop; anything else (and a 64-bit block out of
+ * range) runs the generic loop. */
 #define CN_EW_DIV_ENTRY(name, fp)                                              \
   static void CN_EW_FN(name, _entry)(int64_t n, char *const *p,                 \
                                     const int64_t *s) {                        \
@@ -414,18 +415,24 @@ CN_EW_DIVS_LOOP(mod, 1)
     const int64_t bstep = s[2] ? 1 : 0;                                        \
     const CN_EW_T *pa = (const CN_EW_T *)p[1], *pb = (const CN_EW_T *)p[2];    \
     CN_EW_T *o = (CN_EW_T *)p[0];                                              \
-    if (!bstep && *pb != 0) {                                                  \
-      CN_EW_FN(fp, _mulhi)(n, o, pa, CN_EW_FN(idiv_of, )(*pb));                \
+    const bool mh = !bstep && *pb != 0;                                        \
+    const CN_EW_IDIV v = CN_EW_FN(idiv_of, )(mh ? *pb : (CN_EW_T)1);           \
+    const bool bbad = !bstep && CN_EW_FN(div_outside, )(1, pb, 0);             \
+    if (mh && sizeof(CN_EW_T) < 8) {                                           \
+      CN_EW_FN(fp, _mulhi)(n, o, pa, v);                                       \
       return;                                                                  \
     }                                                                          \
     for (int64_t i0 = 0; i0 < n; i0 += CN_EW_DIV_BLOCK) {                      \
       const int64_t m =                                                        \
           n - i0 < CN_EW_DIV_BLOCK ? n - i0 : CN_EW_DIV_BLOCK;                 \
       const CN_EW_T *b = pb + i0 * bstep;                                      \
-      if (CN_EW_FN(div_outside, )(m, pa + i0, 1) ||                            \
+      if (bbad || CN_EW_FN(div_outside, )(m, pa + i0, 1) ||                    \
           (bstep && CN_EW_FN(div_outside, )(m, b, 1))) {                       \
         char *q[3] = {(char *)(o + i0), (char *)(pa + i0), (char *)b};         \
-        CN_EW_FN(name, )(m, q, s);                                             \
+        if (mh)                                                                \
+          CN_EW_FN(fp, _mulhi)(m, o + i0, pa + i0, v);                         \
+        else                                                                   \
+          CN_EW_FN(name, )(m, q, s);                                           \
       } else {                                                                 \
         CN_EW_FN(fp, _fp)(m, o + i0, pa + i0, b, bstep);                       \
       }                                                                        \
