@@ -273,29 +273,124 @@ CN_EW_DIV_LOOP(floordiv, 0)
 CN_EW_DIV_LOOP(mod, 1)
 #undef CN_EW_DIV_LOOP
 
-/* The same by one divisor b (not 0, not -1) through its reciprocal: the
- * product's error is below 1, so floor(a * (1 / b)) is the floor quotient
- * or one off, and one exact correction step each way fixes it. */
+/* The same by one divisor b (not 0) through a multiply-high by an
+ * invariant multiplier (Granlund and Montgomery; the scheme of libdivide
+ * and NumPy's intdiv): an N-bit truncated quotient is a product's high
+ * half, an add and two shifts, all of which vectorise (integer vector
+ * division does not exist). The high half is taken in a twice-as-wide
+ * type; at 64 bits it stays scalar (mulx), since AVX2 has no 64-bit
+ * multiply and four 32-bit limb products per element ran slower. */
+#define CN_EW_U                                                                \
+  __typeof__(__builtin_choose_expr(                                            \
+      sizeof(CN_EW_T) == 1, (uint8_t)0,                                        \
+      __builtin_choose_expr(                                                   \
+          sizeof(CN_EW_T) == 2, (uint16_t)0,                                   \
+          __builtin_choose_expr(sizeof(CN_EW_T) == 4, (uint32_t)0,             \
+                                (uint64_t)0))))
+/* The signed type of the width (the signed branches compile for
+ * unsigned dtypes too, dead there). */
+#define CN_EW_S                                                                \
+  __typeof__(__builtin_choose_expr(                                            \
+      sizeof(CN_EW_T) == 1, (int8_t)0,                                         \
+      __builtin_choose_expr(                                                   \
+          sizeof(CN_EW_T) == 2, (int16_t)0,                                    \
+          __builtin_choose_expr(sizeof(CN_EW_T) == 4, (int32_t)0,              \
+                                (int64_t)0))))
+#define CN_EW_NBITS ((int)(8 * sizeof(CN_EW_T)))
+/* The loops' intermediate types: 16 bits for 8-bit dtypes, whose
+ * intermediates then stay in 16-bit lanes instead of being packed to bytes
+ * and widened again at each step (their values fit 16 bits). */
+#define CN_EW_UW                                                               \
+  __typeof__(__builtin_choose_expr(sizeof(CN_EW_T) == 1, (uint16_t)0,          \
+                                   (CN_EW_U)0))
+#define CN_EW_SW                                                               \
+  __typeof__(__builtin_choose_expr(sizeof(CN_EW_T) == 1, (int16_t)0,           \
+                                   (CN_EW_S)0))
+typedef struct {
+  CN_EW_U m;    /* the multiplier (for signed: wrapped into T) */
+  int sh1, sh2; /* unsigned: the shifts; signed: sh2 alone */
+  CN_EW_T d;
+  CN_EW_S dsign;
+} CN_EW_CAT(cn_ew_idiv_, CN_EW_SFX);
+#define CN_EW_IDIV CN_EW_CAT(cn_ew_idiv_, CN_EW_SFX)
+
+/* The high N bits of the 2N-bit product of unsigned a and m. */
+static inline CN_EW_U CN_EW_FN(mulhi_u, )(CN_EW_U a, CN_EW_U m) {
+  if (sizeof(CN_EW_T) <= 2)
+    return (CN_EW_U)(((uint32_t)a * (uint32_t)m) >> (CN_EW_NBITS % 32));
+  if (sizeof(CN_EW_T) == 4)
+    return (CN_EW_U)(((uint64_t)a * (uint64_t)m) >> 32);
+  return (CN_EW_U)(((unsigned __int128)a * m) >> 64);
+}
+/* The same of signed a and m. */
+static inline CN_EW_S CN_EW_FN(mulhi_s, )(CN_EW_S a, CN_EW_S m) {
+  if (sizeof(CN_EW_T) <= 2)
+    return (CN_EW_S)(((int32_t)a * (int32_t)m) >> (CN_EW_NBITS % 32));
+  if (sizeof(CN_EW_T) == 4)
+    return (CN_EW_S)(((int64_t)a * (int64_t)m) >> 32);
+  return (CN_EW_S)(((__int128)a * m) >> 64);
+}
+
+/* The multiplier and shifts of divisor d (d != 0). */
+static CN_EW_IDIV CN_EW_FN(idiv_of, )(CN_EW_T d) {
+  CN_EW_IDIV v = {0, 0, 0, d, 0};
+  const int nb = CN_EW_NBITS;
+  unsigned __int128 one = 1;
+  if (CN_EW_SIGNED) {
+    const CN_EW_S sd = (CN_EW_S)d;
+    const uint64_t ad =
+        sd < 0 ? (uint64_t)(CN_EW_U)(0 - (CN_EW_U)d) : (uint64_t)sd;
+    v.dsign = (CN_EW_S)(sd < 0 ? -1 : 0);
+    if (ad == 1) {
+      v.m = 1;
+    } else {
+      /* sh = ceil(log2 |d|) - 1; m = 2^(N+sh) / |d| + 1, wrapped to T */
+      v.sh2 = 63 - __builtin_clzll(ad - 1);
+      v.m = (CN_EW_U)((one << (nb + v.sh2)) / ad + 1);
+    }
+  } else {
+    const uint64_t ud = (uint64_t)d;
+    /* l = ceil(log2 d); m = 2^N (2^l - d) / d + 1 */
+    const int l = ud == 1 ? 0 : 64 - __builtin_clzll(ud - 1);
+    const unsigned __int128 diff = (one << l) - ud;
+    v.m = (CN_EW_U)(((diff << nb) / ud) + 1);
+    v.sh1 = l < 1 ? l : 1;
+    v.sh2 = l > 1 ? l - 1 : 0;
+  }
+  return v;
+}
+
+/* o[j] = a[j] // d (rem: a[j] mod d) for j < n, floor rounding. */
 #define CN_EW_DIVS_LOOP(sfx, REM)                                              \
-  static CN_EW_CLONES_INT void CN_EW_FN(sfx, _fps)(                            \
-      int64_t m, CN_EW_T *o, const CN_EW_T *pa, CN_EW_T b) {                   \
-    const CN_EW_DF fb = CN_EW_FN(divf_of, )(b), inv = (CN_EW_DF)1 / fb;        \
-    const CN_EW_DF one = 1, zero = 0;                                          \
-    if (b > 0) {                                                               \
-      CN_IVDEP for (int64_t j = 0; j < m; j++) {                               \
-        CN_EW_DF fa = CN_EW_FN(divf_of, )(pa[j]);                              \
-        CN_EW_DF q = CN_EW_FN(divf_floor, )(fa * inv), r = fa - q * fb;        \
-        q = r < zero ? q - one : r >= fb ? q + one : q;                        \
-        r = r < zero ? r + fb : r >= fb ? r - fb : r;                          \
-        o[j] = CN_EW_FN(of_divf, )(REM ? r : q);                               \
+  static CN_EW_CLONES_INT void CN_EW_FN(sfx, _mulhi)(                          \
+      int64_t n, CN_EW_T *o, const CN_EW_T *pa, CN_EW_IDIV v) {                \
+    const CN_EW_T d = v.d;                                                     \
+    if (CN_EW_SIGNED) {                                                        \
+      const CN_EW_S m = (CN_EW_S)v.m, ds = v.dsign, sd = (CN_EW_S)d;           \
+      /* the masks tell the vectoriser the counts are below the width, so  \
+       * narrow types shift in their own lanes (they always are) */        \
+      const int sh = v.sh2 & (CN_EW_NBITS - 1);                                \
+      CN_IVDEP for (int64_t j = 0; j < n; j++) {                               \
+        const CN_EW_SW a = (CN_EW_S)pa[j];                                     \
+        CN_EW_SW q = (CN_EW_SW)(a + CN_EW_FN(mulhi_s, )((CN_EW_S)a, m));       \
+        q = (CN_EW_SW)((CN_EW_SW)(q >> sh) -                                   \
+                       (CN_EW_SW)(a >> (CN_EW_NBITS - 1)));                    \
+        q = (CN_EW_SW)((q ^ ds) - ds);                                         \
+        const CN_EW_SW r = (CN_EW_SW)(a - (CN_EW_SW)(q * sd));                 \
+        const bool fix = r != 0 && (CN_EW_SW)(r ^ sd) < 0;                     \
+        o[j] = (CN_EW_T)(REM ? (CN_EW_SW)(fix ? r + sd : r)                    \
+                             : (CN_EW_SW)(fix ? q - 1 : q));                   \
       }                                                                        \
     } else {                                                                   \
-      CN_IVDEP for (int64_t j = 0; j < m; j++) {                               \
-        CN_EW_DF fa = CN_EW_FN(divf_of, )(pa[j]);                              \
-        CN_EW_DF q = CN_EW_FN(divf_floor, )(fa * inv), r = fa - q * fb;        \
-        q = r > zero ? q - one : r <= fb ? q + one : q;                        \
-        r = r > zero ? r + fb : r <= fb ? r - fb : r;                          \
-        o[j] = CN_EW_FN(of_divf, )(REM ? r : q);                               \
+      const CN_EW_U m = v.m;                                                   \
+      const int sh1 = v.sh1 & 1, sh2 = v.sh2 & (CN_EW_NBITS - 1);              \
+      CN_IVDEP for (int64_t j = 0; j < n; j++) {                               \
+        const CN_EW_UW a = (CN_EW_U)pa[j];                                     \
+        const CN_EW_UW t = CN_EW_FN(mulhi_u, )((CN_EW_U)a, m);                 \
+        const CN_EW_UW h = (CN_EW_UW)((CN_EW_UW)(a - t) >> sh1);               \
+        const CN_EW_UW q = (CN_EW_UW)((CN_EW_UW)(t + h) >> sh2);               \
+        o[j] = (CN_EW_T)(REM ? (CN_EW_UW)(a - (CN_EW_UW)(q * (CN_EW_UW)d))     \
+                             : q);                                             \
       }                                                                        \
     }                                                                          \
   }
@@ -304,11 +399,13 @@ CN_EW_DIVS_LOOP(mod, 1)
 #undef CN_EW_DIVS_LOOP
 
 /* The table's floor_divide / remainder: contiguous output and first
- * operand with a contiguous or scalar divisor run in blocks through the
- * loops above; anything else (and a 64-bit block out of range) runs the
- * generic loop. */
+ * operand with a nonzero scalar divisor run the multiply-high loop (at 64
+ * bits, where it is scalar, only for blocks out of the floating-point
+ * range); with a contiguous (or zero) divisor they run in blocks through
+ * the floating-point loop; anything else (and a 64-bit block out of
+ * range) runs the generic loop. */
 #define CN_EW_DIV_ENTRY(name, fp)                                              \
-  static void CN_EW_FN(name, _divf)(int64_t n, char *const *p,                 \
+  static void CN_EW_FN(name, _entry)(int64_t n, char *const *p,                 \
                                     const int64_t *s) {                        \
     const int64_t z = sizeof(CN_EW_T);                                         \
     if (n <= 0 || s[0] != z || s[1] != z || (s[2] != z && s[2] != 0)) {        \
@@ -318,9 +415,13 @@ CN_EW_DIVS_LOOP(mod, 1)
     const int64_t bstep = s[2] ? 1 : 0;                                        \
     const CN_EW_T *pa = (const CN_EW_T *)p[1], *pb = (const CN_EW_T *)p[2];    \
     CN_EW_T *o = (CN_EW_T *)p[0];                                              \
+    const bool mh = !bstep && *pb != 0;                                        \
+    const CN_EW_IDIV v = CN_EW_FN(idiv_of, )(mh ? *pb : (CN_EW_T)1);           \
     const bool bbad = !bstep && CN_EW_FN(div_outside, )(1, pb, 0);             \
-    const CN_EW_T b0 = *pb;                                                    \
-    const bool bspecial = b0 == 0 || (CN_EW_SIGNED && b0 == (CN_EW_T)-1);      \
+    if (mh && sizeof(CN_EW_T) < 8) {                                           \
+      CN_EW_FN(fp, _mulhi)(n, o, pa, v);                                       \
+      return;                                                                  \
+    }                                                                          \
     for (int64_t i0 = 0; i0 < n; i0 += CN_EW_DIV_BLOCK) {                      \
       const int64_t m =                                                        \
           n - i0 < CN_EW_DIV_BLOCK ? n - i0 : CN_EW_DIV_BLOCK;                 \
@@ -328,30 +429,68 @@ CN_EW_DIVS_LOOP(mod, 1)
       if (bbad || CN_EW_FN(div_outside, )(m, pa + i0, 1) ||                    \
           (bstep && CN_EW_FN(div_outside, )(m, b, 1))) {                       \
         char *q[3] = {(char *)(o + i0), (char *)(pa + i0), (char *)b};         \
-        CN_EW_FN(name, )(m, q, s);                                             \
-      } else if (bstep || bspecial) {                                          \
-        CN_EW_FN(fp, _fp)(m, o + i0, pa + i0, b, bstep);                       \
+        if (mh)                                                                \
+          CN_EW_FN(fp, _mulhi)(m, o + i0, pa + i0, v);                         \
+        else                                                                   \
+          CN_EW_FN(name, )(m, q, s);                                           \
       } else {                                                                 \
-        CN_EW_FN(fp, _fps)(m, o + i0, pa + i0, b0);                            \
+        CN_EW_FN(fp, _fp)(m, o + i0, pa + i0, b, bstep);                       \
       }                                                                        \
     }                                                                          \
   }
 CN_EW_DIV_ENTRY(floor_divide, floordiv)
 CN_EW_DIV_ENTRY(remainder, mod)
 #undef CN_EW_DIV_ENTRY
+/* left_shift / right_shift by one count for the whole loop (contiguous
+ * output and operand): a shift in the dtype's own lanes. The count is
+ * masked so the vectoriser knows it is below the width (it always is
+ * here); counts out of range (negative, >= bits) run the generic loop. */
+#define CN_EW_SHIFT_ENTRY(name, LEFT)                                          \
+  static CN_EW_CLONES_INT void CN_EW_FN(name, _bycount)(                       \
+      int64_t n, CN_EW_T *o, const CN_EW_T *pa, int c) {                       \
+    c &= CN_EW_NBITS - 1;                                                      \
+    CN_IVDEP for (int64_t j = 0; j < n; j++) {                                 \
+      o[j] = LEFT ? (CN_EW_T)((CN_EW_U)pa[j] << c) : (CN_EW_T)(pa[j] >> c);    \
+    }                                                                          \
+  }                                                                            \
+  static void CN_EW_FN(name, _entry)(int64_t n, char *const *p,                \
+                                     const int64_t *s) {                       \
+    const int64_t z = sizeof(CN_EW_T);                                         \
+    if (n > 0 && s[0] == z && s[1] == z && s[2] == 0) {                        \
+      const CN_EW_T c = *(const CN_EW_T *)p[2];                                \
+      if ((uint64_t)(CN_EW_U)c < (uint64_t)CN_EW_NBITS) {                      \
+        CN_EW_FN(name, _bycount)                                               \
+        (n, (CN_EW_T *)p[0], (const CN_EW_T *)p[1], (int)c);                   \
+        return;                                                                \
+      }                                                                        \
+    }                                                                          \
+    CN_EW_FN(name, )(n, p, s);                                                 \
+  }
+CN_EW_SHIFT_ENTRY(left_shift, 1)
+CN_EW_SHIFT_ENTRY(right_shift, 0)
+#undef CN_EW_SHIFT_ENTRY
 #undef CN_EW_MAGIC
 #undef CN_EW_MAGIC_BITS
+#undef CN_EW_U
+#undef CN_EW_S
+#undef CN_EW_UW
+#undef CN_EW_SW
+#undef CN_EW_NBITS
+#undef CN_EW_IDIV
 /* The ops whose table entry is their _divf function. */
-#define CN_EW_DIVF_floor_divide ~, 1
-#define CN_EW_DIVF_remainder ~, 1
+#define CN_EW_OWN_ENTRY_floor_divide ~, 1
+#define CN_EW_OWN_ENTRY_remainder ~, 1
+#define CN_EW_OWN_ENTRY_left_shift ~, 1
+#define CN_EW_OWN_ENTRY_right_shift ~, 1
 #endif
 
-/* CN_EW_PICK(name): 1 when CN_EW_DIVF_<name> is defined as "~, 1". */
+/* CN_EW_PICK(name): 1 when CN_EW_OWN_ENTRY_<name> is defined as "~, 1"
+ * (the table then points at the op's _entry function). */
 #define CN_EW_SECOND_(a, b, ...) b
 #define CN_EW_SECOND(...) CN_EW_SECOND_(__VA_ARGS__)
-#define CN_EW_PICK(name) CN_EW_SECOND(CN_EW_DIVF_##name, 0, 0)
+#define CN_EW_PICK(name) CN_EW_SECOND(CN_EW_OWN_ENTRY_##name, 0, 0)
 #define CN_EW_ENTRY_FN_0(name) CN_EW_FN(name, )
-#define CN_EW_ENTRY_FN_1(name) CN_EW_FN(name, _divf)
+#define CN_EW_ENTRY_FN_1(name) CN_EW_FN(name, _entry)
 
 #define CN_EW_ENTRY_0(name)
 #define CN_EW_ENTRY_1(name)                                                    \

@@ -488,8 +488,8 @@ INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "u
 @pytest.mark.parametrize("name", ["floor_divide", "remainder"])
 def test_integer_division_matches_numpy(dt, name):
     # The contiguous loops divide in floating point (64-bit blocks only
-    # within +-2^51, idiv otherwise) and by a scalar through its
-    # reciprocal: full-range values, the blocks that fall back, zero and
+    # within +-2^51, idiv otherwise) and by a scalar through a
+    # multiply-high by an invariant multiplier: full-range values, the blocks that fall back, zero and
     # -1 divisors, INT_MIN // -1, negative operands, scalar divisors of
     # every sign, strided, reversed and broadcast operands.
     info = np.iinfo(dt)
@@ -522,3 +522,66 @@ def test_integer_division_matches_numpy(dt, name):
         assert_same(g(xp.asarray(m[:, :1]), xp.asarray(v)), f(m[:, :1], v))
         assert_same(g(xp.asarray(a[:0]), xp.asarray(b[:0])), f(a[:0], b[:0]))
         assert_same(g(xp.asarray(a[5]), xp.asarray(b[6])), f(a[5], b[6]))
+
+
+@pytest.mark.parametrize("dt", INT_DTYPES)
+@pytest.mark.parametrize("name", ["floor_divide", "remainder"])
+def test_integer_division_by_scalar_every_divisor_shape(dt, name):
+    # The multiply-high path's multiplier and shifts depend on the divisor:
+    # every divisor for 8 bits (every dividend too), and powers of two,
+    # their neighbours, extremes and random ones for wider types, with
+    # contiguous, strided and 0-d dividends; Python int divisors too.
+    info = np.iinfo(dt)
+    bits = np.dtype(dt).itemsize * 8
+    rng = np.random.default_rng(5)
+    if bits == 8:
+        a = np.arange(info.min, info.max + 1).astype(dt)
+        divs = list(range(info.min, info.max + 1))
+    else:
+        a = np.concatenate([rng.integers(info.min, info.max, 3000, endpoint=True, dtype=dt),
+                            np.array([info.min, info.max, 0, 1, info.min + 1], dtype=dt)])
+        divs = {info.min, info.max, info.max - 1, 1, 2, 3, 7, 10, info.max // 3}
+        for k in range(bits - 1):
+            divs |= {2**k, 2**k + 1, max(2**k - 1, 1)}
+            if info.min < 0:
+                divs |= {-(2**k), -(2**k) - 1}
+        divs |= {int(x) for x in rng.integers(info.min, info.max, 40, endpoint=True, dtype=dt)}
+        divs = sorted(d for d in divs if info.min <= d <= info.max)
+    f, g = getattr(np, name), getattr(xp, name)
+    ca = xp.asarray(a)
+    with np.errstate(all="ignore"):
+        for d in divs:
+            dd = np.asarray(d, dtype=dt)
+            assert_same(g(ca, xp.asarray(dd)), f(a, dd))
+        for d in divs[:: max(1, len(divs) // 16)]:
+            dd = np.asarray(d, dtype=dt)
+            assert_same(g(ca[::-2], xp.asarray(dd)), f(a[::-2], dd))
+            assert_same(g(ca[7], xp.asarray(dd)), f(a[7], dd))
+            assert_same(g(ca[:0], xp.asarray(dd)), f(a[:0], dd))
+        assert_same(g(ca, 3), f(a, 3))
+
+
+@pytest.mark.parametrize("dt", INT_DTYPES)
+@pytest.mark.parametrize("name", ["left_shift", "right_shift"])
+def test_integer_shift_by_scalar_count_matches_numpy(dt, name):
+    # One count for the whole loop shifts in the dtype's lanes; counts out
+    # of range (negative, the width and beyond) take the generic loop:
+    # every count from -2 to bits + 2, negative operands, contiguous,
+    # reversed and 0-d operands, Python int counts, and arrays of counts.
+    info = np.iinfo(dt)
+    bits = np.dtype(dt).itemsize * 8
+    rng = np.random.default_rng(9)
+    a = np.concatenate([rng.integers(info.min, info.max, 1000, endpoint=True, dtype=dt),
+                        np.array([info.min, info.max, 0, 1], dtype=dt)])
+    f, g = getattr(np, name), getattr(xp, name)
+    ca = xp.asarray(a)
+    counts = range(-2 if info.min < 0 else 0, bits + 3)
+    for c in counts:
+        cc = np.asarray(c, dtype=dt)
+        assert_same(g(ca, xp.asarray(cc)), f(a, cc))
+        assert_same(g(ca[::-3], xp.asarray(cc)), f(a[::-3], cc))
+        assert_same(g(ca[3], xp.asarray(cc)), f(a[3], cc))
+        assert_same(g(ca[:0], xp.asarray(cc)), f(a[:0], cc))
+    assert_same(g(ca, 3), f(a, 3))
+    cs = rng.integers(0, bits, a.size).astype(dt)
+    assert_same(g(ca, xp.asarray(cs)), f(a, cs))
