@@ -340,12 +340,32 @@ def test_reduction_forms_and_accuracy():
     check_same(xp.evaluate("sum(i > 4)"), np.sum(np.arange(10) > 4))
 
 
+def test_leading_axis_sum_accuracy():
+    # a fused sum over a leading axis is pairwise: its error against the
+    # exact sum stays within a few ulps of NumPy's own pairwise error
+    import math
+    rng = np.random.default_rng(5)
+    a_np = rng.random((20000, 3)) * 1e3
+    b_np = rng.random((20000, 3))
+    got = np.asarray(xp.evaluate("sum(a * b, axis=0)", local_dict={
+        "a": xp.asarray(a_np), "b": xp.asarray(b_np)}))
+    want = np.sum(a_np * b_np, axis=0)
+    prod = a_np * b_np
+    for j in range(3):
+        exact = math.fsum(prod[:, j])
+        scale = abs(exact) * np.finfo(np.float64).eps
+        assert abs(got[j] - exact) <= max(abs(want[j] - exact), scale) * 4 + scale
+
+
 @pytest.mark.parametrize("shape,axis", [
     ((3, 5000), 1),          # outputs longer than a block: merged states
     ((4099, 3), 1),          # many short outputs per block
     ((2, 3, 700), (1, 2)),   # trailing axes together
     ((5, 1, 7), (1, 2)),     # an extent-1 axis among the reduced
-    ((6, 40), 0),            # reduced before kept: reduced after the pass
+    ((6, 40), 0),            # reduced before a kept innermost: after the pass
+    ((3000, 5), 0),          # a leading reduced axis longer than a block
+    ((4, 5, 6), (0, 2)),     # reduced axes around a kept one: fused, reordered
+    ((3, 4, 5), 1),          # a middle reduced axis
     ((7, 0), 1),             # empty reduced axis: the identity
     ((0, 7), 1),             # no outputs
 ])
