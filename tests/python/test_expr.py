@@ -357,15 +357,40 @@ def test_leading_axis_sum_accuracy():
         assert abs(got[j] - exact) <= max(abs(want[j] - exact), scale) * 4 + scale
 
 
+@pytest.mark.parametrize("dt", ["int8", "uint16", "int64", "float16",
+                                "float32", "complex64", "bool"])
+def test_leading_axis_reductions_every_dtype(dt):
+    rng = np.random.default_rng(3)
+    # floats near 0.5: the product over 130 rows stays finite
+    r = rng.random((130, 700))
+    a_np = (0.5 + r * 0.01 if dt[0] in "fc" else r * 4).astype(dt)
+    a = xp.asarray(a_np)
+    for red in ["sum", "prod", "max", "any"]:
+        want = getattr(np, red)(a_np + a_np, axis=0)
+        got = np.asarray(xp.evaluate(f"{red}(a + a, axis=0)",
+                                     local_dict={"a": a}))
+        assert got.dtype == want.dtype, (red, got.dtype, want.dtype)
+        tol = 1e-2 if dt in ("float16",) else 1e-5
+        if red == "prod" and dt[0] in "fc":
+            tol = max(tol, 1e-3)
+        if red == "prod" and dt[0] in "iub":
+            assert np.array_equal(got, want), red
+        else:
+            np.testing.assert_allclose(got.astype(np.complex128),
+                                       want.astype(np.complex128), rtol=tol,
+                                       err_msg=red)
+
+
 @pytest.mark.parametrize("shape,axis", [
     ((3, 5000), 1),          # outputs longer than a block: merged states
     ((4099, 3), 1),          # many short outputs per block
     ((2, 3, 700), (1, 2)),   # trailing axes together
     ((5, 1, 7), (1, 2)),     # an extent-1 axis among the reduced
-    ((6, 40), 0),            # reduced before a kept innermost: after the pass
-    ((3000, 5), 0),          # a leading reduced axis longer than a block
+    ((6, 40), 0),            # reduced before kept: row tiles
+    ((3000, 5), 0),          # many row chunks merged in a tree
+    ((70, 3, 600), (0, 1)),  # leading axes together, two column blocks
     ((4, 5, 6), (0, 2)),     # reduced axes around a kept one: fused, reordered
-    ((3, 4, 5), 1),          # a middle reduced axis
+    ((3, 4, 5), 1),          # a middle reduced axis: after the pass
     ((7, 0), 1),             # empty reduced axis: the identity
     ((0, 7), 1),             # no outputs
 ])
