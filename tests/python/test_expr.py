@@ -714,3 +714,41 @@ def test_unfused_path_matches_fused(tmp_path):
                        check=True)
         res.append(np.load(path))
     np.testing.assert_allclose(res[0], res[1], rtol=1e-6)
+
+
+_F16_UNARY = ["negative", "absolute", "sqrt", "square", "exp", "exp2",
+              "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+              "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+              "arcsinh", "arctanh", "floor", "ceil", "trunc", "rint",
+              "reciprocal", "cbrt", "sign"]
+_F16_BINARY = ["add", "subtract", "multiply", "divide", "power", "arctan2",
+               "hypot", "maximum", "minimum", "fmax", "fmin", "fmod",
+               "copysign", "logaddexp", "logaddexp2", "floor_divide",
+               "remainder", "nextafter"]
+
+
+@pytest.mark.parametrize("op", _F16_UNARY + _F16_BINARY)
+def test_float16_rounds_per_op_bit_exact(op):
+    # two chained ops: NumPy rounds to float16 after each, so must the
+    # fused program, inside its blocks
+    rng = np.random.default_rng(2)
+    x_np = (rng.random(3000) * 1.8 - 0.9).astype(np.float16)
+    y_np = (rng.random(3000) * 2 + 0.25).astype(np.float16)
+    x_np[:4] = [np.nan, np.inf, -0.0, 0.0]
+    f = getattr(np, op)
+    if op in _F16_UNARY:
+        text = f"{op}(x * y) + x"
+        with np.errstate(all="ignore"):
+            want = f(x_np * y_np) + x_np
+    else:
+        text = f"{op}(x * y, y) - x"
+        with np.errstate(all="ignore"):
+            want = f(x_np * y_np, y_np) - x_np
+    got = np.asarray(xp.evaluate(text, local_dict={
+        "x": xp.asarray(x_np), "y": xp.asarray(y_np)}))
+    assert got.dtype == want.dtype == np.float16
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(got), nan), op
+    assert np.array_equal(got.view(np.uint16)[~nan],
+                          want.view(np.uint16)[~nan]), (
+        op, int((got.view(np.uint16) != want.view(np.uint16))[~nan].sum()))
