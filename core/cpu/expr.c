@@ -9,7 +9,10 @@
  * stride (0 for broadcast, any sign), others are gathered per block. A
  * reduction folds each block with the reduction kernels of
  * core/cpu/reduce_typed.c (pairwise sums inside a block) and merges the
- * blocks' states in a balanced tree. OpenMP splits the blocks. */
+ * blocks' states in a balanced tree; reduced axes that lead the kept ones
+ * run as row tiles (rows folded into a tile of states, chunks of rows
+ * merged in a tree), so no temporary of the full shape is made. OpenMP
+ * splits the blocks. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +191,12 @@ typedef struct {
    * whole outputs (blk_len, a multiple of K, when K fits a block) or bpo
    * blocks per output. */
   int64_t K, M, blk_len, bpo;
+  /* Reduced axes leading the kept ones: a block is a tile of tile_rows
+   * rows (reduced index) by tile_cols outputs; each row folds into the
+   * tile's states with the kernel's rows(), and the chunks' states merge
+   * in a balanced tree per output. ncb column blocks per chunk; 0: not
+   * tiled. */
+  int64_t tile_rows, tile_cols, ncb;
   char *rout;                        /* the reduction's output */
   int32_t rnd;                       /* its ndim, shape, strides in bytes */
   int64_t rshape[CN_MAX_DIMS], rstrides[CN_MAX_DIMS];
@@ -276,8 +285,22 @@ static void cn_xc_blocks(cn_xc_plan *pl, int64_t b0, int64_t b1,
   const int32_t res = pr->result;
   const int64_t res_isz = cn_itemsize(pr->regs[res].dtype);
   for (int64_t blk = b0; blk < b1; blk++) {
-    int64_t lo, n;
-    cn_xc_block_range(pl, blk, &lo, &n);
+    int64_t lo = 0, n = 0, r0 = 0, r1 = 1, c0 = 0;
+    void *tst = NULL;
+    if (pl->ncb > 0) {
+      const int64_t chunk = blk / pl->ncb;
+      c0 = blk % pl->ncb * pl->tile_cols;
+      r0 = chunk * pl->tile_rows;
+      r1 = r0 + pl->tile_rows < pl->K ? r0 + pl->tile_rows : pl->K;
+      n = pl->M - c0 < pl->tile_cols ? pl->M - c0 : pl->tile_cols;
+      tst = pl->states + (size_t)(chunk * pl->M + c0) * pl->red->st_size;
+      pl->red->init(tst, n);
+    }
+    for (int64_t row = r0; row < r1; row++) {
+    if (pl->ncb > 0)
+      lo = row * pl->M + c0;
+    else
+      cn_xc_block_range(pl, blk, &lo, &n);
     for (int32_t r = 0; r < nreg; r++) {
       const cn_expr_reg *g = &pr->regs[r];
       if (g->last_use < 0)
@@ -359,6 +382,10 @@ static void cn_xc_blocks(cn_xc_plan *pl, int64_t b0, int64_t b1,
       else
         k->table(n, p, s);
     }
+    if (pl->ncb > 0) {
+      pl->red->rows(tst, ptr[res], n, str[res], row, NULL, 0);
+      continue;
+    }
     if (pl->red != NULL && pl->bpo > 0) {
       void *st = pl->states + (size_t)blk * pl->red->st_size;
       pl->red->init(st, 1);
@@ -387,6 +414,7 @@ static void cn_xc_blocks(cn_xc_plan *pl, int64_t b0, int64_t b1,
         }
         cn_xc_move(pl, pl->out, pl->out_strides, src, lo, n, res_isz, true);
       }
+    }
     }
   }
 }
@@ -418,26 +446,65 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
     pl.total *= pl.shape[d];
   pl.K = pl.M = 1;
   pl.blk_len = CN_XC_BLOCK;
+  /* iteration axis j walks the arrays' axis perm[j] (-1: a lone extent 1) */
+  int32_t perm[CN_MAX_DIMS];
+  for (int32_t d = 0; d < pl.nd; d++)
+    perm[d] = d;
   if (red) {
     /* the reduced axes (extent 1 in out, or all of them for a 0-d out)
-     * must follow the kept ones, extents of 1 aside */
+     * are iterated last: kept axes first in their order, then the reduced
+     * ones, so each output folds one run of K consecutive flat elements
+     * with the engine's pairwise kernel. Inputs whose reduced axes lead
+     * are gathered per block, which pays only while the innermost axis is
+     * among the reduced (contiguous runs); with a kept innermost axis the
+     * gather walks columns, slower than the pass plus a reduction (8x
+     * measured on (2000, 5000), axis 0), so that case is not fused */
     const bool all = out->ndim != pl.nd;
-    bool seen = false, trailing = true;
+    int32_t nk = 0, nr = 0, kept[CN_MAX_DIMS], reduced[CN_MAX_DIMS];
     for (int32_t d = 0; d < pl.nd; d++) {
       if (pl.shape[d] == 1)
         continue;
       if (all || out->shape[d] == 1) {
         pl.K *= pl.shape[d];
-        seen = true;
+        reduced[nr++] = d;
       } else {
-        trailing = trailing && !seen;
         pl.M *= pl.shape[d];
+        kept[nk++] = d;
       }
     }
-    if (!trailing) {
+    const bool tiled = nk > 0 && nr > 0 && kept[nk - 1] > reduced[nr - 1];
+    if (tiled && reduced[nr - 1] > kept[0]) {
       st = cn_error(CN_ERR_UNSUPPORTED,
-                    "%s: reduced axes before kept ones are not fused", fn);
+                    "%s: reduced axes between kept ones, with a kept "
+                    "innermost axis, are not fused",
+                    fn);
       goto done;
+    }
+    if (tiled) {
+      /* reduced axes all lead: rows of M outputs, walked in memory order */
+      for (int32_t j = 0; j < nr; j++)
+        perm[j] = reduced[j];
+      for (int32_t j = 0; j < nk; j++)
+        perm[nr + j] = kept[j];
+      pl.tile_cols = pl.M < 512 ? pl.M : 512;
+      pl.tile_rows = 64;
+      pl.ncb = (pl.M + pl.tile_cols - 1) / pl.tile_cols;
+    } else {
+      for (int32_t j = 0; j < nk; j++)
+        perm[j] = kept[j];
+      for (int32_t j = 0; j < nr; j++)
+        perm[nk + j] = reduced[j];
+    }
+    int64_t pshape[CN_MAX_DIMS];
+    for (int32_t j = 0; j < nk + nr; j++)
+      pshape[j] = pl.shape[perm[j]];
+    /* extents of 1 carry no stride: dropped */
+    pl.nd = nk + nr;
+    memcpy(pl.shape, pshape, sizeof(int64_t) * (size_t)pl.nd);
+    if (pl.nd == 0) {
+      pl.nd = 1;
+      pl.shape[0] = 1;
+      perm[0] = -1;
     }
     pl.rout = out->data;
     pl.rnd = out->ndim;
@@ -456,7 +523,8 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
     const cn_array_s *a = in[g->input];
     pl.base[r] = a->data;
     for (int32_t d = 0; d < pl.nd; d++)
-      pl.strides[r][d] = a->strides[d] * cn_itemsize(a->dtype);
+      pl.strides[r][d] =
+          perm[d] < 0 ? 0 : a->strides[perm[d]] * cn_itemsize(a->dtype);
     ops[nops++] = &pl.strides[r];
   }
   if (!red) {
@@ -545,7 +613,9 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
   if (red) {
     pl.red = cn_red_kernel_get(pr->red_kind, pr->result_dtype, false);
     if (pl.red == NULL) {
-      st = cn_error(CN_ERR_INTERNAL, "%s: no reduction kernel for %s", fn,
+      /* float16 has no fused kernel: the public reduction (float32
+       * accumulation, as NumPy) runs after the pass */
+      st = cn_error(CN_ERR_UNSUPPORTED, "%s: no fused reduction for %s", fn,
                     cn_dtype_name(pr->result_dtype));
       goto done;
     }
@@ -560,7 +630,16 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
     goto done;
   }
   int64_t nblocks;
-  if (red && pl.K > CN_XC_BLOCK) {
+  if (red && pl.ncb > 0) {
+    const int64_t nchunks = (pl.K + pl.tile_rows - 1) / pl.tile_rows;
+    nblocks = nchunks * pl.ncb;
+    pl.states = cn_aligned_alloc(
+        64, ((size_t)(nchunks * pl.M) * pl.red->st_size + 63) & ~(size_t)63);
+    if (pl.states == NULL) {
+      st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
+      goto done;
+    }
+  } else if (red && pl.K > CN_XC_BLOCK) {
     pl.bpo = (pl.K + CN_XC_BLOCK - 1) / CN_XC_BLOCK;
     nblocks = pl.M * pl.bpo;
     pl.states = cn_aligned_alloc(64, ((size_t)nblocks * pl.red->st_size + 63) &
@@ -605,7 +684,17 @@ static cn_status cn_cpu_expr(const cn_expr_program *pr,
                   fn);
     goto done;
   }
-  if (red && pl.bpo > 0) {
+  if (red && pl.ncb > 0) {
+    /* the chunks' rows of states merged in a balanced tree */
+    const size_t z = pl.red->st_size, rowz = (size_t)pl.M * z;
+    const int64_t nchunks = (pl.K + pl.tile_rows - 1) / pl.tile_rows;
+    for (int64_t step = 1; step < nchunks; step *= 2)
+      for (int64_t i = 0; i + step < nchunks; i += 2 * step)
+        pl.red->merge(pl.states + (size_t)i * rowz,
+                      pl.states + (size_t)(i + step) * rowz, pl.M);
+    for (int64_t o = 0; o < pl.M; o++)
+      pl.red->store(cn_xc_rout(&pl, o), pl.rdtype, pl.states + (size_t)o * z);
+  } else if (red && pl.bpo > 0) {
     /* each output's block states merged in a balanced tree */
     const size_t z = pl.red->st_size;
     for (int64_t o = 0; o < pl.M; o++) {

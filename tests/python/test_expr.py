@@ -340,12 +340,57 @@ def test_reduction_forms_and_accuracy():
     check_same(xp.evaluate("sum(i > 4)"), np.sum(np.arange(10) > 4))
 
 
+def test_leading_axis_sum_accuracy():
+    # a fused sum over a leading axis is pairwise: its error against the
+    # exact sum stays within a few ulps of NumPy's own pairwise error
+    import math
+    rng = np.random.default_rng(5)
+    a_np = rng.random((20000, 3)) * 1e3
+    b_np = rng.random((20000, 3))
+    got = np.asarray(xp.evaluate("sum(a * b, axis=0)", local_dict={
+        "a": xp.asarray(a_np), "b": xp.asarray(b_np)}))
+    want = np.sum(a_np * b_np, axis=0)
+    prod = a_np * b_np
+    for j in range(3):
+        exact = math.fsum(prod[:, j])
+        scale = abs(exact) * np.finfo(np.float64).eps
+        assert abs(got[j] - exact) <= max(abs(want[j] - exact), scale) * 4 + scale
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint16", "int64", "float16",
+                                "float32", "complex64", "bool"])
+def test_leading_axis_reductions_every_dtype(dt):
+    rng = np.random.default_rng(3)
+    # floats near 0.5: the product over 130 rows stays finite
+    r = rng.random((130, 700))
+    a_np = (0.5 + r * 0.01 if dt[0] in "fc" else r * 4).astype(dt)
+    a = xp.asarray(a_np)
+    for red in ["sum", "prod", "max", "any"]:
+        want = getattr(np, red)(a_np + a_np, axis=0)
+        got = np.asarray(xp.evaluate(f"{red}(a + a, axis=0)",
+                                     local_dict={"a": a}))
+        assert got.dtype == want.dtype, (red, got.dtype, want.dtype)
+        tol = 1e-2 if dt in ("float16",) else 1e-5
+        if red == "prod" and dt[0] in "fc":
+            tol = max(tol, 1e-3)
+        if red == "prod" and dt[0] in "iub":
+            assert np.array_equal(got, want), red
+        else:
+            np.testing.assert_allclose(got.astype(np.complex128),
+                                       want.astype(np.complex128), rtol=tol,
+                                       err_msg=red)
+
+
 @pytest.mark.parametrize("shape,axis", [
     ((3, 5000), 1),          # outputs longer than a block: merged states
     ((4099, 3), 1),          # many short outputs per block
     ((2, 3, 700), (1, 2)),   # trailing axes together
     ((5, 1, 7), (1, 2)),     # an extent-1 axis among the reduced
-    ((6, 40), 0),            # reduced before kept: reduced after the pass
+    ((6, 40), 0),            # reduced before kept: row tiles
+    ((3000, 5), 0),          # many row chunks merged in a tree
+    ((70, 3, 600), (0, 1)),  # leading axes together, two column blocks
+    ((4, 5, 6), (0, 2)),     # reduced axes around a kept one: fused, reordered
+    ((3, 4, 5), 1),          # a middle reduced axis: after the pass
     ((7, 0), 1),             # empty reduced axis: the identity
     ((0, 7), 1),             # no outputs
 ])
@@ -669,3 +714,41 @@ def test_unfused_path_matches_fused(tmp_path):
                        check=True)
         res.append(np.load(path))
     np.testing.assert_allclose(res[0], res[1], rtol=1e-6)
+
+
+_F16_UNARY = ["negative", "absolute", "sqrt", "square", "exp", "exp2",
+              "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+              "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+              "arcsinh", "arctanh", "floor", "ceil", "trunc", "rint",
+              "reciprocal", "cbrt", "sign"]
+_F16_BINARY = ["add", "subtract", "multiply", "divide", "power", "arctan2",
+               "hypot", "maximum", "minimum", "fmax", "fmin", "fmod",
+               "copysign", "logaddexp", "logaddexp2", "floor_divide",
+               "remainder", "nextafter"]
+
+
+@pytest.mark.parametrize("op", _F16_UNARY + _F16_BINARY)
+def test_float16_rounds_per_op_bit_exact(op):
+    # two chained ops: NumPy rounds to float16 after each, so must the
+    # fused program, inside its blocks
+    rng = np.random.default_rng(2)
+    x_np = (rng.random(3000) * 1.8 - 0.9).astype(np.float16)
+    y_np = (rng.random(3000) * 2 + 0.25).astype(np.float16)
+    x_np[:4] = [np.nan, np.inf, -0.0, 0.0]
+    f = getattr(np, op)
+    if op in _F16_UNARY:
+        text = f"{op}(x * y) + x"
+        with np.errstate(all="ignore"):
+            want = f(x_np * y_np) + x_np
+    else:
+        text = f"{op}(x * y, y) - x"
+        with np.errstate(all="ignore"):
+            want = f(x_np * y_np, y_np) - x_np
+    got = np.asarray(xp.evaluate(text, local_dict={
+        "x": xp.asarray(x_np), "y": xp.asarray(y_np)}))
+    assert got.dtype == want.dtype == np.float16
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(got), nan), op
+    assert np.array_equal(got.view(np.uint16)[~nan],
+                          want.view(np.uint16)[~nan]), (
+        op, int((got.view(np.uint16) != want.view(np.uint16))[~nan].sum()))
