@@ -166,6 +166,8 @@ RETURNS = {
     "cunumpy.cuda.Stream.use": "Stream", "cunumpy.cuda.Stream.record": "Event",
     "cunumpy.cuda.ExternalStream.use": "Stream",
     "cunumpy.profiler.benchmark": "_PerfCaseResult",
+    **{f"cunumpy.sparse.*.{m}": ND for m in ("toarray", "todense", "sum",
+                                             "trace")},
     "cunumpy.profiler._PerfCaseResult.to_str": "str",
 }
 
@@ -184,9 +186,24 @@ ATTRS = {
     "cunumpy.cuda.MemoryPointer.device": "Device | None",
     "cunumpy.cuda.MemoryPointer.ptr": "int",
     "cunumpy.cuda.MemoryPointer.device_id": "int",
+    # The sparse matrices and arrays (cunumpy.sparse), every format.
+    **{f"cunumpy.sparse.*.{a}": t for a, t in (
+        ("shape", "tuple[int, ...]"), ("nnz", "int"), ("ndim", "int"),
+        ("size", "int"), ("dtype", "_np.dtype[Any]"), ("data", ND),
+        ("device", "Device"), ("has_sorted_indices", "bool"),
+        ("has_canonical_format", "bool"), ("indices", ND), ("indptr", ND),
+        ("row", ND), ("col", ND), ("offsets", ND))},
     "cunumpy.profiler._PerfCaseResult.cpu_times": "_np.ndarray[Any, Any]",
     "cunumpy.profiler._PerfCaseResult.gpu_times": "_np.ndarray[Any, Any]",
 }
+
+
+def attr_type(qual, attr):
+    """The type of attribute attr of class qual (ATTRS: the class's own
+    entry, else its module's ``*`` entry), else Any."""
+    mod = qual.rpartition(".")[0]
+    return ATTRS.get(f"{qual}.{attr}") or ATTRS.get(f"{mod}.*.{attr}") or \
+        "Any"
 
 
 def _flag_overloads(flags, result, fallback):
@@ -303,6 +320,22 @@ PROTOCOL.update({"__len__": "(self) -> int", "__bool__": "(self) -> bool",
                  "__call__": "(self, *args: Any, **kwargs: Any) -> Any",
                  "__enter__": "(self) -> Any",
                  "__exit__": "(self, *args: Any) -> Any"})
+
+# Protocol methods of a module's classes typed beyond PROTOCOL, one
+# @overload per signature ({cls}: the class). A sparse operand with a dense
+# one gives a dense array, as SciPy's do (except ``*``, elementwise for the
+# *_array formats); with a scalar, the same format.
+_SPARSE_DENSE = ["(self, other: ndarray) -> ndarray",
+                 "(self, other: Any) -> Any"]
+_SPARSE_SCALAR = ["(self, other: int | float | complex) -> {cls}",
+                  "(self, other: Any) -> Any"]
+CLASS_PROTOCOL = {"cunumpy.sparse": {
+    **{f"__{op}__": _SPARSE_DENSE for op in (
+        "matmul", "rmatmul", "add", "radd", "sub", "rsub")},
+    **{f"__{op}__": _SPARSE_SCALAR for op in ("mul", "rmul")},
+    "__truediv__": _SPARSE_DENSE[:1] + _SPARSE_SCALAR,
+    **{f"__{op}__": ["(self) -> {cls}"] for op in ("neg", "pos", "abs")},
+}}
 
 # Names of the typing vocabulary, mapped to where the stub imports them.
 TYPING = ["Any", "Literal", "NamedTuple", "overload"]
@@ -525,6 +558,11 @@ def doc_param_types(obj):
 def result_type(obj, qual, doc_obj=None):
     if qual in RETURNS:
         return RETURNS[qual]
+    parts = qual.split(".")
+    if len(parts) > 2:  # a method: its module's "*" entry
+        anyclass = ".".join(parts[:-2] + ["*", parts[-1]])
+        if anyclass in RETURNS:
+            return RETURNS[anyclass]
     ann = getattr(obj, "__annotations__", {}).get("return")
     if isinstance(ann, type):
         return ann.__name__ if ann.__module__ == "builtins" else "Any"
@@ -718,21 +756,26 @@ def render_class(name, cls, modname, cp):
                 val, f"{qual}.{attr}", True, ret,
                 doc_obj=None if own_doc or twin is None else twin) + ": ...")
         elif isinstance(val, property) or inspect.ismemberdescriptor(val):
-            body.append(f"    {attr}: {ATTRS.get(f'{qual}.{attr}', 'Any')}")
+            body.append(f"    {attr}: {attr_type(qual, attr)}")
     # Methods and attributes from a C base of the package (SWIG -builtin).
     for base in cls.__mro__[1:]:
         if not (base.__module__ or "").startswith("cunumpy"):
             continue
         for attr, val in sorted(vars(base).items()):
-            if attr.startswith("_") or attr in vars(cls) or any(
+            if attr.startswith("_") and attr != "__init__" or \
+                    attr in vars(cls) or any(
                     attr in vars(b) for b in cls.__mro__[1:cls.__mro__.index(
                         base)]):
                 continue
-            if inspect.ismethoddescriptor(val) or inspect.isbuiltin(val):
+            if inspect.isfunction(val):
+                body.append(f"    def {attr}" + render_signature(
+                    val, f"{qual}.{attr}", True,
+                    "None" if attr == "__init__" else None) + ": ...")
+            elif inspect.ismethoddescriptor(val) or inspect.isbuiltin(val):
                 body.append(f"    def {attr}(self, *args: Any, **kwargs: Any)"
                             " -> Any: ...")
             elif inspect.isdatadescriptor(val):
-                body.append(f"    {attr}: Any")
+                body.append(f"    {attr}: {attr_type(qual, attr)}")
     # Protocols the class gets from a C base (SWIG), which vars() misses.
     for attr in sorted(PROTOCOL):
         if attr in vars(cls) and (attr not in ("__init__", "__call__") or
@@ -742,7 +785,14 @@ def render_class(name, cls, modname, cp):
                 attr in vars(b) for b in cls.__mro__
                 if getattr(builtins, b.__name__, None) is b):
             continue
-        body.append(f"    def {attr}{PROTOCOL[attr]}: ...")
+        sigs = CLASS_PROTOCOL.get(modname, {}).get(attr)
+        if sigs is None:
+            body.append(f"    def {attr}{PROTOCOL[attr]}: ...")
+            continue
+        for sig in sigs:
+            if len(sigs) > 1:
+                body.append("    @overload")
+            body.append(f"    def {attr}{sig.format(cls=name)}: ...")
     body.append("    def __getattr__(self, name: str) -> Any: ...")
     return [head] + body
 

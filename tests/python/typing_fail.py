@@ -2,6 +2,7 @@
 error of that code (test_typing.py requires exactly these errors)."""
 
 import cunumpy as xp
+import cunumpy.sparse as sps
 
 a = xp.ones((2, 3))
 a.shape + 1  # E: operator
@@ -29,3 +30,5 @@ xp.indices((2, 2), sparse=True).shape  # E: attr-defined
 xp.cuda.get_default_memory_pool().used_bytes().upper()  # E: attr-defined
 xp.cuda.Device(0).id.upper()  # E: attr-defined
 xp.profiler.benchmark(xp.sin, (a,)).cpu_times.no_such  # E: attr-defined
+sps.csr_matrix(a).nnz.upper()  # E: attr-defined
+(sps.csr_matrix(a) @ a).indptr  # E: attr-defined

@@ -7,6 +7,7 @@ from typing import Any, assert_type
 import numpy as np
 
 import cunumpy as xp
+import cunumpy.sparse as sps
 
 
 def normalize(a: xp.ndarray, axis: int = -1) -> xp.ndarray:
@@ -162,6 +163,22 @@ def results_that_follow_the_arguments() -> None:
     ls4 = xp.linalg.lstsq(a, v[:2])
     assert_type(ls4, tuple[xp.ndarray, xp.ndarray, xp.ndarray, xp.ndarray])
     _is(ls4, nd, nd, nd, nd)
+    # Sparse operators: with a dense operand dense, with a scalar the same
+    # format.
+    m = sps.csr_matrix(a)
+    mv = m @ v[:2]
+    assert_type(mv, xp.ndarray)
+    _is(mv, nd)
+    m2 = m * 2.0
+    assert_type(m2, sps.csr_matrix)
+    _is(m2, sps.csr_matrix)
+    assert_type(-sps.coo_array(a), sps.coo_array)
+    _is(-sps.coo_array(a), sps.coo_array)
+    assert_type(m.toarray(), xp.ndarray)
+    _is(m.toarray(), nd)
+    assert_type(m.nnz, int)
+    _is(m.nnz, int)
+    assert_type(m.shape, tuple[int, ...])
     # Device objects and the profiler, on any backend.
     pool = xp.cuda.get_default_memory_pool()
     assert_type(pool, xp.cuda.MemoryPool)
