@@ -16,7 +16,12 @@ function the Python function calls with that parameter name
 (include/cunumpy/*.h: ``cn_array`` is ArrayLike, ``double`` float,
 ``int64_t`` int...); the default value; else ``Any``. A result's type
 comes from RETURNS, else the Returns section of the numpydoc text (arrays
-and scalars: ``ndarray``, as cunumpy returns 0-d arrays), else ``Any``. The ndarray class is typed from
+and scalars: ``ndarray``, as cunumpy returns 0-d arrays), else ``Any``.
+A function whose result type depends on its arguments (flags such as
+unique's return_*, linalg.qr's mode, where's one or three arguments) gets
+one ``@overload`` per case from OVERLOADS; the attributes of other
+classes (cunumpy.cuda's devices, streams and pools) are typed from ATTRS.
+The ndarray class is typed from
 NDARRAY_ATTRS and NDARRAY_RETURNS; ufuncs get one stub class per
 (nin, nout) whose ``__call__`` takes nin arrays and returns ndarray.
 
@@ -105,7 +110,6 @@ C_TYPES = [
 
 # Results with a known type (qualified name); ``None`` procedures.
 RETURNS = {
-    "cunumpy.where": "Any",  # the one-argument form returns a tuple
     "cunumpy.shape": "tuple[int, ...]", "cunumpy.ndim": "int",
     "cunumpy.size": "int", "cunumpy.isscalar": "bool",
     "cunumpy.is_cpu": "bool", "cunumpy.is_gpu": "bool",
@@ -121,7 +125,6 @@ RETURNS = {
     "cunumpy.hsplit": "list[ndarray]", "cunumpy.vsplit": "list[ndarray]",
     "cunumpy.dsplit": "list[ndarray]", "cunumpy.nonzero": "tuple[ndarray, ...]",
     "cunumpy.broadcast_arrays": "tuple[ndarray, ...]",
-    "cunumpy.unique": "Any",
     "cunumpy.histogramdd": "tuple[ndarray, list[ndarray]]",
     **{f"cunumpy.{n}": ND for n in ("amax", "amin", "around", "triu",
                                     "tensordot", "asanyarray")},
@@ -139,11 +142,123 @@ RETURNS = {
     "cunumpy.random.default_rng": "Generator",
     "cunumpy.linalg.eig": "EigResult", "cunumpy.linalg.eigh": "EighResult",
     "cunumpy.linalg.slogdet": "SlogdetResult",
+    "cunumpy.linalg.lstsq": "tuple[ndarray, ndarray, ndarray, ndarray]",
+    # Device objects (cunumpy.cuda) and the profiler, as CuPy's behave.
+    "cunumpy.cuda.is_available": "bool",
+    "cunumpy.cuda.get_default_memory_pool": "MemoryPool",
+    "cunumpy.cuda.get_default_pinned_memory_pool": "PinnedMemoryPool",
+    "cunumpy.cuda.get_current_stream": "Stream",
+    "cunumpy.cuda.get_elapsed_time": "float",
+    "cunumpy.cuda.malloc_managed": "MemoryPointer",
+    "cunumpy.cuda.set_allocator": "None",
+    "cunumpy.cuda.set_pinned_memory_allocator": "None",
+    **{f"cunumpy.cuda.{c}.{m}": "None" for c, m in (
+        ("Device", "use"), ("Device", "synchronize"), ("Event", "record"),
+        ("Event", "synchronize"), ("Stream", "synchronize"),
+        ("Stream", "wait_event"), ("MemoryPool", "free_all_blocks"),
+        ("MemoryPool", "set_limit"), ("PinnedMemoryPool", "free_all_blocks"))},
+    **{f"cunumpy.cuda.{c}.{m}": "int" for c in ("MemoryPool",
+                                                "PinnedMemoryPool")
+       for m in ("used_bytes", "total_bytes", "free_bytes", "n_free_blocks")},
+    "cunumpy.cuda.MemoryPool.get_limit": "int",
+    "cunumpy.cuda.MemoryPool.malloc": "MemoryPointer",
+    "cunumpy.cuda.PinnedMemoryPool.malloc": "Any",
+    "cunumpy.cuda.Stream.use": "Stream", "cunumpy.cuda.Stream.record": "Event",
+    "cunumpy.cuda.ExternalStream.use": "Stream",
+    "cunumpy.profiler.benchmark": "_PerfCaseResult",
+    **{f"cunumpy.sparse.*.{m}": ND for m in ("toarray", "todense", "sum",
+                                             "trace")},
+    "cunumpy.profiler._PerfCaseResult.to_str": "str",
+}
+
+# Attributes of classes (properties and __slots__ members), by qualified
+# name; the others are Any.
+ATTRS = {
+    "cunumpy.Device.id": "int", "cunumpy.Device.type": "str",
+    "cunumpy.cuda.Device.id": "int",
+    "cunumpy.cuda.Device.compute_capability": "str",
+    "cunumpy.cuda.Device.name": "str",
+    "cunumpy.cuda.Device.attributes": "dict[str, int]",
+    "cunumpy.cuda.Device.mem_info": "tuple[int, int]",
+    "cunumpy.cuda.Event.done": "bool",
+    **{f"cunumpy.cuda.{c}.{a}": t for c in ("Stream", "ExternalStream")
+       for a, t in (("done", "bool"), ("ptr", "int"))},
+    "cunumpy.cuda.MemoryPointer.device": "Device | None",
+    "cunumpy.cuda.MemoryPointer.ptr": "int",
+    "cunumpy.cuda.MemoryPointer.device_id": "int",
+    # The sparse matrices and arrays (cunumpy.sparse), every format.
+    **{f"cunumpy.sparse.*.{a}": t for a, t in (
+        ("shape", "tuple[int, ...]"), ("nnz", "int"), ("ndim", "int"),
+        ("size", "int"), ("dtype", "_np.dtype[Any]"), ("data", ND),
+        ("device", "Device"), ("has_sorted_indices", "bool"),
+        ("has_canonical_format", "bool"), ("indices", ND), ("indptr", ND),
+        ("row", ND), ("col", ND), ("offsets", ND))},
+    "cunumpy.profiler._PerfCaseResult.cpu_times": "_np.ndarray[Any, Any]",
+    "cunumpy.profiler._PerfCaseResult.gpu_times": "_np.ndarray[Any, Any]",
+}
+
+
+def attr_type(qual, attr):
+    """The type of attribute attr of class qual (ATTRS: the class's own
+    entry, else its module's ``*`` entry), else Any."""
+    mod = qual.rpartition(".")[0]
+    return ATTRS.get(f"{qual}.{attr}") or ATTRS.get(f"{mod}.*.{attr}") or \
+        "Any"
+
+
+def _flag_overloads(flags, result, fallback):
+    """Overloads of a function whose result depends on boolean flags: one
+    per combination (result(set of flags that are True)), then one for
+    flags only known as bool at check time."""
+    import itertools
+    out = []
+    for on in itertools.product((False, True), repeat=len(flags)):
+        chosen = {f for f, v in zip(flags, on) if v}
+        out.append(({f: "Literal[True]" if f in chosen else
+                     "Literal[False] = ..." for f in flags}, result(chosen)))
+    out.append(({f: "bool = ..." for f in flags}, fallback))
+    return out
+
+
+def _tuple(n):
+    return ND if n == 1 else "tuple[" + ", ".join([ND] * n) + "]"
+
+
+# Functions whose result type depends on their arguments: qualified name ->
+# [(parameter annotations replacing the generated ones, result)], one
+# @overload each in that order. An annotation without ``= ...`` makes the
+# parameter required (keyword-only where an earlier one has a default);
+# ``None`` leaves the parameter out.
+OVERLOADS = {
+    "cunumpy.where": [({"x": None, "y": None}, "tuple[ndarray, ...]"),
+                      ({"x": A, "y": A}, ND)],
+    "cunumpy.unique": _flag_overloads(
+        ("return_index", "return_inverse", "return_counts"),
+        lambda on: _tuple(1 + len(on)), "ndarray | tuple[ndarray, ...]"),
+    "cunumpy.linspace": _flag_overloads(
+        ("retstep",), lambda on: "tuple[ndarray, float | ndarray]" if on
+        else ND, "ndarray | tuple[ndarray, float | ndarray]"),
+    "cunumpy.average": _flag_overloads(
+        ("returned",), lambda on: _tuple(2) if on else ND,
+        "ndarray | tuple[ndarray, ndarray]"),
+    "cunumpy.indices": _flag_overloads(
+        ("sparse",), lambda on: "tuple[ndarray, ...]" if on else ND,
+        "ndarray | tuple[ndarray, ...]"),
+    "cunumpy.linalg.svd": [
+        ({"compute_uv": "Literal[True] = ..."}, "SVDResult"),
+        ({"compute_uv": "Literal[False]"}, ND),
+        ({"compute_uv": "bool = ..."}, "SVDResult | ndarray")],
+    "cunumpy.linalg.qr": [
+        ({"mode": "Literal['reduced', 'complete'] = ..."}, "QRResult"),
+        ({"mode": "Literal['r']"}, ND),
+        ({"mode": "str = ..."}, "QRResult | ndarray")],
 }
 
 # Result classes a module does not export (named in RETURNS).
 EXTRA_CLASSES = {"cunumpy.linalg": ["EigResult", "EighResult",
-                                    "SlogdetResult"]}
+                                    "SlogdetResult", "SVDResult",
+                                    "QRResult"],
+                 "cunumpy.profiler": ["_PerfCaseResult"]}
 
 # ndarray's attributes (properties) and method results.
 NDARRAY_ATTRS = {
@@ -206,8 +321,24 @@ PROTOCOL.update({"__len__": "(self) -> int", "__bool__": "(self) -> bool",
                  "__enter__": "(self) -> Any",
                  "__exit__": "(self, *args: Any) -> Any"})
 
+# Protocol methods of a module's classes typed beyond PROTOCOL, one
+# @overload per signature ({cls}: the class). A sparse operand with a dense
+# one gives a dense array, as SciPy's do (except ``*``, elementwise for the
+# *_array formats); with a scalar, the same format.
+_SPARSE_DENSE = ["(self, other: ndarray) -> ndarray",
+                 "(self, other: Any) -> Any"]
+_SPARSE_SCALAR = ["(self, other: int | float | complex) -> {cls}",
+                  "(self, other: Any) -> Any"]
+CLASS_PROTOCOL = {"cunumpy.sparse": {
+    **{f"__{op}__": _SPARSE_DENSE for op in (
+        "matmul", "rmatmul", "add", "radd", "sub", "rsub")},
+    **{f"__{op}__": _SPARSE_SCALAR for op in ("mul", "rmul")},
+    "__truediv__": _SPARSE_DENSE[:1] + _SPARSE_SCALAR,
+    **{f"__{op}__": ["(self) -> {cls}"] for op in ("neg", "pos", "abs")},
+}}
+
 # Names of the typing vocabulary, mapped to where the stub imports them.
-TYPING = ["Any", "NamedTuple"]
+TYPING = ["Any", "Literal", "NamedTuple", "overload"]
 ABC = ["Iterator", "Sequence"]
 BUILTIN_TYPES = ["bool", "int", "float", "complex", "str", "object", "list",
                  "tuple", "type"]
@@ -427,6 +558,11 @@ def doc_param_types(obj):
 def result_type(obj, qual, doc_obj=None):
     if qual in RETURNS:
         return RETURNS[qual]
+    parts = qual.split(".")
+    if len(parts) > 2:  # a method: its module's "*" entry
+        anyclass = ".".join(parts[:-2] + ["*", parts[-1]])
+        if anyclass in RETURNS:
+            return RETURNS[anyclass]
     ann = getattr(obj, "__annotations__", {}).get("return")
     if isinstance(ann, type):
         return ann.__name__ if ann.__module__ == "builtins" else "Any"
@@ -454,8 +590,11 @@ def result_type(obj, qual, doc_obj=None):
     return "tuple[" + ", ".join(types_) + "]"
 
 
-def render_signature(obj, qual, method=False, returns=None, doc_obj=None):
-    """"(params) -> result" of obj with typed parameters."""
+def render_signature(obj, qual, method=False, returns=None, doc_obj=None,
+                     overrides=None):
+    """"(params) -> result" of obj with typed parameters; overrides
+    (OVERLOADS) replaces the annotations of some."""
+    overrides = overrides or {}
     try:
         sig = inspect.signature(obj)
     except (TypeError, ValueError):
@@ -463,13 +602,24 @@ def render_signature(obj, qual, method=False, returns=None, doc_obj=None):
         return f"({head}*args: Any, **kwargs: Any) -> Any"
     ctypes = c_param_types(obj) if inspect.isfunction(obj) else {}
     dtypes = doc_param_types(doc_obj or obj)
-    parts, seen_kwonly = [], False
-    params = list(sig.parameters.values())
+    parts, seen_kwonly, seen_default = [], False, False
+    params = [p for p in sig.parameters.values()
+              if not (p.name in overrides and overrides[p.name] is None)]
     for i, p in enumerate(params):
         if method and i == 0 and p.name in ("self", "cls"):
             parts.append(p.name)
             continue
         typ = param_type(p, ctypes, dtypes)
+        if p.name in overrides:
+            typ, eq, _ = overrides[p.name].partition(" = ")
+            if not eq:
+                p = p.replace(default=p.empty)
+                if seen_default and p.kind is p.POSITIONAL_OR_KEYWORD:
+                    p = p.replace(kind=p.KEYWORD_ONLY)
+        if p.default is not p.empty and p.kind is not p.KEYWORD_ONLY:
+            seen_default = True
+        if seen_kwonly and p.kind is p.POSITIONAL_OR_KEYWORD:
+            p = p.replace(kind=p.KEYWORD_ONLY)
         if p.kind is p.VAR_POSITIONAL:
             parts.append(f"*{p.name}: {typ}")
             seen_kwonly = True
@@ -585,7 +735,8 @@ def render_class(name, cls, modname, cp):
     body = []
     qual = f"{modname}.{name}"
     for attr, val in sorted(vars(cls).items()):
-        if attr.startswith("_") and attr not in ("__init__", "__call__"):
+        if attr.startswith("_") and attr not in ("__init__", "__call__",
+                                                 "__enter__", "__exit__"):
             continue
         twin = getattr(cp, attr, None) if cp is not None else None
         if isinstance(val, (staticmethod, classmethod)):
@@ -596,28 +747,35 @@ def render_class(name, cls, modname, cp):
                 doc_obj=twin if not inspect.getdoc(val.__func__) else None)
                 + ": ..."]
         elif inspect.isfunction(val):
-            ret = "None" if attr == "__init__" else None
+            ret = "None" if attr == "__init__" else name \
+                if attr == "__enter__" else "None" if attr == "__exit__" \
+                else None
             own_doc = val.__doc__ and "\nReturns\n" in "\n" + \
                 inspect.cleandoc(val.__doc__)
             body.append(f"    def {attr}" + render_signature(
                 val, f"{qual}.{attr}", True, ret,
                 doc_obj=None if own_doc or twin is None else twin) + ": ...")
-        elif isinstance(val, property):
-            body.append(f"    {attr}: Any")
+        elif isinstance(val, property) or inspect.ismemberdescriptor(val):
+            body.append(f"    {attr}: {attr_type(qual, attr)}")
     # Methods and attributes from a C base of the package (SWIG -builtin).
     for base in cls.__mro__[1:]:
         if not (base.__module__ or "").startswith("cunumpy"):
             continue
         for attr, val in sorted(vars(base).items()):
-            if attr.startswith("_") or attr in vars(cls) or any(
+            if attr.startswith("_") and attr != "__init__" or \
+                    attr in vars(cls) or any(
                     attr in vars(b) for b in cls.__mro__[1:cls.__mro__.index(
                         base)]):
                 continue
-            if inspect.ismethoddescriptor(val) or inspect.isbuiltin(val):
+            if inspect.isfunction(val):
+                body.append(f"    def {attr}" + render_signature(
+                    val, f"{qual}.{attr}", True,
+                    "None" if attr == "__init__" else None) + ": ...")
+            elif inspect.ismethoddescriptor(val) or inspect.isbuiltin(val):
                 body.append(f"    def {attr}(self, *args: Any, **kwargs: Any)"
                             " -> Any: ...")
             elif inspect.isdatadescriptor(val):
-                body.append(f"    {attr}: Any")
+                body.append(f"    {attr}: {attr_type(qual, attr)}")
     # Protocols the class gets from a C base (SWIG), which vars() misses.
     for attr in sorted(PROTOCOL):
         if attr in vars(cls) and (attr not in ("__init__", "__call__") or
@@ -627,7 +785,14 @@ def render_class(name, cls, modname, cp):
                 attr in vars(b) for b in cls.__mro__
                 if getattr(builtins, b.__name__, None) is b):
             continue
-        body.append(f"    def {attr}{PROTOCOL[attr]}: ...")
+        sigs = CLASS_PROTOCOL.get(modname, {}).get(attr)
+        if sigs is None:
+            body.append(f"    def {attr}{PROTOCOL[attr]}: ...")
+            continue
+        for sig in sigs:
+            if len(sigs) > 1:
+                body.append("    @overload")
+            body.append(f"    def {attr}{sig.format(cls=name)}: ...")
     body.append("    def __getattr__(self, name: str) -> Any: ...")
     return [head] + body
 
@@ -718,6 +883,11 @@ def stub(modname):
                 classes.append((n, obj))
         elif inspect.isclass(obj) and _importable(obj):
             defs.append(f"from {obj.__module__} import {obj.__name__} as {n}")
+        elif (inspect.isfunction(obj) or inspect.isbuiltin(obj)) and \
+                qual in OVERLOADS:
+            for over, ret in OVERLOADS[qual]:
+                defs += ["@overload", f"def {n}" + render_signature(
+                    obj, qual, returns=ret, overrides=over) + ": ..."]
         elif inspect.isfunction(obj) or inspect.isbuiltin(obj):
             defs.append(f"def {n}{render_signature(obj, qual)}: ...")
         elif isinstance(obj, bool):

@@ -2,6 +2,7 @@
 error of that code (test_typing.py requires exactly these errors)."""
 
 import cunumpy as xp
+import cunumpy.sparse as sps
 
 a = xp.ones((2, 3))
 a.shape + 1  # E: operator
@@ -19,3 +20,15 @@ xp.fft.fft(a, norm=1)  # E: arg-type
 xp.concatenate([a, a], out=3)  # E: arg-type
 xp.random.default_rng(0).normal(size="2")  # E: arg-type
 xp.linalg.eigh(a).no_such_field  # E: attr-defined
+xp.where(a, a)  # E: call-overload
+u: xp.ndarray = xp.unique(a, return_counts=True)  # E: assignment
+pair: tuple[xp.ndarray, xp.ndarray] = xp.unique(a)  # E: assignment
+xp.linalg.svd(a, compute_uv=False).S  # E: attr-defined
+xp.linalg.qr(a, mode="r").Q  # E: attr-defined
+step: str = xp.linspace(0, 1, retstep=True)[1]  # E: assignment
+xp.indices((2, 2), sparse=True).shape  # E: attr-defined
+xp.cuda.get_default_memory_pool().used_bytes().upper()  # E: attr-defined
+xp.cuda.Device(0).id.upper()  # E: attr-defined
+xp.profiler.benchmark(xp.sin, (a,)).cpu_times.no_such  # E: attr-defined
+sps.csr_matrix(a).nnz.upper()  # E: attr-defined
+(sps.csr_matrix(a) @ a).indptr  # E: attr-defined

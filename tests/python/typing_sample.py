@@ -7,6 +7,7 @@ from typing import Any, assert_type
 import numpy as np
 
 import cunumpy as xp
+import cunumpy.sparse as sps
 
 
 def normalize(a: xp.ndarray, axis: int = -1) -> xp.ndarray:
@@ -90,6 +91,115 @@ def main() -> None:
     assert isinstance(a.shape, tuple) and isinstance(a.ndim, int)
     assert all(isinstance(p, xp.ndarray) for p in parts)
     assert isinstance(xp.allclose(c, 1.0), bool)
+    results_that_follow_the_arguments()
+
+
+def _is(value: object, *kinds: type) -> None:
+    if len(kinds) > 1:  # a tuple of that many values of those types
+        assert isinstance(value, tuple) and len(value) == len(kinds), value
+        for v, k in zip(value, kinds):
+            assert isinstance(v, k), (type(v), k)
+    else:
+        assert isinstance(value, kinds[0]), (type(value), kinds[0])
+
+
+def results_that_follow_the_arguments() -> None:
+    """The overloads: each call's result type follows its flags, modes and
+    number of arguments, and the run checks the value has that type."""
+    nd = xp.ndarray
+    a = xp.asarray([[3.0, 1.0], [1.0, 3.0]])
+    v = xp.asarray([2.0, 1.0, 2.0])
+    u = xp.unique(v)
+    assert_type(u, xp.ndarray)
+    _is(u, nd)
+    uc = xp.unique(v, return_counts=True)
+    assert_type(uc, tuple[xp.ndarray, xp.ndarray])
+    _is(uc, nd, nd)
+    ui = xp.unique(v, return_index=True, return_inverse=True)
+    assert_type(ui, tuple[xp.ndarray, xp.ndarray, xp.ndarray])
+    _is(ui, nd, nd, nd)
+    ua = xp.unique(v, True, True, True)
+    assert_type(ua, tuple[xp.ndarray, xp.ndarray, xp.ndarray, xp.ndarray])
+    _is(ua, nd, nd, nd, nd)
+    flag = bool(len(v) % 2)
+    assert_type(xp.unique(v, return_counts=flag),
+                xp.ndarray | tuple[xp.ndarray, ...])
+    w1 = xp.where(v > 1.5)
+    assert_type(w1, tuple[xp.ndarray, ...])
+    _is(w1, tuple)
+    _is(w1[0], nd)
+    w3 = xp.where(v > 1.5, v, 0.0)
+    assert_type(w3, xp.ndarray)
+    _is(w3, nd)
+    ls = xp.linspace(0.0, 1.0, 5)
+    assert_type(ls, xp.ndarray)
+    _is(ls, nd)
+    lss = xp.linspace(0.0, 1.0, 5, retstep=True)
+    assert_type(lss, tuple[xp.ndarray, float | xp.ndarray])
+    _is(lss, nd, float)
+    assert_type(xp.average(a, axis=0), xp.ndarray)
+    avg = xp.average(a, axis=0, returned=True)
+    assert_type(avg, tuple[xp.ndarray, xp.ndarray])
+    _is(avg, nd, nd)
+    ix = xp.indices((2, 3))
+    assert_type(ix, xp.ndarray)
+    _is(ix, nd)
+    assert_type(xp.indices((2, 3), sparse=True), tuple[xp.ndarray, ...])
+    _is(xp.indices((2, 3), sparse=True), nd, nd)
+    usv = xp.linalg.svd(a)
+    assert_type(usv, xp.linalg.SVDResult)
+    assert_type(usv.S, xp.ndarray)
+    _is(usv, nd, nd, nd)
+    sv = xp.linalg.svd(a, compute_uv=False)
+    assert_type(sv, xp.ndarray)
+    _is(sv, nd)
+    qr = xp.linalg.qr(a)
+    assert_type(qr, xp.linalg.QRResult)
+    assert_type(qr.R, xp.ndarray)
+    assert_type(xp.linalg.qr(a, mode="complete"), xp.linalg.QRResult)
+    r = xp.linalg.qr(a, mode="r")
+    assert_type(r, xp.ndarray)
+    _is(r, nd)
+    ls4 = xp.linalg.lstsq(a, v[:2])
+    assert_type(ls4, tuple[xp.ndarray, xp.ndarray, xp.ndarray, xp.ndarray])
+    _is(ls4, nd, nd, nd, nd)
+    # Sparse operators: with a dense operand dense, with a scalar the same
+    # format.
+    m = sps.csr_matrix(a)
+    mv = m @ v[:2]
+    assert_type(mv, xp.ndarray)
+    _is(mv, nd)
+    m2 = m * 2.0
+    assert_type(m2, sps.csr_matrix)
+    _is(m2, sps.csr_matrix)
+    assert_type(-sps.coo_array(a), sps.coo_array)
+    _is(-sps.coo_array(a), sps.coo_array)
+    assert_type(m.toarray(), xp.ndarray)
+    _is(m.toarray(), nd)
+    assert_type(m.nnz, int)
+    _is(m.nnz, int)
+    assert_type(m.shape, tuple[int, ...])
+    # Device objects and the profiler, on any backend.
+    pool = xp.cuda.get_default_memory_pool()
+    assert_type(pool, xp.cuda.MemoryPool)
+    assert_type(pool.used_bytes(), int)
+    assert_type(pool.get_limit(), int)
+    _is(pool.used_bytes(), int)
+    assert_type(xp.cuda.is_available(), bool)
+    _is(xp.cuda.is_available(), bool)
+    dev = xp.cuda.Device(0)
+    assert_type(dev.id, int)
+    if xp.cuda.is_available():  # the properties need a device
+        assert_type(dev.compute_capability, str)
+        _is(dev.compute_capability, str)
+        _is(dev.mem_info, int, int)
+    assert_type(a.device.type, str)
+    _is(a.device.type, str)
+    res = xp.profiler.benchmark(xp.sin, (v,), n_repeat=2, n_warmup=0)
+    assert_type(res.cpu_times, np.ndarray[Any, Any])
+    _is(res.cpu_times, np.ndarray)
+    with xp.profiler.time_range("block") as rng_range:
+        assert_type(rng_range, xp.profiler.time_range)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ tensordot, vecdot, matvec, vecmat. The numpy.linalg functions are in the
 cunumpy.linalg submodule.
 """
 
+from operator import index as _index
+
 from . import _cnlib as _lib
 from ._convert import asarray, _assign_out, _out
 from ._shape import permute_dims, reshape
@@ -50,12 +52,14 @@ def einsum(subscripts, *operands, out=None, **kwargs):
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    res = _lib.cn_trace(a, offset, axis1, axis2, dtype)
+    # operator.index: NumPy integers (Dask passes them) as the C int64_t
+    res = _lib.cn_trace(a, _index(offset), _index(axis1), _index(axis2),
+                        dtype)
     return res if out is None else _assign_out(out, res)
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    return _lib.cn_diagonal(a, offset, axis1, axis2)
+    return _lib.cn_diagonal(a, _index(offset), _index(axis1), _index(axis2))
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):

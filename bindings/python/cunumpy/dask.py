@@ -18,6 +18,18 @@ module's functions are wrapped on import, see _keep_cunumpy_meta).
 cunumpy has no masked array type: dask.array.ma on host cunumpy chunks
 makes NumPy masked arrays (chunks and meta numpy.ma.MaskedArray); on
 device chunks its functions raise TypeError (x.to_backend("numpy") first).
+Dask has no dispatch or meta registration for either, so both are done by
+replacing the functions in dask.array.fft and dask.array.ma on import: a
+name bound before cunumpy.dask was imported (``from dask.array.fft import
+fft`` first) keeps Dask's original, which gives a NumPy meta (its chunks
+are still cunumpy arrays). Import cunumpy.dask first.
+Other places where Dask itself builds a NumPy meta or NumPy chunks from
+cunumpy chunks, with no dispatch to register into (boolean-mask indexing,
+histogram/histogram2d/histogramdd, apply_along_axis, argwhere/nonzero,
+coarsen, insert, ravel_multi_index, the blelloch cumsum, gradient, and the
+eye/linspace creation functions, which the array backend entry point does
+not cover), are listed in tests/python/test_dask_meta.py, which walks
+every public function of dask.array over cunumpy chunks.
 The array backend "cunumpy" is CunumpyBackendEntrypoint, declared as a "dask.array.backends" entry
 point in the package metadata (pyproject.toml), so Dask finds it in an
 installed cunumpy; from a source tree without metadata, register it with
