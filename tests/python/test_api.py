@@ -322,3 +322,40 @@ def test_real_imag_functions_of_scalars_and_sequences_as_numpy():
     # NumPy's real and imag are functions: no out=, no ufunc methods
     with pytest.raises(TypeError):
         xp.real(xp.asarray([1j]), out=None)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int32",
+                                   "int64", "float16", "float32", "float64",
+                                   "complex64", "complex128"])
+@pytest.mark.parametrize("deg", [False, True])
+def test_angle_function_as_numpy(dtype, deg):
+    # numpy.angle is a function with a deg flag, not a ufunc; bool input
+    # goes through arctan2(0, z) there and comes out float64.
+    if np.dtype(dtype).kind == "c":
+        a = np.array([1 + 1j, -1j, -0.0 - 0.0j, -1 + 0j, complex("nan+1j"),
+                      complex("inf-infj")], dtype)
+    elif np.dtype(dtype).kind == "f":
+        a = np.array([1.0, -0.0, 0.0, -2.0, np.nan, -np.inf], dtype)
+    else:
+        a = np.array([1, 0, 1, 0], dtype)
+    got = xp.angle(xp.asarray(a)[::-1], deg)
+    want = np.angle(a[::-1], deg)
+    assert got.dtype == want.dtype
+    assert_same(got, want)
+    assert_same(xp.angle(xp.asarray(a), deg=deg), np.angle(a, deg=deg))
+    # NumPy's angle, called on a cunumpy array, dispatches here
+    assert_same(np.angle(xp.asarray(a), deg), want[::-1])
+
+
+def test_angle_of_scalars_and_lists_as_numpy():
+    assert float(xp.angle(1 + 1j)) == np.angle(1 + 1j)
+    assert_same(xp.angle([-1.0, 1j], True), np.angle([-1.0, 1j], True))
+    with pytest.raises(TypeError):
+        xp.angle(xp.asarray([1.0]), True, 3)
+
+
+def test_qr_unknown_mode_is_value_error():
+    with pytest.raises(ValueError, match="'raw'"):
+        xp.linalg.qr(xp.eye(3), mode="raw")
+    with pytest.raises(ValueError, match="'full'"):
+        xp.linalg.qr(xp.eye(3), mode="full")

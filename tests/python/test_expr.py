@@ -142,6 +142,9 @@ def test_unary_functions_match_numpy(name, dt):
                                              local_dict={"a": a}))
     if werr is None and name in ("real", "imag", "angle"):
         want = np.asarray(want)
+    if werr is None and name == "angle" and np.dtype(dt) == np.bool_:
+        # the op's float-only loop rule (docs/differences.md): float16
+        want = want.astype(np.float16)
     assert gerr == werr, (name, dt, gerr, werr)
     if werr is None:
         tol = 1e-5 if np.asarray(want).dtype.kind in "fc" else 0

@@ -24,7 +24,7 @@ from ._index import where
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "nan_to_num",
            "isposinf", "isneginf", "fix", "deg2rad", "rad2deg", "radians",
            "degrees", "fabs", "sinc", "float_power", "divmod", "modf",
-           "real", "imag", "real_if_close"]
+           "real", "imag", "angle", "real_if_close"]
 
 
 def _float_result(x, name):
@@ -248,6 +248,16 @@ def imag(val):
     """The imaginary part, as NumPy's function: a view of a complex array,
     read-only zeros of the dtype for a real array, a scalar's own part."""
     return val.imag if _has_parts(val) else asarray(val).imag
+
+
+def angle(z, deg=False):
+    """The counterclockwise angle from the positive real axis, in radians
+    (degrees with deg), as NumPy's function: the engine's angle op, except
+    that bool input takes NumPy's route, arctan2(0, z), to float64."""
+    from ._ufunc import UFUNCS, arctan2
+    z = z if isinstance(z, ndarray) else asarray(z)
+    a = arctan2(0, z) if z.dtype == _np.bool_ else UFUNCS["angle"](z)
+    return a * (180.0 / _math.pi) if deg else a
 
 
 def real_if_close(a, tol=100):

@@ -414,6 +414,14 @@ def _traced_callable(name, real):
             tr = _trace_of((val,))
             return real(val) if tr is None else _call_op(tr, name, (val,))
         return part
+    if name == "angle":  # NumPy's function, with a deg flag
+        def angle(z, deg=False):
+            tr = _trace_of((z,))
+            if tr is None:
+                return real(z, deg)
+            a = _call_op(tr, "angle", (z,))
+            return a * (180.0 / math.pi) if deg else a
+        return angle
     if name == "where":
         def where(*args, **kwargs):
             tr = _trace_of(args)

@@ -126,14 +126,6 @@ def _numpy_ufunc_fallback(uf, method, inputs, kwargs):
     return back(res, 0)
 
 
-def _angle_function(z, deg=False):
-    # numpy.angle is a function with a deg flag (Dask passes it positionally);
-    # cunumpy.angle is the ufunc, which would read deg as its out argument.
-    import cunumpy
-    res = cunumpy.angle(z)
-    return res * (180.0 / _np.pi) if deg else res
-
-
 def numpy_function(func, types, args, kwargs):
     """ndarray.__array_function__: a NumPy function called on cunumpy arrays
     runs the cunumpy function of the same name; without one, host arrays are
@@ -145,8 +137,6 @@ def numpy_function(func, types, args, kwargs):
     space = cunumpy.linalg if module.startswith("numpy.linalg") else \
         cunumpy.fft if module.startswith("numpy.fft") else cunumpy
     mine = getattr(space, func.__name__, None)
-    if func is _np.angle:
-        mine = _angle_function
     if mine is not None and callable(mine) and \
             module.startswith("numpy") and \
             "." not in func.__qualname__:

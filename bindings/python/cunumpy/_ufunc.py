@@ -422,11 +422,12 @@ for _name, _nin, _loops, _outrule, _doc in _lib._op_table():
 del _name, _nin, _loops, _outrule, _doc
 
 # The special_* ops are scipy.special's: cunumpy.special binds them under
-# their SciPy names; the NumPy namespace leaves them out. real and imag are
-# functions in NumPy (views of complex arrays, not ufuncs): _elementwise
-# binds those; their ops stay in UFUNCS for the engine's other users.
+# their SciPy names; the NumPy namespace leaves them out. real, imag and
+# angle are functions in NumPy (views of complex arrays; angle has a deg
+# flag), not ufuncs: _elementwise binds those; their ops stay in UFUNCS for
+# the engine's other users.
 _SPECIAL_PREFIX = "special_"
-_NOT_UFUNCS = {"real", "imag"}
+_NOT_UFUNCS = {"real", "imag", "angle"}
 globals().update({n: u for n, u in UFUNCS.items()
                   if not n.startswith(_SPECIAL_PREFIX)
                   and n not in _NOT_UFUNCS})

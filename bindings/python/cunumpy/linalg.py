@@ -34,6 +34,10 @@ def cholesky(a, /, *, upper=False):
 
 
 def qr(a, mode="reduced"):
+    if mode not in _QR_MODES:
+        raise ValueError(f"Unrecognized mode {mode!r}: cunumpy's qr has the "
+                         "modes 'reduced', 'complete' and 'r' ('raw', "
+                         "LAPACK's reflectors, is not provided)")
     if mode == "r":
         return _lib.cn_linalg_qr(a, _QR_MODES["reduced"])[1]
     return QRResult(*_lib.cn_linalg_qr(a, _QR_MODES[mode]))
