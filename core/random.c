@@ -788,7 +788,7 @@ static cn_status choice_weights(double **w, const cn_array_s *p, int64_t pop,
   return st;
 }
 
-cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
+cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array pool, int64_t pop,
                            int32_t ndim, const int64_t *shape, int32_t replace,
                            cn_array p) {
   const char *fn = "cn_random_choice";
@@ -797,12 +797,12 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
   cn_status st = check_shape(ndim, shape, fn);
   if (st != CN_OK)
     return st;
-  if (a) {
-    CN_CHECK_ARRAY(a, fn, "a");
-    if (a->ndim != 1)
+  if (pool) {
+    CN_CHECK_ARRAY(pool, fn, "a");
+    if (pool->ndim != 1)
       return cn_error(CN_ERR_VALUE, "%s: a must be 1-dimensional, got %d-d", fn,
-                      (int)a->ndim);
-    pop = a->size;
+                      (int)pool->ndim);
+    pop = pool->size;
   } else if (pop < 0) {
     return cn_error(CN_ERR_VALUE,
                     "%s: population size must be >= 0, got %" PRId64, fn, pop);
@@ -896,17 +896,17 @@ cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a, int64_t pop,
   hs_close(&s);
   free(w);
   cn_array_s *res = NULL, *dev = NULL;
-  if (st == CN_OK && !a) {
+  if (st == CN_OK && !pool) {
     st = cn_to_active(&res, idx);
   } else if (st == CN_OK) {
     cn_array_s *flat = NULL;
     int64_t kk = k;
-    st = cn_idx_to_device_of(&dev, idx, a);
+    st = cn_idx_to_device_of(&dev, idx, pool);
     if (st == CN_OK)
       st = cn_contig_view(&flat, dev, 1, &kk);
     cn_array_s *g = NULL;
     if (st == CN_OK)
-      st = cn_take(&g, a, flat, 0, CN_INDEX_RAISE, NULL);
+      st = cn_take(&g, pool, flat, 0, CN_INDEX_RAISE, NULL);
     if (st == CN_OK)
       st = cn_reshape(&res, g, ndim, shape, CN_ORDER_C);
     cn_array_release(flat);
@@ -934,27 +934,27 @@ static cn_status perm_index(cn_array_s **out, cn_rng rng, int64_t n) {
   return CN_OK;
 }
 
-cn_status cn_random_permutation(cn_array *out, cn_rng rng, cn_array a,
+cn_status cn_random_permutation(cn_array *out, cn_rng rng, cn_array pool,
                                 int64_t n) {
   const char *fn = "cn_random_permutation";
   CN_CHECK_OUT(out, fn);
   CHECK_RNG(rng, fn);
-  if (a) {
-    CN_CHECK_ARRAY(a, fn, "a");
-    if (a->ndim == 0)
+  if (pool) {
+    CN_CHECK_ARRAY(pool, fn, "a");
+    if (pool->ndim == 0)
       return cn_error(CN_ERR_VALUE, "%s: a must be at least 1-d", fn);
-    n = a->shape[0];
+    n = pool->shape[0];
   } else if (n < 0) {
     return cn_error(CN_ERR_VALUE, "%s: negative length %" PRId64, fn, n);
   }
   cn_array_s *idx = NULL, *dev = NULL, *res = NULL;
   cn_status st = perm_index(&idx, rng, n);
-  if (st == CN_OK && !a)
+  if (st == CN_OK && !pool)
     st = cn_to_active(&res, idx);
   else if (st == CN_OK) {
-    st = cn_idx_to_device_of(&dev, idx, a);
+    st = cn_idx_to_device_of(&dev, idx, pool);
     if (st == CN_OK)
-      st = cn_take(&res, a, dev, 0, CN_INDEX_RAISE, NULL);
+      st = cn_take(&res, pool, dev, 0, CN_INDEX_RAISE, NULL);
   }
   cn_array_release(idx);
   cn_array_release(dev);

@@ -532,7 +532,7 @@ CNPY_OPAQUE(cn_event)
                            cn_array edges, cn_array p, cn_array fweights,
                            cn_array aweights, cn_array ranges, cn_array k,
                            cn_array w, cn_array zi, cn_array operand,
-                           cn_array x0 };
+                           cn_array x0, cn_array pool };
 
 /* Optional doubles: None is NULL. */
 %typemap(in) const double *left (double v), const double *right (double v) {

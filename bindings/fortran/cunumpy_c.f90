@@ -3111,14 +3111,14 @@ module cunumpy_c
       integer(c_int32_t), value :: dtype
       integer(c_int32_t) :: res
     end function c_cn_random_dist
-    ! cn_status cn_random_choice(cn_array * out, cn_rng rng, cn_array a, int64_t pop, int32_t ndim,
-    !     const int64_t * shape, int32_t replace, cn_array p)
-    function c_cn_random_choice(out, rng, a, pop, ndim, shape, replace, p) bind(c, &
+    ! cn_status cn_random_choice(cn_array * out, cn_rng rng, cn_array pool, int64_t pop, int32_t
+    !     ndim, const int64_t * shape, int32_t replace, cn_array p)
+    function c_cn_random_choice(out, rng, pool, pop, ndim, shape, replace, p) bind(c, &
         name='cn_random_choice') result(res)
       import :: c_int32_t, c_int64_t, c_ptr
       type(c_ptr) :: out(*)
       type(c_ptr), value :: rng
-      type(c_ptr), value :: a
+      type(c_ptr), value :: pool
       integer(c_int64_t), value :: pop
       integer(c_int32_t), value :: ndim
       integer(c_int64_t), intent(in), optional :: shape(*)
@@ -3126,13 +3126,13 @@ module cunumpy_c
       type(c_ptr), value :: p
       integer(c_int32_t) :: res
     end function c_cn_random_choice
-    ! cn_status cn_random_permutation(cn_array * out, cn_rng rng, cn_array a, int64_t n)
-    function c_cn_random_permutation(out, rng, a, n) bind(c, &
+    ! cn_status cn_random_permutation(cn_array * out, cn_rng rng, cn_array pool, int64_t n)
+    function c_cn_random_permutation(out, rng, pool, n) bind(c, &
         name='cn_random_permutation') result(res)
       import :: c_int32_t, c_int64_t, c_ptr
       type(c_ptr) :: out(*)
       type(c_ptr), value :: rng
-      type(c_ptr), value :: a
+      type(c_ptr), value :: pool
       integer(c_int64_t), value :: n
       integer(c_int32_t) :: res
     end function c_cn_random_permutation

@@ -117,8 +117,8 @@ CN_API cn_status cn_random_dist(cn_array *out, cn_rng rng, const char *dist,
                                 int32_t ndim, const int64_t *shape,
                                 cn_dtype dtype);
 
-/* Samples of shape (ndim, shape) from the 1-d array a, or from arange(pop)
- * when a is NULL (int64). replace = 0 draws without replacement
+/* Samples of shape (ndim, shape) from the 1-d array pool, or from
+ * arange(pop) when pool is NULL (int64). replace = 0 draws without replacement
  * (CN_ERR_VALUE when more than the population is asked for). p (may be
  * NULL) holds the probabilities, checked as NumPy's Generator.choice:
  * CN_ERR_VALUE unless p is 1-d of the population's size, finite,
@@ -126,14 +126,14 @@ CN_API cn_status cn_random_dist(cn_array *out, cn_rng rng, const char *dist,
  * p, else float64), and without replacement has at least as many non-zero
  * entries as samples. Weighted draws without replacement use
  * Efraimidis-Spirakis keys. */
-CN_API cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array a,
+CN_API cn_status cn_random_choice(cn_array *out, cn_rng rng, cn_array pool,
                                   int64_t pop, int32_t ndim,
                                   const int64_t *shape, int32_t replace,
                                   cn_array p);
-/* Random permutation of arange(n) (a NULL) or a copy of a shuffled along
- * axis 0 (Fisher-Yates with Lemire draws). */
-CN_API cn_status cn_random_permutation(cn_array *out, cn_rng rng, cn_array a,
-                                       int64_t n);
+/* Random permutation of arange(n) (pool NULL) or a copy of pool shuffled
+ * along axis 0 (Fisher-Yates with Lemire draws). */
+CN_API cn_status cn_random_permutation(cn_array *out, cn_rng rng,
+                                       cn_array pool, int64_t n);
 /* Shuffles a along axis 0 in place. CN_ERR_VALUE for read-only or 0-d a. */
 CN_API cn_status cn_random_shuffle(cn_rng rng, cn_array a);
 

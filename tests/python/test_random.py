@@ -351,3 +351,65 @@ def test_module_functions_take_dtype(name, params):
                                  np.float64)
     assert xp.random.rand(4, 2, dtype=xp.float32).dtype == np.float32
     assert xp.random.randn(3, dtype=xp.float32).dtype == np.float32
+
+
+@pytest.mark.parametrize("shape,axis,size", [
+    ((3, 4), 0, 2), ((3, 4), 1, 2), ((3, 4), -1, (2, 2)), ((2, 3, 4), 1, None),
+    ((2, 3, 4), 2, (3,)), ((5,), 0, (2, 2))])
+@pytest.mark.parametrize("replace", [True, False])
+def test_choice_along_axis_as_numpy(shape, axis, size, replace):
+    a_np = np.arange(np.prod(shape)).reshape(shape)
+    want = np.random.default_rng(0).choice(a_np, size, replace=replace,
+                                           axis=axis)
+    got = xp.random.default_rng(0).choice(xp.asarray(a_np), size,
+                                          replace=replace, axis=axis).get()
+    assert got.shape == want.shape
+    # every picked slice is a whole slice of a along axis
+    ax = axis % len(shape)
+    pre, post = int(np.prod(shape[:ax])), int(np.prod(shape[ax + 1:]))
+    picked = got.reshape(pre, -1, post)
+    slices = {a_np.reshape(pre, shape[ax], post)[:, i, :].tobytes(): i
+              for i in range(shape[ax])}
+    idx = [slices[picked[:, j, :].tobytes()]
+           for j in range(picked.shape[1])]
+    if not replace:
+        assert len(set(idx)) == len(idx)
+    with pytest.raises(np.exceptions.AxisError):
+        xp.random.default_rng(0).choice(xp.asarray(a_np), 2,
+                                        axis=len(shape))
+
+
+def test_choice_of_an_integer_is_the_pool_of_arange():
+    # an int, a NumPy integer and a 0-d integer array are arange(a); the
+    # draws are those of the pool arange(a) from the same state
+    r = [xp.random.default_rng(7) for _ in range(4)]
+    a = r[0].choice(50, (4, 5)).get()
+    assert a.dtype == np.int64
+    assert_same(r[1].choice(np.int32(50), (4, 5)), a)
+    assert_same(r[2].choice(xp.asarray(50), (4, 5)), a)
+    assert_same(r[3].choice(xp.arange(50), (4, 5)), a)
+    w = xp.random.default_rng(1).choice(4, 1000, p=[0.1, 0.2, 0.3, 0.4])
+    assert set(np.unique(w.get())) == {0, 1, 2, 3}
+    s = xp.random.default_rng(2).choice(10, 10, replace=False,
+                                        shuffle=False).get()
+    assert sorted(s) == list(range(10))
+    with pytest.raises(ValueError):
+        xp.random.default_rng(0).choice(xp.asarray(2.5), 2)
+    with pytest.raises(ValueError):
+        xp.random.default_rng(0).choice(-1, 2)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, 2])
+def test_permutation_along_axis(axis):
+    a_np = np.arange(24).reshape(2, 3, 4)
+    got = xp.random.default_rng(3).permutation(xp.asarray(a_np),
+                                                axis=axis).get()
+    assert got.shape == a_np.shape
+    ax = axis % 3
+    moved, orig = np.moveaxis(got, ax, 0), np.moveaxis(a_np, ax, 0)
+    assert sorted(m.tobytes() for m in moved) == \
+        sorted(o.tobytes() for o in orig)
+    with pytest.raises(np.exceptions.AxisError):
+        xp.random.default_rng(3).permutation(xp.asarray(a_np), axis=3)
+    assert sorted(xp.random.default_rng(3).permutation(7).get()) == \
+        list(range(7))

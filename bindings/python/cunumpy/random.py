@@ -246,21 +246,42 @@ class Generator:
 
     def choice(self, a, size=None, replace=True, p=None, axis=0,
                shuffle=True):
+        # shuffle=False allows any order of a sample without replacement;
+        # the engine's sample is in draw order either way.
         from ._convert import asarray
-        from ._creation import arange
-        pool = arange(int(a)) if isinstance(a, (int, _np.integer)) else \
-            asarray(a)
-        return _lib.cn_random_choice(self._rng, pool, pool.shape[0] if
-                                     pool.ndim else 1, _shape(size),
-                                     bool(replace), p)
+        from ._index import take
+        from ._shape import _norm_axis
+        if isinstance(a, (int, _np.integer)) or \
+                (getattr(a, "ndim", None) == 0 and
+                 _np.dtype(a.dtype).kind in "iu"):
+            return _lib.cn_random_choice(self._rng, None, int(a),
+                                         _shape(size), bool(replace), p)
+        pool = asarray(a)
+        if pool.ndim == 0:
+            raise ValueError("a must be a sequence or an integer, not a "
+                             "0-d array of dtype %s" % pool.dtype)
+        axis = _norm_axis(int(axis), pool.ndim)
+        if pool.ndim == 1:
+            return _lib.cn_random_choice(self._rng, pool, 0, _shape(size),
+                                         bool(replace), p)
+        idx = _lib.cn_random_choice(self._rng, None, pool.shape[axis],
+                                    _shape(size), bool(replace), p)
+        return take(pool, idx, axis=axis)
 
     def permutation(self, x, axis=0):
         from ._convert import asarray
-        from ._creation import arange
-        pool = arange(int(x)) if isinstance(x, (int, _np.integer)) else \
-            asarray(x)
-        return _lib.cn_random_permutation(self._rng, pool, pool.shape[0] if
-                                          pool.ndim else 1)
+        from ._index import take
+        from ._shape import _norm_axis
+        if isinstance(x, (int, _np.integer)):
+            return _lib.cn_random_permutation(self._rng, None, int(x))
+        pool = asarray(x)
+        if pool.ndim == 0:
+            raise ValueError("x must be an integer or at least 1-d")
+        axis = _norm_axis(int(axis), pool.ndim)
+        if axis == 0:
+            return _lib.cn_random_permutation(self._rng, pool, 0)
+        idx = _lib.cn_random_permutation(self._rng, None, pool.shape[axis])
+        return take(pool, idx, axis=axis)
 
     def shuffle(self, x, axis=0):
         _lib.cn_random_shuffle(self._rng, x)

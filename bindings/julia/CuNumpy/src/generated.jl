@@ -1527,13 +1527,13 @@ cn_random_poisson(out, rng, lam, ndim, shape, dtype) =
 cn_random_dist(out, rng, dist, p0, p1, p2, ndim, shape, dtype) =
     ccall((:cn_random_dist, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Cstring, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Int32, Ptr{Int64}, Int32), out, rng, dist, p0, p1, p2, ndim, shape, dtype)
 
-# cn_status cn_random_choice(cn_array * out, cn_rng rng, cn_array a, int64_t pop, int32_t ndim, const int64_t * shape, int32_t replace, cn_array p)
-cn_random_choice(out, rng, a, pop, ndim, shape, replace, p) =
-    ccall((:cn_random_choice, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int64, Int32, Ptr{Int64}, Int32, Ptr{Cvoid}), out, rng, a, pop, ndim, shape, replace, p)
+# cn_status cn_random_choice(cn_array * out, cn_rng rng, cn_array pool, int64_t pop, int32_t ndim, const int64_t * shape, int32_t replace, cn_array p)
+cn_random_choice(out, rng, pool, pop, ndim, shape, replace, p) =
+    ccall((:cn_random_choice, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int64, Int32, Ptr{Int64}, Int32, Ptr{Cvoid}), out, rng, pool, pop, ndim, shape, replace, p)
 
-# cn_status cn_random_permutation(cn_array * out, cn_rng rng, cn_array a, int64_t n)
-cn_random_permutation(out, rng, a, n) =
-    ccall((:cn_random_permutation, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int64), out, rng, a, n)
+# cn_status cn_random_permutation(cn_array * out, cn_rng rng, cn_array pool, int64_t n)
+cn_random_permutation(out, rng, pool, n) =
+    ccall((:cn_random_permutation, libcunumpy), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Int64), out, rng, pool, n)
 
 # cn_status cn_random_shuffle(cn_rng rng, cn_array a)
 cn_random_shuffle(rng, a) =
