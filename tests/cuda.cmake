@@ -66,14 +66,19 @@ if(TARGET cunumpy_cuda)
   add_test(NAME cuda_plugin_probe
            COMMAND cuda_plugin_probe $<TARGET_FILE:cunumpy_cuda>)
 
-  # The GPU check and benchmark programs are built here but run only by
-  # tests/gpu/run.sh, on a machine with a GPU.
+  # The GPU check and benchmark programs are built here and run on the GPU
+  # by tests/gpu/run.sh, on a machine with one.
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/gpu/gpu_check.c)
     add_executable(cuda_gpu_check ${CMAKE_CURRENT_SOURCE_DIR}/gpu/gpu_check.c)
     target_link_libraries(cuda_gpu_check PRIVATE cunumpy m)
     target_include_directories(cuda_gpu_check PRIVATE ${PROJECT_SOURCE_DIR}/core)
     target_compile_options(cuda_gpu_check PRIVATE ${CUNUMPY_WARNINGS})
     add_dependencies(cuda_gpu_check cunumpy_cuda)
+    # Its harness, CPU against CPU, runs here: a comparison that misreads a
+    # dtype fails on the CPU before it costs device time.
+    add_test(NAME cuda_gpu_check_selftest COMMAND cuda_gpu_check)
+    set_tests_properties(cuda_gpu_check_selftest PROPERTIES
+                         ENVIRONMENT "GPU_CHECK_SELFTEST=1")
   endif()
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/gpu/bench_gpu.c)
     add_executable(cuda_bench_gpu ${CMAKE_CURRENT_SOURCE_DIR}/gpu/bench_gpu.c)

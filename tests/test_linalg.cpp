@@ -606,6 +606,35 @@ TEST_CASE("cholesky, qr, svd reconstruct their input", "[linalg][decomp]") {
       Arr rr2;
       CN_REQUIRE_OK(cn_linalg_qr(&untouched, rr2.out(), a, CN_QR_R));
       REQUIRE(untouched == nullptr);
+      // raw: rebuild Q = H_1 ... H_k, H_i = I - tau_i v_i v_i^H, from the
+      // reflectors below the diagonal of h^T and R from its upper triangle
+      Arr h, tau;
+      CN_REQUIRE_OK(cn_linalg_qr(h.out(), tau.out(), a, CN_QR_RAW));
+      REQUIRE(shape_of(h) == std::vector<int64_t>{n, m});
+      REQUIRE(shape_of(tau) == std::vector<int64_t>{k});
+      auto hv = vals(h), tv = vals(tau);
+      std::vector<cld> Q = eye(m), R((size_t)(k * n), cld(0));
+      for (int64_t i = 0; i < k; i++)
+        for (int64_t j = i; j < n; j++)
+          R[i * n + j] = hv[j * m + i];
+      for (int64_t i = 0; i < k; i++) {
+        std::vector<cld> v((size_t)m, cld(0));
+        v[i] = 1;
+        for (int64_t j = i + 1; j < m; j++)
+          v[j] = hv[i * m + j];
+        for (int64_t row = 0; row < m; row++) { // Q <- Q (I - tau v v^H)
+          cld dot = 0;
+          for (int64_t j = 0; j < m; j++)
+            dot += Q[row * m + j] * v[j];
+          for (int64_t j = 0; j < m; j++)
+            Q[row * m + j] -= dot * tv[i] * std::conj(v[j]);
+        }
+      }
+      std::vector<cld> Qk((size_t)(m * k));
+      for (int64_t row = 0; row < m; row++)
+        for (int64_t j = 0; j < k; j++)
+          Qk[row * k + j] = Q[row * m + j];
+      require_close(naive_mm(Qk, R, m, k, n), vals(a), tol);
       // SVD: full and reduced, and values only
       Arr U, S, V, Uf, Sf, Vf, S0;
       CN_REQUIRE_OK(cn_linalg_svd(U.out(), S.out(), V.out(), a, 0, 1));

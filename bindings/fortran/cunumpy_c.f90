@@ -122,6 +122,7 @@ module cunumpy_c
   integer(c_int32_t), parameter :: CN_QR_REDUCED = 0
   integer(c_int32_t), parameter :: CN_QR_COMPLETE = 1
   integer(c_int32_t), parameter :: CN_QR_R = 2
+  integer(c_int32_t), parameter :: CN_QR_RAW = 3
 
   ! enum cn_norm_ord (linalg.h)
   integer(c_int32_t), parameter :: CN_NORM_DEFAULT = 0

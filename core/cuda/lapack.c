@@ -333,6 +333,9 @@ static cn_status run(la_call *c) {
                               tau, c->t, work, c->dbytes, c->hwork, c->hbytes,
                               info_at(c, bi)),
              "cusolverDnXgeqrf");
+      if (a->out2) /* mode raw: tau; a stays as h^T */
+        TRY(copy_block(c, 1, mn, 1, elem(a->out2, bi * mn, isz), mn, 0, tau,
+                       mn, 0, mn, 1, 0, 0));
       if (!a->out1)
         continue;
       void *q = elem(a->out1, bi * m * kr, isz);
@@ -344,6 +347,8 @@ static cn_status run(la_call *c) {
                   info_at(c, b + bi)),
              "cusolverDnXorgqr");
     }
+    if (!a->out0)
+      return CN_OK;
     return copy_block(c, b, kr, n, a->out0, kr, kr * n, a->a, m, m * n, m, n,
                       0, 1);
   }

@@ -84,7 +84,8 @@ cn_status cn_linalg_qr(cn_array *q, cn_array *r, cn_array a, cn_qr_mode mode) {
   const char *fn = "cn_linalg_qr";
   CN_CHECK_OUT(r, fn);
   CN_CHECK_ARRAY(a, fn, "a");
-  if (mode != CN_QR_REDUCED && mode != CN_QR_COMPLETE && mode != CN_QR_R)
+  if (mode != CN_QR_REDUCED && mode != CN_QR_COMPLETE && mode != CN_QR_R &&
+      mode != CN_QR_RAW)
     return cn_error(CN_ERR_VALUE, "%s: unrecognized mode %d", fn, (int)mode);
   if (mode == CN_QR_R)
     q = NULL; /* not computed, never written */
@@ -96,10 +97,29 @@ cn_status cn_linalg_qr(cn_array *q, cn_array *r, cn_array a, cn_qr_mode mode) {
   cn_status st = la_input(&w, &args, a, false, CN_LAPACK_QR, fn, NULL);
   if (st != CN_OK)
     return st;
-  cn_la_keep(&sc, w);
   int64_t m = args.m, n = args.n, k = m < n ? m : n;
-  int64_t kr = mode == CN_QR_COMPLETE ? m : k;
   int64_t shape[CN_MAX_DIMS];
+  if (mode == CN_QR_RAW) {
+    /* h is the factored work copy itself, seen as (..., N, M) */
+    int32_t nd = batch_shape(shape, a, 1, k, 0);
+    st = cn_la_new(&R, a, args.dtype, nd, shape);
+    if (st == CN_OK) {
+      args.out2 = R->data;
+      st = cn_la_run(&args, a, fn, "QR factorization failed");
+    }
+    if (st == CN_OK)
+      st = cn_swapaxes(&Q, w, -1, -2);
+    cn_array_release(w);
+    if (st != CN_OK) {
+      cn_array_release(R);
+      return cn_error_prefix(st, fn);
+    }
+    *q = Q;
+    *r = R;
+    return CN_OK;
+  }
+  cn_la_keep(&sc, w);
+  int64_t kr = mode == CN_QR_COMPLETE ? m : k;
   int32_t nd = batch_shape(shape, a, 2, kr, n);
   CN_LA_TRY(cn_la_colmajor(&R, NULL, a, args.dtype, nd, shape));
   if (q != NULL) {

@@ -29,8 +29,9 @@ typedef enum cn_lapack_kind {
   /* a (n,n): replaced by its Cholesky factor (lower, or upper when upper),
    * the other triangle zeroed. info > 0: not positive definite. */
   CN_LAPACK_CHOLESKY,
-  /* a (m,n) destroyed. out0 = r: (kr, n) with kr = min(m,n) or m when full;
-   * out1 = q: NULL, or (m, kr). */
+  /* a (m,n) destroyed. out0 = r: NULL, or (kr, n) with kr = min(m,n) or m
+   * when full; out1 = q: NULL, or (m, kr); out2 = tau: NULL, or (min(m,n)),
+   * a then left as geqrf's result (numpy's mode 'raw'). */
   CN_LAPACK_QR,
   /* a (m,n) destroyed. out0 = s (min(m,n), real); when vectors: out1 = u
    * (m, m or min) and out2 = vh (n or min, n) (full selects m / n).

@@ -98,10 +98,13 @@ typedef enum cn_qr_mode {
   CN_QR_REDUCED = 0,  /* q (M, K), r (K, N), K = min(M, N) */
   CN_QR_COMPLETE = 1, /* q (M, M), r (M, N) */
   CN_QR_R = 2,        /* r (K, N) only */
+  CN_QR_RAW = 3,      /* geqrf's result: q <- h (N, M), r <- tau (K) */
   CN_QR_FORCE_INT32_ = 0x7fffffff
 } cn_qr_mode;
 /* QR factorisation. In mode CN_QR_R, q is not written (it may be NULL);
- * the other modes need it. */
+ * the other modes need it. CN_QR_RAW is numpy's mode='raw': h^T holds R in
+ * its upper triangle and the Householder vectors below, tau their scale
+ * factors; for a stack (..., M, N), h is (..., N, M) and tau (..., K). */
 CN_API cn_status cn_linalg_qr(cn_array *q, cn_array *r, cn_array a,
                               cn_qr_mode mode);
 /* Singular values s (real, descending); with compute_uv, u and vh such that

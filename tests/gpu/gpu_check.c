@@ -25,6 +25,8 @@
 
 #include <cunumpy/cunumpy.h>
 
+#include "float16_bits.h"
+
 static int g_fail, g_cases;
 
 #define OK(expr)                                                               \
@@ -134,8 +136,9 @@ static void compare(const char *label, cn_array cpu, cn_array gpu_any,
   char *a = malloc((size_t)(n * isz + 1)), *b = malloc((size_t)(n * isz + 1));
   OK(cn_copy_to_buffer(a, n * isz, cpu, CN_ORDER_C));
   OK(cn_copy_to_buffer(b, n * isz, gpu, CN_ORDER_C));
-  double eps =
-      (isz == 4 || dc == CN_COMPLEX64) ? 1.1920929e-07 : 2.220446049250313e-16;
+  double eps = dc == CN_FLOAT16                       ? 9.765625e-04
+               : (isz == 4 || dc == CN_COMPLEX64) ? 1.1920929e-07
+                                                  : 2.220446049250313e-16;
   int64_t bad = 0, first = -1;
   for (int64_t i = 0; i < n; i++) {
     bool same;
@@ -145,7 +148,16 @@ static void compare(const char *label, cn_array cpu, cn_array gpu_any,
       double x[2] = {0, 0}, y[2] = {0, 0};
       for (int p = 0; p < parts; p++) {
         const char *pa = a + i * isz + p * psz, *pb = b + i * isz + p * psz;
-        if (psz == 4) {
+        if (psz == 2) { /* float16: compared in its own epsilon */
+          uint16_t hx, hy;
+          uint64_t bx, by;
+          memcpy(&hx, pa, 2);
+          memcpy(&hy, pb, 2);
+          bx = cn_f16_bits_to_f64_bits(hx);
+          by = cn_f16_bits_to_f64_bits(hy);
+          memcpy(&x[p], &bx, 8);
+          memcpy(&y[p], &by, 8);
+        } else if (psz == 4) {
           float fx, fy;
           memcpy(&fx, pa, 4);
           memcpy(&fy, pb, 4);
@@ -760,6 +772,20 @@ static void la_rect(cn_dtype dt, int32_t nd, const int64_t *shape) {
       }
       cn_array rel[] = {qc, rc, qg, rg, ac, ag};
       for (int i = 0; i < 6; i++)
+        cn_array_release(rel[i]);
+    }
+    { /* raw: geqrf's h and tau (cuSOLVER keeps LAPACK's conventions) */
+      cn_array hc = NULL, tc = NULL, hg = NULL, tg = NULL;
+      snprintf(lab, sizeof lab, "qr raw(%s, %lldx%lld, layout %d)", dn,
+               (long long)m, (long long)n, lay);
+      LA_BOTH(lab, cn_linalg_qr(&hc, &tc, xc, CN_QR_RAW),
+              cn_linalg_qr(&hg, &tg, xg, CN_QR_RAW));
+      if (la_ok) {
+        compare(lab, hc, hg, ulps);
+        compare(lab, tc, tg, ulps);
+      }
+      cn_array rel[] = {hc, tc, hg, tg};
+      for (int i = 0; i < 4; i++)
         cn_array_release(rel[i]);
     }
     cn_array rel[] = {x, xg0, xc, xg};

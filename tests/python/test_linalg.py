@@ -657,3 +657,50 @@ def test_lstsq_rank_int32_and_norm_nuc():
     np.testing.assert_allclose(
         xp.to_numpy(xp.linalg.norm(xp.asarray(s), "nuc", axis=(1, 2))),
         np.linalg.norm(s, "nuc", axis=(1, 2)), rtol=1e-12)
+
+
+_QR_SHAPES = [(6, 4), (3, 5), (4, 4), (1, 1), (2, 5, 3), (2, 3, 5), (0, 3),
+              (3, 0), (2, 0, 4)]
+
+
+@pytest.mark.parametrize("shape", _QR_SHAPES)
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex64,
+                                np.complex128, np.int64])
+def test_qr_raw_and_r_modes_as_numpy(shape, dt):
+    rng = np.random.default_rng(7)
+    a = rng.normal(size=shape) * 5
+    if np.dtype(dt).kind == "c":
+        a = a + 1j * rng.normal(size=shape)
+    a = a.astype(dt)
+    tol = 1e-4 if dt in (np.float32, np.complex64) else 1e-10
+    h, tau = np.linalg.qr(a, mode="raw")
+    H, TAU = xp.linalg.qr(xp.asarray(a), mode="raw")
+    for ours, ref in ((H, h), (TAU, tau)):
+        assert ours.shape == ref.shape and ours.dtype == ref.dtype
+        np.testing.assert_allclose(np.asarray(ours), ref, rtol=tol,
+                                   atol=tol * 10)
+    np.testing.assert_allclose(np.asarray(xp.linalg.qr(xp.asarray(a), "r")),
+                               np.linalg.qr(a, "r"), rtol=tol, atol=tol * 10)
+
+
+def test_qr_raw_of_views_and_deprecated_modes():
+    a = np.arange(24.0).reshape(4, 6)[:, ::-2] ** 1.5  # strided, negative
+    for view in (a, a.T):
+        h, tau = np.linalg.qr(view, mode="raw")
+        H, TAU = xp.linalg.qr(xp.asarray(view), mode="raw")
+        np.testing.assert_allclose(np.asarray(H), h, rtol=1e-10, atol=1e-9)
+        np.testing.assert_allclose(np.asarray(TAU), tau, rtol=1e-10)
+    for mode, same in (("full", "reduced"), ("f", "reduced")):
+        with pytest.warns(DeprecationWarning):
+            q, r = xp.linalg.qr(xp.asarray(a), mode=mode)
+        q2, r2 = xp.linalg.qr(xp.asarray(a), mode=same)
+        assert_same(q, np.asarray(q2))
+        assert_same(r, np.asarray(r2))
+    for mode in ("economic", "e"):
+        with pytest.warns(DeprecationWarning):
+            ours = xp.linalg.qr(xp.asarray(a), mode=mode)
+        with pytest.warns(DeprecationWarning):
+            ref = np.linalg.qr(a, mode=mode)
+        assert ours.shape == ref.shape
+        np.testing.assert_allclose(np.asarray(ours), ref, rtol=1e-10,
+                                   atol=1e-9)

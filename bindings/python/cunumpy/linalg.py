@@ -1,6 +1,7 @@
 """cunumpy.linalg: NumPy's numpy.linalg (and the Array API linalg
 extension) over include/cunumpy/linalg.h (OpenBLAS/LAPACKE on the CPU)."""
 
+import warnings as _warnings
 from collections import namedtuple as _namedtuple
 
 # The class the extension raises for CN_ERR_LINALG is NumPy's own (a
@@ -26,20 +27,26 @@ QRResult = _namedtuple("QRResult", "Q R")
 SlogdetResult = _namedtuple("SlogdetResult", "sign logabsdet")
 SVDResult = _namedtuple("SVDResult", "U S Vh")
 
-_QR_MODES = {"reduced": 0, "complete": 1, "r": 2}
-
-
-def cholesky(a, /, *, upper=False):
-    return _lib.cn_linalg_cholesky(a, bool(upper))
+_QR_MODES = {"reduced": 0, "complete": 1, "r": 2, "raw": 3}
 
 
 def qr(a, mode="reduced"):
+    if mode in ("f", "full"):
+        _warnings.warn("The 'full' option is deprecated in favor of "
+                       "'reduced'.\nFor backward compatibility let mode "
+                       "default.", DeprecationWarning, stacklevel=2)
+        mode = "reduced"
+    elif mode in ("e", "economic"):
+        _warnings.warn("The 'economic' option is deprecated.",
+                       DeprecationWarning, stacklevel=2)
+        # numpy's 'economic' is the factored matrix itself: raw's h^T
+        return matrix_transpose(_lib.cn_linalg_qr(a, _QR_MODES["raw"])[0])
     if mode not in _QR_MODES:
-        raise ValueError(f"Unrecognized mode {mode!r}: cunumpy's qr has the "
-                         "modes 'reduced', 'complete' and 'r' ('raw', "
-                         "LAPACK's reflectors, is not provided)")
+        raise ValueError(f"Unrecognized mode '{mode}'")
     if mode == "r":
-        return _lib.cn_linalg_qr(a, _QR_MODES["reduced"])[1]
+        return _lib.cn_linalg_qr(a, _QR_MODES["r"])[1]
+    if mode == "raw":
+        return _lib.cn_linalg_qr(a, _QR_MODES["raw"])
     return QRResult(*_lib.cn_linalg_qr(a, _QR_MODES[mode]))
 
 

@@ -116,11 +116,15 @@ LA_SCAN(la_cd)
         break;                                                                 \
       case CN_LAPACK_QR: {                                                     \
         int64_t kr = args->full ? m : mn;                                      \
-        T *r = (T *)args->out0 + bi * kr * n;                                  \
+        T *r = args->out0 ? (T *)args->out0 + bi * kr * n : NULL;              \
         T *q = args->out1 ? (T *)args->out1 + bi * m * kr : NULL;              \
         if (mn > 0)                                                            \
           LA_CHECK("geqrf", CN_LAPACKE(P##geqrf)(COL, li(m), li(n), a,         \
                                                  li(m > 1 ? m : 1), scratch)); \
+        if (args->out2 && mn > 0) /* mode raw: tau, a stays as h^T */          \
+          memcpy((T *)args->out2 + bi * mn, scratch, sizeof(T) * (size_t)mn);  \
+        if (!r)                                                                \
+          break;                                                               \
         for (int64_t j = 0; j < n; j++)                                        \
           for (int64_t i = 0; i < kr; i++)                                     \
             r[i + j * kr] = i <= j ? a[i + j * m] : 0;                         \

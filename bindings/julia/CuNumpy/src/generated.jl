@@ -112,6 +112,7 @@ const CN_PARAM_STRUCT = Int32(2)
 const CN_QR_REDUCED = Int32(0)
 const CN_QR_COMPLETE = Int32(1)
 const CN_QR_R = Int32(2)
+const CN_QR_RAW = Int32(3)
 
 # enum cn_norm_ord (linalg.h)
 const CN_NORM_DEFAULT = Int32(0)
