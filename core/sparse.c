@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "float16_bits.h"
 #include "sparse_internal.h"
 
 static const char *fmt_name(int32_t f) {
@@ -67,9 +68,26 @@ static cn_dtype index_dtype_for(int64_t nrows, int64_t ncols, int64_t nnz) {
              : CN_INT64;
 }
 
+/* float16 values computed in float32, as NumPy and the CPU backend do. */
+static float f16_load(const void *v) {
+  uint16_t h;
+  memcpy(&h, v, sizeof h);
+  uint32_t u = cn_f16_bits_to_f32_bits(h);
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+static void f16_store(void *v, float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  uint16_t h = cn_f32_bits_to_f16_bits(u);
+  memcpy(v, &h, sizeof h);
+}
+
 /* acc += v in dtype dt (bool: or); integers wrap. */
 static void value_add(cn_dtype dt, void *acc, const void *v) {
   switch (dt) {
+  case CN_FLOAT16: f16_store(acc, f16_load(acc) + f16_load(v)); break;
   case CN_BOOL: *(uint8_t *)acc = (uint8_t)(*(uint8_t *)acc | *(const uint8_t *)v); break;
 #define ADD_INT(DT, T, U)                                                      \
   case DT:                                                                     \
@@ -107,6 +125,7 @@ static void value_add(cn_dtype dt, void *acc, const void *v) {
 /* True when the value is zero (-0.0 and complex zeros included). */
 static bool value_is_zero(cn_dtype dt, const void *v) {
   switch (dt) {
+  case CN_FLOAT16: return f16_load(v) == 0.0f;
   case CN_FLOAT32: return *(const float *)v == 0.0f;
   case CN_FLOAT64: return *(const double *)v == 0.0;
   case CN_COMPLEX64:
@@ -1478,6 +1497,25 @@ static cn_status check_dense(const cn_array_s *x, const struct cn_sparse_s *s,
   return cn_same_device(2, both, fn);
 }
 
+/* The dtype a product computes in: float16 in float32, rounded once at the
+ * end (NumPy's float16 matmul accumulates in float32 too). */
+static cn_dtype product_dtype(cn_dtype ct) {
+  return ct == CN_FLOAT16 ? CN_FLOAT32 : ct;
+}
+
+/* *o cast to dt in place of itself when the product computed wider. */
+static cn_status round_product(cn_array_s **o, cn_dtype dt) {
+  if ((*o)->dtype == dt)
+    return CN_OK;
+  cn_array_s *r = NULL;
+  cn_status st = contiguous_as(&r, *o, dt);
+  if (st == CN_OK) {
+    cn_array_release(*o);
+    *o = r;
+  }
+  return st;
+}
+
 cn_status cn_sparse_matmul_dense(cn_array *out, cn_sparse s, cn_array x) {
   static const char fn[] = "cn_sparse_matmul_dense";
   CN_CHECK_OUT(out, fn);
@@ -1492,11 +1530,12 @@ cn_status cn_sparse_matmul_dense(cn_array *out, cn_sparse s, cn_array x) {
   cn_dtype ct;
   if ((st = cn_result_type(&ct, s->data->dtype, x->dtype)) != CN_OK)
     return st;
+  cn_dtype wt = product_dtype(ct);
   cn_sparse c = NULL;
   cn_array_s *xv = NULL, *o = NULL;
-  if ((st = dia_direct(s) ? with_dtype(&c, s, ct) : csr_in(&c, s, ct, fn)) !=
+  if ((st = dia_direct(s) ? with_dtype(&c, s, wt) : csr_in(&c, s, wt, fn)) !=
           CN_OK ||
-      (st = dense_in(&xv, x, ct, false, fn)) != CN_OK)
+      (st = dense_in(&xv, x, wt, false, fn)) != CN_OK)
     goto done;
   if ((st = run_product(&o, c, xv, fn)) != CN_OK)
     goto done;
@@ -1506,6 +1545,8 @@ cn_status cn_sparse_matmul_dense(cn_array *out, cn_sparse s, cn_array x) {
     cn_array_release(o);
     o = v;
   }
+  if (st == CN_OK && (st = round_product(&o, ct)) != CN_OK)
+    cn_array_release(o);
   if (st == CN_OK)
     *out = o;
 done:
@@ -1536,11 +1577,12 @@ cn_status cn_dense_matmul_sparse(cn_array *out, cn_array x, cn_sparse s) {
   if ((st = dia_direct(s) ? dia_transpose(&c, s, fn)
                           : as_compressed(&c, s, CN_SPARSE_CSC, fn)) != CN_OK)
     goto done;
+  cn_dtype wt = product_dtype(ct);
   cn_sparse cd = NULL;
-  st = with_dtype(&cd, c, ct);
+  st = with_dtype(&cd, c, wt);
   cn_sparse_release(c);
   c = cd;
-  if (st != CN_OK || (st = dense_in(&xv, x, ct, true, fn)) != CN_OK)
+  if (st != CN_OK || (st = dense_in(&xv, x, wt, true, fn)) != CN_OK)
     goto done;
   if ((st = run_product(&o, c, xv, fn)) != CN_OK)
     goto done;
@@ -1553,6 +1595,8 @@ cn_status cn_dense_matmul_sparse(cn_array *out, cn_array x, cn_sparse s) {
     st = cn_array_view(&v, o, o->data, 2, shape, strides);
   }
   cn_array_release(o);
+  if (st == CN_OK && (st = round_product(&v, ct)) != CN_OK)
+    cn_array_release(v);
   if (st == CN_OK)
     *out = v;
 done:
@@ -1591,8 +1635,8 @@ cn_status cn_sparse_matmul(cn_sparse *out, cn_sparse a, cn_sparse b) {
     return st;
   cn_sparse ca = NULL, cb = NULL, wa = NULL, wb = NULL;
   cn_array_s *p = NULL, *ix = NULL, *d = NULL, *pn = NULL, *ixn = NULL;
-  if ((st = csr_in(&ca, a, ct, fn)) != CN_OK ||
-      (st = csr_in(&cb, b, ct, fn)) != CN_OK)
+  if ((st = csr_in(&ca, a, product_dtype(ct), fn)) != CN_OK ||
+      (st = csr_in(&cb, b, product_dtype(ct), fn)) != CN_OK)
     goto done;
   /* one index dtype for both operands */
   if (ca->a->dtype != cb->a->dtype) {
@@ -1612,7 +1656,8 @@ cn_status cn_sparse_matmul(cn_sparse *out, cn_sparse a, cn_sparse b) {
       goto done;
   }
   cn_csr_operand oa = operand_of(wa ? wa : ca), ob = operand_of(wb ? wb : cb);
-  if ((st = gemm(&oa, &ob, &p, &ix, &d)) != CN_OK)
+  if ((st = gemm(&oa, &ob, &p, &ix, &d)) != CN_OK ||
+      (st = round_product(&d, ct)) != CN_OK)
     goto done;
   cn_dtype it = index_dtype_for(a->nrows, b->ncols, d->size);
   if ((st = narrow_index(&pn, p, it)) != CN_OK ||

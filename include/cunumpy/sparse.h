@@ -15,8 +15,10 @@
  * sort_indices of CSR/CSC, transpose, astype and copy run there (on CUDA
  * through cuSPARSE for float32, float64, complex64 and complex128, SpMV
  * and SpMM of bool and integer dtypes through an NVRTC-compiled kernel;
- * CN_ERR_UNSUPPORTED for SpGEMM of other dtypes and float16 products
- * there; 32-bit extents for CSR <-> CSC and SpGEMM). Steps that read the components on
+ * CN_ERR_UNSUPPORTED for SpGEMM of other dtypes there; 32-bit extents
+ * for CSR <-> CSC and SpGEMM). float16 products compute in float32 and
+ * round once, as NumPy's float16 matmul; duplicates of float16 entries sum
+ * in float32 per addition, as NumPy's float16 add. Steps that read the components on
  * the host (construction, COO conversions, merging duplicates, toarray,
  * eliminate_zeros, the direct solvers, DIA transpose and diagonal) give
  * CN_ERR_DEVICE for a device matrix. DIA products run on DIA directly on

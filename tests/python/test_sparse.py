@@ -805,3 +805,50 @@ def test_diags_eye_spdiags_as_scipy(shape, offsets):
                           format="csr").format == "csr"
     with pytest.raises(ValueError, match="out of bounds"):
         sp.diags_array([[1.0]], offsets=[n + 1], shape=shape)
+
+
+def _f16_add_at(shape, row, col, val):
+    """Duplicates summed as NumPy's float16 add: in float32, rounded."""
+    d = np.zeros(shape, np.float16)
+    for r, c, v in zip(row, col, val):
+        d[r, c] = np.float16(np.float32(d[r, c]) + np.float32(v))
+    return d
+
+
+@pytest.mark.parametrize("fmt", FORMATS + ["dia"])
+def test_float16_matrices_as_numpy_float16(fmt):
+    # scipy.sparse refuses float16; the oracle is NumPy's float16 on the
+    # dense matrix (values, duplicates, -0.0 as an explicit zero)
+    val, row, col, shape = messy(seed=11, dtype=np.float64)
+    val = (val * 0.3 + 1 / 3).astype(np.float16)
+    val[3] = -0.0
+    dense = _f16_add_at(shape, row, col, val)
+    coo = sp.coo_array((cp.asarray(val), (cp.asarray(row), cp.asarray(col))),
+                       shape=shape)
+    np.testing.assert_array_equal(host(coo.toarray()), dense)
+    a = coo.asformat(fmt)
+    assert a.dtype == np.float16
+    got = host(a.toarray())
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(got, dense)
+    np.testing.assert_array_equal(host(a.diagonal()), np.diagonal(dense))
+    if fmt != "dia":
+        b = a.copy()
+        b.sum_duplicates()
+        b.eliminate_zeros()
+        assert b.nnz == np.count_nonzero(dense)
+    x = np.linspace(-1, 1, shape[1]).astype(np.float16)
+    X = np.linspace(-2, 2, shape[1] * 3).reshape(shape[1], 3).astype(np.float16)
+    W = np.linspace(0, 1, 2 * shape[0]).reshape(2, shape[0]).astype(np.float16)
+    for ours, ref in ((a @ cp.asarray(x), dense @ x),
+                      (a @ cp.asarray(X), dense @ X),
+                      (cp.asarray(W) @ a, W @ dense)):
+        ours = host(ours)
+        assert ours.dtype == np.float16
+        np.testing.assert_allclose(ours.astype(np.float64), ref, rtol=2e-3,
+                                   atol=2e-3)
+    g = a @ a.T
+    assert g.dtype == np.float16
+    np.testing.assert_allclose(host(g.toarray()).astype(np.float64),
+                               dense.astype(np.float32) @ dense.T.astype(
+                                   np.float32), rtol=2e-3, atol=2e-3)
