@@ -1,8 +1,9 @@
 /* CPU fill kernel of the counter-based generator: the mapping from counters
  * to variates is specified in core/philox.h and computed by the samplers of
  * core/random_samplers.h, shared with the CUDA plugin; NORMAL fills have an
- * AVX2 + SLEEF path and RANDOM and INTEGERS fills AVX2 Philox lanes
- * (random_normal_avx2.c). Threads split the counter
+ * AVX2 + SLEEF path, RANDOM, INTEGERS, GEOMETRIC and the other 2-per-block
+ * fills AVX2 Philox lanes, EXPONENTIAL, RAYLEIGH and WEIBULL SLEEF's vector
+ * log1p (random_avx2.c). Threads split the counter
  * space, so results do not depend on the thread count. */
 #include <math.h>
 #include <string.h>
@@ -124,6 +125,62 @@ static void items_batched(int32_t dist, int kind, int64_t t0, int64_t t1,
     }
   }
 }
+
+/* Blocks [t0, t1) of a fill of a 2-per-block distribution other than
+ * NORMAL / LOGNORMAL with scalar parameters, from block words made in
+ * AVX2 lanes: EXPONENTIAL, RAYLEIGH and WEIBULL through SLEEF's vector
+ * log1p and pow, the others through the scalar transform of
+ * core/random_samplers.h (whose libm results the CUDA comparison holds
+ * to a tighter bound). */
+__attribute__((flatten)) static void
+items_batched_u(int32_t dist, int kind, int64_t t0, int64_t t1, int64_t n,
+                void *out, const cn_rng_src *src) {
+  uint32_t w[4 * BATCH];
+  uint64_t x[2 * BATCH];
+  double v[2 * BATCH];
+  const double *p = src->params;
+  bool vec = dist == CN_RNG_EXPONENTIAL || dist == CN_RNG_RAYLEIGH ||
+             (dist == CN_RNG_WEIBULL && p[0] != 0.0);
+  for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
+    int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
+    cn_cpu_philox_blocks_avx2(w, nb, src->key, src->base, (uint64_t)b0);
+    int64_t i0 = 2 * b0, m = n - i0 < 2 * nb ? n - i0 : 2 * nb;
+    /* x86: word pair (w[2j], w[2j+1]) is the little-endian u64 w2j+1:w2j */
+    memcpy(x, w, (size_t)m * sizeof *x);
+    double *dst = kind == CN_RNG_OUT_F64 ? (double *)out + i0 : v;
+    if (vec)
+      cn_cpu_from_u_avx2(dist, x, m, p[0], dst);
+    else
+      for (int64_t j = 0; j < m; j++)
+        dst[j] = cn_rng_from_u(dist, x[j], p);
+    if (kind == CN_RNG_OUT_F32) {
+      float *o = (float *)out + i0;
+      for (int64_t j = 0; j < m; j++)
+        o[j] = (float)v[j];
+    }
+  }
+}
+
+/* Blocks [t0, t1) of a GEOMETRIC fill with scalar p: one -log1p(-p) for
+ * the fill and block words from AVX2 lanes; the values are the work
+ * items' bit for bit. */
+static void items_batched_geometric(int32_t dist, int kind, int64_t t0,
+                                    int64_t t1, int64_t n, void *out,
+                                    const cn_rng_src *src) {
+  (void)dist;
+  (void)kind;
+  (void)n;
+  uint32_t w[4 * BATCH];
+  const double lq = -log1p(-src->params[0]);
+  for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
+    int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
+    cn_cpu_philox_blocks_avx2(w, nb, src->key, src->base, (uint64_t)b0);
+    int64_t *o = (int64_t *)out + b0;
+    for (int64_t j = 0; j < nb; j++)
+      o[j] = cn_rng_geometric_lq(
+          (uint64_t)w[4 * j] | ((uint64_t)w[4 * j + 1] << 32), lq);
+  }
+}
 #undef BATCH
 
 /* The scalar paths run the work items of core/random_samplers.h (the
@@ -164,9 +221,14 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
                                   : CN_RNG_OUT_F64;
   void *data = out->data;
   items_fn items = pick_items(dist, kind);
+  bool scalar_params = !src.pa[0] && !src.pa[1] && !src.pa[2];
   if (have_avx2() && (dist == CN_RNG_RANDOM ||
                       (dist == CN_RNG_INTEGERS && !src.lo)))
     items = items_batched;
+  else if (have_avx2() && scalar_params && dist == CN_RNG_GEOMETRIC)
+    items = items_batched_geometric;
+  else if (have_avx2() && scalar_params && cn_rng_per_block(dist, f32) == 2)
+    items = items_batched_u; /* NORMAL and LOGNORMAL returned above */
   int64_t nchunks = (nblocks + ITEMS_PER_CHUNK - 1) / ITEMS_PER_CHUNK;
 #pragma omp parallel for num_threads(nth) schedule(static)
   for (int64_t c = 0; c < nchunks; c++) {
