@@ -1,10 +1,10 @@
 /* CPU fill kernel of the counter-based generator: the mapping from counters
  * to variates is specified in core/philox.h and computed by the samplers of
  * core/random_samplers.h, shared with the CUDA plugin; NORMAL fills have an
- * AVX2 + SLEEF path, RANDOM, INTEGERS, GEOMETRIC and the other 2-per-block
- * fills AVX2 Philox lanes, EXPONENTIAL, RAYLEIGH and WEIBULL SLEEF's vector
- * log1p (random_avx2.c). Threads split the counter
- * space, so results do not depend on the thread count. */
+ * AVX2 + SLEEF path, the other fills with scalar parameters (and RANDOM
+ * and INTEGERS) AVX2 Philox lanes, EXPONENTIAL, RAYLEIGH and WEIBULL
+ * SLEEF's vector log1p (random_avx2.c). Threads split the counter space,
+ * so results do not depend on the thread count. */
 #include <math.h>
 #include <string.h>
 
@@ -181,6 +181,43 @@ static void items_batched_geometric(int32_t dist, int kind, int64_t t0,
           (uint64_t)w[4 * j] | ((uint64_t)w[4 * j + 1] << 32), lq);
   }
 }
+
+/* Blocks [t0, t1) of a fill of GAMMA, CHISQUARE, BETA, BINOMIAL or POISSON
+ * with scalar parameters: each element's stream starts from its block's
+ * words made in AVX2 lanes (its retry rounds are scalar), and BINOMIAL's
+ * and POISSON's parameter-only terms are computed once; the values are
+ * the work items' bit for bit. */
+static void items_streams(int32_t dist, int kind, int64_t t0, int64_t t1,
+                          int64_t n, void *out, const cn_rng_src *src) {
+  (void)n;
+  uint32_t w[4 * BATCH];
+  const double *q = src->params;
+  cn_rng_binomial_prep bp;
+  cn_rng_poisson_prep pp;
+  bool binomial = dist == CN_RNG_BINOMIAL, poisson = dist == CN_RNG_POISSON;
+  cn_rng_binomial_prepare(&bp, binomial ? (int64_t)q[0] : 0, q[1]);
+  cn_rng_poisson_prepare(&pp, poisson ? q[0] : 0.0);
+  cn_rng_stream s;
+  memcpy(s.key, src->key, sizeof s.key);
+  for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
+    int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
+    cn_cpu_philox_blocks_avx2(w, nb, src->key, src->base, (uint64_t)b0);
+    for (int64_t j = 0; j < nb; j++) {
+      int64_t t = b0 + j;
+      memcpy(s.ctr, src->base, sizeof s.ctr);
+      s.ctr[3] = 0;
+      cn_philox_add(s.ctr, (uint64_t)t);
+      memcpy(s.w, w + 4 * j, sizeof s.w);
+      s.pos = 0;
+      if (binomial)
+        ((int64_t *)out)[t] = cn_rng_binomial_prepared(&s, &bp);
+      else if (poisson)
+        ((int64_t *)out)[t] = cn_rng_poisson_prepared(&s, &pp);
+      else
+        cn_rng_store(out, kind, t, cn_rng_real_value(dist, &s, q));
+    }
+  }
+}
 #undef BATCH
 
 /* The scalar paths run the work items of core/random_samplers.h (the
@@ -227,6 +264,11 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
     items = items_batched;
   else if (have_avx2() && scalar_params && dist == CN_RNG_GEOMETRIC)
     items = items_batched_geometric;
+  else if (have_avx2() && scalar_params &&
+           (dist == CN_RNG_GAMMA || dist == CN_RNG_CHISQUARE ||
+            dist == CN_RNG_BETA || dist == CN_RNG_BINOMIAL ||
+            dist == CN_RNG_POISSON))
+    items = items_streams;
   else if (have_avx2() && scalar_params && cn_rng_per_block(dist, f32) == 2)
     items = items_batched_u; /* NORMAL and LOGNORMAL returned above */
   int64_t nchunks = (nblocks + ITEMS_PER_CHUNK - 1) / ITEMS_PER_CHUNK;
