@@ -78,6 +78,12 @@ CN_INTERNAL void cn_cpu_philox_blocks_avx2(uint32_t *w, int64_t nb,
                                            const uint32_t key[2],
                                            const uint32_t counter[4],
                                            uint64_t first);
+/* The same words as cn_cpu_philox_blocks_avx2, in AVX-512 lanes
+ * (core/cpu/random_avx512.c). AVX-512F CPUs only. */
+CN_INTERNAL void cn_cpu_philox_blocks_avx512(uint32_t *w, int64_t nb,
+                                             const uint32_t key[2],
+                                             const uint32_t counter[4],
+                                             uint64_t first);
 /* Values out[j] (j < m) of EXPONENTIAL, RAYLEIGH or WEIBULL (a != 0) with
  * scalar parameter p0 from the 64-bit words x[j] by the mapping of
  * core/philox.h, with SLEEF's 1-ulp vector log1p and pow

@@ -2,7 +2,7 @@
  * to variates is specified in core/philox.h and computed by the samplers of
  * core/random_samplers.h, shared with the CUDA plugin; NORMAL fills have an
  * AVX2 + SLEEF path, the other fills with scalar parameters (and RANDOM
- * and INTEGERS) AVX2 Philox lanes, EXPONENTIAL, RAYLEIGH and WEIBULL
+ * and INTEGERS) AVX2 or AVX-512 Philox lanes (random_avx512.c), EXPONENTIAL, RAYLEIGH and WEIBULL
  * SLEEF's vector log1p (random_avx2.c). Threads split the counter space,
  * so results do not depend on the thread count. */
 #include <math.h>
@@ -59,10 +59,27 @@ static items_fn pick_items(int32_t dist, int kind) {
   }
 }
 
+static bool have_avx512(void) {
+  static int cached = -1;
+  if (cached < 0)
+    cached = have_avx2() && __builtin_cpu_supports("avx512f");
+  return cached == 1;
+}
+
+/* Counter block words in the widest vector lanes the CPU has (AVX2 CPUs
+ * only). */
+static void philox_blocks_vec(uint32_t *w, int64_t nb, const uint32_t key[2],
+                              const uint32_t counter[4], uint64_t first) {
+  if (have_avx512())
+    cn_cpu_philox_blocks_avx512(w, nb, key, counter, first);
+  else
+    cn_cpu_philox_blocks_avx2(w, nb, key, counter, first);
+}
+
 void cn_cpu_philox_blocks(uint32_t *w, int64_t nb, const uint32_t key[2],
                           const uint32_t counter[4], uint64_t first) {
   if (have_avx2()) {
-    cn_cpu_philox_blocks_avx2(w, nb, key, counter, first);
+    philox_blocks_vec(w, nb, key, counter, first);
     return;
   }
   for (int64_t i = 0; i < nb; i++)
@@ -72,7 +89,7 @@ void cn_cpu_philox_blocks(uint32_t *w, int64_t nb, const uint32_t key[2],
 #define ITEMS_PER_CHUNK 2048
 
 /* Blocks [t0, t1) of a RANDOM or scalar-bounded INTEGERS fill from block
- * words made in AVX2 lanes, BATCH blocks at a time: the same values as the
+ * words made in vector lanes, BATCH blocks at a time: the same values as the
  * work items'. An integer whose first draw would fall in Lemire's
  * rejection zone (probability m / 2^32 or m / 2^64) is left to its work
  * item, which redraws exactly as the scalar path. */
@@ -82,7 +99,7 @@ static void items_batched(int32_t dist, int kind, int64_t t0, int64_t t1,
   uint32_t w[4 * BATCH];
   for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
     int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
-    cn_cpu_philox_blocks_avx2(w, nb, src->key, src->base, (uint64_t)b0);
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0);
     if (dist == CN_RNG_RANDOM && kind == CN_RNG_OUT_F32) {
       float *o = (float *)out + 4 * b0;
       int64_t m = n - 4 * b0 < 4 * nb ? n - 4 * b0 : 4 * nb;
@@ -128,7 +145,7 @@ static void items_batched(int32_t dist, int kind, int64_t t0, int64_t t1,
 
 /* Blocks [t0, t1) of a fill of a 2-per-block distribution other than
  * NORMAL / LOGNORMAL with scalar parameters, from block words made in
- * AVX2 lanes: EXPONENTIAL, RAYLEIGH and WEIBULL through SLEEF's vector
+ * vector lanes: EXPONENTIAL, RAYLEIGH and WEIBULL through SLEEF's vector
  * log1p and pow, the others through the scalar transform of
  * core/random_samplers.h (whose libm results the CUDA comparison holds
  * to a tighter bound). */
@@ -143,7 +160,7 @@ items_batched_u(int32_t dist, int kind, int64_t t0, int64_t t1, int64_t n,
              (dist == CN_RNG_WEIBULL && p[0] != 0.0);
   for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
     int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
-    cn_cpu_philox_blocks_avx2(w, nb, src->key, src->base, (uint64_t)b0);
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0);
     int64_t i0 = 2 * b0, m = n - i0 < 2 * nb ? n - i0 : 2 * nb;
     /* x86: word pair (w[2j], w[2j+1]) is the little-endian u64 w2j+1:w2j */
     memcpy(x, w, (size_t)m * sizeof *x);
@@ -162,7 +179,7 @@ items_batched_u(int32_t dist, int kind, int64_t t0, int64_t t1, int64_t n,
 }
 
 /* Blocks [t0, t1) of a GEOMETRIC fill with scalar p: one -log1p(-p) for
- * the fill and block words from AVX2 lanes; the values are the work
+ * the fill and block words from vector lanes; the values are the work
  * items' bit for bit. */
 static void items_batched_geometric(int32_t dist, int kind, int64_t t0,
                                     int64_t t1, int64_t n, void *out,
@@ -174,7 +191,7 @@ static void items_batched_geometric(int32_t dist, int kind, int64_t t0,
   const double lq = -log1p(-src->params[0]);
   for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
     int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
-    cn_cpu_philox_blocks_avx2(w, nb, src->key, src->base, (uint64_t)b0);
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0);
     int64_t *o = (int64_t *)out + b0;
     for (int64_t j = 0; j < nb; j++)
       o[j] = cn_rng_geometric_lq(
@@ -184,7 +201,7 @@ static void items_batched_geometric(int32_t dist, int kind, int64_t t0,
 
 /* Blocks [t0, t1) of a fill of GAMMA, CHISQUARE, BETA, BINOMIAL or POISSON
  * with scalar parameters: each element's stream starts from its block's
- * words made in AVX2 lanes (its retry rounds are scalar), and BINOMIAL's
+ * words made in vector lanes (its retry rounds are scalar), and BINOMIAL's
  * and POISSON's parameter-only terms are computed once; the values are
  * the work items' bit for bit. */
 static void items_streams(int32_t dist, int kind, int64_t t0, int64_t t1,
@@ -201,7 +218,7 @@ static void items_streams(int32_t dist, int kind, int64_t t0, int64_t t1,
   memcpy(s.key, src->key, sizeof s.key);
   for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
     int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
-    cn_cpu_philox_blocks_avx2(w, nb, src->key, src->base, (uint64_t)b0);
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0);
     for (int64_t j = 0; j < nb; j++) {
       int64_t t = b0 + j;
       memcpy(s.ctr, src->base, sizeof s.ctr);
