@@ -34,12 +34,15 @@ CN_HD void cn_rng_block(uint32_t w[4], const uint32_t key[2],
 }
 
 /* Per-element stream of the rejection samplers: the words of block
- * base + i, then of its retry rounds (counter word 3 = 1, 2, ...). */
+ * base + i, then of its retry rounds (counter word 3 = 1, 2, ...). A
+ * caller that computed round 1's words ahead (in vector lanes) points
+ * next at them. */
 typedef struct cn_rng_stream {
   uint32_t key[2];
   uint32_t ctr[4];
   uint32_t w[4];
   int pos;
+  const uint32_t *next;
 } cn_rng_stream;
 
 CN_HD void cn_rng_stream_init(cn_rng_stream *s, const uint32_t key[2],
@@ -52,11 +55,16 @@ CN_HD void cn_rng_stream_init(cn_rng_stream *s, const uint32_t key[2],
   cn_philox_add(s->ctr, i);
   cn_philox4x32_10(s->w, s->ctr, s->key);
   s->pos = 0;
+  s->next = 0;
 }
 CN_HD uint32_t cn_rng_u32(cn_rng_stream *s) {
   if (s->pos == 4) {
     s->ctr[3]++;
-    cn_philox4x32_10(s->w, s->ctr, s->key);
+    if (s->next && s->ctr[3] == 1)
+      for (int k = 0; k < 4; k++)
+        s->w[k] = s->next[k];
+    else
+      cn_philox4x32_10(s->w, s->ctr, s->key);
     s->pos = 0;
   }
   return s->w[s->pos++];

@@ -69,17 +69,18 @@ static bool have_avx512(void) {
 /* Counter block words in the widest vector lanes the CPU has (AVX2 CPUs
  * only). */
 static void philox_blocks_vec(uint32_t *w, int64_t nb, const uint32_t key[2],
-                              const uint32_t counter[4], uint64_t first) {
+                              const uint32_t counter[4], uint64_t first,
+                              uint32_t word3) {
   if (have_avx512())
-    cn_cpu_philox_blocks_avx512(w, nb, key, counter, first);
+    cn_cpu_philox_blocks_avx512(w, nb, key, counter, first, word3);
   else
-    cn_cpu_philox_blocks_avx2(w, nb, key, counter, first);
+    cn_cpu_philox_blocks_avx2(w, nb, key, counter, first, word3);
 }
 
 void cn_cpu_philox_blocks(uint32_t *w, int64_t nb, const uint32_t key[2],
                           const uint32_t counter[4], uint64_t first) {
   if (have_avx2()) {
-    philox_blocks_vec(w, nb, key, counter, first);
+    philox_blocks_vec(w, nb, key, counter, first, 0);
     return;
   }
   for (int64_t i = 0; i < nb; i++)
@@ -99,7 +100,7 @@ static void items_batched(int32_t dist, int kind, int64_t t0, int64_t t1,
   uint32_t w[4 * BATCH];
   for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
     int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
-    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0);
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0, 0);
     if (dist == CN_RNG_RANDOM && kind == CN_RNG_OUT_F32) {
       float *o = (float *)out + 4 * b0;
       int64_t m = n - 4 * b0 < 4 * nb ? n - 4 * b0 : 4 * nb;
@@ -160,7 +161,7 @@ items_batched_u(int32_t dist, int kind, int64_t t0, int64_t t1, int64_t n,
              (dist == CN_RNG_WEIBULL && p[0] != 0.0);
   for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
     int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
-    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0);
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0, 0);
     int64_t i0 = 2 * b0, m = n - i0 < 2 * nb ? n - i0 : 2 * nb;
     /* x86: word pair (w[2j], w[2j+1]) is the little-endian u64 w2j+1:w2j */
     memcpy(x, w, (size_t)m * sizeof *x);
@@ -191,7 +192,7 @@ static void items_batched_geometric(int32_t dist, int kind, int64_t t0,
   const double lq = -log1p(-src->params[0]);
   for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
     int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
-    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0);
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0, 0);
     int64_t *o = (int64_t *)out + b0;
     for (int64_t j = 0; j < nb; j++)
       o[j] = cn_rng_geometric_lq(
@@ -201,7 +202,8 @@ static void items_batched_geometric(int32_t dist, int kind, int64_t t0,
 
 /* Blocks [t0, t1) of a fill of GAMMA, CHISQUARE, BETA, BINOMIAL or POISSON
  * with scalar parameters: each element's stream starts from its block's
- * words made in vector lanes (its retry rounds are scalar), and BINOMIAL's
+ * words made in vector lanes (and but for BINOMIAL's its retry round 1's;
+ * later rounds are scalar), and BINOMIAL's
  * and POISSON's parameter-only terms are computed once; the values are
  * the work items' bit for bit. */
 static void items_streams(int32_t dist, int kind, int64_t t0, int64_t t1,
@@ -214,11 +216,18 @@ static void items_streams(int32_t dist, int kind, int64_t t0, int64_t t1,
   bool binomial = dist == CN_RNG_BINOMIAL, poisson = dist == CN_RNG_POISSON;
   cn_rng_binomial_prepare(&bp, binomial ? (int64_t)q[0] : 0, q[1]);
   cn_rng_poisson_prepare(&pp, poisson ? q[0] : 0.0);
+  /* All but BINOMIAL (one or two uniforms mostly) nearly always read
+   * their retry round 1. */
+  uint32_t w1[4 * BATCH];
+  bool ahead = !binomial;
   cn_rng_stream s;
   memcpy(s.key, src->key, sizeof s.key);
+  s.next = NULL;
   for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
     int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
-    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0);
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0, 0);
+    if (ahead)
+      philox_blocks_vec(w1, nb, src->key, src->base, (uint64_t)b0, 1);
     for (int64_t j = 0; j < nb; j++) {
       int64_t t = b0 + j;
       memcpy(s.ctr, src->base, sizeof s.ctr);
@@ -226,6 +235,8 @@ static void items_streams(int32_t dist, int kind, int64_t t0, int64_t t1,
       cn_philox_add(s.ctr, (uint64_t)t);
       memcpy(s.w, w + 4 * j, sizeof s.w);
       s.pos = 0;
+      if (ahead)
+        s.next = w1 + 4 * j;
       if (binomial)
         ((int64_t *)out)[t] = cn_rng_binomial_prepared(&s, &bp);
       else if (poisson)

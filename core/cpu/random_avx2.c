@@ -118,10 +118,11 @@ static inline void store_blocks4(uint32_t *w, const __m256i c[4]) {
 }
 
 void cn_cpu_philox_blocks_avx2(uint32_t *w, int64_t nb, const uint32_t key[2],
-                               const uint32_t counter[4], uint64_t first) {
+                               const uint32_t counter[4], uint64_t first,
+                               uint32_t word3) {
   uint32_t base[4];
   memcpy(base, counter, sizeof base);
-  base[3] = 0;
+  base[3] = word3;
   cn_philox_add(base, first);
   int64_t i = 0;
   for (; i + 8 <= nb; i += 8) {
@@ -133,7 +134,7 @@ void cn_cpu_philox_blocks_avx2(uint32_t *w, int64_t nb, const uint32_t key[2],
       b[0] = _mm256_add_epi64(c0, _mm256_setr_epi64x(4, 5, 6, 7));
       a[1] = b[1] = _mm256_set1_epi64x(base[1]);
       a[2] = b[2] = _mm256_set1_epi64x(base[2]);
-      a[3] = b[3] = _mm256_setzero_si256();
+      a[3] = b[3] = _mm256_set1_epi64x(word3);
     } else {
       uint64_t l[4][8];
       for (int j = 0; j < 8; j++) {

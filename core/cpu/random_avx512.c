@@ -50,10 +50,11 @@ static inline void store_blocks8(uint32_t *w, const __m512i c[4]) {
 
 void cn_cpu_philox_blocks_avx512(uint32_t *w, int64_t nb,
                                  const uint32_t key[2],
-                                 const uint32_t counter[4], uint64_t first) {
+                                 const uint32_t counter[4], uint64_t first,
+                                 uint32_t word3) {
   uint32_t base[4];
   memcpy(base, counter, sizeof base);
-  base[3] = 0;
+  base[3] = word3;
   cn_philox_add(base, first);
   int64_t i = 0;
   for (; i + 16 <= nb; i += 16) {
@@ -66,7 +67,7 @@ void cn_cpu_philox_blocks_avx512(uint32_t *w, int64_t nb,
                               _mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15));
       a[1] = b[1] = _mm512_set1_epi64(base[1]);
       a[2] = b[2] = _mm512_set1_epi64(base[2]);
-      a[3] = b[3] = _mm512_setzero_si512();
+      a[3] = b[3] = _mm512_set1_epi64(word3);
     } else {
       uint64_t l[4][16];
       for (int j = 0; j < 16; j++) {
@@ -87,5 +88,5 @@ void cn_cpu_philox_blocks_avx512(uint32_t *w, int64_t nb,
   }
   if (i < nb) /* the AVX2 kernel for the rest, from block first + i */
     cn_cpu_philox_blocks_avx2(w + 4 * i, nb - i, key, counter,
-                              first + (uint64_t)i);
+                              first + (uint64_t)i, word3);
 }
