@@ -164,11 +164,17 @@ CN_HD double cn_rng_from_z(int32_t dist, double z, const double *p) {
   return dist == CN_RNG_LOGNORMAL ? exp(v) : v;
 }
 
-/* GEOMETRIC(p) from the 64-bit word x (int64, saturating). */
-CN_HD int64_t cn_rng_geometric(uint64_t x, double p) {
+/* GEOMETRIC from the 64-bit word x given lq = -log1p(-p) (int64,
+ * saturating); a fill with one p computes lq once. */
+CN_HD int64_t cn_rng_geometric_lq(uint64_t x, double lq) {
   double u = (double)(x >> 11) * (1.0 / 9007199254740992.0);
-  double k = floor(-log1p(-u) / -log1p(-p)) + 1.0;
+  double k = floor(-log1p(-u) / lq) + 1.0;
   return k >= 9.2e18 ? INT64_MAX : (int64_t)k;
+}
+
+/* GEOMETRIC(p) from the 64-bit word x. */
+CN_HD int64_t cn_rng_geometric(uint64_t x, double p) {
+  return cn_rng_geometric_lq(x, -log1p(-p));
 }
 
 #endif

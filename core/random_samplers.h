@@ -34,12 +34,15 @@ CN_HD void cn_rng_block(uint32_t w[4], const uint32_t key[2],
 }
 
 /* Per-element stream of the rejection samplers: the words of block
- * base + i, then of its retry rounds (counter word 3 = 1, 2, ...). */
+ * base + i, then of its retry rounds (counter word 3 = 1, 2, ...). A
+ * caller that computed round 1's words ahead (in vector lanes) points
+ * next at them. */
 typedef struct cn_rng_stream {
   uint32_t key[2];
   uint32_t ctr[4];
   uint32_t w[4];
   int pos;
+  const uint32_t *next;
 } cn_rng_stream;
 
 CN_HD void cn_rng_stream_init(cn_rng_stream *s, const uint32_t key[2],
@@ -52,11 +55,16 @@ CN_HD void cn_rng_stream_init(cn_rng_stream *s, const uint32_t key[2],
   cn_philox_add(s->ctr, i);
   cn_philox4x32_10(s->w, s->ctr, s->key);
   s->pos = 0;
+  s->next = 0;
 }
 CN_HD uint32_t cn_rng_u32(cn_rng_stream *s) {
   if (s->pos == 4) {
     s->ctr[3]++;
-    cn_philox4x32_10(s->w, s->ctr, s->key);
+    if (s->next && s->ctr[3] == 1)
+      for (int k = 0; k < 4; k++)
+        s->w[k] = s->next[k];
+    else
+      cn_philox4x32_10(s->w, s->ctr, s->key);
     s->pos = 0;
   }
   return s->w[s->pos++];
@@ -115,93 +123,157 @@ CN_HD double cn_rng_gamma(cn_rng_stream *s, double k) {
   return cn_rng_gamma_ge1(s, k);
 }
 
+/* The parts of a BINOMIAL(n, p) or POISSON(lam) variate that depend only
+ * on the parameters, so that a fill with scalar parameters computes them
+ * once (the values are the same as computed per element). */
+typedef struct cn_rng_binomial_prep {
+  int64_t n;
+  double p0, p, qn, r, g;
+  double a, b, c, vr, alpha, lpq, m, h;
+  bool flip, small;
+} cn_rng_binomial_prep;
+
+CN_HD void cn_rng_binomial_prepare(cn_rng_binomial_prep *c, int64_t n,
+                                   double p) {
+  c->qn = c->r = c->g = 0.0;
+  c->a = c->b = c->c = c->vr = c->alpha = c->lpq = c->m = c->h = 0.0;
+  c->n = n;
+  c->p0 = p;
+  c->flip = p > 0.5;
+  if (c->flip)
+    p = 1.0 - p;
+  c->p = p;
+  double q = 1.0 - p;
+  c->small = (double)n * p < 10.0;
+  if (n == 0 || p == 0.0 || c->p0 == 1.0)
+    return;
+  if (c->small) {
+    c->qn = pow(q, (double)n);
+    c->r = p / q;
+    c->g = c->r * (double)(n + 1);
+    return;
+  }
+  double spq = sqrt((double)n * p * q);
+  c->b = 1.15 + 2.53 * spq;
+  c->a = -0.0873 + 0.0248 * c->b + 0.01 * p;
+  c->c = (double)n * p + 0.5;
+  c->vr = 0.92 - 4.2 / c->b;
+  c->alpha = (2.83 + 5.1 / c->b) * spq;
+  c->lpq = log(p / q);
+  c->m = floor((double)(n + 1) * p);
+  c->h = lgamma(c->m + 1.0) + lgamma((double)n - c->m + 1.0);
+}
+
 /* Hormann's BTRS (transformed rejection with squeeze), p <= 0.5; inversion
  * for small n p. */
-CN_HD int64_t cn_rng_binomial(cn_rng_stream *s, int64_t n, double p) {
-  if (n == 0 || p == 0.0)
+CN_HD int64_t cn_rng_binomial_prepared(cn_rng_stream *s,
+                                       const cn_rng_binomial_prep *c) {
+  int64_t n = c->n;
+  if (n == 0 || c->p0 == 0.0)
     return 0;
-  if (p == 1.0)
+  if (c->p0 == 1.0)
     return n;
-  bool flip = p > 0.5;
-  if (flip)
-    p = 1.0 - p;
-  double q = 1.0 - p;
   int64_t k;
-  if ((double)n * p < 10.0) {
+  if (c->small) {
     /* Inversion by sequential search. */
-    double qn = pow(q, (double)n), r = p / q, g = r * (double)(n + 1);
     for (;;) {
-      double u = cn_rng_double(s), px = qn;
+      double u = cn_rng_double(s), px = c->qn;
       k = 0;
       while (u > px) {
         u -= px;
         k++;
         if (k > n)
           break;
-        px *= g / (double)k - r;
+        px *= c->g / (double)k - c->r;
       }
       if (k <= n)
         break;
     }
   } else {
-    double spq = sqrt((double)n * p * q);
-    double b = 1.15 + 2.53 * spq, a = -0.0873 + 0.0248 * b + 0.01 * p;
-    double c = (double)n * p + 0.5, vr = 0.92 - 4.2 / b;
-    double alpha = (2.83 + 5.1 / b) * spq, lpq = log(p / q);
-    double m = floor((double)(n + 1) * p);
-    double h = lgamma(m + 1.0) + lgamma((double)n - m + 1.0);
+    const double a = c->a, b = c->b;
     for (;;) {
       double u = cn_rng_double(s) - 0.5, v = cn_rng_double(s);
       double us = 0.5 - fabs(u);
-      double kk = floor((2.0 * a / us + b) * u + c);
+      double kk = floor((2.0 * a / us + b) * u + c->c);
       if (kk < 0.0 || kk > (double)n)
         continue;
-      if (us >= 0.07 && v <= vr) {
+      if (us >= 0.07 && v <= c->vr) {
         k = (int64_t)kk;
         break;
       }
-      v = log(v * alpha / (a / (us * us) + b));
-      if (v <= h - lgamma(kk + 1.0) - lgamma((double)n - kk + 1.0) +
-                   (kk - m) * lpq) {
+      v = log(v * c->alpha / (a / (us * us) + b));
+      if (v <= c->h - lgamma(kk + 1.0) - lgamma((double)n - kk + 1.0) +
+                   (kk - c->m) * c->lpq) {
         k = (int64_t)kk;
         break;
       }
     }
   }
-  return flip ? n - k : k;
+  return c->flip ? n - k : k;
+}
+
+CN_HD int64_t cn_rng_binomial(cn_rng_stream *s, int64_t n, double p) {
+  cn_rng_binomial_prep c;
+  cn_rng_binomial_prepare(&c, n, p);
+  return cn_rng_binomial_prepared(s, &c);
+}
+
+typedef struct cn_rng_poisson_prep {
+  double lam, enlam, loglam, a, b, vr, loginvalpha;
+} cn_rng_poisson_prep;
+
+CN_HD void cn_rng_poisson_prepare(cn_rng_poisson_prep *c, double lam) {
+  c->lam = lam;
+  c->enlam = c->loglam = c->a = c->b = c->vr = c->loginvalpha = 0.0;
+  if (lam < 10.0) {
+    c->enlam = exp(-lam);
+    return;
+  }
+  double slam = sqrt(lam);
+  c->loglam = log(lam);
+  c->b = 0.931 + 2.53 * slam;
+  c->a = -0.059 + 0.02483 * c->b;
+  c->loginvalpha = log(1.1239 + 1.1328 / (c->b - 3.4));
+  c->vr = 0.9277 - 3.6224 / (c->b - 2);
 }
 
 /* Knuth's product method for small lam, Hormann's PTRS otherwise (as
  * NumPy). */
-CN_HD int64_t cn_rng_poisson(cn_rng_stream *s, double lam) {
+CN_HD int64_t cn_rng_poisson_prepared(cn_rng_stream *s,
+                                      const cn_rng_poisson_prep *c) {
+  const double lam = c->lam;
   if (lam == 0.0)
     return 0;
   if (lam < 10.0) {
-    double enlam = exp(-lam), prod = 1.0;
+    double prod = 1.0;
     int64_t k = 0;
     for (;;) {
       prod *= cn_rng_double(s);
-      if (prod > enlam)
+      if (prod > c->enlam)
         k++;
       else
         return k;
     }
   }
-  double slam = sqrt(lam), loglam = log(lam);
-  double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
-  double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+  const double a = c->a, b = c->b;
   for (;;) {
     double u = cn_rng_double(s) - 0.5, v = cn_rng_double(s);
     double us = 0.5 - fabs(u);
     double k = floor((2 * a / us + b) * u + lam + 0.43);
-    if (us >= 0.07 && v <= vr)
+    if (us >= 0.07 && v <= c->vr)
       return (int64_t)k;
     if (k < 0 || (us < 0.013 && v > us))
       continue;
-    if (log(v) + log(invalpha) - log(a / (us * us) + b) <=
-        -lam + k * loglam - lgamma(k + 1))
+    if (log(v) + c->loginvalpha - log(a / (us * us) + b) <=
+        -lam + k * c->loglam - lgamma(k + 1))
       return (int64_t)k;
   }
+}
+
+CN_HD int64_t cn_rng_poisson(cn_rng_stream *s, double lam) {
+  cn_rng_poisson_prep c;
+  cn_rng_poisson_prepare(&c, lam);
+  return cn_rng_poisson_prepared(s, &c);
 }
 
 /* High 64 bits of a * b (the low ones in *lo). */

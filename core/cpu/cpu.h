@@ -61,7 +61,7 @@ CN_INTERNAL void cn_cpu_sort_fill(cn_backend_compute *t);
 /* rng_fill (core/cpu/random.c). */
 CN_INTERNAL void cn_cpu_random_fill(cn_backend_compute *t);
 /* Normals of the 4 counter blocks from `first` (8 values) by the mapping of
- * core/philox.h (core/cpu/random_normal_avx2.c). AVX2+FMA CPUs only. */
+ * core/philox.h (core/cpu/random_avx2.c). AVX2+FMA CPUs only. */
 CN_INTERNAL void cn_cpu_normal_group4_avx2(double *out8, const uint32_t key[2],
                                            const uint32_t counter[4],
                                            uint64_t first);
@@ -72,12 +72,25 @@ CN_INTERNAL void cn_cpu_philox_blocks(uint32_t *w, int64_t nb,
                                       const uint32_t counter[4],
                                       uint64_t first);
 /* The words of the nb counter blocks first, first + 1, ... (w[4 i + k]:
- * word k of block first + i, counter word 3 zero) by Philox4x32-10 in AVX2
- * lanes (core/cpu/random_normal_avx2.c). AVX2 CPUs only. */
+ * word k of block first + i, counter word 3 set to word3: 0, or a retry
+ * round of the rejection samplers) by Philox4x32-10 in AVX2 lanes
+ * (core/cpu/random_avx2.c). AVX2 CPUs only. */
 CN_INTERNAL void cn_cpu_philox_blocks_avx2(uint32_t *w, int64_t nb,
                                            const uint32_t key[2],
                                            const uint32_t counter[4],
-                                           uint64_t first);
+                                           uint64_t first, uint32_t word3);
+/* The same words as cn_cpu_philox_blocks_avx2, in AVX-512 lanes
+ * (core/cpu/random_avx512.c). AVX-512F CPUs only. */
+CN_INTERNAL void cn_cpu_philox_blocks_avx512(uint32_t *w, int64_t nb,
+                                             const uint32_t key[2],
+                                             const uint32_t counter[4],
+                                             uint64_t first, uint32_t word3);
+/* Values out[j] (j < m) of EXPONENTIAL, RAYLEIGH or WEIBULL (a != 0) with
+ * scalar parameter p0 from the 64-bit words x[j] by the mapping of
+ * core/philox.h, with SLEEF's 1-ulp vector log1p and pow
+ * (core/cpu/random_avx2.c). AVX2+FMA CPUs only. */
+CN_INTERNAL void cn_cpu_from_u_avx2(int32_t dist, const uint64_t *x,
+                                    int64_t m, double p0, double *out);
 /* matmul (core/cpu/linalg/gemm.c) and lapack (core/cpu/linalg/lapack.c). */
 CN_INTERNAL void cn_cpu_linalg_fill(cn_backend_compute *t);
 /* fft (core/cpu/fft.c). */

@@ -1,9 +1,10 @@
 /* CPU fill kernel of the counter-based generator: the mapping from counters
  * to variates is specified in core/philox.h and computed by the samplers of
  * core/random_samplers.h, shared with the CUDA plugin; NORMAL fills have an
- * AVX2 + SLEEF path and RANDOM and INTEGERS fills AVX2 Philox lanes
- * (random_normal_avx2.c). Threads split the counter
- * space, so results do not depend on the thread count. */
+ * AVX2 + SLEEF path, the other fills with scalar parameters (and RANDOM
+ * and INTEGERS) AVX2 or AVX-512 Philox lanes (random_avx512.c), EXPONENTIAL, RAYLEIGH and WEIBULL
+ * SLEEF's vector log1p (random_avx2.c). Threads split the counter space,
+ * so results do not depend on the thread count. */
 #include <math.h>
 #include <string.h>
 
@@ -58,10 +59,28 @@ static items_fn pick_items(int32_t dist, int kind) {
   }
 }
 
+static bool have_avx512(void) {
+  static int cached = -1;
+  if (cached < 0)
+    cached = have_avx2() && __builtin_cpu_supports("avx512f");
+  return cached == 1;
+}
+
+/* Counter block words in the widest vector lanes the CPU has (AVX2 CPUs
+ * only). */
+static void philox_blocks_vec(uint32_t *w, int64_t nb, const uint32_t key[2],
+                              const uint32_t counter[4], uint64_t first,
+                              uint32_t word3) {
+  if (have_avx512())
+    cn_cpu_philox_blocks_avx512(w, nb, key, counter, first, word3);
+  else
+    cn_cpu_philox_blocks_avx2(w, nb, key, counter, first, word3);
+}
+
 void cn_cpu_philox_blocks(uint32_t *w, int64_t nb, const uint32_t key[2],
                           const uint32_t counter[4], uint64_t first) {
   if (have_avx2()) {
-    cn_cpu_philox_blocks_avx2(w, nb, key, counter, first);
+    philox_blocks_vec(w, nb, key, counter, first, 0);
     return;
   }
   for (int64_t i = 0; i < nb; i++)
@@ -71,7 +90,7 @@ void cn_cpu_philox_blocks(uint32_t *w, int64_t nb, const uint32_t key[2],
 #define ITEMS_PER_CHUNK 2048
 
 /* Blocks [t0, t1) of a RANDOM or scalar-bounded INTEGERS fill from block
- * words made in AVX2 lanes, BATCH blocks at a time: the same values as the
+ * words made in vector lanes, BATCH blocks at a time: the same values as the
  * work items'. An integer whose first draw would fall in Lemire's
  * rejection zone (probability m / 2^32 or m / 2^64) is left to its work
  * item, which redraws exactly as the scalar path. */
@@ -81,7 +100,7 @@ static void items_batched(int32_t dist, int kind, int64_t t0, int64_t t1,
   uint32_t w[4 * BATCH];
   for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
     int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
-    cn_cpu_philox_blocks_avx2(w, nb, src->key, src->base, (uint64_t)b0);
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0, 0);
     if (dist == CN_RNG_RANDOM && kind == CN_RNG_OUT_F32) {
       float *o = (float *)out + 4 * b0;
       int64_t m = n - 4 * b0 < 4 * nb ? n - 4 * b0 : 4 * nb;
@@ -121,6 +140,109 @@ static void items_batched(int32_t dist, int kind, int64_t t0, int64_t t1,
             o[j] = (int64_t)(ilow + hi);
         }
       }
+    }
+  }
+}
+
+/* Blocks [t0, t1) of a fill of a 2-per-block distribution other than
+ * NORMAL / LOGNORMAL with scalar parameters, from block words made in
+ * vector lanes: EXPONENTIAL, RAYLEIGH and WEIBULL through SLEEF's vector
+ * log1p and pow, the others through the scalar transform of
+ * core/random_samplers.h (whose libm results the CUDA comparison holds
+ * to a tighter bound). */
+__attribute__((flatten)) static void
+items_batched_u(int32_t dist, int kind, int64_t t0, int64_t t1, int64_t n,
+                void *out, const cn_rng_src *src) {
+  uint32_t w[4 * BATCH];
+  uint64_t x[2 * BATCH];
+  double v[2 * BATCH];
+  const double *p = src->params;
+  bool vec = dist == CN_RNG_EXPONENTIAL || dist == CN_RNG_RAYLEIGH ||
+             (dist == CN_RNG_WEIBULL && p[0] != 0.0);
+  for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
+    int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0, 0);
+    int64_t i0 = 2 * b0, m = n - i0 < 2 * nb ? n - i0 : 2 * nb;
+    /* x86: word pair (w[2j], w[2j+1]) is the little-endian u64 w2j+1:w2j */
+    memcpy(x, w, (size_t)m * sizeof *x);
+    double *dst = kind == CN_RNG_OUT_F64 ? (double *)out + i0 : v;
+    if (vec)
+      cn_cpu_from_u_avx2(dist, x, m, p[0], dst);
+    else
+      for (int64_t j = 0; j < m; j++)
+        dst[j] = cn_rng_from_u(dist, x[j], p);
+    if (kind == CN_RNG_OUT_F32) {
+      float *o = (float *)out + i0;
+      for (int64_t j = 0; j < m; j++)
+        o[j] = (float)v[j];
+    }
+  }
+}
+
+/* Blocks [t0, t1) of a GEOMETRIC fill with scalar p: one -log1p(-p) for
+ * the fill and block words from vector lanes; the values are the work
+ * items' bit for bit. */
+static void items_batched_geometric(int32_t dist, int kind, int64_t t0,
+                                    int64_t t1, int64_t n, void *out,
+                                    const cn_rng_src *src) {
+  (void)dist;
+  (void)kind;
+  (void)n;
+  uint32_t w[4 * BATCH];
+  const double lq = -log1p(-src->params[0]);
+  for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
+    int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0, 0);
+    int64_t *o = (int64_t *)out + b0;
+    for (int64_t j = 0; j < nb; j++)
+      o[j] = cn_rng_geometric_lq(
+          (uint64_t)w[4 * j] | ((uint64_t)w[4 * j + 1] << 32), lq);
+  }
+}
+
+/* Blocks [t0, t1) of a fill of GAMMA, CHISQUARE, BETA, BINOMIAL or POISSON
+ * with scalar parameters: each element's stream starts from its block's
+ * words made in vector lanes (and but for BINOMIAL's its retry round 1's;
+ * later rounds are scalar), and BINOMIAL's
+ * and POISSON's parameter-only terms are computed once; the values are
+ * the work items' bit for bit. */
+static void items_streams(int32_t dist, int kind, int64_t t0, int64_t t1,
+                          int64_t n, void *out, const cn_rng_src *src) {
+  (void)n;
+  uint32_t w[4 * BATCH];
+  const double *q = src->params;
+  cn_rng_binomial_prep bp;
+  cn_rng_poisson_prep pp;
+  bool binomial = dist == CN_RNG_BINOMIAL, poisson = dist == CN_RNG_POISSON;
+  cn_rng_binomial_prepare(&bp, binomial ? (int64_t)q[0] : 0, q[1]);
+  cn_rng_poisson_prepare(&pp, poisson ? q[0] : 0.0);
+  /* All but BINOMIAL (one or two uniforms mostly) nearly always read
+   * their retry round 1. */
+  uint32_t w1[4 * BATCH];
+  bool ahead = !binomial;
+  cn_rng_stream s;
+  memcpy(s.key, src->key, sizeof s.key);
+  s.next = NULL;
+  for (int64_t b0 = t0; b0 < t1; b0 += BATCH) {
+    int64_t nb = t1 - b0 < BATCH ? t1 - b0 : BATCH;
+    philox_blocks_vec(w, nb, src->key, src->base, (uint64_t)b0, 0);
+    if (ahead)
+      philox_blocks_vec(w1, nb, src->key, src->base, (uint64_t)b0, 1);
+    for (int64_t j = 0; j < nb; j++) {
+      int64_t t = b0 + j;
+      memcpy(s.ctr, src->base, sizeof s.ctr);
+      s.ctr[3] = 0;
+      cn_philox_add(s.ctr, (uint64_t)t);
+      memcpy(s.w, w + 4 * j, sizeof s.w);
+      s.pos = 0;
+      if (ahead)
+        s.next = w1 + 4 * j;
+      if (binomial)
+        ((int64_t *)out)[t] = cn_rng_binomial_prepared(&s, &bp);
+      else if (poisson)
+        ((int64_t *)out)[t] = cn_rng_poisson_prepared(&s, &pp);
+      else
+        cn_rng_store(out, kind, t, cn_rng_real_value(dist, &s, q));
     }
   }
 }
@@ -164,9 +286,19 @@ static cn_status cpu_rng_fill(cn_array_s *out, int32_t dist,
                                   : CN_RNG_OUT_F64;
   void *data = out->data;
   items_fn items = pick_items(dist, kind);
+  bool scalar_params = !src.pa[0] && !src.pa[1] && !src.pa[2];
   if (have_avx2() && (dist == CN_RNG_RANDOM ||
                       (dist == CN_RNG_INTEGERS && !src.lo)))
     items = items_batched;
+  else if (have_avx2() && scalar_params && dist == CN_RNG_GEOMETRIC)
+    items = items_batched_geometric;
+  else if (have_avx2() && scalar_params &&
+           (dist == CN_RNG_GAMMA || dist == CN_RNG_CHISQUARE ||
+            dist == CN_RNG_BETA || dist == CN_RNG_BINOMIAL ||
+            dist == CN_RNG_POISSON))
+    items = items_streams;
+  else if (have_avx2() && scalar_params && cn_rng_per_block(dist, f32) == 2)
+    items = items_batched_u; /* NORMAL and LOGNORMAL returned above */
   int64_t nchunks = (nblocks + ITEMS_PER_CHUNK - 1) / ITEMS_PER_CHUNK;
 #pragma omp parallel for num_threads(nth) schedule(static)
   for (int64_t c = 0; c < nchunks; c++) {

@@ -413,3 +413,41 @@ def test_permutation_along_axis(axis):
         xp.random.default_rng(3).permutation(xp.asarray(a_np), axis=3)
     assert sorted(xp.random.default_rng(3).permutation(7).get()) == \
         list(range(7))
+
+
+# Scalar parameters take the CPU's batched paths; the same values given as
+# full arrays take the per-element work items, which compute the mapping of
+# core/philox.h one element at a time. The two must agree (exactly, but for
+# the SLEEF vector log1p/pow of EXPONENTIAL, RAYLEIGH and WEIBULL: a few
+# ulp), for sizes that end inside a batch and span several threads' chunks.
+SCALAR_CASES = [
+    ("uniform", (-2.0, 3.0)), ("exponential", (2.0,)), ("rayleigh", (1.5,)),
+    ("weibull", (1.7,)), ("weibull", (0.0,)), ("pareto", (2.5,)),
+    ("laplace", (0.5, 2.0)), ("logistic", (-1.0, 0.5)),
+    ("triangular", (-1.0, 0.5, 4.0)), ("gamma", (2.5, 1.5)),
+    ("gamma", (0.3, 2.0)), ("beta", (0.5, 3.0)), ("chisquare", (3.0,)),
+    ("binomial", (20, 0.3)), ("binomial", (1000, 0.7)), ("binomial", (0, 0.5)),
+    ("binomial", (7, 1.0)), ("poisson", (3.5,)), ("poisson", (250.0,)),
+    ("poisson", (0.0,)), ("geometric", (0.2,)), ("geometric", (1.0,)),
+]
+VECTOR_LOG1P = ("exponential", "rayleigh", "weibull")
+
+
+@pytest.mark.parametrize("name,params", SCALAR_CASES,
+                         ids=[f"{c[0]}{c[1]}" for c in SCALAR_CASES])
+@pytest.mark.parametrize("n", [1, 511, 2 * 4096 * 3 + 5])
+def test_scalar_parameters_match_per_element(name, params, n):
+    ints = name in ("binomial", "poisson", "geometric")
+    for dt in ((np.int64,) if ints else (np.float64, np.float32)):
+        a = getattr(xp.random.default_rng(9), name)(*params, size=n, dtype=dt)
+        full = [np.full(n, p) for p in params]
+        b = getattr(xp.random.default_rng(9), name)(*full, size=n, dtype=dt)
+        a, b = xp.to_numpy(a), xp.to_numpy(b)
+        assert a.dtype == dt and b.dtype == dt
+        if name in VECTOR_LOG1P and dt == np.float64:
+            np.testing.assert_allclose(a, b, rtol=4 * np.finfo(dt).eps,
+                                       atol=0)
+        elif name in VECTOR_LOG1P:  # one rounding to float32 of close values
+            np.testing.assert_array_max_ulp(a, b, maxulp=1)
+        else:
+            np.testing.assert_array_equal(a, b)

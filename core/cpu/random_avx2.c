@@ -1,6 +1,6 @@
 /* The AVX2 kernels of the CPU fill (core/cpu/random.c): Philox in vector
  * lanes (raw counter-block words, and normals with SLEEF's log and
- * sincos). The file is compiled for AVX2
+ * sincos) and the log1p-based transforms of uniforms. The file is compiled for AVX2
  * and FMA as a whole, since clang passes SLEEF's __m256d arguments by the
  * translation unit's ISA; random.c calls it only after a CPU check. */
 #include <immintrin.h>
@@ -118,10 +118,11 @@ static inline void store_blocks4(uint32_t *w, const __m256i c[4]) {
 }
 
 void cn_cpu_philox_blocks_avx2(uint32_t *w, int64_t nb, const uint32_t key[2],
-                               const uint32_t counter[4], uint64_t first) {
+                               const uint32_t counter[4], uint64_t first,
+                               uint32_t word3) {
   uint32_t base[4];
   memcpy(base, counter, sizeof base);
-  base[3] = 0;
+  base[3] = word3;
   cn_philox_add(base, first);
   int64_t i = 0;
   for (; i + 8 <= nb; i += 8) {
@@ -133,7 +134,7 @@ void cn_cpu_philox_blocks_avx2(uint32_t *w, int64_t nb, const uint32_t key[2],
       b[0] = _mm256_add_epi64(c0, _mm256_setr_epi64x(4, 5, 6, 7));
       a[1] = b[1] = _mm256_set1_epi64x(base[1]);
       a[2] = b[2] = _mm256_set1_epi64x(base[2]);
-      a[3] = b[3] = _mm256_setzero_si256();
+      a[3] = b[3] = _mm256_set1_epi64x(word3);
     } else {
       uint64_t l[4][8];
       for (int j = 0; j < 8; j++) {
@@ -157,5 +158,56 @@ void cn_cpu_philox_blocks_avx2(uint32_t *w, int64_t nb, const uint32_t key[2],
     memcpy(c, base, sizeof c);
     cn_philox_add(c, (uint64_t)i);
     cn_philox4x32_10(w + 4 * i, c, key);
+  }
+}
+
+/* (x >> 11) 2^-53 in each lane, exactly: the 53-bit value's high 21 and
+ * low 32 bits become doubles by the exponent-bias trick (AVX2 has no
+ * 64-bit integer to double conversion) and their sum is exact. */
+static inline __m256d u53_pd(__m256i x) {
+  const __m256i v = _mm256_srli_epi64(x, 11);
+  const __m256i lo = _mm256_and_si256(v, _mm256_set1_epi64x(0xffffffffll));
+  const __m256i hi = _mm256_srli_epi64(v, 32);
+  __m256d dlo = _mm256_sub_pd(
+      _mm256_castsi256_pd(
+          _mm256_or_si256(lo, _mm256_set1_epi64x(0x4330000000000000ll))),
+      _mm256_set1_pd(4503599627370496.0)); /* 2^52 */
+  __m256d dhi = _mm256_sub_pd(
+      _mm256_castsi256_pd(
+          _mm256_or_si256(hi, _mm256_set1_epi64x(0x4530000000000000ll))),
+      _mm256_set1_pd(19342813113834066795298816.0)); /* 2^84 */
+  return _mm256_mul_pd(_mm256_add_pd(dhi, dlo),
+                       _mm256_set1_pd(CN_PHILOX_TWO_M53));
+}
+
+static inline __m256d from_u4(int32_t dist, __m256i x, double p0) {
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  __m256d l = Sleef_log1pd4_u10avx2(_mm256_xor_pd(u53_pd(x), sign));
+  switch (dist) {
+  case CN_RNG_EXPONENTIAL:
+    return _mm256_mul_pd(_mm256_set1_pd(-p0), l);
+  case CN_RNG_RAYLEIGH:
+    return _mm256_mul_pd(_mm256_set1_pd(p0),
+                         _mm256_sqrt_pd(_mm256_mul_pd(_mm256_set1_pd(-2.0), l)));
+  default: /* WEIBULL */
+    return Sleef_powd4_u10avx2(_mm256_xor_pd(l, sign),
+                               _mm256_set1_pd(1.0 / p0));
+  }
+}
+
+void cn_cpu_from_u_avx2(int32_t dist, const uint64_t *x, int64_t m, double p0,
+                        double *out) {
+  int64_t j = 0;
+  for (; j + 4 <= m; j += 4)
+    _mm256_storeu_pd(out + j,
+                     from_u4(dist, _mm256_loadu_si256((const __m256i *)(x + j)),
+                             p0));
+  if (j < m) {
+    uint64_t xt[4] = {0, 0, 0, 0};
+    double vt[4];
+    memcpy(xt, x + j, (size_t)(m - j) * sizeof *xt);
+    _mm256_storeu_pd(vt, from_u4(dist, _mm256_loadu_si256((const __m256i *)xt),
+                                 p0));
+    memcpy(out + j, vt, (size_t)(m - j) * sizeof *vt);
   }
 }
