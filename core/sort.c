@@ -77,10 +77,45 @@ static void kv_swap(kv *a, kv *b) {
   *b = t;
 }
 
+/* Moves the elements of v[lo, hi) whose key is below p (or not above it,
+ * with or_equal) to the front and the others to the back, through tmp
+ * (same size as v): each element is stored to both candidate places and
+ * only the counters decide, so no branch depends on the data (on random
+ * input such a branch mispredicts every other element) and no load waits
+ * for the previous store, as it would in an in-place split. Returns the
+ * end of the front part. */
+static int64_t kv_split(kv *v, kv *tmp, int64_t lo, int64_t hi, uint64_t p,
+                        bool or_equal) {
+  int64_t nl = lo, nr = hi - 1;
+  if (or_equal)
+    for (int64_t i = lo; i < hi; i++) {
+      const kv t = v[i];
+      const int64_t in = t.k <= p;
+      tmp[nl] = t;
+      tmp[nr] = t;
+      nl += in;
+      nr -= 1 - in;
+    }
+  else
+    for (int64_t i = lo; i < hi; i++) {
+      const kv t = v[i];
+      const int64_t in = t.k < p;
+      tmp[nl] = t;
+      tmp[nr] = t;
+      nl += in;
+      nr -= 1 - in;
+    }
+  memcpy(v + lo, tmp + lo, sizeof(kv) * (size_t)(hi - lo));
+  return nl;
+}
+
 /* Places the k-th smallest of v[lo, hi) at k with smaller keys before and
- * larger after: quickselect with median-of-3 and a three-way split, falling
- * back to a full sort of the range after 2 log2(n) rounds. */
-static void introselect(kv *v, int64_t lo, int64_t hi, int64_t k) {
+ * larger after: quickselect with median-of-3 and a split below the pivot;
+ * when nothing is below it (the pivot is the range's minimum), a split at
+ * the pivot instead, so that every round shrinks the range and a run of
+ * equal keys ends the search. Falls back to a full sort of the range after
+ * 2 log2(n) rounds. tmp: scratch as large as v. */
+static void introselect(kv *v, kv *tmp, int64_t lo, int64_t hi, int64_t k) {
   int depth = 0;
   for (int64_t n = hi - lo; n > 1; n >>= 1)
     depth += 2;
@@ -96,22 +131,19 @@ static void introselect(kv *v, int64_t lo, int64_t hi, int64_t k) {
       kv_swap(&v[hi - 1], &v[lo]);
     if (v[hi - 1].k < v[mid].k)
       kv_swap(&v[hi - 1], &v[mid]);
-    uint64_t p = v[mid].k;
-    int64_t lt = lo, i = lo, gt = hi;
-    while (i < gt) {
-      if (v[i].k < p)
-        kv_swap(&v[lt++], &v[i++]);
-      else if (v[i].k > p)
-        kv_swap(&v[i], &v[--gt]);
+    const uint64_t p = v[mid].k;
+    const int64_t lt = kv_split(v, tmp, lo, hi, p, false);
+    if (lt > lo) {
+      if (k < lt)
+        hi = lt;
       else
-        i++;
+        lo = lt;
+      continue;
     }
-    if (k < lt)
-      hi = lt;
-    else if (k >= gt)
-      lo = gt;
-    else
+    const int64_t le = kv_split(v, tmp, lo, hi, p, true);
+    if (k < le)
       return;
+    lo = le;
   }
   for (int64_t i = lo + 1; i < hi; i++) {
     kv t = v[i];
@@ -191,7 +223,7 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
                       src->ndim, src->shape, CN_ORDER_C);
   kv *buf = NULL;
   if (st == CN_OK && src->size > 0) {
-    buf = cn_malloc(sizeof(kv) * (size_t)n);
+    buf = cn_malloc(2 * sizeof(kv) * (size_t)n);
     if (!buf)
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   }
@@ -209,7 +241,7 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
       int64_t lo = 0;
       for (int32_t t = 0; t < nkth; t++) {
         if (ks[t] >= lo)
-          introselect(buf, lo, n, ks[t]);
+          introselect(buf, buf + n, lo, n, ks[t]);
         lo = ks[t] + 1;
       }
       for (int64_t i = 0; i < n; i++) {
