@@ -91,6 +91,28 @@ static const char *tr_line(const tr_geom *g, int64_t line) {
  * element at a time. any: an OR of all bits, masked once. all: an OR of
  * "this element is zero". count: lane counters narrow enough for the
  * vector unit, widened once per block (a block never overflows them). */
+/* 64-bit elements as pairs of 32-bit halves: the vector unit compares
+ * 32-bit lanes where the baseline has no 64-bit compare. */
+static int64_t tr_count_w64(const char *p, int64_t n, uint64_t bit) {
+  const uint32_t *y = (const uint32_t *)(const void *)p;
+  const uint32_t bl = (uint32_t)bit, bh = (uint32_t)(bit >> 32);
+  int64_t cnt = 0, i = 0;
+  while (n - i >= 8) {
+    int64_t steps = (n - i) / 8;
+    if (steps > 4096)
+      steps = 4096;
+    uint32_t c[8] = {0};
+    for (int64_t j = 0; j < steps; j++, i += 8)
+      for (int k = 0; k < 8; k++)
+        c[k] += ((y[2 * (i + k)] & bl) | (y[2 * (i + k) + 1] & bh)) != 0;
+    for (int k = 0; k < 8; k++)
+      cnt += c[k];
+  }
+  for (; i < n; i++)
+    cnt += ((y[2 * i] & bl) | (y[2 * i + 1] & bh)) != 0;
+  return cnt;
+}
+
 #define TR_DEF(U)                                                              \
   static bool tr_any_##U(const char *p, int64_t n, int64_t s, U bit,           \
                          int parts) {                                          \
@@ -123,6 +145,8 @@ static const char *tr_line(const tr_geom *g, int64_t line) {
   static int64_t tr_count_##U(const char *p, int64_t n, int64_t s, U bit,      \
                               int parts) {                                     \
     int64_t cnt = 0;                                                           \
+    if (sizeof(U) == 8 && s == 8 && parts == 1)                                \
+      return tr_count_w64(p, n, (uint64_t)bit);                                \
     if (s == (int64_t)sizeof(U) && parts == 1) {                               \
       const U *x = (const U *)(const void *)p;                                 \
       enum { L = 32 / sizeof(U) };                                             \
@@ -160,7 +184,7 @@ static const char *tr_line(const tr_geom *g, int64_t line) {
                            int parts) {                                        \
     if (sizeof(U) == 1 && parts == 1 && s == 1)                                \
       return memchr(p, 0, (size_t)n) == NULL; /* libc's vector search */       \
-    if (parts == 1 && s == (int64_t)sizeof(U)) {                               \
+    if (parts == 1 && s == (int64_t)sizeof(U) && sizeof(U) < 8) {              \
       const U *x = (const U *)(const void *)p;                                 \
       U z[16] = {0};                                                           \
       int64_t i = 0;                                                           \
