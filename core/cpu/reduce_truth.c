@@ -214,7 +214,7 @@ static int64_t tr_block(const tr_geom *g, tr_kind kind, const char *p,
 #define TR_CASE(W, U)                                                          \
   case W:                                                                      \
     return kind == TR_ANY   ? tr_any_##U(p, n, g->s, (U)g->bit, g->parts)      \
-           : kind == TR_ALL ? !tr_allnz_##U(p, n, g->s, (U)g->bit, g->parts)  \
+           : kind == TR_ALL ? !tr_allnz_##U(p, n, g->s, (U)g->bit, g->parts)   \
                             : tr_count_##U(p, n, g->s, (U)g->bit, g->parts);
     TR_CASE(1, uint8_t)
     TR_CASE(2, uint16_t)
@@ -229,16 +229,15 @@ static int64_t tr_block(const tr_geom *g, tr_kind kind, const char *p,
 /* Blocks [lo, hi) of the whole array in order (block b: line b / per, part
  * b % per); for any/all stops at the first deciding block or when another
  * thread has decided. */
-static int64_t tr_range(const tr_geom *g, tr_kind kind, int64_t lo,
-                        int64_t hi, atomic_int *decided) {
+static int64_t tr_range(const tr_geom *g, tr_kind kind, int64_t lo, int64_t hi,
+                        atomic_int *decided) {
   const int64_t per = (g->n + TR_BLOCK - 1) / TR_BLOCK;
   int64_t cnt = 0;
   for (int64_t b = lo; b < hi; b++) {
     const int64_t line = b / per, part = b % per;
     const int64_t start = part * TR_BLOCK;
     const int64_t len = g->n - start < TR_BLOCK ? g->n - start : TR_BLOCK;
-    const int64_t r =
-        tr_block(g, kind, tr_line(g, line) + start * g->s, len);
+    const int64_t r = tr_block(g, kind, tr_line(g, line) + start * g->s, len);
     if (kind == TR_COUNT) {
       cnt += r;
       continue;
