@@ -168,6 +168,17 @@ def table_cases():
                     m = m > 0.5
                 return lambda: f(m, axis=axis)
             case(f"{red} axis={axis}", (red,), build)
+    # Whole-array truth tests on 1-d operands of every width: all of
+    # nonzero elements (a full scan), any of them (decided at the first),
+    # count_nonzero, contiguous and strided.
+    for dt in ("float64", "bool", "int32", "uint8", "complex128", "float16"):
+        for red in ("count_nonzero", "all", "any"):
+            for step in (1, 2):
+                def build(xp, d, dt=dt, red=red, step=step):
+                    a = xp.asarray(d["f64"].astype(dt))[::step]
+                    f = getattr(xp, red)
+                    return lambda: f(a)
+                case(f"{red} {dt}{' [::2]' if step > 1 else ''}", (red,), build)
     case("sum axis=0 wide", ("sum",),
          lambda xp, d: (lambda w: lambda: w.sum(axis=0))(xp.asarray(d["wide"])))
     case("sum 1-d", ("sum",), lambda xp, d: (lambda a: lambda: a.sum())(xp.asarray(d["f64"])))
@@ -360,6 +371,16 @@ def table_cases():
     one("sort", "f64", kind="stable")
     one("partition", "f64", 1000)
     one("argpartition", "f64", 1000)
+    for name in ("partition", "argpartition"):
+        case(f"{name} (1000,) kth=500", (name,), lambda xp, d, name=name:
+             (lambda a, f: lambda: f(a, 500))(xp.asarray(d["f64"][:1000]),
+                                              getattr(xp, name)))
+        case(f"{name} 2-d last axis", (name,), lambda xp, d, name=name:
+             (lambda m, f: lambda: f(m, m.shape[1] // 2))(xp.asarray(d["m"]),
+                                                         getattr(xp, name)))
+        case(f"{name} float32", (name,), lambda xp, d, name=name:
+             (lambda a, f: lambda: f(a, 1000))(xp.asarray(d["f32"]),
+                                               getattr(xp, name)))
     case("lexsort", ("lexsort",), lambda xp, d: (lambda a, b: lambda: xp.lexsort((a, b)))(
         xp.asarray(d["small_ints"]), xp.asarray(d["f64"])))
     case("searchsorted", ("searchsorted",), lambda xp, d: (lambda s, v: lambda: xp.searchsorted(s, v))(

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "array_util.h"
+#include "cpu/cpu.h" /* the host count of nonzero elements */
 
 static cn_status check_mode(int32_t mode, const char *fn) {
   if (mode != CN_INDEX_RAISE && mode != CN_INDEX_WRAP && mode != CN_INDEX_CLIP)
@@ -881,6 +882,26 @@ cn_status cn_count_nonzero(cn_array *out, cn_array a, int32_t naxes,
   cn_status st = cn_axes_mask(&mask, naxes, axes, a->ndim, fn);
   if (st != CN_OK)
     return st;
+  /* One count on the host: read every element in place, no bool copy. */
+  int64_t rshape[CN_MAX_DIMS];
+  int32_t rnd = 0;
+  bool one = on_host(a);
+  for (int32_t d = 0; d < a->ndim && one; d++) {
+    if (!(mask >> d & 1))
+      one = a->shape[d] == 1;
+    if (!(mask >> d & 1) || keepdims)
+      rshape[rnd++] = 1;
+  }
+  if (one) {
+    cn_array_s *r = NULL;
+    st = cn_array_new(&r, a->buf->backend, a->buf->device_id, CN_INT64, rnd,
+                      rshape, CN_ORDER_C);
+    if (st != CN_OK)
+      return st;
+    *(int64_t *)r->data = cn_cpu_count_nonzero(a);
+    *out = r;
+    return CN_OK;
+  }
   cn_array_s *b = NULL;
   st = cn_astype(&b, a, CN_BOOL, 0);
   if (st != CN_OK)

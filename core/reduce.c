@@ -329,10 +329,17 @@ static cn_status reduce_entry(const char *fn, red_op op, cn_array *out,
    * axis: a float32 pairwise sum; its mean uses a float32 sum) */
   if (kdt == CN_FLOAT16)
     kdt = CN_FLOAT32;
-  if (in_dt == CN_FLOAT16)
-    in_dt = CN_FLOAT32;
   red_shapes s;
   red_shapes_make(&s, a, mask, keepdims != 0);
+  /* ...except any/all of a whole host array, whose truth scan reads
+   * float16 bits in place. */
+  bool whole = a->size > 0;
+  for (int32_t d = 0; d < s.nd; d++)
+    whole = whole && s.kshape[d] == 1;
+  if (in_dt == CN_FLOAT16 &&
+      !((op == OP_ANY || op == OP_ALL) && whole &&
+        a->buf->backend->device_type == CN_DEVICE_CPU))
+    in_dt = CN_FLOAT32;
   if (info->empty_error != NULL && s.nred == 0)
     return cn_error(CN_ERR_VALUE, "%s: %s", fn, info->empty_error);
   if (dst && (st = check_dst(fn, dst, a, rdt, s.fnd, s.fshape)) != CN_OK)

@@ -66,63 +66,108 @@ typedef struct kv {
   int64_t i;
 } kv;
 
-static int kv_cmp(const void *x, const void *y) {
-  const kv *a = x, *b = y;
-  return a->k < b->k ? -1 : a->k > b->k;
-}
-
-static void kv_swap(kv *a, kv *b) {
-  kv t = *a;
-  *a = *b;
-  *b = t;
-}
-
-/* Places the k-th smallest of v[lo, hi) at k with smaller keys before and
- * larger after: quickselect with median-of-3 and a three-way split, falling
- * back to a full sort of the range after 2 log2(n) rounds. */
-static void introselect(kv *v, int64_t lo, int64_t hi, int64_t k) {
-  int depth = 0;
-  for (int64_t n = hi - lo; n > 1; n >>= 1)
-    depth += 2;
-  while (hi - lo > 16) {
-    if (depth-- <= 0) {
-      qsort(v + lo, (size_t)(hi - lo), sizeof(kv), kv_cmp);
-      return;
-    }
-    int64_t mid = lo + (hi - lo) / 2;
-    if (v[mid].k < v[lo].k)
-      kv_swap(&v[mid], &v[lo]);
-    if (v[hi - 1].k < v[lo].k)
-      kv_swap(&v[hi - 1], &v[lo]);
-    if (v[hi - 1].k < v[mid].k)
-      kv_swap(&v[hi - 1], &v[mid]);
-    uint64_t p = v[mid].k;
-    int64_t lt = lo, i = lo, gt = hi;
-    while (i < gt) {
-      if (v[i].k < p)
-        kv_swap(&v[lt++], &v[i++]);
-      else if (v[i].k > p)
-        kv_swap(&v[i], &v[--gt]);
-      else
-        i++;
-    }
-    if (k < lt)
-      hi = lt;
-    else if (k >= gt)
-      lo = gt;
-    else
-      return;
+/* Selection over elements of type T with 64-bit key K(x), defined for
+ * key+index pairs (argpartition, and partition of floats with NaNs, whose
+ * bits a key does not keep) and for bare keys (every other partition:
+ * half the memory traffic).
+ *
+ * N_split moves the elements of v[lo, hi) whose key is below p (or not above
+ * it, with or_equal) to the front and the others to the back, through tmp (same
+ * size as v): each element is stored to both candidate places and only the
+ * counters decide, so no branch depends on the data (on random input such a
+ * branch mispredicts every other element) and no load waits for the previous
+ * store, as it would in an in-place split. Returns the end of the front part.
+ *
+ * N_introselect places the k-th smallest of v[lo, hi) at k with smaller keys
+ * before and larger after: quickselect with median-of-3 and a split below the
+ * pivot; when nothing is below it (the pivot is the range's minimum), a split
+ * at the pivot instead, so that every round shrinks the range and a run of
+ * equal keys ends the search. Falls back to a full sort of the range after
+ * 2 log2(n) rounds. tmp: scratch as large as v. */
+#define SELECT_DEF(N, T, K)                                                    \
+  static int N##_cmp(const void *x, const void *y) {                           \
+    const uint64_t a = K(*(const T *)x), b = K(*(const T *)y);                 \
+    return a < b ? -1 : a > b;                                                 \
+  }                                                                            \
+                                                                               \
+  static void N##_swap(T *a, T *b) {                                           \
+    T t = *a;                                                                  \
+    *a = *b;                                                                   \
+    *b = t;                                                                    \
+  }                                                                            \
+                                                                               \
+  static int64_t N##_split(T *v, T *tmp, int64_t lo, int64_t hi, uint64_t p,   \
+                           bool or_equal) {                                    \
+    int64_t nl = lo, nr = hi - 1;                                              \
+    if (or_equal)                                                              \
+      for (int64_t i = lo; i < hi; i++) {                                      \
+        const T t = v[i];                                                      \
+        const int64_t in = K(t) <= p;                                          \
+        tmp[nl] = t;                                                           \
+        tmp[nr] = t;                                                           \
+        nl += in;                                                              \
+        nr -= 1 - in;                                                          \
+      }                                                                        \
+    else                                                                       \
+      for (int64_t i = lo; i < hi; i++) {                                      \
+        const T t = v[i];                                                      \
+        const int64_t in = K(t) < p;                                           \
+        tmp[nl] = t;                                                           \
+        tmp[nr] = t;                                                           \
+        nl += in;                                                              \
+        nr -= 1 - in;                                                          \
+      }                                                                        \
+    memcpy(v + lo, tmp + lo, sizeof(T) * (size_t)(hi - lo));                   \
+    return nl;                                                                 \
+  }                                                                            \
+                                                                               \
+  static void N##_introselect(T *v, T *tmp, int64_t lo, int64_t hi,            \
+                              int64_t k) {                                     \
+    int depth = 0;                                                             \
+    for (int64_t n = hi - lo; n > 1; n >>= 1)                                  \
+      depth += 2;                                                              \
+    while (hi - lo > 16) {                                                     \
+      if (depth-- <= 0) {                                                      \
+        qsort(v + lo, (size_t)(hi - lo), sizeof(T), N##_cmp);                  \
+        return;                                                                \
+      }                                                                        \
+      int64_t mid = lo + (hi - lo) / 2;                                        \
+      if (K(v[mid]) < K(v[lo]))                                                \
+        N##_swap(&v[mid], &v[lo]);                                             \
+      if (K(v[hi - 1]) < K(v[lo]))                                             \
+        N##_swap(&v[hi - 1], &v[lo]);                                          \
+      if (K(v[hi - 1]) < K(v[mid]))                                            \
+        N##_swap(&v[hi - 1], &v[mid]);                                         \
+      const uint64_t p = K(v[mid]);                                            \
+      const int64_t lt = N##_split(v, tmp, lo, hi, p, false);                  \
+      if (lt > lo) {                                                           \
+        if (k < lt)                                                            \
+          hi = lt;                                                             \
+        else                                                                   \
+          lo = lt;                                                             \
+        continue;                                                              \
+      }                                                                        \
+      const int64_t le = N##_split(v, tmp, lo, hi, p, true);                   \
+      if (k < le)                                                              \
+        return;                                                                \
+      lo = le;                                                                 \
+    }                                                                          \
+    for (int64_t i = lo + 1; i < hi; i++) {                                    \
+      T t = v[i];                                                              \
+      int64_t j = i - 1;                                                       \
+      while (j >= lo && K(v[j]) > K(t)) {                                      \
+        v[j + 1] = v[j];                                                       \
+        j--;                                                                   \
+      }                                                                        \
+      v[j + 1] = t;                                                            \
+    }                                                                          \
   }
-  for (int64_t i = lo + 1; i < hi; i++) {
-    kv t = v[i];
-    int64_t j = i - 1;
-    while (j >= lo && v[j].k > t.k) {
-      v[j + 1] = v[j];
-      j--;
-    }
-    v[j + 1] = t;
-  }
-}
+
+#define SELECT_KEY_KV(x) ((x).k)
+#define SELECT_KEY_U64(x) (x)
+SELECT_DEF(kv, kv, SELECT_KEY_KV)
+SELECT_DEF(key, uint64_t, SELECT_KEY_U64)
+#undef SELECT_DEF
 
 static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
                                 const int64_t *kth, int32_t axis, bool arg,
@@ -190,8 +235,9 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
     st = cn_array_new(&r, cn_cpu_backend(), 0, arg ? CN_INT64 : src->dtype,
                       src->ndim, src->shape, CN_ORDER_C);
   kv *buf = NULL;
+  uint64_t *kbuf = NULL;
   if (st == CN_OK && src->size > 0) {
-    buf = cn_malloc(sizeof(kv) * (size_t)n);
+    buf = cn_malloc(2 * sizeof(kv) * (size_t)n);
     if (!buf)
       st = cn_error(CN_ERR_MEMORY, "%s: out of memory", fn);
   }
@@ -200,8 +246,36 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
     for (int32_t d = ax + 1; d < src->ndim; d++)
       q *= src->shape[d];
     int64_t nlanes = src->size / n;
+    const bool flt = cn_is_float(src->dtype);
+    kbuf = (uint64_t *)(void *)buf;
     for (int64_t lane = 0; lane < nlanes; lane++) {
       int64_t o = lane / q, j = lane % q, base = o * n * q + j;
+      if (!arg) {
+        /* Bare keys when they give the values back bit for bit: always but
+         * for NaNs (all one key). -0.0 keeps its own key, below +0.0's,
+         * which NumPy's order allows (the two compare equal). */
+        /* a NaN's key: all ones over the float's width, above +inf's */
+        const uint64_t nan_key =
+            is == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * is)) - 1;
+        bool nan = false;
+        for (int64_t i = 0; i < n; i++) {
+          const uint64_t k =
+              cn_key_of(hc->data + (base + i * q) * is, src->dtype, false);
+          kbuf[i] = k;
+          nan |= flt && k == nan_key;
+        }
+        if (!nan) {
+          int64_t lo = 0;
+          for (int32_t t = 0; t < nkth; t++) {
+            if (ks[t] >= lo)
+              key_introselect(kbuf, kbuf + n, lo, n, ks[t]);
+            lo = ks[t] + 1;
+          }
+          for (int64_t i = 0; i < n; i++)
+            cn_unkey_to(r->data + (base + i * q) * is, kbuf[i], src->dtype);
+          continue;
+        }
+      }
       for (int64_t i = 0; i < n; i++) {
         buf[i].k = cn_key_of(hc->data + (base + i * q) * is, src->dtype, true);
         buf[i].i = i;
@@ -209,7 +283,7 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
       int64_t lo = 0;
       for (int32_t t = 0; t < nkth; t++) {
         if (ks[t] >= lo)
-          introselect(buf, lo, n, ks[t]);
+          kv_introselect(buf, buf + n, lo, n, ks[t]);
         lo = ks[t] + 1;
       }
       for (int64_t i = 0; i < n; i++) {
@@ -223,7 +297,7 @@ static cn_status partition_impl(cn_array *out, cn_array a, int32_t nkth,
   }
   if (st == CN_OK)
     st = cn_idx_to_device_of(&dev, r, src);
-  free(buf);
+  free(buf); /* kbuf shares it */
   free(ks);
   cn_array_release(src);
   cn_array_release(h);

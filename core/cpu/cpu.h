@@ -112,6 +112,12 @@ CN_INTERNAL cn_status cn_cpu_matmul(const cn_gemm_desc *d);
 CN_INTERNAL cn_status cn_cpu_lapack(cn_lapack_args *args);
 CN_INTERNAL cn_status cn_cpu_fft(const cn_fft_desc *d);
 
+/* Whole-array truth tests (reduce_truth.c): NumPy's any, all and
+ * count_nonzero over every element of a host array of any dtype. */
+CN_INTERNAL bool cn_cpu_truth_any(const cn_array_s *a);
+CN_INTERNAL bool cn_cpu_truth_all(const cn_array_s *a);
+CN_INTERNAL int64_t cn_cpu_count_nonzero(const cn_array_s *a);
+
 /* Number of OpenMP threads to use for n elements of work (1 below the
  * threshold where threads pay). */
 CN_INTERNAL int cn_cpu_threads_for(int64_t n);

@@ -503,6 +503,14 @@ static bool red_inexact(cn_dtype dt) {
 
 static cn_status red_apply(int kind, const cn_array_s *in, uint64_t mask,
                            cn_array_s *out, const cn_array_s *aux) {
+  /* any/all to one element: a scan that stops at the deciding block. */
+  if ((kind == CN_RED_ANY || kind == CN_RED_ALL) && out->size == 1 &&
+      out->dtype == CN_BOOL && in->size > 0 &&
+      red_extent_product(in, mask, false) == 1) {
+    *(bool *)out->data = kind == CN_RED_ANY ? cn_cpu_truth_any(in)
+                                            : cn_cpu_truth_all(in);
+    return CN_OK;
+  }
   const bool dbl = !red_inexact(in->dtype) && out->dtype == CN_FLOAT64 &&
                    (kind == CN_RED_SUM || kind == CN_RED_NANSUM);
   int kk = red_inexact(in->dtype) ? kind : red_plain_kind(kind);

@@ -220,3 +220,93 @@ def test_float_extremes_long_arrays_nan_inf_positions(name, dtype):
                         continue
                     got_s = getattr(xp, name)(xp.asarray(c)[::2])
                 np.testing.assert_array_equal(np.asarray(got_s), want_s)
+
+
+TRUTH_DTYPES = DTYPES + [np.dtype("float16")]
+
+
+def _truth_cases(dt):
+    """Arrays whose any/all/count_nonzero decide at the first, a middle or
+    the last element, across block edges, plus all-zero and all-one."""
+    for n in (0, 1, 31, 2048, 2049, 6001):
+        yield np.zeros(n, dt)
+        yield np.ones(n, dt)
+        for pos in {0, n // 2, n - 1} if n else ():
+            a = np.ones(n, dt)
+            a[pos] = 0
+            yield a
+            z = np.zeros(n, dt)
+            z[pos] = 1
+            yield z
+    yield np.array(0, dt)
+    yield np.array(1, dt)
+    if dt.kind in "fc":
+        for v in (np.nan, -0.0, np.inf, -np.inf, np.finfo(dt).smallest_subnormal):
+            a = np.zeros(50, dt)
+            a[17] = v
+            yield a
+            b = np.ones(50, dt)
+            b[49] = v
+            yield b
+    if dt.kind == "c":
+        yield np.array([0, 1j, 0], dt)
+        yield np.array([complex(-0.0, -0.0), 1], dt)
+
+
+def _layouts(a):
+    yield a
+    if a.ndim == 1 and a.size:
+        yield a[::-1]
+        yield a[1::3]
+        if a.size % 3 == 0:
+            m = a.reshape(3, -1)
+            yield m.T
+            yield m[:, ::-2]
+
+
+@pytest.mark.parametrize("dt", TRUTH_DTYPES, ids=str)
+def test_any_all_count_nonzero_whole_array_match_numpy(dt):
+    for base in _truth_cases(dt):
+        for a in _layouts(base):
+            b = xp.asarray(a)
+            for kd in (False, True):
+                assert_same(xp.all(b, keepdims=kd), np.all(a, keepdims=kd))
+                assert_same(xp.any(b, keepdims=kd), np.any(a, keepdims=kd))
+                got = xp.count_nonzero(b, keepdims=kd)
+                want = np.count_nonzero(a, keepdims=kd)
+                assert np.asarray(got).shape == np.shape(want)
+                assert int(np.asarray(got).ravel()[0]) == int(
+                    np.asarray(want).ravel()[0]), (a, got, want)
+            assert_same(b.all(), a.all())
+            assert_same(b.any(), a.any())
+            if a.ndim:
+                axes = tuple(range(a.ndim))
+                assert_same(xp.all(b, axis=axes), np.all(a, axis=axes))
+                assert_same(xp.any(b, axis=axes), np.any(a, axis=axes))
+
+
+@pytest.mark.parametrize("dt", [np.dtype("bool"), np.dtype("float64"),
+                                np.dtype("complex64"), np.dtype("float16")],
+                         ids=str)
+def test_truth_scan_long_arrays_decide_anywhere(dt):
+    n = 3_000_000  # long enough for the threaded scan
+    for pos in (0, n // 2 + 5, n - 1, None):
+        a = np.ones(n, dt)
+        if pos is not None:
+            a[pos] = 0
+        b = xp.asarray(a)
+        for sl in (slice(None), slice(None, None, -1), slice(1, None, 2)):
+            x, y = a[sl], b[sl]
+            assert bool(xp.all(y)) == bool(np.all(x))
+            assert bool(xp.any(y == 0)) == bool(np.any(x == 0))
+            assert int(xp.count_nonzero(y)) == np.count_nonzero(x)
+
+
+def test_truth_reductions_along_axes_unchanged():
+    a = np.array([[0, 1, 2], [3, 0, 0]], np.float16)
+    b = xp.asarray(a)
+    for axis in (0, 1, -1):
+        assert_same(xp.all(b, axis=axis), np.all(a, axis=axis))
+        assert_same(xp.any(b, axis=axis), np.any(a, axis=axis))
+        assert_same(xp.count_nonzero(b, axis=axis),
+                    np.count_nonzero(a, axis=axis).astype(np.int64))
