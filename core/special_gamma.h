@@ -593,19 +593,35 @@ CN_SP_FN double cn_sp_gammainccinv(double a, double q) {
 /* ---- regularized incomplete beta function -------------------------------- */
 
 /* x^a y^b / (a B(a, b)) with y = 1 - x (y given exactly where the caller
- * has it). For a, b >= 10 Stirling's form sqrt(a b / (2 pi (a + b))) exp(a
- * log1pmx(d / p0) + b log1pmx(-d / q0) - corr) / a with p0 = a / (a + b),
- * d = x - p0, whose exponent does not cancel; otherwise the powers (y^b
- * as exp(b log1p(-x)) where x < 1/2, so the rounding of y does not count
- * b times) over beta. */
+ * has it). For a, b >= 10 Stirling's form sqrt(a b / (2 pi c)) exp(a
+ * log(x / p0) + b log(y / q0) - corr) / a with c = a + b, p0 = a / c, q0 =
+ * b / c. The exponent is written through u = c (x - p0) = x b - y a
+ * (formed with fma, so that neither the rounding of c nor that of p0 and
+ * q0 enters: each would cost up to c ulp): x / p0 = 1 + u / a, y / q0 = 1 -
+ * u / b, and near the mean a log1pmx(u / a) + b log1pmx(-u / b), where
+ * the linear terms cancel exactly; farther out the logarithms, with x / p0
+ * as x + x b / a where it is small (1 + u / a would lose its relative
+ * precision there). Otherwise the powers (y^b as exp(b log1p(-x)) where x
+ * < 1/2, so the rounding of y does not count b times) over beta. */
 CN_SP_FN double cn_sp_ibeta_fac_(double a, double b, double x, double y) {
   if (a >= 10.0 && b >= 10.0) {
-    double c = a + b, p0 = a / c, q0 = b / c;
-    double d = x - p0;
-    double e = a * cn_sp_log1pmx_(d / p0) + b * cn_sp_log1pmx_(-d / q0) -
-               (cn_sp_stirling_corr_(a) + cn_sp_stirling_corr_(b) -
-                cn_sp_stirling_corr_(c));
-    return exp(e) * sqrt(a * q0 / (2.0 * CN_SP_PI)) / a;
+    double u;
+    if (x >= 0.5) { /* y is exact */
+      double p1 = y * a;
+      u = fma(x, b, -p1) - fma(y, a, -p1);
+    } else {
+      u = fma(x, b, fma(a, x, -a));
+    }
+    double t = u / a, s = -u / b, e;
+    if (t >= -0.5 && t <= 1.5 && s >= -0.5 && s <= 1.5)
+      e = a * cn_sp_log1pmx_(t) + b * cn_sp_log1pmx_(s);
+    else
+      e = a * (t < -0.5 ? log(x + x * (b / a)) : log1p(t)) +
+          b * (s < -0.5 ? log(y + y * (a / b)) : log1p(s));
+    double c = a + b;
+    e -= cn_sp_stirling_corr_(a) + cn_sp_stirling_corr_(b) -
+         cn_sp_stirling_corr_(c);
+    return exp(e) * sqrt(b / (2.0 * CN_SP_PI * c * a));
   }
   double la = a * log(x);
   double lb = x < 0.5 ? b * log1p(-x) : b * log(y);
@@ -616,6 +632,38 @@ CN_SP_FN double cn_sp_ibeta_fac_(double a, double b, double x, double y) {
     return pa * pb / (a * bt);
   }
   return exp(la + lb - cn_sp_betaln(a, b) - log(a)); /* a B may overflow */
+}
+
+/* log Gamma(a + b) - log Gamma(a) for 0 < b <= 1, accurate in absolute
+ * terms where it is small (b tiny): Stirling's ratio above for a >= 10,
+ * the recurrence log Gamma(a + 1) = log a + log Gamma(a) as a sum of
+ * log1p(b / (a + k)) up to there. */
+CN_SP_FN double cn_sp_lgamma_shift_(double a, double b) {
+  double s = 0.0;
+  while (a < 10.0) {
+    s -= log1p(b / a);
+    a += 1.0;
+  }
+  return s + b * log(a) - cn_sp_lgamma_ratio_(b, a);
+}
+
+/* I_x(a, b) = 1 - I_y(b, a) for b < 1 and y = 1 - x below the mean of
+ * I_y(b, a), where I_y(b, a) = P S is near 1 and the difference would
+ * cancel: P = y^b / (b B(a, b)) = exp(L), L = b log y - log Gamma(1 + b) +
+ * log Gamma(a + b) - log Gamma(a), and S = 1 + b sum_n>=1 (1 - a)_n y^n /
+ * (n! (b + n)) (the power series of B_y; a y < 2 here, so its terms
+ * fall). 1 - P S = -expm1(L) - P (S - 1) keeps the relative precision. */
+CN_SP_FN double cn_sp_ibeta_small_b_(double a, double b, double y) {
+  double l = b * log(y) - cn_sp_lgamma1p_(b) + cn_sp_lgamma_shift_(a, b);
+  double t = 1.0, s = 0.0;
+  for (int n = 1; n < 1000; n++) {
+    t *= (n - a) * y / n;
+    double term = t / (b + n);
+    s += term;
+    if (fabs(term) <= 1e-17 * fabs(s))
+      break;
+  }
+  return -expm1(l) - exp(l) * b * s;
 }
 
 /* I_x(a, b) for x below the mean (a + 1) / (a + b + 2): the prefactor
@@ -657,18 +705,20 @@ CN_SP_FN double cn_sp_ibeta_cf_(double a, double b, double x, double y) {
 }
 
 /* I_x(a, b) with y = 1 - x: the fraction where x is below the mean, 1 -
- * I_y(b, a) beyond (the symmetry I_x(a, b) = 1 - I_(1-x)(b, a)), unless
- * that difference cancels (I_y(b, a) > 1/4, as for a tiny b): then the
- * fraction for I_x itself, which converges there too, only more slowly. */
+ * I_y(b, a) beyond (the symmetry I_x(a, b) = 1 - I_(1-x)(b, a)); for b <
+ * 1 that difference would cancel (I_y(b, a) nears 1 as b does), and the
+ * series above gives it directly. */
 CN_SP_FN double cn_sp_ibeta_(double a, double b, double x, double y) {
-  if (x > (a + 1.0) / (a + b + 2.0)) {
+  double c = a + b;
+  if (x > (a + 1.0) / (c + 2.0)) {
+    if (b < 1.0)
+      return cn_sp_ibeta_small_b_(a, b, y);
+    return 1.0 - cn_sp_ibeta_cf_(b, a, y, x);
+  }
+  if (fabs(1.0 - c * x / (a + 1.0)) < 0.02 && b >= 1.0) {
     double w = cn_sp_ibeta_cf_(b, a, y, x);
-    if (w > 0.25) {
-      double v = cn_sp_ibeta_cf_(a, b, x, y);
-      if (v == v)
-        return v;
-    }
-    return 1.0 - w;
+    if (w < 0.9)
+      return 1.0 - w;
   }
   return cn_sp_ibeta_cf_(a, b, x, y);
 }

@@ -852,12 +852,20 @@ CN_SP_FN double cn_sp_i1(double x) {
   if (fabs(x) == CN_SP_INF)
     return CN_SP_NAN;
   double r = cn_sp_bessel_i01_(1, fabs(x), 0);
+  /* an odd subnormal |x|: |x| / 2 is a tie, which rounds to even, while
+   * I1(x) = x/2 + x^3/16 + ... lies just above it (the next term is far
+   * below the smallest subnormal, so the upper neighbour is correct) */
+  if (fabs(x) < 2.2250738585072014e-308 && r + r != fabs(x))
+    r = (fabs(x) + 4.9406564584124654e-324) * 0.5;
   return x < 0.0 ? -r : r;
 }
 CN_SP_FN double cn_sp_i1e(double x) {
   if (fabs(x) == CN_SP_INF)
     return x < 0.0 ? -0.0 : 0.0;
   double r = cn_sp_bessel_i01_(1, fabs(x), 1);
+  /* the tie as in i1, but e^-x I1(x) lies just below it */
+  if (fabs(x) < 2.2250738585072014e-308 && r + r != fabs(x))
+    r = (fabs(x) - 4.9406564584124654e-324) * 0.5;
   return x < 0.0 ? -r : r;
 }
 

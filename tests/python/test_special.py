@@ -555,6 +555,26 @@ def test_gammaln_near_zeros_and_scaled_bessel_far_out():
         assert err.max() <= ULP64[name], name
 
 
+def test_bessel_first_order_at_subnormals():
+    """Correctly rounded where x/2 is a tie: I1(x) = x/2 + x^3/16 lies just
+    above it and I1e(x) = e^-x I1(x) just below; K1 ~ 1/x overflows below
+    1/DBL_MAX (SciPy: NaN at 5e-324) and K0 ~ -log(x/2) - gamma stays finite
+    (SciPy: inf there)."""
+    tiny = 5e-324
+    x = np.array([tiny, 5 * tiny, 7 * tiny, 2 * tiny, -tiny, -5 * tiny])
+    i1 = xp.to_numpy(cs.i1(xp.asarray(x)))
+    np.testing.assert_array_equal(
+        i1, [tiny, 3 * tiny, 4 * tiny, tiny, -tiny, -3 * tiny])
+    i1e = xp.to_numpy(cs.i1e(xp.asarray(x)))
+    np.testing.assert_array_equal(i1e, [0.0, 2 * tiny, 3 * tiny, tiny, -0.0,
+                                        -2 * tiny])
+    k = xp.to_numpy(cs.k1(xp.asarray(np.array([tiny, 1e-308]))))
+    assert k[0] == np.inf and k[1] == 1e308
+    k0 = float(xp.to_numpy(cs.k0(xp.asarray(np.array([tiny]))))[0])
+    mpmath = pytest.importorskip("mpmath")
+    assert k0 == float(mpmath.besselk(0, mpmath.mpf(tiny)))
+
+
 @pytest.mark.parametrize("name", ["erf", "expit", "gammaln", "j0", "entr", "ndtr"])
 @pytest.mark.parametrize("dt", [np.float16, np.int8, np.uint8])
 def test_no_float16_results(name, dt):
