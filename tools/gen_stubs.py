@@ -250,8 +250,9 @@ OVERLOADS = {
         ({"compute_uv": "bool = ..."}, "SVDResult | ndarray")],
     "cunumpy.linalg.qr": [
         ({"mode": "Literal['reduced', 'complete'] = ..."}, "QRResult"),
-        ({"mode": "Literal['r']"}, ND),
-        ({"mode": "str = ..."}, "QRResult | ndarray")],
+        ({"mode": "Literal['r', 'economic', 'e']"}, ND),
+        ({"mode": "Literal['raw']"}, "tuple[ndarray, ndarray]"),
+        ({"mode": "str = ..."}, "QRResult | ndarray | tuple[ndarray, ndarray]")],
 }
 
 # Result classes a module does not export (named in RETURNS).

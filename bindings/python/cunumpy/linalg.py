@@ -30,6 +30,10 @@ SVDResult = _namedtuple("SVDResult", "U S Vh")
 _QR_MODES = {"reduced": 0, "complete": 1, "r": 2, "raw": 3}
 
 
+def cholesky(a, /, *, upper=False):
+    return _lib.cn_linalg_cholesky(a, bool(upper))
+
+
 def qr(a, mode="reduced"):
     if mode in ("f", "full"):
         _warnings.warn("The 'full' option is deprecated in favor of "
